@@ -1,0 +1,77 @@
+package org.fencekit.store;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * The fencing token an attempt receives when it claims an order, and must present with every
+ * write that settles it.
+ *
+ * <p>{@code fence} counts the claims granted on the order (1 for the first, +1 for each later
+ * one), so a newer claim always carries a larger fence. {@code nonce} is 128 random bits: it
+ * keeps a token from matching a record that was lost and created again (a Redis restart without
+ * persistence, a restored backup), where the fence alone would start over at 1. A write settles
+ * only when both parts equal the record's current claim.
+ *
+ * <p>{@link #toString()} gives {@code "<fence>:<nonce>"}, which {@link #parse} reads back, so a
+ * token can travel through a job queue or a log line.
+ *
+ * @param fence the claim's number on its order, at least 1
+ * @param nonce 32 lowercase hexadecimal digits
+ */
+public record ClaimId(long fence, String nonce) {
+
+  private static final HexFormat HEX = HexFormat.of();
+  private static final RandomGenerator SECURE = new SecureRandom();
+
+  /** Validates both parts. */
+  public ClaimId {
+    if (fence < 1) {
+      throw new IllegalArgumentException("claimId fence must be at least 1, got " + fence);
+    }
+    Objects.requireNonNull(nonce, "claimId nonce");
+    if (nonce.length() != 32 || !nonce.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+      throw new IllegalArgumentException(
+          "claimId nonce must be 32 lowercase hex digits (128 bits), got '" + nonce + "'");
+    }
+  }
+
+  /** A fresh nonce of 128 bits from a {@link SecureRandom}. */
+  public static String newNonce() {
+    return newNonce(SECURE);
+  }
+
+  /** A fresh nonce of 128 bits from the given generator (tests may pass a seeded one). */
+  public static String newNonce(RandomGenerator random) {
+    byte[] bytes = new byte[16];
+    random.nextBytes(bytes);
+    return HEX.formatHex(bytes);
+  }
+
+  /**
+   * Reads a token written by {@link #toString()}.
+   *
+   * @throws IllegalArgumentException if {@code text} is not {@code "<fence>:<nonce>"}
+   */
+  public static ClaimId parse(String text) {
+    Objects.requireNonNull(text, "claimId");
+    int colon = text.indexOf(':');
+    if (colon < 1) {
+      throw new IllegalArgumentException("claimId must look like '<fence>:<nonce>', got '" + text + "'");
+    }
+    long fence;
+    try {
+      fence = Long.parseLong(text.substring(0, colon));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("claimId fence is not a number in '" + text + "'", e);
+    }
+    return new ClaimId(fence, text.substring(colon + 1));
+  }
+
+  @Override
+  public String toString() {
+    return fence + ":" + nonce;
+  }
+}

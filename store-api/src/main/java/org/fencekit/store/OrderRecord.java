@@ -1,0 +1,69 @@
+package org.fencekit.store;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * An order as a store holds it.
+ *
+ * @param snapshot the first snapshot the order was claimed with
+ * @param status where the order stands
+ * @param item what was delivered; non-null exactly when {@code status} is PROVISIONED
+ * @param lastError the error of the last failed attempt, kept across re-claims, or {@code null}
+ * @param claimId the current claim's token, or {@code null} when no attempt holds the order
+ * @param claimedAt when the current claim was granted, or {@code null} with no claim
+ * @param leaseExpiresAt when the current claim's lease runs out, or {@code null} with no claim
+ * @param fence the number of claims granted so far (the current claim's fence, when there is one)
+ * @param settledBy the token whose complete or fail settled the order last, or {@code null}
+ * @param updatedAt when the record last changed
+ */
+public record OrderRecord(
+    OrderSnapshot snapshot,
+    OrderStatus status,
+    Item item,
+    String lastError,
+    ClaimId claimId,
+    Instant claimedAt,
+    Instant leaseExpiresAt,
+    long fence,
+    ClaimId settledBy,
+    Instant updatedAt) {
+
+  /** Checks the record's own consistency, so a backend cannot build a record the contract forbids. */
+  public OrderRecord {
+    Objects.requireNonNull(snapshot, "snapshot");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(updatedAt, "updatedAt");
+    if ((item != null) != (status == OrderStatus.PROVISIONED)) {
+      throw new IllegalArgumentException(
+          "item must be set exactly when the order is PROVISIONED; order '" + snapshot.sessionId()
+              + "' is " + status + " with item " + item);
+    }
+    boolean claimed = claimId != null;
+    if (claimed != (claimedAt != null) || claimed != (leaseExpiresAt != null)) {
+      throw new IllegalArgumentException(
+          "claimId, claimedAt and leaseExpiresAt must be all set or all null; order '"
+              + snapshot.sessionId() + "' has " + claimId + ", " + claimedAt + ", " + leaseExpiresAt);
+    }
+    if (claimed && claimId.fence() != fence) {
+      throw new IllegalArgumentException(
+          "the current claim's fence must equal the record's fence; order '" + snapshot.sessionId()
+              + "' has claim " + claimId + " and fence " + fence);
+    }
+    if (fence < 1) {
+      throw new IllegalArgumentException(
+          "fence must be at least 1 (an order exists only once claimed); order '"
+              + snapshot.sessionId() + "' has " + fence);
+    }
+  }
+
+  /** The order's key, {@code snapshot().sessionId()}. */
+  public String sessionId() {
+    return snapshot.sessionId();
+  }
+
+  /** Whether an attempt holds a claim whose lease has not run out at {@code now}. */
+  public boolean leaseLiveAt(Instant now) {
+    return claimId != null && now.isBefore(leaseExpiresAt);
+  }
+}

@@ -1,0 +1,75 @@
+package org.fencekit.store;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The storage-facing piece of a store: it reads and writes one order atomically and decides
+ * nothing. {@link FencedOrderStore} does the deciding (validation, the state machine, replays,
+ * races), so a backend implements only this. The memory, SQLite and PostgreSQL stores are built
+ * this way.
+ *
+ * <p>An implementation must guarantee that while {@link #atomically} runs its work for an
+ * order, no other caller, in this process or another, reads that order inside its own
+ * {@code atomically} or changes it; and that the work's writes land all together or not at all.
+ */
+public interface OrderStorage extends AutoCloseable {
+
+  /** The backend's name for messages: "memory", "sqlite", "postgres". */
+  String backend();
+
+  /**
+   * Runs {@code work} on one order in one atomic step (a transaction holding the order's lock),
+   * commits what it wrote and returns its result. If {@code work} throws, nothing it wrote may
+   * land and the exception propagates as it is.
+   *
+   * @param operation the store operation, for messages ("claim", "complete", ...)
+   * @param sessionId the order's key
+   * @throws StoreUnavailableException if the backend fails
+   */
+  <T> T atomically(String operation, String sessionId, Work<T> work);
+
+  /** The order as last committed, or empty. */
+  Optional<OrderRecord> read(String sessionId);
+
+  /** The order's orphans in the order they were recorded. */
+  List<Orphan> orphans(String sessionId);
+
+  /** Releases the storage's resources. Idempotent. */
+  @Override
+  void close();
+
+  /**
+   * Work on one order inside {@link #atomically}.
+   *
+   * @param <T> what the work returns
+   */
+  @FunctionalInterface
+  interface Work<T> {
+    /** Does the work through {@code order}. */
+    T run(Order order);
+  }
+
+  /** One order inside an atomic step. */
+  interface Order {
+
+    /** The order as stored, read under the step's lock; empty if there is none. */
+    Optional<OrderRecord> current();
+
+    /**
+     * Creates the order. Returns {@code false} and writes nothing if another caller created it
+     * first (a backend whose lock cannot cover a row that does not exist yet, such as
+     * {@code INSERT ... ON CONFLICT DO NOTHING}); the caller then decides again.
+     */
+    boolean insert(OrderRecord record);
+
+    /** Replaces the order read by {@link #current()}. */
+    void update(OrderRecord record);
+
+    /**
+     * Records an orphan, unless one with the same claimId and providerOrderId is recorded for
+     * this order already (a retried complete): the first one is kept.
+     */
+    void addOrphan(Orphan orphan);
+  }
+}
