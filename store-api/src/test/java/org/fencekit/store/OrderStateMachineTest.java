@@ -1,0 +1,164 @@
+package org.fencekit.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The pure state machine, case by case; the TCK checks every store against it. */
+class OrderStateMachineTest {
+
+  private static final Instant T0 = Instant.parse("2026-09-14T12:00:00Z");
+  private static final Duration LEASE = Duration.ofMinutes(2);
+  private static final OrderSnapshot SNAPSHOT =
+      new OrderSnapshot("cs_test_1", "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  private static final String N1 = "0123456789abcdef0123456789abcdef";
+  private static final String N2 = "fedcba9876543210fedcba9876543210";
+  private static final Item ESIM = new Item("prov-1", "LPA:1$smdp.example$ABC");
+
+  private static OrderRecord claimedFresh() {
+    return OrderStateMachine.claim(null, new ClaimRequest(SNAPSHOT, LEASE), T0, N1).next();
+  }
+
+  @Test
+  @DisplayName("a first claim creates a PENDING order with fence 1 and the lease from now")
+  void firstClaim() {
+    var decision = OrderStateMachine.claim(null, new ClaimRequest(SNAPSHOT, LEASE), T0, N1);
+    var claimed = assertInstanceOf(ClaimResult.Claimed.class, decision.result());
+    assertEquals(new ClaimId(1, N1), claimed.claimId());
+    OrderRecord r = decision.next();
+    assertEquals(OrderStatus.PENDING, r.status());
+    assertEquals(1, r.fence());
+    assertEquals(T0, r.claimedAt());
+    assertEquals(T0.plus(LEASE), r.leaseExpiresAt());
+    assertEquals(T0, r.updatedAt());
+    assertNull(r.settledBy());
+  }
+
+  @Test
+  @DisplayName("a live lease answers InFlight and changes nothing; at expiry the order is claimable")
+  void liveLeaseAndBoundary() {
+    OrderRecord r = claimedFresh();
+    var live = OrderStateMachine.claim(r, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE).minusMillis(1), N2);
+    assertInstanceOf(ClaimResult.InFlight.class, live.result());
+    assertNull(live.next());
+    var expired = OrderStateMachine.claim(r, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE), N2);
+    var claimed = assertInstanceOf(ClaimResult.Claimed.class, expired.result());
+    assertEquals(new ClaimId(2, N2), claimed.claimId());
+    assertEquals(2, expired.next().fence());
+  }
+
+  @Test
+  @DisplayName("a stale failure after a newer completion is superseded and changes nothing")
+  void staleFailure() {
+    OrderRecord a = claimedFresh();
+    Instant later = T0.plus(LEASE);
+    OrderRecord b = OrderStateMachine.claim(a, new ClaimRequest(SNAPSHOT, LEASE), later, N2).next();
+    OrderRecord done = OrderStateMachine.write(
+        b, new WriteRequest.Complete(SNAPSHOT.sessionId(), b.claimId(), ESIM), later).next();
+    var stale = OrderStateMachine.write(
+        done, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "provider outage"), later.plusSeconds(40));
+    var superseded = assertInstanceOf(WriteResult.Superseded.class, stale.result());
+    assertSame(done, superseded.current());
+    assertNull(stale.next());
+    assertNull(stale.orphan());
+    assertInstanceOf(ClaimResult.Provisioned.class,
+        OrderStateMachine.claim(done, new ClaimRequest(SNAPSHOT, LEASE), later.plus(LEASE), N1).result());
+  }
+
+  @Test
+  @DisplayName("a stale completion is superseded and its item becomes an orphan")
+  void staleCompletionOrphan() {
+    OrderRecord a = claimedFresh();
+    OrderRecord b = OrderStateMachine.claim(a, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE), N2).next();
+    Item other = new Item("prov-2", null);
+    var stale = OrderStateMachine.write(
+        b, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), other), T0.plus(LEASE));
+    assertInstanceOf(WriteResult.Superseded.class, stale.result());
+    assertEquals(new Orphan(SNAPSHOT.sessionId(), a.claimId(), other, T0.plus(LEASE)), stale.orphan());
+  }
+
+  @Test
+  @DisplayName("the holder of an expired lease nobody took over still settles")
+  void expiredButNotTakenOver() {
+    OrderRecord a = claimedFresh();
+    var late = OrderStateMachine.write(
+        a, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0.plus(LEASE).plusSeconds(60));
+    assertInstanceOf(WriteResult.Written.class, late.result());
+    assertEquals(OrderStatus.PROVISIONED, late.next().status());
+    assertEquals(a.claimId(), late.next().settledBy());
+    assertNull(late.next().claimId());
+  }
+
+  @Test
+  @DisplayName("replaying the settle that landed answers Written and changes nothing; another item is an orphan")
+  void replay() {
+    OrderRecord a = claimedFresh();
+    OrderRecord done = OrderStateMachine.write(
+        a, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0).next();
+    var again = OrderStateMachine.write(
+        done, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0.plusSeconds(5));
+    assertSame(done, assertInstanceOf(WriteResult.Written.class, again.result()).record());
+    assertNull(again.next());
+    var different = OrderStateMachine.write(
+        done, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), new Item("prov-9", null)), T0);
+    assertInstanceOf(WriteResult.Superseded.class, different.result());
+    assertEquals("prov-9", different.orphan().item().providerOrderId());
+    var failAfterComplete = OrderStateMachine.write(
+        done, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "late"), T0);
+    assertInstanceOf(WriteResult.Superseded.class, failAfterComplete.result());
+  }
+
+  @Test
+  @DisplayName("a fail replayed after the order was claimed again is superseded")
+  void failReplayAfterReclaim() {
+    OrderRecord a = claimedFresh();
+    OrderRecord failed = OrderStateMachine.write(
+        a, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0).next();
+    var replay = OrderStateMachine.write(
+        failed, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
+    assertInstanceOf(WriteResult.Written.class, replay.result());
+    OrderRecord b = OrderStateMachine.claim(failed, new ClaimRequest(SNAPSHOT, LEASE), T0, N2).next();
+    assertEquals("boom", b.lastError(), "lastError is kept across a re-claim");
+    var late = OrderStateMachine.write(
+        b, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
+    assertInstanceOf(WriteResult.Superseded.class, late.result());
+  }
+
+  @Test
+  @DisplayName("extend moves the lease from now and keeps status and token")
+  void extend() {
+    OrderRecord a = claimedFresh();
+    var ext = OrderStateMachine.write(
+        a, new WriteRequest.Extend(SNAPSHOT.sessionId(), a.claimId(), Duration.ofMinutes(5)), T0.plusSeconds(90));
+    OrderRecord r = assertInstanceOf(WriteResult.Written.class, ext.result()).record();
+    assertEquals(T0.plusSeconds(90).plus(Duration.ofMinutes(5)), r.leaseExpiresAt());
+    assertEquals(a.claimId(), r.claimId());
+    assertEquals(T0, r.claimedAt());
+    assertEquals(OrderStatus.PENDING, r.status());
+  }
+
+  @Test
+  @DisplayName("a token with the current fence but another nonce is superseded")
+  void wrongNonce() {
+    OrderRecord a = claimedFresh();
+    var forged = OrderStateMachine.write(
+        a, new WriteRequest.Fail(SNAPSHOT.sessionId(), new ClaimId(1, N2), "x"), T0);
+    assertInstanceOf(WriteResult.Superseded.class, forged.result());
+  }
+
+  @Test
+  @DisplayName("a record for another order is refused rather than decided on")
+  void wrongRow() {
+    OrderRecord a = claimedFresh();
+    var other = new OrderSnapshot("cs_other", "p", 1, null, 0, "eur");
+    assertThrows(IllegalArgumentException.class,
+        () -> OrderStateMachine.claim(a, new ClaimRequest(other, LEASE), T0, N2));
+  }
+}
