@@ -1,0 +1,507 @@
+package org.fencekit.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.FencedOrderStore;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.Validate;
+import org.fencekit.store.WriteResult;
+
+/**
+ * An {@link OrderStore} on PostgreSQL: one row per order, one transaction per call, and the
+ * order's row lock as the fence's guard, so any number of threads, processes and hosts can share
+ * one database.
+ *
+ * <p>Algorithm, per call; each numbered step list is one transaction:
+ * <ol>
+ *   <li>validate every argument, before a connection is borrowed;
+ *   <li><b>claim</b>: {@code SELECT ... FOR UPDATE} the order's row (lock-order.sql), which blocks
+ *       until any transaction holding the row commits and then returns the row as committed;
+ *       decide with {@link org.fencekit.store.OrderStateMachine}; write the new state
+ *       ({@code UPDATE}) if the claim is granted; commit. If there was no row, the decision is to
+ *       create the order: {@code INSERT ... ON CONFLICT (session_id) DO NOTHING}. A row that does
+ *       not exist cannot be locked, so two first claims can both get here; the unique key makes
+ *       the second insert wait for the first to commit and then insert nothing, and that claim
+ *       is decided again in a new transaction, which now finds the row and locks it. This is the
+ *       issue's "insert if absent, then lock" with the decision made in one place (the state
+ *       machine, through {@link FencedOrderStore}) rather than twice;
+ *   <li><b>complete, fail, extend</b>: {@code SELECT ... FOR UPDATE} the order's row; compare the
+ *       token presented with the row's current claim (fence and nonce); write the new state, or,
+ *       for a superseded complete, insert the orphan ({@code ON CONFLICT DO NOTHING}, keyed by
+ *       order, claim and provider order id, so a retried complete records it once); commit. A
+ *       rejected write changes nothing else;
+ *   <li><b>get, orphans</b>: a plain {@code SELECT} of the last committed state;
+ *   <li>on any exception inside a transaction, roll it back; a deadlock (40P01) or a
+ *       serialization failure (40001) runs the whole transaction again, at most
+ *       {@value PostgresStorage#MAX_ATTEMPTS} times.
+ * </ol>
+ *
+ * <p><b>Why READ COMMITTED is enough.</b> Every decision is made on a row read with
+ * {@code FOR UPDATE}. In READ COMMITTED, PostgreSQL returns the newest committed version of a
+ * row it had to wait for (not the statement's snapshot), and no other transaction can change
+ * the row until this one ends; so the decision sees every earlier write and nothing can slip in
+ * between the read and the write. Orphans are only ever inserted while the order's row is
+ * locked. The only thing a row lock cannot cover, a row that does not exist yet, is covered by
+ * the primary key and the new transaction described above. A higher isolation level adds no
+ * safety here, only serialization failures, which the store would retry; it works at any level.
+ *
+ * <p><b>Failures.</b> A lost connection, a pool with no connection to lend in time, or a
+ * statement that runs past the query timeout becomes a {@link StoreUnavailableException} naming
+ * the operation and the order. Its {@link StoreUnavailableException#outcomeUnknown()} is true only
+ * when the failure hit the COMMIT of a transaction that had written (the server may have
+ * committed before the connection went); a failure before COMMIT leaves nothing written. Retrying
+ * the same call with the same token is always safe. A password, whether in the JDBC URL or given
+ * to the builder, never appears in a message; the store builds its pool with the password taken
+ * out of the URL, so that the driver's own logging never sees it either.
+ *
+ * <p><b>Connection poolers.</b> The store keeps no session state: no advisory locks, no
+ * {@code SET} of session settings, no temporary tables, and every transaction begins and ends
+ * within one call, so it works behind PgBouncer in transaction pooling mode. A pool the store
+ * builds from a JDBC URL sets the driver's {@code prepareThreshold} to 0 (no named server-side
+ * prepared statements, which a transaction pooler before PgBouncer 1.21 cannot follow) unless the
+ * URL sets it; give {@code prepareThreshold=0} to your own DataSource when it points at such a
+ * pooler. PgBouncer also needs {@code ignore_startup_parameters = extra_float_digits} for the
+ * PostgreSQL JDBC driver to connect.
+ *
+ * <p><b>Schema.</b> {@code schema.sql}, next to this class in the jar, creates both tables; it is
+ * idempotent. Build with {@code createSchema(true)} to have the store run it (and
+ * {@code CREATE SCHEMA IF NOT EXISTS} for a configured schema), or run it from your migrations.
+ *
+ * <pre>{@code
+ * OrderStore store = PostgresOrderStore.builder()
+ *     .jdbcUrl("jdbc:postgresql://db:5432/shop?user=fulfilment")
+ *     .password(System.getenv("DB_PASSWORD"))
+ *     .createSchema(true)
+ *     .build();
+ * }</pre>
+ */
+public final class PostgresOrderStore implements OrderStore {
+
+  /** The default name of the orders table. */
+  public static final String DEFAULT_ORDERS_TABLE = "fencekit_orders";
+  /** The default name of the orphans table. */
+  public static final String DEFAULT_ORPHANS_TABLE = "fencekit_orphans";
+  /** The default size of a pool the store builds from a JDBC URL. */
+  public static final int DEFAULT_MAXIMUM_POOL_SIZE = 10;
+  /** How long a call waits for a connection from a pool the store builds, by default. */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  /** How long one statement may run (including waiting for an order's row lock), by default. */
+  public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(30);
+
+  private final FencedOrderStore store;
+  private final PostgresStorage storage;
+  private final String description;
+
+  private PostgresOrderStore(FencedOrderStore store, PostgresStorage storage, String description) {
+    this.store = store;
+    this.storage = storage;
+    this.description = description;
+  }
+
+  /** A builder; give it a {@link Builder#dataSource} or a {@link Builder#jdbcUrl}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One transaction: lock the order's row, decide, write, commit (see the class javadoc).
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails; the claim may then have landed
+   */
+  @Override
+  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+    return store.claim(snapshot, lease);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
+   *     the write may have landed (only a failed COMMIT leaves it unknown)
+   */
+  @Override
+  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+    return store.complete(sessionId, claimId, item);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
+   *     the write may have landed (only a failed COMMIT leaves it unknown)
+   */
+  @Override
+  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+    return store.fail(sessionId, claimId, error);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
+   *     the write may have landed (only a failed COMMIT leaves it unknown)
+   */
+  @Override
+  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+    return store.extend(sessionId, claimId, lease);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails
+   */
+  @Override
+  public Optional<OrderRecord> get(String sessionId) {
+    return store.get(sessionId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if PostgreSQL fails
+   */
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    return store.orphans(sessionId);
+  }
+
+  /**
+   * Closes the pool if the store built it from a JDBC URL; a DataSource you gave stays open.
+   * Idempotent. Calls after this throw {@link IllegalStateException}.
+   */
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** The storage, for tests in this package. */
+  PostgresStorage storage() {
+    return storage;
+  }
+
+  /** Where the store keeps its orders, without credentials. */
+  @Override
+  public String toString() {
+    return "PostgresOrderStore[" + description + "]";
+  }
+
+  /**
+   * Configures a {@link PostgresOrderStore}. Give exactly one of {@link #dataSource} (yours; you
+   * close it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is
+   * checked in {@link #build()}, whose exceptions name the property at fault.
+   */
+  public static final class Builder {
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private DataSource dataSource;
+    private String jdbcUrl;
+    private String username;
+    private String password;
+    private Integer maximumPoolSize;
+    private Duration connectionTimeout;
+    private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
+    private String schema;
+    private String ordersTable = DEFAULT_ORDERS_TABLE;
+    private String orphansTable = DEFAULT_ORPHANS_TABLE;
+    private boolean createSchema;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /**
+     * Your DataSource (a pool, preferably). The store borrows a connection per call, turns off
+     * auto-commit for its transaction and gives it back as it was lent; it never closes the
+     * DataSource. Behind a transaction-pooling PgBouncer before 1.21, configure it with
+     * {@code prepareThreshold=0}.
+     *
+     * @return this builder
+     */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = dataSource;
+      return this;
+    }
+
+    /**
+     * A PostgreSQL JDBC URL ({@code jdbc:postgresql://host:5432/db?user=...}); the store builds
+     * a HikariCP pool on it and closes the pool in {@link #close()}. A {@code password}
+     * parameter is taken out of the URL and handed to the driver as a property.
+     *
+     * @return this builder
+     */
+    public Builder jdbcUrl(String jdbcUrl) {
+      this.jdbcUrl = jdbcUrl;
+      return this;
+    }
+
+    /**
+     * The database user for a pool built from {@link #jdbcUrl}; optional if the URL names it.
+     *
+     * @return this builder
+     */
+    public Builder username(String username) {
+      this.username = username;
+      return this;
+    }
+
+    /**
+     * The password for a pool built from {@link #jdbcUrl}; optional. It never appears in a
+     * message.
+     *
+     * @return this builder
+     */
+    public Builder password(String password) {
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * The most connections a pool built from {@link #jdbcUrl} opens; default
+     * {@value PostgresOrderStore#DEFAULT_MAXIMUM_POOL_SIZE}. Each call holds one connection for
+     * its transaction only.
+     *
+     * @return this builder
+     */
+    public Builder maximumPoolSize(int maximumPoolSize) {
+      this.maximumPoolSize = maximumPoolSize;
+      return this;
+    }
+
+    /**
+     * How long a call waits for a connection from a pool built from {@link #jdbcUrl} before
+     * it fails with {@link StoreUnavailableException}; at least 250 ms, default 10 s.
+     *
+     * @return this builder
+     */
+    public Builder connectionTimeout(Duration connectionTimeout) {
+      this.connectionTimeout = connectionTimeout;
+      return this;
+    }
+
+    /**
+     * How long one statement may run, waiting for an order's row lock included, before the
+     * server cancels it and the call fails with {@link StoreUnavailableException}; whole
+     * seconds (rounded up), at least 1 s, default 30 s. A pool built from {@link #jdbcUrl} also
+     * gets a socket timeout 15 s longer, for a server that stops answering altogether.
+     *
+     * @return this builder
+     */
+    public Builder queryTimeout(Duration queryTimeout) {
+      this.queryTimeout = queryTimeout;
+      return this;
+    }
+
+    /**
+     * The schema (namespace) holding both tables, or {@code null} (the default) for the
+     * connection's search path. A plain identifier.
+     *
+     * @return this builder
+     */
+    public Builder schema(String schema) {
+      this.schema = schema;
+      return this;
+    }
+
+    /**
+     * The orders table; a plain identifier, default {@value PostgresOrderStore#DEFAULT_ORDERS_TABLE}.
+     *
+     * @return this builder
+     */
+    public Builder ordersTable(String ordersTable) {
+      this.ordersTable = ordersTable;
+      return this;
+    }
+
+    /**
+     * The orphans table; a plain identifier, default
+     * {@value PostgresOrderStore#DEFAULT_ORPHANS_TABLE}.
+     *
+     * @return this builder
+     */
+    public Builder orphansTable(String orphansTable) {
+      this.orphansTable = orphansTable;
+      return this;
+    }
+
+    /**
+     * Whether {@link #build()} creates the schema and the tables if they do not exist (default
+     * false: run schema.sql from your migrations instead). Safe to run from many processes at
+     * once.
+     *
+     * @return this builder
+     */
+    public Builder createSchema(boolean createSchema) {
+      this.createSchema = createSchema;
+      return this;
+    }
+
+    /**
+     * The clock all lease arithmetic uses; default the system clock (UTC).
+     *
+     * @return this builder
+     */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * Checks every property, builds the pool if the store owns one, and creates the schema if
+     * asked to.
+     *
+     * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
+     * @throws StoreUnavailableException if {@code createSchema(true)} and PostgreSQL fails
+     */
+    public PostgresOrderStore build() {
+      Validate.notNull("clock", clock);
+      Validate.identifier("ordersTable", ordersTable);
+      Validate.identifier("orphansTable", orphansTable);
+      if (schema != null) {
+        Validate.identifier("schema", schema);
+      }
+      if (ordersTable.equalsIgnoreCase(orphansTable)) {
+        throw new IllegalArgumentException("orphansTable must differ from ordersTable, both are '"
+            + ordersTable + "' (PostgreSQL folds unquoted names to lower case)");
+      }
+      Validate.notNull("queryTimeout", queryTimeout);
+      if (queryTimeout.isNegative() || queryTimeout.isZero() || queryTimeout.compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalArgumentException("queryTimeout must be between 1 s and 24 h, got " + queryTimeout);
+      }
+      int queryTimeoutSeconds = (int) Math.max(1, (queryTimeout.toMillis() + 999) / 1000);
+      Sql sql = Sql.forTables(schema, ordersTable, orphansTable);
+      PostgresStorage storage = dataSource != null
+          ? userDataSource(sql, queryTimeoutSeconds)
+          : ownedPool(sql, queryTimeoutSeconds);
+      if (createSchema) {
+        try {
+          storage.createSchema(schema != null);
+        } catch (RuntimeException e) {
+          storage.close();
+          throw e;
+        }
+      }
+      StringJoiner description = new StringJoiner(", ");
+      description.add(storage.target());
+      description.add("orders " + (schema == null ? "" : schema + ".") + ordersTable.toLowerCase(Locale.ROOT));
+      description.add("orphans " + (schema == null ? "" : schema + ".") + orphansTable.toLowerCase(Locale.ROOT));
+      return new PostgresOrderStore(new FencedOrderStore(storage, clock), storage, description.toString());
+    }
+
+    private PostgresStorage userDataSource(Sql sql, int queryTimeoutSeconds) {
+      String poolOnly = jdbcUrl != null ? "jdbcUrl"
+          : username != null ? "username"
+          : password != null ? "password"
+          : maximumPoolSize != null ? "maximumPoolSize"
+          : connectionTimeout != null ? "connectionTimeout"
+          : null;
+      if (poolOnly != null) {
+        throw new IllegalArgumentException(poolOnly + " configures a pool the store builds from"
+            + " jdbcUrl, but a dataSource was given: set it on your DataSource instead, or drop"
+            + " dataSource and give jdbcUrl");
+      }
+      String target = "a DataSource (" + dataSource.getClass().getName() + ")";
+      return new PostgresStorage(dataSource, null, sql, queryTimeoutSeconds, target, Secrets.none());
+    }
+
+    private PostgresStorage ownedPool(Sql sql, int queryTimeoutSeconds) {
+      if (jdbcUrl == null) {
+        throw new IllegalArgumentException(
+            "dataSource or jdbcUrl must be set: give your DataSource, or a URL such as"
+                + " jdbc:postgresql://localhost:5432/mydb?user=me for a pool the store owns");
+      }
+      Secrets secrets = Secrets.of(jdbcUrl, password);
+      String target = Secrets.redactUrl(jdbcUrl);
+      if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+        throw new IllegalArgumentException(
+            "jdbcUrl must start with 'jdbc:postgresql:', got '" + secrets.clean(target) + "'");
+      }
+      int poolSize = maximumPoolSize == null ? DEFAULT_MAXIMUM_POOL_SIZE : maximumPoolSize;
+      if (poolSize < 1) {
+        throw new IllegalArgumentException("maximumPoolSize must be at least 1, got " + poolSize);
+      }
+      Duration timeout = connectionTimeout == null ? DEFAULT_CONNECTION_TIMEOUT : connectionTimeout;
+      if (timeout.toMillis() < 250) {
+        throw new IllegalArgumentException("connectionTimeout must be at least 250 ms, got " + timeout);
+      }
+      UrlPassword split = UrlPassword.split(jdbcUrl);
+      if (split.password() != null && password != null) {
+        throw new IllegalArgumentException("password is given twice, in jdbcUrl and by password():"
+            + " give it once");
+      }
+      HikariConfig config = new HikariConfig();
+      config.setPoolName("fencekit-postgres-" + POOLS.incrementAndGet());
+      config.setJdbcUrl(split.url());
+      if (username != null) {
+        config.setUsername(username);
+      }
+      String secret = password != null ? password : split.password();
+      if (secret != null) {
+        config.setPassword(secret);
+      }
+      config.setMaximumPoolSize(poolSize);
+      config.setConnectionTimeout(timeout.toMillis());
+      // build() does not fail when the server is down; the first call does, with a clear message
+      config.setInitializationFailTimeout(-1);
+      config.setAutoCommit(false);
+      // driver properties: a parameter of the same name in the URL wins
+      config.addDataSourceProperty("prepareThreshold", "0");
+      config.addDataSourceProperty("socketTimeout", String.valueOf(queryTimeoutSeconds + 15));
+      HikariDataSource pool;
+      try {
+        pool = new HikariDataSource(config);
+      } catch (RuntimeException e) {
+        // the pool's message may quote the URL: keep only a cleaned copy, and not the cause
+        throw new IllegalArgumentException("jdbcUrl " + target + " could not be used to build a"
+            + " connection pool: " + secrets.clean(String.valueOf(e.getMessage())));
+      }
+      return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets);
+    }
+  }
+
+  /** A JDBC URL with its {@code password} parameter taken out, and that password (decoded). */
+  private record UrlPassword(String url, String password) {
+
+    static UrlPassword split(String jdbcUrl) {
+      int query = jdbcUrl.indexOf('?');
+      if (query < 0) {
+        return new UrlPassword(jdbcUrl, null);
+      }
+      StringJoiner kept = new StringJoiner("&");
+      String password = null;
+      for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
+        if (parameter.startsWith("password=")) {
+          try {
+            password = URLDecoder.decode(parameter.substring("password=".length()), StandardCharsets.UTF_8);
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("jdbcUrl has a password parameter that is not"
+                + " properly URL-encoded (a '%' must start %XX): encode it, or give it by password()");
+          }
+        } else if (!parameter.isEmpty()) {
+          kept.add(parameter);
+        }
+      }
+      String base = jdbcUrl.substring(0, query);
+      return new UrlPassword(kept.length() == 0 ? base : base + "?" + kept, password);
+    }
+  }
+}

@@ -1,0 +1,551 @@
+package org.fencekit.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import javax.sql.DataSource;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.OrderStorage;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+
+/**
+ * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
+ * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
+ * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does.
+ *
+ * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled
+ * back by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in
+ * all. Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome
+ * is unknown only when the failure came from a COMMIT of a transaction that had written.
+ */
+final class PostgresStorage implements OrderStorage {
+
+  /** Runs of one transaction that met a deadlock or serialization failure before giving up. */
+  static final int MAX_ATTEMPTS = 10;
+
+  private static final String BACKEND = "postgres";
+  private static final Set<String> RETRYABLE = Set.of("40001", "40P01");
+  /** Two stores creating the same tables at once can collide in the catalogs; run again. */
+  private static final Set<String> DDL_RACE = Set.of("23505", "42P07", "42710", "42P06");
+
+  private final DataSource dataSource;
+  private final AutoCloseable ownedPool;
+  private final Sql sql;
+  private final int queryTimeoutSeconds;
+  private final String target;
+  private final Secrets secrets;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicLong retries = new AtomicLong();
+
+  /**
+   * @param dataSource where connections come from
+   * @param ownedPool the pool to close with the storage (the store built it), or {@code null}
+   * @param sql the statements for the configured tables
+   * @param queryTimeoutSeconds the JDBC query timeout of every statement, at least 1
+   * @param target where the data lives, for messages, without credentials
+   * @param secrets strings that must never appear in a message
+   */
+  PostgresStorage(DataSource dataSource, AutoCloseable ownedPool, Sql sql, int queryTimeoutSeconds,
+      String target, Secrets secrets) {
+    this.dataSource = dataSource;
+    this.ownedPool = ownedPool;
+    this.sql = sql;
+    this.queryTimeoutSeconds = queryTimeoutSeconds;
+    this.target = target;
+    this.secrets = secrets;
+  }
+
+  @Override
+  public String backend() {
+    return BACKEND;
+  }
+
+  /** Where the data lives, without credentials. */
+  String target() {
+    return target;
+  }
+
+  /** How many transactions were run again after a deadlock or serialization failure. */
+  long retries() {
+    return retries.get();
+  }
+
+  /** Creates the schema (if configured) and both tables, if they do not exist. */
+  void createSchema(boolean namespace) {
+    transaction("createSchema", null, e -> retryable(e) || DDL_RACE.contains(e.getSQLState()), tx -> {
+      tx.wrote = true;
+      try (Statement statement = tx.connection.createStatement()) {
+        statement.setQueryTimeout(queryTimeoutSeconds);
+        if (namespace) {
+          statement.execute(sql.createNamespace());
+        }
+        statement.execute(sql.schema());
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public <T> T atomically(String operation, String sessionId, Work<T> work) {
+    return transaction(operation, sessionId, PostgresStorage::retryable, tx -> {
+      try {
+        return work.run(new Step(tx, sessionId));
+      } catch (StepFailure failure) {
+        throw failure.getCause();
+      }
+    });
+  }
+
+  @Override
+  public Optional<OrderRecord> read(String sessionId) {
+    return transaction("get", sessionId, PostgresStorage::retryable, tx -> {
+      try (PreparedStatement statement = prepare(tx.connection, sql.selectOrder())) {
+        statement.setString(1, sessionId);
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    return transaction("orphans", sessionId, PostgresStorage::retryable, tx -> {
+      try (PreparedStatement statement = prepare(tx.connection, sql.selectOrphans())) {
+        statement.setString(1, sessionId);
+        try (ResultSet rows = statement.executeQuery()) {
+          List<Orphan> orphans = new ArrayList<>();
+          while (rows.next()) {
+            orphans.add(new Orphan(
+                rows.getString("session_id"),
+                new ClaimId(rows.getLong("claim_fence"), rows.getString("claim_nonce")),
+                new Item(rows.getString("provider_order_id"), rows.getString("item_payload")),
+                Instant.ofEpochMilli(rows.getLong("recorded_at"))));
+          }
+          return List.copyOf(orphans);
+        }
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true) && ownedPool != null) {
+      try {
+        ownedPool.close();
+      } catch (Exception e) {
+        throw new IllegalStateException(
+            "postgres store: closing the connection pool for " + target + " failed: "
+                + secrets.clean(String.valueOf(e.getMessage())), e);
+      }
+    }
+  }
+
+  /**
+   * Runs {@code work} in one transaction and commits it, running it again from the start after a
+   * failure {@code retryOn} accepts (the server rolled the transaction back).
+   */
+  private <T> T transaction(
+      String operation, String sessionId, Predicate<SQLException> retryOn, TxWork<T> work) {
+    if (closed.get()) {
+      throw new IllegalStateException(
+          "postgres store is closed, cannot " + operation + (sessionId == null ? "" : " order '" + sessionId + "'")
+              + ": build a new store");
+    }
+    for (int attempt = 1; ; attempt++) {
+      Tx tx = connect(operation, sessionId);
+      Connection connection = tx.connection;
+      boolean committing = false;
+      try {
+        T result = work.run(tx);
+        committing = true;
+        connection.commit();
+        return result;
+      } catch (SQLException e) {
+        rollbackQuietly(connection, e);
+        boolean again = retryOn.test(e);
+        if (again && attempt < MAX_ATTEMPTS) {
+          retries.incrementAndGet();
+          backoff(operation, sessionId, attempt, e);
+          continue;
+        }
+        // Before COMMIT was sent the server cannot have kept anything; a failed COMMIT of a
+        // transaction that wrote may have landed, unless the server said it rolled it back.
+        throw unavailable(operation, sessionId, committing && tx.wrote && !again, e, attempt);
+      } catch (RuntimeException | Error e) {
+        rollbackQuietly(connection, e);
+        throw e;
+      } finally {
+        release(tx);
+      }
+    }
+  }
+
+  /** Borrows a connection and turns off auto-commit (a client-side flag, no session state). */
+  private Tx connect(String operation, String sessionId) {
+    Connection connection;
+    try {
+      connection = dataSource.getConnection();
+    } catch (SQLException e) {
+      throw unavailable(operation, sessionId, false, e, 1);
+    }
+    try {
+      Tx tx = new Tx(connection, connection.getAutoCommit());
+      if (tx.restoreAutoCommit) {
+        connection.setAutoCommit(false);
+      }
+      return tx;
+    } catch (SQLException e) {
+      closeQuietly(connection, e);
+      throw unavailable(operation, sessionId, false, e, 1);
+    } catch (RuntimeException e) {
+      closeQuietly(connection, e);
+      throw e;
+    }
+  }
+
+  /** Returns the connection as it was lent; the transaction is over either way. */
+  private static void release(Tx tx) {
+    try {
+      if (tx.restoreAutoCommit) {
+        tx.connection.setAutoCommit(true);
+      }
+    } catch (SQLException | RuntimeException e) {
+      // a broken connection: closing it below is all that is left to do
+    }
+    try {
+      tx.connection.close();
+    } catch (SQLException | RuntimeException e) {
+      // a pool evicts a connection it cannot reset
+    }
+  }
+
+  private static void rollbackQuietly(Connection connection, Throwable failure) {
+    try {
+      connection.rollback();
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private static void closeQuietly(Connection connection, Throwable failure) {
+    try {
+      connection.close();
+    } catch (SQLException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private void backoff(String operation, String sessionId, int attempt, SQLException cause) {
+    long millis = ThreadLocalRandom.current().nextLong(1, 2L << Math.min(attempt, 5));
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      StoreUnavailableException failure = new StoreUnavailableException(BACKEND, operation, sessionId,
+          false, "interrupted while waiting to run the transaction again after SQLState "
+              + cause.getSQLState() + " (the server had rolled it back)", cause);
+      failure.addSuppressed(e);
+      throw failure;
+    }
+  }
+
+  private PreparedStatement prepare(Connection connection, String statementSql) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(statementSql);
+    try {
+      statement.setQueryTimeout(queryTimeoutSeconds);
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        statement.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  static boolean retryable(SQLException e) {
+    return RETRYABLE.contains(e.getSQLState());
+  }
+
+  private StoreUnavailableException unavailable(
+      String operation, String sessionId, boolean outcomeUnknown, SQLException e, int attempts) {
+    String detail = secrets.clean(describe(e)) + "; " + remedy(e, attempts);
+    return new StoreUnavailableException(BACKEND, operation, sessionId, outcomeUnknown, detail, e);
+  }
+
+  private static String describe(SQLException e) {
+    StringBuilder text = new StringBuilder("SQLState ").append(e.getSQLState()).append(": ")
+        .append(e.getMessage());
+    Throwable cause = e.getCause();
+    for (int depth = 0; cause != null && depth < 3; depth++, cause = cause.getCause()) {
+      if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
+        text.append(" (caused by ").append(cause.getMessage()).append(')');
+      }
+    }
+    return text.toString();
+  }
+
+  private String remedy(SQLException e, int attempts) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (retryable(e)) {
+      return "gave up after " + attempts + " runs of the transaction that each met a deadlock or"
+          + " serialization failure; retry the call later";
+    }
+    if (state.startsWith("08") || state.startsWith("53") || state.equals("57P01")
+        || state.equals("57P02") || state.equals("57P03")
+        || e instanceof SQLTransientConnectionException
+        || e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException) {
+      return "check that PostgreSQL is up and reachable at " + target
+          + ", and that the pool has connections to spare for the callers waiting";
+    }
+    if (state.equals("57014") || state.equals("55P03")) {
+      return "a statement waited longer than the query timeout (" + queryTimeoutSeconds
+          + " s) or was cancelled: look in pg_stat_activity for a transaction holding this"
+          + " order's row lock, or raise queryTimeout";
+    }
+    if (state.equals("42P01") || state.equals("3F000")) {
+      return "the fencekit tables do not exist at " + target + ": build the store with"
+          + " createSchema(true), or run schema.sql from the store-postgres jar";
+    }
+    if (state.equals("42501")) {
+      return "the database user lacks a privilege: grant SELECT, INSERT and UPDATE on both"
+          + " fencekit tables (and USAGE on their schema)";
+    }
+    if (state.equals("25006")) {
+      return "the server is a read-only standby: point the store at the primary";
+    }
+    return "see the cause for the driver's exception";
+  }
+
+  private static OrderRecord toRecord(ResultSet row) throws SQLException {
+    OrderSnapshot snapshot = new OrderSnapshot(
+        row.getString("session_id"), row.getString("product_id"), row.getInt("quantity"),
+        row.getString("customer_email"), row.getLong("amount_total"), row.getString("currency"));
+    String providerOrderId = row.getString("provider_order_id");
+    Item item = providerOrderId == null ? null : new Item(providerOrderId, row.getString("item_payload"));
+    long fence = row.getLong("fence");
+    String claimNonce = row.getString("claim_nonce");
+    String settledNonce = row.getString("settled_nonce");
+    return new OrderRecord(
+        snapshot,
+        OrderStatus.valueOf(row.getString("status")),
+        item,
+        row.getString("last_error"),
+        claimNonce == null ? null : new ClaimId(fence, claimNonce),
+        instant(row, "claimed_at"),
+        instant(row, "lease_expires_at"),
+        fence,
+        settledNonce == null ? null : new ClaimId(row.getLong("settled_fence"), settledNonce),
+        Instant.ofEpochMilli(row.getLong("updated_at")));
+  }
+
+  private static Instant instant(ResultSet row, String column) throws SQLException {
+    long millis = row.getLong(column);
+    return row.wasNull() ? null : Instant.ofEpochMilli(millis);
+  }
+
+  private static void setText(PreparedStatement statement, int index, String value) throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.VARCHAR);
+    } else {
+      statement.setString(index, value);
+    }
+  }
+
+  private static void setMillis(PreparedStatement statement, int index, Instant value) throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.BIGINT);
+    } else {
+      statement.setLong(index, value.toEpochMilli());
+    }
+  }
+
+  private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.BIGINT);
+    } else {
+      statement.setLong(index, value);
+    }
+  }
+
+  /**
+   * Binds the columns every write sets, from {@code index} on, in the order of insert-order.sql
+   * and update-order.sql: status to updated_at.
+   *
+   * @return the next free index
+   */
+  private static int bindState(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    int i = index;
+    statement.setString(i++, record.status().name());
+    setText(statement, i++, record.item() == null ? null : record.item().providerOrderId());
+    setText(statement, i++, record.item() == null ? null : record.item().payload());
+    setText(statement, i++, record.lastError());
+    statement.setLong(i++, record.fence());
+    setText(statement, i++, record.claimId() == null ? null : record.claimId().nonce());
+    setMillis(statement, i++, record.claimedAt());
+    setMillis(statement, i++, record.leaseExpiresAt());
+    setLong(statement, i++, record.settledBy() == null ? null : record.settledBy().fence());
+    setText(statement, i++, record.settledBy() == null ? null : record.settledBy().nonce());
+    setMillis(statement, i++, record.updatedAt());
+    return i;
+  }
+
+  /** Work inside {@link #transaction}, on its connection. */
+  @FunctionalInterface
+  private interface TxWork<T> {
+    T run(Tx tx) throws SQLException;
+  }
+
+  /** One transaction: its connection, and whether a statement in it changed a row. */
+  private static final class Tx {
+    final Connection connection;
+    /** The connection was lent in auto-commit mode and goes back in it. */
+    final boolean restoreAutoCommit;
+    boolean wrote;
+
+    Tx(Connection connection, boolean restoreAutoCommit) {
+      this.connection = connection;
+      this.restoreAutoCommit = restoreAutoCommit;
+    }
+  }
+
+  /** Carries a {@link SQLException} out of {@link Work#run}, which cannot throw it. */
+  private static final class StepFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StepFailure(SQLException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized SQLException getCause() {
+      return (SQLException) super.getCause();
+    }
+  }
+
+  /** One order inside an atomic step: its row is locked by the first read. */
+  private final class Step implements OrderStorage.Order {
+
+    private final Tx tx;
+    private final String sessionId;
+    private boolean locked;
+    private OrderRecord current;
+
+    Step(Tx tx, String sessionId) {
+      this.tx = tx;
+      this.sessionId = sessionId;
+    }
+
+    @Override
+    public Optional<OrderRecord> current() {
+      if (!locked) {
+        try (PreparedStatement statement = prepare(tx.connection, sql.lockOrder())) {
+          statement.setString(1, sessionId);
+          try (ResultSet rows = statement.executeQuery()) {
+            current = rows.next() ? toRecord(rows) : null;
+          }
+        } catch (SQLException e) {
+          throw new StepFailure(e);
+        }
+        locked = true;
+      }
+      return Optional.ofNullable(current);
+    }
+
+    @Override
+    public boolean insert(OrderRecord record) {
+      requireThisOrder(record.sessionId());
+      try (PreparedStatement statement = prepare(tx.connection, sql.insertOrder())) {
+        OrderSnapshot snapshot = record.snapshot();
+        statement.setString(1, snapshot.sessionId());
+        statement.setString(2, snapshot.productId());
+        statement.setInt(3, snapshot.quantity());
+        setText(statement, 4, snapshot.customerEmail());
+        statement.setLong(5, snapshot.amountTotal());
+        statement.setString(6, snapshot.currency());
+        bindState(statement, 7, record);
+        boolean inserted = statement.executeUpdate() == 1;
+        if (inserted) {
+          tx.wrote = true;
+          current = record;
+          locked = true;
+        }
+        return inserted;
+      } catch (SQLException e) {
+        throw new StepFailure(e);
+      }
+    }
+
+    @Override
+    public void update(OrderRecord record) {
+      requireThisOrder(record.sessionId());
+      if (!locked || current == null) {
+        throw new IllegalStateException("postgres store: update of order '" + sessionId
+            + "' that was not read under its row lock first; read current() before update()");
+      }
+      int updated;
+      try (PreparedStatement statement = prepare(tx.connection, sql.updateOrder())) {
+        int next = bindState(statement, 1, record);
+        statement.setString(next, sessionId);
+        updated = statement.executeUpdate();
+      } catch (SQLException e) {
+        throw new StepFailure(e);
+      }
+      if (updated != 1) {
+        throw new IllegalStateException("postgres store: update of order '" + sessionId
+            + "' changed " + updated + " rows under its row lock, expected 1; was the row"
+            + " deleted or its session_id changed outside the store?");
+      }
+      tx.wrote = true;
+      current = record;
+    }
+
+    @Override
+    public void addOrphan(Orphan orphan) {
+      requireThisOrder(orphan.sessionId());
+      try (PreparedStatement statement = prepare(tx.connection, sql.insertOrphan())) {
+        statement.setString(1, orphan.sessionId());
+        statement.setLong(2, orphan.claimId().fence());
+        statement.setString(3, orphan.claimId().nonce());
+        statement.setString(4, orphan.item().providerOrderId());
+        setText(statement, 5, orphan.item().payload());
+        statement.setLong(6, orphan.recordedAt().toEpochMilli());
+        if (statement.executeUpdate() > 0) {
+          tx.wrote = true;
+        }
+      } catch (SQLException e) {
+        throw new StepFailure(e);
+      }
+    }
+
+    private void requireThisOrder(String other) {
+      if (!sessionId.equals(other)) {
+        throw new IllegalArgumentException("postgres store: a step on order '" + sessionId
+            + "' was asked to write order '" + other + "'");
+      }
+    }
+  }
+}
