@@ -1,0 +1,129 @@
+package org.fencekit.store.sqlite;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A fixed number of connections to one file. A connection that failed is closed and opened
+ * again when next taken, so one bad moment does not poison the pool.
+ */
+final class ConnectionPool {
+
+  /** Opens and configures one connection. */
+  @FunctionalInterface
+  interface Opener {
+    /** A new, configured connection. */
+    Connection open() throws SQLException;
+  }
+
+  /** A place in the pool; its connection is {@code null} until (re)opened. */
+  static final class Slot {
+    private Connection connection;
+
+    /** The slot's open connection. */
+    Connection connection() {
+      return connection;
+    }
+  }
+
+  /** Put in the queue once the pool is closed, so every waiter wakes up. */
+  private static final Slot CLOSED = new Slot();
+
+  private final LinkedBlockingQueue<Slot> idle = new LinkedBlockingQueue<>();
+  private final Opener opener;
+  private final String closedMessage;
+  private final int size;
+  private volatile boolean closed;
+
+  /**
+   * @param size how many connections
+   * @param opener opens one
+   * @param closedMessage the message of the {@link IllegalStateException} thrown once closed
+   */
+  ConnectionPool(int size, Opener opener, String closedMessage) {
+    this.size = size;
+    this.opener = opener;
+    this.closedMessage = closedMessage;
+    for (int i = 0; i < size; i++) {
+      idle.add(new Slot());
+    }
+  }
+
+  /** How many connections the pool holds. */
+  int size() {
+    return size;
+  }
+
+  /**
+   * Takes a slot with an open connection, waiting up to {@code timeout} for one to be free.
+   *
+   * @return the slot, or {@code null} if none was free in time
+   * @throws IllegalStateException if the pool is closed
+   * @throws SQLException if the connection had to be opened and could not be
+   */
+  Slot take(Duration timeout) throws InterruptedException, SQLException {
+    Slot slot = idle.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    if (slot == null) {
+      return null;
+    }
+    if (slot == CLOSED || closed) {
+      give(slot, true);
+      throw new IllegalStateException(closedMessage);
+    }
+    if (slot.connection == null) {
+      try {
+        slot.connection = opener.open();
+      } catch (SQLException | RuntimeException e) {
+        idle.add(slot);
+        throw e;
+      }
+    }
+    return slot;
+  }
+
+  /**
+   * Returns a slot taken by {@link #take}.
+   *
+   * @param healthy {@code false} if its connection failed: it is closed and reopened later
+   */
+  void give(Slot slot, boolean healthy) {
+    if (!healthy) {
+      closeQuietly(slot);
+    }
+    idle.add(slot);
+    if (closed) {
+      drainAndClose();
+    }
+  }
+
+  /** Closes every idle connection now and every busy one when it is given back. Idempotent. */
+  void close() {
+    closed = true;
+    drainAndClose();
+  }
+
+  private void drainAndClose() {
+    List<Slot> drained = new ArrayList<>();
+    idle.drainTo(drained);
+    for (Slot slot : drained) {
+      closeQuietly(slot);
+    }
+    idle.add(CLOSED);
+  }
+
+  private static void closeQuietly(Slot slot) {
+    if (slot.connection != null) {
+      try {
+        slot.connection.close();
+      } catch (SQLException ignored) {
+        // the connection is being discarded; there is nothing left to release
+      }
+      slot.connection = null;
+    }
+  }
+}

@@ -1,0 +1,373 @@
+package org.fencekit.store.sqlite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.FencedOrderStore;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.Validate;
+import org.fencekit.store.WriteResult;
+
+/**
+ * An {@link OrderStore} in one SQLite file, safe for many threads, many store instances and
+ * many processes sharing the file.
+ *
+ * <pre>{@code
+ * OrderStore store = SqliteOrderStore.builder(Path.of("/var/lib/shop/orders.db")).build();
+ * }</pre>
+ *
+ * <p>Algorithm, per claim, complete, fail or extend:
+ * <ol>
+ *   <li>validate the arguments ({@link FencedOrderStore} does, before any I/O);
+ *   <li>take this JVM's fair write lock on the file, shared by every store open on it, so this
+ *       process's writers queue first come first served (waiting up to
+ *       {@link Builder#acquireTimeout acquireTimeout}) instead of polling in SQLite's busy
+ *       handler;
+ *   <li>take a pooled connection and run {@code BEGIN IMMEDIATE}: SQLite's write lock on the
+ *       file, waited for up to {@link Builder#busyTimeout busyTimeout} if another process
+ *       holds it. From here until COMMIT no other writer, in any process, can change the file;
+ *   <li>read the order's row and the clock, and decide with
+ *       {@link org.fencekit.store.OrderStateMachine}: the token presented must equal the row's
+ *       current claim (fence and nonce), or the write is superseded;
+ *   <li>in the same transaction, insert or update the row, or for a superseded complete insert
+ *       the orphan ({@code ON CONFLICT DO NOTHING}, so a retried complete records it once);
+ *   <li>COMMIT, which with {@code synchronous=FULL} is on disk when it returns; on any exception
+ *       ROLLBACK, so nothing of the step lands.
+ * </ol>
+ * {@link #get} and {@link #orphans} run one SELECT on any pooled connection without the lock:
+ * in WAL mode a reader sees the last commit and neither blocks nor waits for writers.
+ *
+ * <p>Durability: the file is in WAL mode. With {@link Synchronous#FULL} (the default) every
+ * commit is synced to disk before it returns. {@link Synchronous#NORMAL} syncs only at
+ * checkpoints: faster, and still consistent after a crash of the process, but a power loss or
+ * an operating system crash can lose the last commits, and with them a claim or a settle the
+ * caller was told had landed.
+ *
+ * <p>Failures: SQLite errors (the file held by another process beyond busyTimeout, a full or
+ * failing disk, a file that cannot be opened) throw {@link StoreUnavailableException} naming
+ * the file. For a write it says whether the outcome is unknown: a failure before or during the
+ * transaction that was rolled back wrote nothing; a failure at COMMIT, or a rollback that
+ * failed too, leaves the outcome unknown, and the same call may be retried. Writers of other
+ * processes meet in SQLite's busy handler, which polls: under sustained writes from this
+ * process, a writer in another process can wait up to busyTimeout and then fail.
+ *
+ * <p>The file must be on a local file system (WAL needs shared memory between the processes
+ * that open it; network file systems do not provide it).
+ */
+public final class SqliteOrderStore implements OrderStore {
+
+  /** How SQLite syncs commits to disk. */
+  public enum Synchronous {
+    /** Every commit is on disk when it returns. The default; survives a power loss. */
+    FULL,
+    /**
+     * The WAL is synced at checkpoints only: commits are faster and the file stays consistent,
+     * but a power loss or an operating system crash can lose the last commits.
+     */
+    NORMAL
+  }
+
+  private final FencedOrderStore store;
+  private final SqliteStorage storage;
+  private final Path file;
+
+  private SqliteOrderStore(SqliteStorage storage, Clock clock, Path file) {
+    this.storage = storage;
+    this.store = new FencedOrderStore(storage, clock);
+    this.file = file;
+  }
+
+  /**
+   * A builder for a store on {@code file}, created with its tables if missing. The file's
+   * directory must exist.
+   *
+   * @param file the database file, as the user gives it; relative paths resolve against the
+   *     working directory
+   */
+  public static Builder builder(Path file) {
+    return new Builder(Objects.requireNonNull(file, "file"));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails; the claim may then have landed if the
+   *     exception says the outcome is unknown
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+    return store.claim(snapshot, lease);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
+   *     complete may have landed, and retrying it with the same token and item is safe
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+    return store.complete(sessionId, claimId, item);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
+   *     fail may have landed, and retrying it with the same token and error is safe
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+    return store.fail(sessionId, claimId, error);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
+   *     extend may have landed
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+    return store.extend(sessionId, claimId, lease);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public Optional<OrderRecord> get(String sessionId) {
+    return store.get(sessionId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws StoreUnavailableException if SQLite fails
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    return store.orphans(sessionId);
+  }
+
+  /**
+   * Closes every connection, after waiting for a write of this JVM in flight on the file. Later
+   * calls throw {@link IllegalStateException}. Idempotent. The file and its orders stay.
+   */
+  @Override
+  public void close() {
+    store.close();
+  }
+
+  /** The database file, as it was given to {@link #builder}. */
+  public Path file() {
+    return file;
+  }
+
+  /** The storage underneath (for tests in this package). */
+  SqliteStorage storage() {
+    return storage;
+  }
+
+  @Override
+  public String toString() {
+    return "SqliteOrderStore[" + file + "]";
+  }
+
+  /**
+   * Configures a {@link SqliteOrderStore}. Every property has a default; {@link #build()}
+   * checks them all and names the first bad one, before the file is touched.
+   */
+  public static final class Builder {
+
+    /** The default {@link #connections(int)}. */
+    public static final int DEFAULT_CONNECTIONS = 4;
+    /** The most {@link #connections(int)} allowed. */
+    public static final int MAX_CONNECTIONS = 64;
+    /** The default {@link #busyTimeout(Duration)}. */
+    public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(5);
+    /** The default {@link #acquireTimeout(Duration)}. */
+    public static final Duration DEFAULT_ACQUIRE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Path file;
+    private Clock clock = Clock.systemUTC();
+    private String ordersTable = "fencekit_orders";
+    private String orphansTable = "fencekit_orphans";
+    private Synchronous synchronous = Synchronous.FULL;
+    private int connections = DEFAULT_CONNECTIONS;
+    private Duration busyTimeout = DEFAULT_BUSY_TIMEOUT;
+    private Duration acquireTimeout = DEFAULT_ACQUIRE_TIMEOUT;
+
+    private Builder(Path file) {
+      this.file = file;
+    }
+
+    /**
+     * The clock all lease arithmetic uses, at millisecond precision. Default: the system UTC
+     * clock. Every process sharing the file should have clocks in step (NTP): a lease is read
+     * against the clock of the process that claims.
+     *
+     * @return this builder
+     */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * The orders table: a plain identifier, not starting with {@code sqlite_}. Default
+     * {@code fencekit_orders}.
+     *
+     * @return this builder
+     */
+    public Builder ordersTable(String ordersTable) {
+      this.ordersTable = ordersTable;
+      return this;
+    }
+
+    /**
+     * The orphans table: a plain identifier, not starting with {@code sqlite_}, other than the
+     * orders table. Default {@code fencekit_orphans}.
+     *
+     * @return this builder
+     */
+    public Builder orphansTable(String orphansTable) {
+      this.orphansTable = orphansTable;
+      return this;
+    }
+
+    /**
+     * How commits are synced to disk. Default {@link Synchronous#FULL}; see {@link Synchronous}
+     * for what {@link Synchronous#NORMAL} may lose.
+     *
+     * @return this builder
+     */
+    public Builder synchronous(Synchronous synchronous) {
+      this.synchronous = synchronous;
+      return this;
+    }
+
+    /**
+     * How many connections the store keeps open, from 1 to {@value #MAX_CONNECTIONS}. Default
+     * {@value #DEFAULT_CONNECTIONS}. Writes use one at a time (SQLite has one writer per
+     * file); the others serve reads alongside.
+     *
+     * @return this builder
+     */
+    public Builder connections(int connections) {
+      this.connections = connections;
+      return this;
+    }
+
+    /**
+     * How long a write waits for another process holding the file's write lock (SQLite's
+     * {@code busy_timeout}, set on every connection) before failing with
+     * {@link StoreUnavailableException}. From 1 ms to {@link Integer#MAX_VALUE} ms. Default 5 s.
+     *
+     * @return this builder
+     */
+    public Builder busyTimeout(Duration busyTimeout) {
+      this.busyTimeout = busyTimeout;
+      return this;
+    }
+
+    /**
+     * How long an operation waits inside this JVM before failing with
+     * {@link StoreUnavailableException}: a write for the writes to the same file queued ahead
+     * of it, any operation for a free pooled connection. At least 1 ms. Default 30 s.
+     *
+     * @return this builder
+     */
+    public Builder acquireTimeout(Duration acquireTimeout) {
+      this.acquireTimeout = acquireTimeout;
+      return this;
+    }
+
+    /**
+     * Checks every property, then opens the file (creating it and its tables if missing),
+     * switches it to WAL and opens the connections.
+     *
+     * @throws NullPointerException if a property is null, naming it
+     * @throws IllegalArgumentException if a property is out of range, naming it; nothing is
+     *     created on disk then
+     * @throws StoreUnavailableException if the file cannot be opened or written
+     * @throws IllegalStateException if the tables exist with another shape, or the file system
+     *     cannot do WAL
+     */
+    public SqliteOrderStore build() {
+      Validate.notNull("clock", clock);
+      String orders = table("ordersTable", ordersTable);
+      String orphans = table("orphansTable", orphansTable);
+      if (orders.equalsIgnoreCase(orphans)) {
+        throw new IllegalArgumentException("orphansTable must differ from ordersTable (SQLite"
+            + " names ignore case), both are '" + orders + "'");
+      }
+      Validate.notNull("synchronous", synchronous);
+      if (connections < 1 || connections > MAX_CONNECTIONS) {
+        throw new IllegalArgumentException("connections must be from 1 to " + MAX_CONNECTIONS
+            + ", got " + connections + "; " + DEFAULT_CONNECTIONS + " suits most uses");
+      }
+      Validate.notNull("busyTimeout", busyTimeout);
+      if (busyTimeout.compareTo(Duration.ofMillis(1)) < 0
+          || busyTimeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+        throw new IllegalArgumentException(
+            "busyTimeout must be from 1 ms to " + Integer.MAX_VALUE + " ms, got " + busyTimeout);
+      }
+      Validate.notNull("acquireTimeout", acquireTimeout);
+      if (acquireTimeout.compareTo(Duration.ofMillis(1)) < 0) {
+        throw new IllegalArgumentException("acquireTimeout must be at least 1 ms, got " + acquireTimeout);
+      }
+      Path absolute = checkFile(file);
+      SqliteStorage storage = SqliteStorage.open(new SqliteStorage.Settings(
+          absolute, orders, orphans, synchronous, connections, busyTimeout, acquireTimeout));
+      return new SqliteOrderStore(storage, clock, file);
+    }
+
+    private static String table(String property, String name) {
+      Validate.identifier(property, name);
+      if (name.toLowerCase(Locale.ROOT).startsWith("sqlite_")) {
+        throw new IllegalArgumentException(
+            property + " must not start with 'sqlite_', which SQLite reserves, got '" + name + "'");
+      }
+      return name;
+    }
+
+    private static Path checkFile(Path file) {
+      Path absolute = file.toAbsolutePath().normalize();
+      if (absolute.toString().indexOf('?') >= 0) {
+        throw new IllegalArgumentException(
+            "file must not contain '?', which the SQLite driver reads as the start of its"
+                + " parameters, got " + file);
+      }
+      if (Files.isDirectory(absolute)) {
+        throw new IllegalArgumentException("file must be a database file, got the directory " + file);
+      }
+      Path directory = absolute.getParent();
+      if (directory == null || !Files.isDirectory(directory)) {
+        throw new IllegalArgumentException("file must be in an existing directory, but "
+            + directory + " does not exist (file " + file + "); create it first");
+      }
+      return absolute;
+    }
+  }
+}

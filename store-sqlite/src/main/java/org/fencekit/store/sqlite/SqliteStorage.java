@@ -1,0 +1,623 @@
+package org.fencekit.store.sqlite;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.OrderStorage;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * The {@link OrderStorage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode,
+ * read and written through a small pool of connections. A write step is one
+ * {@code BEGIN IMMEDIATE} transaction, entered while holding the file's fair write lock in this
+ * JVM ({@link FileLocks}); a read is a single statement on any pooled connection, without the
+ * lock (WAL readers see the last commit and do not block writers).
+ */
+final class SqliteStorage implements OrderStorage {
+
+  private static final String BACKEND = "sqlite";
+  // Transaction control; IMMEDIATE takes the file's write lock before the order is read, so a
+  // writer in another process waits in the busy handler instead of failing at its first write.
+  private static final String BEGIN = "BEGIN IMMEDIATE";
+  private static final String COMMIT = "COMMIT";
+  private static final String ROLLBACK = "ROLLBACK";
+  private static final String JOURNAL_MODE_WAL = "PRAGMA journal_mode = WAL";
+
+  /** What {@link #open} needs, validated by the builder. */
+  record Settings(
+      Path file,
+      String ordersTable,
+      String orphansTable,
+      SqliteOrderStore.Synchronous synchronous,
+      int connections,
+      Duration busyTimeout,
+      Duration acquireTimeout) {}
+
+  /**
+   * The settings one pooled connection runs with, as SQLite reports them.
+   *
+   * @param journalMode {@code PRAGMA journal_mode}, "wal"
+   * @param synchronous {@code PRAGMA synchronous}: 1 NORMAL, 2 FULL
+   * @param busyTimeoutMillis {@code PRAGMA busy_timeout}
+   */
+  record ConnectionSettings(String journalMode, int synchronous, long busyTimeoutMillis) {}
+
+  private final Settings settings;
+  private final Statements sql;
+  private final ConnectionPool pool;
+  private final Path realFile;
+  private final ReentrantLock writeLock;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private SqliteStorage(
+      Settings settings, Statements sql, ConnectionPool pool, Path realFile, ReentrantLock writeLock) {
+    this.settings = settings;
+    this.sql = sql;
+    this.pool = pool;
+    this.realFile = realFile;
+    this.writeLock = writeLock;
+  }
+
+  /**
+   * Opens the file (creating it if missing), switches it to WAL, creates the tables if missing
+   * and checks that existing ones have the columns the statements need, then opens the pool.
+   *
+   * @throws StoreUnavailableException if the file cannot be opened or written
+   * @throws IllegalStateException if a table of that name exists with another shape, or the
+   *     file system cannot do WAL
+   */
+  static SqliteStorage open(Settings settings) {
+    Statements sql = Statements.forTables(settings.ordersTable(), settings.orphansTable());
+    Connection first;
+    try {
+      first = openConnection(settings);
+    } catch (SQLException e) {
+      throw unavailable(settings, "open", null, false, "could not open the database", e);
+    }
+    Path realFile;
+    try {
+      realFile = settings.file().toRealPath();
+    } catch (IOException e) {
+      closeQuietly(first);
+      throw new StoreUnavailableException(BACKEND, "open", null, false,
+          "could not resolve the real path of " + settings.file() + " (" + e + ")", e);
+    }
+    ReentrantLock writeLock = FileLocks.acquire(realFile);
+    boolean opened = false;
+    writeLock.lock();
+    try {
+      createSchema(settings, sql, first);
+      ConnectionPool pool = new ConnectionPool(settings.connections(), () -> openConnection(settings),
+          "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again");
+      SqliteStorage storage = new SqliteStorage(settings, sql, pool, realFile, writeLock);
+      storage.openAll(first);
+      opened = true;
+      return storage;
+    } finally {
+      writeLock.unlock();
+      if (!opened) {
+        closeQuietly(first);
+        FileLocks.release(realFile);
+      }
+    }
+  }
+
+  /** Fills the pool with open connections, the first one being {@code first}. */
+  private void openAll(Connection first) {
+    List<ConnectionPool.Slot> taken = new ArrayList<>();
+    try {
+      for (int i = 0; i < pool.size(); i++) {
+        ConnectionPool.Slot slot = pool.take(Duration.ZERO);
+        taken.add(slot);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      taken.forEach(slot -> pool.give(slot, true));
+      pool.close();
+      throw new StoreUnavailableException(BACKEND, "open", null, false,
+          "interrupted while opening connections to " + settings.file(), e);
+    } catch (SQLException e) {
+      taken.forEach(slot -> pool.give(slot, true));
+      pool.close();
+      throw unavailable(settings, "open", null, false, "could not open a pooled connection", e);
+    }
+    taken.forEach(slot -> pool.give(slot, true));
+    closeQuietly(first);
+  }
+
+  private static Connection openConnection(Settings settings) throws SQLException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(Math.toIntExact(settings.busyTimeout().toMillis()));
+    config.setSynchronous(settings.synchronous() == SqliteOrderStore.Synchronous.FULL
+        ? SQLiteConfig.SynchronousMode.FULL
+        : SQLiteConfig.SynchronousMode.NORMAL);
+    Connection connection = config.createConnection("jdbc:sqlite:" + settings.file());
+    try (Statement statement = connection.createStatement();
+        ResultSet rs = statement.executeQuery(JOURNAL_MODE_WAL)) {
+      String mode = rs.next() ? rs.getString(1) : null;
+      if (!"wal".equalsIgnoreCase(mode)) {
+        throw new IllegalStateException("sqlite store: " + settings.file() + " is in journal mode '"
+            + mode + "' and could not be switched to WAL, which the store needs to read while"
+            + " another connection writes; put the file on a local file system (WAL does not work"
+            + " over a network file system)");
+      }
+      return connection;
+    } catch (SQLException | RuntimeException e) {
+      closeQuietly(connection);
+      throw e;
+    }
+  }
+
+  private static void createSchema(Settings settings, Statements sql, Connection connection) {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(BEGIN);
+      try {
+        for (String ddl : sql.schema()) {
+          statement.execute(ddl);
+        }
+        statement.execute(COMMIT);
+      } catch (SQLException e) {
+        statement.execute(ROLLBACK);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw unavailable(settings, "open", null, false, "could not create the tables", e);
+    }
+    for (String query : sql.queries()) {
+      try {
+        connection.prepareStatement(query).close();
+      } catch (SQLException e) {
+        throw new IllegalStateException("sqlite store: the tables '" + settings.ordersTable()
+            + "' and '" + settings.orphansTable() + "' in " + settings.file()
+            + " exist but do not have the columns this store needs (" + e.getMessage() + ");"
+            + " choose other table names with ordersTable(...) and orphansTable(...), or move the"
+            + " existing tables away", e);
+      }
+    }
+  }
+
+  @Override
+  public String backend() {
+    return BACKEND;
+  }
+
+  /**
+   * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction, holding this JVM's write lock
+   * on the file; commits if it returns, rolls back if it throws.
+   *
+   * @throws StoreUnavailableException if SQLite fails; {@link StoreUnavailableException#outcomeUnknown}
+   *     is true when the failure came at or after COMMIT, or the rollback failed too
+   * @throws IllegalStateException if the store is closed
+   */
+  @Override
+  public <T> T atomically(String operation, String sessionId, Work<T> work) {
+    checkOpen();
+    lockWrites(operation, sessionId);
+    try {
+      ConnectionPool.Slot slot = take(operation, sessionId);
+      boolean healthy = false;
+      try {
+        T result = transaction(slot.connection(), operation, sessionId, work);
+        healthy = true;
+        return result;
+      } catch (StoreUnavailableException e) {
+        throw e;
+      } catch (RuntimeException | Error e) {
+        healthy = true; // the work's own exception, rolled back cleanly
+        throw e;
+      } finally {
+        pool.give(slot, healthy);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private <T> T transaction(Connection connection, String operation, String sessionId, Work<T> work) {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(BEGIN);
+    } catch (SQLException e) {
+      throw unavailable(settings, operation, sessionId, false,
+          "could not begin the write transaction (BEGIN IMMEDIATE)", e);
+    }
+    T result;
+    try {
+      result = work.run(new SqlOrder(connection, sessionId));
+    } catch (SqlFailure failure) {
+      boolean rolledBack = rollback(connection, failure.sqlCause());
+      throw unavailable(settings, operation, sessionId, !rolledBack,
+          "a statement failed inside the transaction" + (rolledBack ? ", which was rolled back"
+              : " and the rollback failed too"), failure.sqlCause());
+    } catch (RuntimeException | Error e) {
+      if (!rollback(connection, e)) {
+        throw new StoreUnavailableException(BACKEND, operation, sessionId, true,
+            "the transaction on " + settings.file() + " could not be rolled back after " + e, e);
+      }
+      throw e;
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(COMMIT);
+    } catch (SQLException e) {
+      rollback(connection, e);
+      throw unavailable(settings, operation, sessionId, true, "the commit failed", e);
+    }
+    return result;
+  }
+
+  /** Rolls back; on failure adds it to {@code cause} and returns false. */
+  private static boolean rollback(Connection connection, Throwable cause) {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(ROLLBACK);
+      return true;
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+      return false;
+    }
+  }
+
+  @Override
+  public Optional<OrderRecord> read(String sessionId) {
+    checkOpen();
+    return query("get", sessionId, connection -> selectOrder(connection, sessionId));
+  }
+
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    checkOpen();
+    return query("orphans", sessionId, connection -> {
+      try (PreparedStatement select = connection.prepareStatement(sql.selectOrphans())) {
+        select.setString(1, sessionId);
+        try (ResultSet rs = select.executeQuery()) {
+          List<Orphan> orphans = new ArrayList<>();
+          while (rs.next()) {
+            orphans.add(new Orphan(sessionId,
+                new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
+                new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
+                Instant.ofEpochMilli(rs.getLong("recorded_at"))));
+          }
+          return List.copyOf(orphans);
+        }
+      }
+    });
+  }
+
+  /** Closes every connection (busy ones when their operation ends). Idempotent. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    // Wait for the write in flight, so a store opened on the file next never meets it in the
+    // busy handler after this store has given up the file's lock.
+    writeLock.lock();
+    try {
+      pool.close();
+    } finally {
+      writeLock.unlock();
+      FileLocks.release(realFile);
+    }
+  }
+
+  /** The settings of every pooled connection, as SQLite reports them (for tests). */
+  List<ConnectionSettings> connectionSettings() {
+    checkOpen();
+    List<ConnectionPool.Slot> taken = new ArrayList<>();
+    try {
+      List<ConnectionSettings> all = new ArrayList<>();
+      for (int i = 0; i < pool.size(); i++) {
+        ConnectionPool.Slot slot = take("connectionSettings", null);
+        taken.add(slot);
+        try (Statement statement = slot.connection().createStatement()) {
+          all.add(new ConnectionSettings(
+              pragma(statement, "PRAGMA journal_mode"),
+              Integer.parseInt(pragma(statement, "PRAGMA synchronous")),
+              Long.parseLong(pragma(statement, "PRAGMA busy_timeout"))));
+        }
+      }
+      return all;
+    } catch (SQLException e) {
+      throw unavailable(settings, "connectionSettings", null, false, "could not read the pragmas", e);
+    } finally {
+      taken.forEach(slot -> pool.give(slot, true));
+    }
+  }
+
+  /** This JVM's write lock on the file (for tests). */
+  ReentrantLock writeLock() {
+    return writeLock;
+  }
+
+  private static String pragma(Statement statement, String pragma) throws SQLException {
+    try (ResultSet rs = statement.executeQuery(pragma)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException(
+          "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again");
+    }
+  }
+
+  private void lockWrites(String operation, String sessionId) {
+    boolean locked;
+    try {
+      locked = writeLock.tryLock(settings.acquireTimeout().toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
+          "interrupted while waiting for this process's earlier writes to " + settings.file(), e);
+    }
+    if (!locked) {
+      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
+          "waited acquireTimeout (" + settings.acquireTimeout() + ") for this process's earlier"
+              + " writes to " + settings.file() + " to finish, with " + writeLock.getQueueLength()
+              + " other writes queued; raise acquireTimeout, or find what keeps the writes slow"
+              + " (another process holding the file, a slow disk)", null);
+    }
+  }
+
+  private ConnectionPool.Slot take(String operation, String sessionId) {
+    ConnectionPool.Slot slot;
+    try {
+      slot = pool.take(settings.acquireTimeout());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
+          "interrupted while waiting for a connection to " + settings.file(), e);
+    } catch (SQLException e) {
+      throw unavailable(settings, operation, sessionId, false, "could not reopen a connection", e);
+    }
+    if (slot == null) {
+      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
+          "no connection to " + settings.file() + " came free within acquireTimeout ("
+              + settings.acquireTimeout() + "); all " + pool.size() + " are in use: raise"
+              + " connections(...) or acquireTimeout(...)", null);
+    }
+    return slot;
+  }
+
+  /** A read on one connection. */
+  @FunctionalInterface
+  private interface Query<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private <T> T query(String operation, String sessionId, Query<T> query) {
+    ConnectionPool.Slot slot = take(operation, sessionId);
+    boolean healthy = false;
+    try {
+      T result = query.run(slot.connection());
+      healthy = true;
+      return result;
+    } catch (SQLException e) {
+      throw unavailable(settings, operation, sessionId, false, "the read failed", e);
+    } finally {
+      pool.give(slot, healthy);
+    }
+  }
+
+  private Optional<OrderRecord> selectOrder(Connection connection, String sessionId)
+      throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(sql.selectOrder())) {
+      select.setString(1, sessionId);
+      try (ResultSet rs = select.executeQuery()) {
+        return rs.next() ? Optional.of(toRecord(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  private static OrderRecord toRecord(ResultSet rs) throws SQLException {
+    OrderSnapshot snapshot = new OrderSnapshot(
+        rs.getString("session_id"), rs.getString("product_id"), rs.getInt("quantity"),
+        rs.getString("customer_email"), rs.getLong("amount_total"), rs.getString("currency"));
+    String providerOrderId = rs.getString("provider_order_id");
+    return new OrderRecord(
+        snapshot,
+        OrderStatus.valueOf(rs.getString("status")),
+        providerOrderId == null ? null : new Item(providerOrderId, rs.getString("item_payload")),
+        rs.getString("last_error"),
+        claimId(rs, "claim_fence", "claim_nonce"),
+        instant(rs, "claimed_at"),
+        instant(rs, "lease_expires_at"),
+        rs.getLong("fence"),
+        claimId(rs, "settled_fence", "settled_nonce"),
+        instant(rs, "updated_at"));
+  }
+
+  private static ClaimId claimId(ResultSet rs, String fence, String nonce) throws SQLException {
+    long value = rs.getLong(fence);
+    return rs.wasNull() ? null : new ClaimId(value, rs.getString(nonce));
+  }
+
+  private static Instant instant(ResultSet rs, String column) throws SQLException {
+    long millis = rs.getLong(column);
+    return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
+  }
+
+  /** Binds the twelve state columns, status to updated_at, from {@code index} on. */
+  private static int bindState(PreparedStatement ps, int index, OrderRecord record)
+      throws SQLException {
+    int i = index;
+    ps.setString(i++, record.status().name());
+    ps.setString(i++, record.item() == null ? null : record.item().providerOrderId());
+    ps.setString(i++, record.item() == null ? null : record.item().payload());
+    ps.setString(i++, record.lastError());
+    ps.setLong(i++, record.fence());
+    i = bindClaimId(ps, i, record.claimId());
+    i = bindInstant(ps, i, record.claimedAt());
+    i = bindInstant(ps, i, record.leaseExpiresAt());
+    i = bindClaimId(ps, i, record.settledBy());
+    return bindInstant(ps, i, record.updatedAt());
+  }
+
+  private static int bindClaimId(PreparedStatement ps, int i, ClaimId claimId) throws SQLException {
+    if (claimId == null) {
+      ps.setNull(i, Types.INTEGER);
+      ps.setNull(i + 1, Types.VARCHAR);
+    } else {
+      ps.setLong(i, claimId.fence());
+      ps.setString(i + 1, claimId.nonce());
+    }
+    return i + 2;
+  }
+
+  private static int bindInstant(PreparedStatement ps, int i, Instant instant) throws SQLException {
+    if (instant == null) {
+      ps.setNull(i, Types.INTEGER);
+    } else {
+      ps.setLong(i, instant.toEpochMilli());
+    }
+    return i + 1;
+  }
+
+  /** A statement failed inside a work step; unwrapped and reported by {@link #atomically}. */
+  private static final class SqlFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final SQLException sqlCause;
+
+    SqlFailure(SQLException cause) {
+      super(cause);
+      this.sqlCause = cause;
+    }
+
+    SQLException sqlCause() {
+      return sqlCause;
+    }
+  }
+
+  /** One order inside a write transaction. */
+  private final class SqlOrder implements Order {
+
+    private final Connection connection;
+    private final String sessionId;
+
+    SqlOrder(Connection connection, String sessionId) {
+      this.connection = connection;
+      this.sessionId = sessionId;
+    }
+
+    @Override
+    public Optional<OrderRecord> current() {
+      try {
+        return selectOrder(connection, sessionId);
+      } catch (SQLException e) {
+        throw new SqlFailure(e);
+      }
+    }
+
+    @Override
+    public boolean insert(OrderRecord record) {
+      try (PreparedStatement insert = connection.prepareStatement(sql.insertOrder())) {
+        OrderSnapshot snapshot = record.snapshot();
+        insert.setString(1, snapshot.sessionId());
+        insert.setString(2, snapshot.productId());
+        insert.setInt(3, snapshot.quantity());
+        insert.setString(4, snapshot.customerEmail());
+        insert.setLong(5, snapshot.amountTotal());
+        insert.setString(6, snapshot.currency());
+        bindState(insert, 7, record);
+        return insert.executeUpdate() == 1;
+      } catch (SQLException e) {
+        throw new SqlFailure(e);
+      }
+    }
+
+    @Override
+    public void update(OrderRecord record) {
+      int updated;
+      try (PreparedStatement update = connection.prepareStatement(sql.updateOrder())) {
+        int next = bindState(update, 1, record);
+        update.setString(next, record.sessionId());
+        updated = update.executeUpdate();
+      } catch (SQLException e) {
+        throw new SqlFailure(e);
+      }
+      if (updated != 1) {
+        throw new IllegalStateException("sqlite store: update of order '" + record.sessionId()
+            + "' in " + settings.file() + " changed " + updated + " rows instead of 1; the"
+            + " transaction was rolled back");
+      }
+    }
+
+    @Override
+    public void addOrphan(Orphan orphan) {
+      try (PreparedStatement insert = connection.prepareStatement(sql.insertOrphan())) {
+        insert.setString(1, orphan.sessionId());
+        insert.setLong(2, orphan.claimId().fence());
+        insert.setString(3, orphan.claimId().nonce());
+        insert.setString(4, orphan.item().providerOrderId());
+        insert.setString(5, orphan.item().payload());
+        insert.setLong(6, orphan.recordedAt().toEpochMilli());
+        insert.executeUpdate();
+      } catch (SQLException e) {
+        throw new SqlFailure(e);
+      }
+    }
+  }
+
+  private static StoreUnavailableException unavailable(
+      Settings settings, String operation, String sessionId, boolean outcomeUnknown, String what,
+      SQLException e) {
+    return new StoreUnavailableException(BACKEND, operation, sessionId, outcomeUnknown,
+        what + " on " + settings.file() + " (" + e.getMessage() + "); " + remedy(settings, e), e);
+  }
+
+  private static String remedy(Settings settings, SQLException e) {
+    SQLiteErrorCode code = SQLiteErrorCode.UNKNOWN_ERROR;
+    if (e instanceof SQLiteException && ((SQLiteException) e).getResultCode() != null) {
+      code = SQLiteErrorCode.getErrorCode(((SQLiteException) e).getResultCode().code & 0xff);
+    }
+    switch (code) {
+      case SQLITE_BUSY:
+      case SQLITE_LOCKED:
+        return "another process held the file's write lock for longer than busyTimeout ("
+            + settings.busyTimeout() + "); raise busyTimeout or shorten that process's transactions";
+      case SQLITE_FULL:
+        return "the disk is full; free space on it";
+      case SQLITE_READONLY:
+      case SQLITE_PERM:
+      case SQLITE_CANTOPEN:
+        return "check that this process may read and write the file and its directory (SQLite"
+            + " also creates the -wal and -shm files next to it)";
+      case SQLITE_IOERR:
+      case SQLITE_CORRUPT:
+      case SQLITE_NOTADB:
+        return "check the disk and the file; if the file is damaged, restore it from a backup";
+      default:
+        return "check the file and the driver's message";
+    }
+  }
+
+  private static void closeQuietly(Connection connection) {
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // being discarded after another failure, which is the one reported
+    }
+  }
+}

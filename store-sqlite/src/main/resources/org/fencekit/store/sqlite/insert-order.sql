@@ -1,0 +1,7 @@
+-- DO NOTHING if the order exists: the caller is told and decides again.
+INSERT INTO "${orders}" (
+  session_id, product_id, quantity, customer_email, amount_total, currency, status,
+  provider_order_id, item_payload, last_error, fence, claim_fence, claim_nonce, claimed_at,
+  lease_expires_at, settled_fence, settled_nonce, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (session_id) DO NOTHING
