@@ -1,0 +1,104 @@
+package org.fencekit.store.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+
+/**
+ * Reads an order's hash and its orphans' stream entries back into the API's records. The field
+ * names are the ones the scripts write; a field that is absent stands for {@code null}.
+ */
+final class HashCodec {
+
+  private HashCodec() {}
+
+  /**
+   * The order in a flat HGETALL reply ({@code field, value, field, value, ...}).
+   *
+   * @param key the hash's key, for messages
+   * @param sessionId the order the key was derived from; the hash must say the same
+   */
+  static OrderRecord record(String key, String sessionId, Object hgetall) {
+    if (!(hgetall instanceof List)) {
+      throw corrupt(key, "a script answered " + hgetall + " where the order's fields were expected");
+    }
+    List<?> flat = (List<?>) hgetall;
+    Map<String, String> fields = new HashMap<>();
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      fields.put(text(flat.get(i)), text(flat.get(i + 1)));
+    }
+    return record(key, sessionId, fields);
+  }
+
+  /** The order in an HGETALL map. */
+  static OrderRecord record(String key, String sessionId, Map<String, String> h) {
+    try {
+      OrderSnapshot snapshot = new OrderSnapshot(
+          required(h, "sessionId"), required(h, "productId"), Integer.parseInt(required(h, "quantity")),
+          h.get("customerEmail"), Long.parseLong(required(h, "amountTotal")), required(h, "currency"));
+      if (!snapshot.sessionId().equals(sessionId)) {
+        throw corrupt(key, "it holds order '" + snapshot.sessionId() + "', not '" + sessionId + "'");
+      }
+      String itemId = h.get("itemId");
+      Item item = itemId == null ? null : new Item(itemId, h.get("itemPayload"));
+      String claimNonce = h.get("claimNonce");
+      ClaimId claim = claimNonce == null ? null : new ClaimId(Long.parseLong(required(h, "claimFence")), claimNonce);
+      String settledNonce = h.get("settledNonce");
+      ClaimId settledBy = settledNonce == null
+          ? null : new ClaimId(Long.parseLong(required(h, "settledFence")), settledNonce);
+      return new OrderRecord(
+          snapshot, OrderStatus.valueOf(required(h, "status")), item, h.get("lastError"), claim,
+          instant(h.get("claimedAt")), instant(h.get("leaseExpiresAt")), Long.parseLong(required(h, "fence")),
+          settledBy, instant(required(h, "updatedAt")));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw corrupt(key, e.getMessage());
+    }
+  }
+
+  /** An orphan from its stream entry's fields. */
+  static Orphan orphan(String key, String sessionId, Map<String, String> fields) {
+    try {
+      return new Orphan(
+          sessionId, ClaimId.parse(required(fields, "claim")),
+          new Item(required(fields, "providerOrderId"), fields.get("payload")),
+          instant(required(fields, "recordedAt")));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw corrupt(key, e.getMessage());
+    }
+  }
+
+  /** A reply element as text: Jedis decodes bulk strings to String, raw ones stay byte[]. */
+  static String text(Object value) {
+    if (value instanceof byte[]) {
+      return new String((byte[]) value, StandardCharsets.UTF_8);
+    }
+    return value == null ? null : value.toString();
+  }
+
+  private static String required(Map<String, String> fields, String name) {
+    String value = fields.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("field '" + name + "' is missing");
+    }
+    return value;
+  }
+
+  private static Instant instant(String epochMillis) {
+    return epochMillis == null ? null : Instant.ofEpochMilli(Long.parseLong(epochMillis));
+  }
+
+  private static IllegalStateException corrupt(String key, String detail) {
+    return new IllegalStateException(
+        "redis store: key '" + key + "' does not hold an order this store wrote: " + detail
+            + ". Is another application writing under the same key prefix? Give this store a"
+            + " prefix of its own (RedisOrderStore.builder().keyPrefix(...)).");
+  }
+}

@@ -1,0 +1,76 @@
+package org.fencekit.store.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * One of the store's Lua scripts: its source, read once from this package's resources, and the
+ * SHA-1 Redis knows it by.
+ *
+ * <p>{@link #run} sends EVALSHA. A node whose script cache was emptied (a restart, a failover to
+ * a replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything,
+ * so the script is then sent once more in full with EVAL, which also caches it on that node
+ * again. Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
+ */
+final class LuaScript {
+
+  private final String name;
+  private final String source;
+  private final String sha1;
+
+  private LuaScript(String name, String source) {
+    this.name = name;
+    this.source = source;
+    this.sha1 = sha1(source);
+  }
+
+  /** Reads {@code <name>.lua} from this package's resources. */
+  static LuaScript load(String name) {
+    String resource = name + ".lua";
+    try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + resource + " is missing from the store-redis jar;"
+            + " rebuild store-redis");
+      }
+      return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource " + resource + " of store-redis", e);
+    }
+  }
+
+  /** The script's name, for messages. */
+  String name() {
+    return name;
+  }
+
+  /** The SHA-1 of the source, as EVALSHA takes it. */
+  String sha1() {
+    return sha1;
+  }
+
+  /** Runs the script on the node that holds {@code keys}, loading it there if it is not cached. */
+  Object run(UnifiedJedis client, List<String> keys, List<String> args) {
+    try {
+      return client.evalsha(sha1, keys, args);
+    } catch (JedisNoScriptException e) {
+      return client.eval(source, keys, args);
+    }
+  }
+
+  private static String sha1(String source) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-1");
+      return HexFormat.of().formatHex(digest.digest(source.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-1, which every Java platform must provide", e);
+    }
+  }
+}

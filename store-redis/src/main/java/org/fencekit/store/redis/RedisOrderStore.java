@@ -1,0 +1,619 @@
+package org.fencekit.store.redis;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimRequest;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStateMachine;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.Validate;
+import org.fencekit.store.WriteRequest;
+import org.fencekit.store.WriteResult;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * An {@link OrderStore} on Redis 7 or later, a single node or a Redis Cluster, through one Jedis
+ * {@link UnifiedJedis} client ({@link RedisClient} for a node, {@link RedisClusterClient} for a
+ * cluster, or the user's own).
+ *
+ * <p>Layout: each order is one hash under {@code <prefix>{<tag>}}, where the tag encodes the
+ * session id injectively and never holds a brace; its orphans are a stream
+ * ({@code <prefix>{<tag>}:orphans}) and a set of their identities
+ * ({@code <prefix>{<tag>}:orphan-ids}). The three keys share the tag, hence one cluster slot,
+ * so every script touches one slot and runs unchanged on a cluster. The hash holds the first
+ * snapshot's fields, {@code status}, {@code itemId}/{@code itemPayload}, {@code lastError},
+ * {@code fence}, the current claim ({@code claimFence}, {@code claimNonce}, {@code claimedAt},
+ * {@code leaseExpiresAt}), {@code settledFence}/{@code settledNonce} and {@code updatedAt}; times
+ * are epoch milliseconds; an absent field is {@code null}.
+ *
+ * <p>Algorithm: claim, complete, fail and extend are each one Lua script (resources
+ * {@code claim.lua}, {@code complete.lua}, {@code fail.lua}, {@code extend.lua}), which Redis runs
+ * atomically: no other command touches the order while it runs. Each operation:
+ * <ol>
+ *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so
+ *       bad input never reaches Redis;
+ *   <li>reads the store's {@link Clock} once, at millisecond precision, and computes
+ *       {@code now + lease} in Java; a claim also draws its nonce here ({@link ClaimId#newNonce()});
+ *   <li>sends EVALSHA with the order's keys as KEYS and every value (the times, the nonce, the
+ *       token, the item, the error, the snapshot) as ARGV; on NOSCRIPT it sends the script once
+ *       more with EVAL, which runs it and caches it on that node again;
+ *   <li>the script reads the order's fields (HMGET) and decides as
+ *       {@link OrderStateMachine} does:
+ *       <ul>
+ *         <li>claim: no order: create it PENDING with fence 1 and the new claim. The claim
+ *             already holds this call's nonce: this very call landed before (a retried
+ *             command), answer Claimed again. PROVISIONED: Provisioned. A claim whose
+ *             {@code now < leaseExpiresAt}: InFlight. Otherwise fence + 1 (refused at 2^53 - 1),
+ *             the new claim, status PENDING, lastError and settledBy kept;
+ *         <li>complete/fail/extend: no order: answer {@code unknown}, write nothing. The token
+ *             equals settledBy and the order still shows that settle (same status and item, or
+ *             error): Written, unchanged. The token is not the current claim (fence and nonce
+ *             both compared): Superseded, unchanged; a complete also adds
+ *             {@code <fence>:<nonce>:<providerOrderId>} to the orphan set and, if it was not
+ *             there, appends the orphan to the stream. Otherwise write: complete sets
+ *             PROVISIONED and the item, fail sets FAILED and lastError, both clear the claim and
+ *             set settledBy; extend sets leaseExpiresAt;
+ *       </ul>
+ *       every check comes before the first write (a Lua script that failed halfway would not
+ *       roll back), and the script answers its outcome with the order's HGETALL;
+ *   <li>the reply is mapped to {@link ClaimResult} / {@link WriteResult}; {@code unknown} becomes
+ *       {@link UnknownOrderException}.
+ * </ol>
+ * {@link #get} is one HGETALL and {@link #orphans} one XRANGE, each atomic on its own.
+ *
+ * <p>Durability is the Redis deployment's, and weaker than a database's unless configured:
+ * <ul>
+ *   <li>replication is asynchronous: a failover can promote a replica that never received the
+ *       last writes, so an acknowledged claim or settle can vanish;
+ *   <li>a restart without persistence, or eviction under {@code maxmemory}, drops orders;
+ *       a dropped order is created again by the next claim with fence 1. Its new nonce keeps a
+ *       token from before the loss from settling it (the write is Superseded), but the
+ *       provider may be called again for an order that was lost after it was provisioned;
+ *   <li>configure {@code appendonly yes} with {@code appendfsync always} (or {@code everysec},
+ *       accepting a second of loss), {@code maxmemory-policy noeviction}, and for replicas,
+ *       {@code WAIT numreplicas timeout} after a settle or {@code min-replicas-to-write}; none of
+ *       them makes failover lossless.
+ * </ul>
+ *
+ * <p>Failures: a lost connection or a timeout becomes {@link StoreUnavailableException} naming
+ * the operation and the order; for claim, complete, fail and extend the outcome is then
+ * unknown, and retrying the same call is safe (a landed settle answers Written again, a landed
+ * claim answers Claimed again on a retry of the same client command, InFlight on a new call).
+ * Messages never contain the password of the URL. A cluster client retries a command whose
+ * connection failed; every script is safe to run twice for that reason.
+ *
+ * <p>The store is safe for many threads and many processes. {@link #close()} closes the client
+ * the store built, never one passed to {@link Builder#client}.
+ */
+public final class RedisOrderStore implements OrderStore {
+
+  private static final String BACKEND = "redis";
+  private static final long MAX_EXACT = (1L << 53) - 1;
+  private static final LuaScript CLAIM = LuaScript.load("claim");
+  private static final LuaScript COMPLETE = LuaScript.load("complete");
+  private static final LuaScript FAIL = LuaScript.load("fail");
+  private static final LuaScript EXTEND = LuaScript.load("extend");
+
+  private final UnifiedJedis client;
+  private final boolean ownsClient;
+  private final OrderKeys keys;
+  private final Clock clock;
+  private final Redactor redactor;
+  private final String target;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private RedisOrderStore(
+      UnifiedJedis client, boolean ownsClient, String keyPrefix, Clock clock, Redactor redactor,
+      String target) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.keys = new OrderKeys(keyPrefix);
+    this.clock = clock;
+    this.redactor = redactor;
+    this.target = target;
+  }
+
+  /** A builder: give it exactly one of {@code url}, {@code clusterNodes} or {@code client}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+    ClaimRequest request = new ClaimRequest(snapshot, lease);
+    String sessionId = request.sessionId();
+    Instant now = now();
+    Instant expires = now.plusMillis(request.lease().toMillis());
+    OrderSnapshot s = request.snapshot();
+    List<String> args = List.of(
+        millis(now), millis(expires), ClaimId.newNonce(), s.sessionId(), s.productId(),
+        Integer.toString(s.quantity()), s.customerEmail() == null ? "" : s.customerEmail(),
+        Long.toString(s.amountTotal()), s.currency());
+    String key = keys.order(sessionId);
+    List<?> reply = run(CLAIM, "claim", sessionId, List.of(key), args);
+    String outcome = HashCodec.text(reply.get(0));
+    OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
+    switch (outcome) {
+      case "claimed":
+        return new ClaimResult.Claimed(record.claimId(), record);
+      case "provisioned":
+        return new ClaimResult.Provisioned(record);
+      case "inflight":
+        return new ClaimResult.InFlight(record);
+      default:
+        throw unexpected(CLAIM, outcome);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: one run of {@code complete.lua}; a superseded complete's orphan is written by
+   * the same script as the rejection.
+   */
+  @Override
+  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+    WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
+    Instant now = now();
+    String payload = request.item().payload();
+    return write(COMPLETE, request,
+        List.of(keys.order(sessionId), keys.orphans(sessionId), keys.orphanIds(sessionId)),
+        List.of(fence(claimId), claimId.nonce(), millis(now), request.item().providerOrderId(),
+            payload == null ? "0" : "1", payload == null ? "" : payload));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: one run of {@code fail.lua}.
+   */
+  @Override
+  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+    WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
+    Instant now = now();
+    return write(FAIL, request, List.of(keys.order(sessionId)),
+        List.of(fence(claimId), claimId.nonce(), millis(now), request.error()));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: one run of {@code extend.lua}.
+   */
+  @Override
+  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+    WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
+    Instant now = now();
+    return write(EXTEND, request, List.of(keys.order(sessionId)),
+        List.of(fence(claimId), claimId.nonce(), millis(now),
+            millis(now.plusMillis(request.lease().toMillis()))));
+  }
+
+  private WriteResult write(LuaScript script, WriteRequest request, List<String> keyList, List<String> args) {
+    String sessionId = request.sessionId();
+    List<?> reply = run(script, request.operation(), sessionId, keyList, args);
+    String outcome = HashCodec.text(reply.get(0));
+    if ("unknown".equals(outcome)) {
+      throw new UnknownOrderException(BACKEND, request.operation(), sessionId);
+    }
+    OrderRecord record = HashCodec.record(keyList.get(0), sessionId, reply.get(1));
+    switch (outcome) {
+      case "written":
+        return new WriteResult.Written(record);
+      case "superseded":
+        return new WriteResult.Superseded(record);
+      default:
+        throw unexpected(script, outcome);
+    }
+  }
+
+  /** {@inheritDoc} On Redis: one HGETALL. */
+  @Override
+  public Optional<OrderRecord> get(String sessionId) {
+    Validate.sessionId(sessionId);
+    String key = keys.order(sessionId);
+    Map<String, String> fields = call("get", sessionId, false, () -> client.hgetAll(key));
+    return fields == null || fields.isEmpty()
+        ? Optional.empty() : Optional.of(HashCodec.record(key, sessionId, fields));
+  }
+
+  /** {@inheritDoc} On Redis: one XRANGE over the order's orphan stream. */
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    Validate.sessionId(sessionId);
+    String key = keys.orphans(sessionId);
+    List<StreamEntry> entries = call("orphans", sessionId, false, () -> client.xrange(key, "-", "+"));
+    List<Orphan> orphans = new ArrayList<>(entries.size());
+    for (StreamEntry entry : entries) {
+      orphans.add(HashCodec.orphan(key, sessionId, entry.getFields()));
+    }
+    return List.copyOf(orphans);
+  }
+
+  /** Closes the client this store built; a client passed to {@link Builder#client} stays open. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true) && ownsClient) {
+      client.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisOrderStore[" + target + ", keyPrefix=" + keys.prefix() + "]";
+  }
+
+  private List<?> run(LuaScript script, String operation, String sessionId, List<String> keyList, List<String> args) {
+    Object reply = call(operation, sessionId, true, () -> script.run(client, keyList, args));
+    if (!(reply instanceof List) || ((List<?>) reply).isEmpty()) {
+      throw unexpected(script, String.valueOf(reply));
+    }
+    List<?> list = (List<?>) reply;
+    if (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0)))) {
+      throw unexpected(script, String.valueOf(reply));
+    }
+    return list;
+  }
+
+  /** Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}. */
+  private <T> T call(String operation, String sessionId, boolean writes, Supplier<T> command) {
+    if (closed.get()) {
+      throw new IllegalStateException("redis store: cannot " + operation + " order '" + sessionId
+          + "': the store is closed. Build a new RedisOrderStore.");
+    }
+    try {
+      return command.get();
+    } catch (JedisException e) {
+      throw unavailable(operation, sessionId, writes, e);
+    }
+  }
+
+  private StoreUnavailableException unavailable(String operation, String sessionId, boolean writes, Throwable e) {
+    String detail = redactor.redact(describe(e)) + " (Redis at " + target + ")";
+    String remedy = "; check that Redis is up and reachable from here and answers within the"
+        + " client's timeout";
+    return new StoreUnavailableException(
+        BACKEND, operation, sessionId, writes, detail + remedy, redactor.scrub(e));
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    for (Throwable t = e; t != null && out.length() < 1000; t = t.getCause()) {
+      if (out.length() > 0) {
+        out.append(", caused by ");
+      }
+      out.append(t.getClass().getSimpleName());
+      if (t.getMessage() != null) {
+        out.append(": ").append(t.getMessage());
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return out.toString();
+  }
+
+  private Instant now() {
+    Instant now = OrderStateMachine.now(clock);
+    long millis;
+    try {
+      millis = now.toEpochMilli();
+    } catch (ArithmeticException e) {
+      millis = Long.MAX_VALUE;
+    }
+    if (Math.abs(millis) > MAX_EXACT - OrderStore.MAX_LEASE.toMillis()) {
+      throw new IllegalStateException("redis store: the clock reads " + now + ", too far from 1970"
+          + " for the scripts to compare epoch milliseconds exactly (they must stay within 2^53);"
+          + " check the Clock given to RedisOrderStore.builder().clock(...)");
+    }
+    return now;
+  }
+
+  private static String millis(Instant instant) {
+    return Long.toString(instant.toEpochMilli());
+  }
+
+  private static String fence(ClaimId claimId) {
+    return Long.toString(claimId.fence());
+  }
+
+  private static IllegalStateException unexpected(LuaScript script, String reply) {
+    return new IllegalStateException("redis store: script " + script.name() + " (sha1 "
+        + script.sha1() + ") answered '" + reply + "', which this version of the store does not"
+        + " know; is a script of another version cached under the same sha1? Run SCRIPT FLUSH.");
+  }
+
+  /**
+   * Builds a {@link RedisOrderStore}. Exactly one of {@link #url}, {@link #clusterNodes} or
+   * {@link #client} must be given; {@link #build()} checks every property and names the bad one.
+   */
+  public static final class Builder {
+
+    private String url;
+    private String clusterNodesText;
+    private Set<HostAndPort> clusterNodes;
+    private UnifiedJedis client;
+    private String keyPrefix = "fencekit:";
+    private Clock clock = Clock.systemUTC();
+    private Duration timeout = Duration.ofSeconds(2);
+
+    private Builder() {}
+
+    /**
+     * A single Redis node, {@code redis://[user:password@]host[:port][/db]} or {@code rediss://}
+     * for TLS. The store builds a pooled {@link RedisClient} and closes it on {@link #close()}.
+     */
+    public Builder url(String url) {
+      this.url = url;
+      return this;
+    }
+
+    /**
+     * A Redis Cluster, given by some of its nodes (the rest are discovered). The store builds a
+     * {@link RedisClusterClient} and closes it on {@link #close()}. For a cluster that needs a
+     * password or TLS, build the client yourself and pass it to {@link #client}.
+     */
+    public Builder clusterNodes(Set<HostAndPort> nodes) {
+      this.clusterNodes = nodes == null ? null : new LinkedHashSet<>(nodes);
+      this.clusterNodesText = null;
+      return this;
+    }
+
+    /** A Redis Cluster given as {@code "host:port,host:port,..."}; see {@link #clusterNodes(Set)}. */
+    public Builder clusterNodes(String nodes) {
+      this.clusterNodesText = nodes;
+      this.clusterNodes = null;
+      return this;
+    }
+
+    /**
+     * The user's own client ({@link RedisClient}, {@link RedisClusterClient} or any
+     * {@link UnifiedJedis}); the store uses it and never closes it.
+     */
+    public Builder client(UnifiedJedis client) {
+      this.client = client;
+      return this;
+    }
+
+    /** The prefix of every key the store writes; 1 to 64 of {@code [A-Za-z0-9_:.-]}. Default {@code "fencekit:"}. */
+    public Builder keyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+      return this;
+    }
+
+    /** The clock all lease arithmetic uses. Default {@link Clock#systemUTC()}. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /**
+     * How long to wait to connect and for each answer, for a client the store builds; at least
+     * 1 ms, at most 10 minutes. Default 2 seconds.
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * Checks every property and builds the store. A cluster client connects here to learn the
+     * slots; a single-node client connects on first use.
+     *
+     * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
+     * @throws StoreUnavailableException if the cluster cannot be reached
+     */
+    public RedisOrderStore build() {
+      Validate.keyPrefix("keyPrefix", keyPrefix);
+      Validate.notNull("clock", clock);
+      Validate.notNull("timeout", timeout);
+      if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("timeout must be from 1 ms to 10 minutes, got " + timeout);
+      }
+      int sources = (url != null ? 1 : 0) + (clusterNodes != null || clusterNodesText != null ? 1 : 0)
+          + (client != null ? 1 : 0);
+      if (sources != 1) {
+        throw new IllegalArgumentException("give exactly one of url, clusterNodes or client, got "
+            + sources + "; for example RedisOrderStore.builder().url(\"redis://127.0.0.1:6379\")");
+      }
+      if (client != null) {
+        return new RedisOrderStore(client, false, keyPrefix, clock, Redactor.NONE,
+            client.getClass().getSimpleName());
+      }
+      ConnectionPoolConfig pool = new ConnectionPoolConfig();
+      pool.setMaxTotal(32);
+      pool.setMaxIdle(32);
+      pool.setMaxWait(timeout);
+      int timeoutMillis = (int) timeout.toMillis();
+      if (url != null) {
+        URI uri = parseUrl(url);
+        Redactor redactor = Redactor.of(uri);
+        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+            .user(JedisURIHelper.getUser(uri))
+            .password(JedisURIHelper.getPassword(uri))
+            .database(JedisURIHelper.getDBIndex(uri))
+            .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+            .timeoutMillis(timeoutMillis)
+            .build();
+        RedisClient built = RedisClient.builder()
+            .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+            .clientConfig(config)
+            .poolConfig(pool)
+            .build();
+        return new RedisOrderStore(built, true, keyPrefix, clock, redactor, redactor.redact(url));
+      }
+      Set<HostAndPort> nodes = clusterNodes != null ? checkNodes(clusterNodes) : parseNodes(clusterNodesText);
+      String target = "cluster " + nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(","));
+      RedisClusterClient built;
+      try {
+        built = RedisClusterClient.builder()
+            .nodes(nodes)
+            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build())
+            .poolConfig(pool)
+            .build();
+      } catch (JedisException e) {
+        throw new StoreUnavailableException(BACKEND, "connect", null, false,
+            describe(e) + " (Redis at " + target + "); check that the cluster is up, that these"
+                + " nodes belong to it and that cluster_state is ok on them", e);
+      }
+      return new RedisOrderStore(built, true, keyPrefix, clock, Redactor.NONE, target);
+    }
+
+    private static URI parseUrl(String url) {
+      URI uri;
+      try {
+        uri = new URI(url);
+      } catch (URISyntaxException e) {
+        // URISyntaxException's message repeats the input, password included: not passed on.
+        throw new IllegalArgumentException("url must look like redis://[user:password@]host[:port][/db],"
+            + " got " + Redactor.redactUserInfo(url) + ", which is not a URI (" + e.getReason() + ")");
+      }
+      String shown = Redactor.of(uri).redact(url);
+      if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {
+        throw new IllegalArgumentException("url must start with redis:// or rediss://, got " + shown);
+      }
+      if (uri.getHost() == null) {
+        throw new IllegalArgumentException("url must name a host, as in redis://127.0.0.1:6379, got " + shown);
+      }
+      String path = uri.getPath();
+      if (path != null && !path.isEmpty() && !path.equals("/") && !path.matches("/[0-9]{1,5}")) {
+        throw new IllegalArgumentException("url's path must be empty or a database number such as /0, got " + shown);
+      }
+      return uri;
+    }
+
+    private static Set<HostAndPort> parseNodes(String text) {
+      Validate.notNull("clusterNodes", text);
+      Set<HostAndPort> nodes = new LinkedHashSet<>();
+      for (String part : text.split(",")) {
+        String node = part.trim();
+        int colon = node.lastIndexOf(':');
+        if (node.isEmpty() || colon < 1) {
+          throw new IllegalArgumentException(
+              "clusterNodes must look like host:port,host:port, got '" + text + "'");
+        }
+        int port;
+        try {
+          port = Integer.parseInt(node.substring(colon + 1));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("clusterNodes has a port that is not a number in '" + node
+              + "' of '" + text + "'");
+        }
+        String host = node.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+          host = host.substring(1, host.length() - 1);
+        }
+        nodes.add(new HostAndPort(host, port));
+      }
+      return checkNodes(nodes);
+    }
+
+    private static Set<HostAndPort> checkNodes(Collection<HostAndPort> nodes) {
+      if (nodes.isEmpty()) {
+        throw new IllegalArgumentException("clusterNodes must name at least one node, got none");
+      }
+      for (HostAndPort node : nodes) {
+        Validate.notNull("clusterNodes element", node);
+        if (node.getHost() == null || node.getHost().isBlank() || node.getPort() < 1 || node.getPort() > 65535) {
+          throw new IllegalArgumentException("clusterNodes has a bad node '" + node
+              + "': a host and a port from 1 to 65535 are needed");
+        }
+      }
+      return new LinkedHashSet<>(nodes);
+    }
+  }
+
+  /** Keeps a URL's password out of every message and every exception the store throws. */
+  private static final class Redactor {
+
+    static final Redactor NONE = new Redactor(null, null);
+    private static final Pattern USER_INFO = Pattern.compile("(?i)(rediss?://)[^@/\\s]*@");
+
+    private final String rawPassword;
+    private final String password;
+
+    private Redactor(String rawPassword, String password) {
+      this.rawPassword = rawPassword;
+      this.password = password;
+    }
+
+    static Redactor of(URI uri) {
+      String raw = uri.getRawUserInfo();
+      String decoded = uri.getUserInfo();
+      if (raw == null) {
+        return NONE;
+      }
+      int r = raw.indexOf(':');
+      int d = decoded.indexOf(':');
+      return new Redactor(r < 0 ? raw : raw.substring(r + 1), d < 0 ? decoded : decoded.substring(d + 1));
+    }
+
+    static String redactUserInfo(String text) {
+      return USER_INFO.matcher(text).replaceAll("$1***@");
+    }
+
+    String redact(String text) {
+      if (text == null) {
+        return null;
+      }
+      String out = redactUserInfo(text);
+      if (rawPassword != null && !rawPassword.isEmpty()) {
+        out = out.replace(rawPassword, "***");
+      }
+      if (password != null && !password.isEmpty()) {
+        out = out.replace(password, "***");
+      }
+      return out;
+    }
+
+    /**
+     * The cause to attach: the client's exception itself when no message in its chain holds the
+     * password, else a copy of the chain with the password cut out.
+     */
+    Throwable scrub(Throwable e) {
+      boolean leaks = false;
+      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        String message = t.getMessage();
+        if (message != null && !message.equals(redact(message))) {
+          leaks = true;
+        }
+      }
+      if (!leaks) {
+        return e;
+      }
+      Throwable cause = e.getCause() == null || e.getCause() == e ? null : scrub(e.getCause());
+      JedisException copy = new JedisException(e.getClass().getName() + ": " + redact(e.getMessage()), cause);
+      copy.setStackTrace(e.getStackTrace());
+      return copy;
+    }
+  }
+}
