@@ -1,0 +1,85 @@
+package org.fencekit.store.postgres;
+
+import org.fencekit.store.OrderStore;
+import org.fencekit.tck.OrderStoreTck;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The whole TCK against a real PostgreSQL (see {@link PostgresTestServer}), in two
+ * configurations: a HikariCP pool the store builds from a JDBC URL, and an unpooled DataSource
+ * of the user's. The peer store is always a second store with its own connections. All of it
+ * runs in one schema with a random name, dropped afterwards.
+ */
+class PostgresOrderStoreTckTest {
+
+  private static PostgresTestServer.Schema schema;
+
+  @BeforeAll
+  static void createSchema() {
+    PostgresTestServer.jdbcUrl();
+    schema = PostgresTestServer.newSchema();
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (schema != null) {
+      schema.close();
+    }
+  }
+
+  /** The store owns a HikariCP pool built from the URL; the peer has a pool of its own. */
+  @Nested
+  class OwnedPool extends OrderStoreTck {
+
+    @Override
+    protected OrderStore newStore(TestClock clock) {
+      return store(clock, true);
+    }
+
+    @Override
+    protected OrderStore newPeerStore(TestClock clock) {
+      return store(clock, false);
+    }
+
+    private OrderStore store(TestClock clock, boolean createSchema) {
+      return PostgresOrderStore.builder()
+          .jdbcUrl(PostgresTestServer.jdbcUrl())
+          .schema(schema.name())
+          .maximumPoolSize(4)
+          .createSchema(createSchema)
+          .clock(clock)
+          .build();
+    }
+  }
+
+  /** The user's DataSource, unpooled: every call opens a connection of its own. */
+  @Nested
+  class UnpooledDataSource extends OrderStoreTck {
+
+    @Override
+    protected OrderStore newStore(TestClock clock) {
+      return store(clock, true);
+    }
+
+    @Override
+    protected OrderStore newPeerStore(TestClock clock) {
+      return store(clock, false);
+    }
+
+    private OrderStore store(TestClock clock, boolean createSchema) {
+      PGSimpleDataSource dataSource = new PGSimpleDataSource();
+      dataSource.setURL(PostgresTestServer.jdbcUrl());
+      dataSource.setPrepareThreshold(0);
+      return PostgresOrderStore.builder()
+          .dataSource(dataSource)
+          .schema(schema.name())
+          .createSchema(createSchema)
+          .clock(clock)
+          .build();
+    }
+  }
+}
