@@ -1,0 +1,278 @@
+package org.fencekit.store.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SQLite specifics the TCK cannot see: pragmas, the shared lock, failures, lifecycle. */
+class SqliteOrderStoreTest {
+
+  private static final Duration LEASE = Duration.ofMinutes(2);
+  private static final Item ESIM = new Item("prov-esim-1", "LPA:1$smdp.example$ACTIVATION-1");
+
+  @TempDir
+  Path dir;
+
+  private final TestClock clock = new TestClock();
+  private final List<SqliteOrderStore> stores = new ArrayList<>();
+
+  private Path file() {
+    return dir.resolve("orders.db");
+  }
+
+  private SqliteOrderStore open(SqliteOrderStore.Builder builder) {
+    SqliteOrderStore store = builder.build();
+    stores.add(store);
+    return store;
+  }
+
+  private SqliteOrderStore open() {
+    return open(SqliteOrderStore.builder(file()).clock(clock));
+  }
+
+  @AfterEach
+  void closeStores() {
+    stores.forEach(SqliteOrderStore::close);
+  }
+
+  private static ClaimId claimed(ClaimResult result) {
+    return assertInstanceOf(ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result).claimId();
+  }
+
+  @Test
+  @DisplayName("by default every pooled connection runs WAL, synchronous FULL and a 5 s busy_timeout")
+  void defaultPragmas() {
+    List<SqliteStorage.ConnectionSettings> settings = open().storage().connectionSettings();
+    assertEquals(SqliteOrderStore.Builder.DEFAULT_CONNECTIONS, settings.size());
+    for (SqliteStorage.ConnectionSettings each : settings) {
+      assertEquals(new SqliteStorage.ConnectionSettings("wal", 2, 5000), each);
+    }
+  }
+
+  @Test
+  @DisplayName("synchronous NORMAL, busyTimeout and connections are applied to every connection")
+  void configuredPragmas() {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock)
+        .synchronous(SqliteOrderStore.Synchronous.NORMAL).busyTimeout(Duration.ofMillis(1234))
+        .connections(6));
+    List<SqliteStorage.ConnectionSettings> settings = store.storage().connectionSettings();
+    assertEquals(6, settings.size());
+    for (SqliteStorage.ConnectionSettings each : settings) {
+      assertEquals(new SqliteStorage.ConnectionSettings("wal", 1, 1234), each);
+    }
+  }
+
+  @Test
+  @DisplayName("the tables are created once: reopening, and a second store, keep the orders")
+  void idempotentSchema() {
+    SqliteOrderStore first = open();
+    ClaimId token = claimed(first.claim(StoreProcess.snapshot("cs_schema"), LEASE));
+    SqliteOrderStore second = open();
+    assertInstanceOf(WriteResult.Written.class, second.complete("cs_schema", token, ESIM));
+    assertEquals(OrderStatus.PROVISIONED, first.get("cs_schema").orElseThrow().status());
+  }
+
+  @Test
+  @DisplayName("stores with other table names in the same file keep separate orders")
+  void customTables() {
+    SqliteOrderStore shopA = open(SqliteOrderStore.builder(file()).clock(clock)
+        .ordersTable("shop_a_orders").orphansTable("shop_a_orphans"));
+    SqliteOrderStore shopB = open(SqliteOrderStore.builder(file()).clock(clock)
+        .ordersTable("select").orphansTable("Order"));
+    claimed(shopA.claim(StoreProcess.snapshot("cs_shared_id"), LEASE));
+    assertEquals(Optional.empty(), shopB.get("cs_shared_id"));
+    claimed(shopB.claim(StoreProcess.snapshot("cs_shared_id"), LEASE));
+  }
+
+  @Test
+  @DisplayName("every store on one file shares one fair write lock, whatever path spelling it was given")
+  void sharedLock() throws Exception {
+    Files.createDirectories(dir.resolve("sub"));
+    Path link = Files.createSymbolicLink(dir.resolve("link.db"), file());
+    SqliteOrderStore plain = open();
+    SqliteOrderStore dotted = open(SqliteOrderStore.builder(dir.resolve("sub/../orders.db")).clock(clock));
+    SqliteOrderStore linked = open(SqliteOrderStore.builder(link).clock(clock));
+    SqliteOrderStore other = open(SqliteOrderStore.builder(dir.resolve("other.db")).clock(clock));
+    assertTrue(plain.storage().writeLock().isFair());
+    assertSame(plain.storage().writeLock(), dotted.storage().writeLock());
+    assertSame(plain.storage().writeLock(), linked.storage().writeLock());
+    assertNotSame(plain.storage().writeLock(), other.storage().writeLock());
+  }
+
+  @Test
+  @DisplayName("the file's lock is dropped when the last store on it closes")
+  void lockReleased() {
+    int before = FileLocks.size();
+    SqliteOrderStore first = open();
+    SqliteOrderStore second = open();
+    assertEquals(before + 1, FileLocks.size());
+    first.close();
+    assertEquals(before + 1, FileLocks.size());
+    second.close();
+    second.close();
+    assertEquals(before, FileLocks.size());
+  }
+
+  @Test
+  @DisplayName("close is idempotent, later calls throw IllegalStateException, and other stores carry on")
+  void close() {
+    SqliteOrderStore store = open();
+    SqliteOrderStore other = open();
+    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_close"), LEASE));
+    store.close();
+    store.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> store.claim(StoreProcess.snapshot("cs_close_2"), LEASE));
+    assertTrue(e.getMessage().contains("closed") && e.getMessage().contains(file().toString()), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> store.complete("cs_close", token, ESIM));
+    assertThrows(IllegalStateException.class, () -> store.get("cs_close"));
+    assertThrows(IllegalStateException.class, () -> store.orphans("cs_close"));
+    assertInstanceOf(WriteResult.Written.class, other.complete("cs_close", token, ESIM));
+  }
+
+  @Test
+  @DisplayName("a pool of one connection still serves writes and reads")
+  void oneConnection() {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(1));
+    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_one"), LEASE));
+    assertEquals(token, store.get("cs_one").orElseThrow().claimId());
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_one", token, ESIM));
+  }
+
+  @Test
+  @DisplayName("another process holding the write lock past busyTimeout: StoreUnavailableException, nothing written")
+  void busyElsewhere() throws Exception {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).busyTimeout(Duration.ofMillis(50)));
+    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_busy"), LEASE));
+    // A connection outside the store stands for another process: it holds the write lock with an
+    // uncommitted change.
+    try (Connection intruder = DriverManager.getConnection("jdbc:sqlite:" + file());
+        Statement s = intruder.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      s.execute("UPDATE fencekit_orders SET last_error = 'uncommitted' WHERE session_id = 'cs_busy'");
+
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+          () -> store.complete("cs_busy", token, ESIM));
+      assertFalse(e.outcomeUnknown(), "nothing was written: " + e.getMessage());
+      assertEquals("complete", e.operation());
+      assertTrue(e.getMessage().contains(file().toString()) && e.getMessage().contains("busyTimeout"),
+          e.getMessage());
+      assertThrows(StoreUnavailableException.class,
+          () -> store.claim(StoreProcess.snapshot("cs_busy_new"), LEASE));
+
+      // WAL: reads go on, and see the last commit, not the intruder's change.
+      OrderRecord during = store.get("cs_busy").orElseThrow();
+      assertEquals(OrderStatus.PENDING, during.status());
+      assertEquals(null, during.lastError());
+      s.execute("ROLLBACK");
+    }
+    assertEquals(Optional.empty(), store.get("cs_busy_new"));
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_busy", token, ESIM),
+        "the store must recover once the file is free");
+  }
+
+  @Test
+  @DisplayName("an exception inside the atomic step rolls it all back and propagates as it is")
+  void rollback() {
+    SqliteOrderStore store = open();
+    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_rollback"), LEASE));
+    OrderRecord before = store.get("cs_rollback").orElseThrow();
+    IllegalStateException thrown = new IllegalStateException("boom after writing");
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> store.storage().atomically("complete", "cs_rollback", order -> {
+          OrderRecord current = order.current().orElseThrow();
+          order.update(new OrderRecord(current.snapshot(), OrderStatus.FAILED, null, "half done",
+              null, null, null, current.fence(), current.claimId(), current.updatedAt()));
+          order.addOrphan(new org.fencekit.store.Orphan("cs_rollback", token, ESIM, current.updatedAt()));
+          assertEquals(OrderStatus.FAILED, order.current().orElseThrow().status(), "the step sees its own write");
+          throw thrown;
+        }));
+    assertSame(thrown, e);
+    assertEquals(before, store.get("cs_rollback").orElseThrow());
+    assertEquals(List.of(), store.orphans("cs_rollback"));
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_rollback", token, ESIM),
+        "the connection must be usable after a rollback");
+  }
+
+  @Test
+  @DisplayName("threads writing through two stores on one file never meet SQLite's busy handler")
+  void noBusyWithinOneProcess() throws Exception {
+    // busy_timeout 1 ms: any two of these writers meeting inside SQLite would fail at once, so
+    // every write succeeding shows this process's writers queue on the shared lock instead.
+    SqliteOrderStore.Builder builder = SqliteOrderStore.builder(file()).clock(clock)
+        .busyTimeout(Duration.ofMillis(1));
+    List<SqliteOrderStore> two = List.of(open(builder), open(builder));
+    int threads = 6;
+    int rounds = 15;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger sharedClaims = new AtomicInteger();
+    ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        SqliteOrderStore store = two.get(t % 2);
+        int thread = t;
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < rounds; i++) {
+            String own = "cs_hammer_" + thread + "_" + i;
+            ClaimId token = claimed(store.claim(StoreProcess.snapshot(own), LEASE));
+            WriteResult written = i % 2 == 0
+                ? store.complete(own, token, ESIM)
+                : store.fail(own, token, "provider outage");
+            if (!(written instanceof WriteResult.Written)) {
+              problems.add(own + ": " + written);
+            }
+            if (store.claim(StoreProcess.snapshot("cs_hammer_shared_" + i % 3), LEASE)
+                instanceof ClaimResult.Claimed) {
+              sharedClaims.incrementAndGet();
+            }
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> each : done) {
+        each.get(120, TimeUnit.SECONDS); // rethrows any StoreUnavailableException
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(List.of(), List.copyOf(problems));
+    assertEquals(3, sharedClaims.get(), "each shared order is claimed exactly once while its lease lives");
+  }
+}
