@@ -80,6 +80,11 @@ final class PostgresStorage implements OrderStorage {
     return BACKEND;
   }
 
+  /** The connections' source, for tests in this package. */
+  DataSource dataSource() {
+    return dataSource;
+  }
+
   /** Where the data lives, without credentials. */
   String target() {
     return target;

@@ -1,0 +1,477 @@
+package org.fencekit.store.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * What the TCK cannot see: the schema, table names, the pool, the transaction boundaries and
+ * what a failure at each of them means, against a real PostgreSQL (see
+ * {@link PostgresTestServer}). Failures are made real: the test terminates the store's backend
+ * or commits a competing transaction at a chosen moment.
+ */
+class PostgresOrderStoreTest {
+
+  private static final Duration LEASE = Duration.ofMinutes(2);
+  private static final Item ITEM = new Item("prov-1", "LPA:1$smdp.example$A");
+  private static final AtomicInteger ORDERS = new AtomicInteger();
+
+  private static PostgresTestServer.Schema schema;
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private TestClock clock;
+
+  @BeforeAll
+  static void createSchema() {
+    PostgresTestServer.jdbcUrl();
+    schema = PostgresTestServer.newSchema();
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (schema != null) {
+      schema.close();
+    }
+  }
+
+  @BeforeEach
+  void newClock() {
+    clock = new TestClock();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+  }
+
+  private <T extends AutoCloseable> T track(T closeable) {
+    opened.add(closeable);
+    return closeable;
+  }
+
+  private PostgresOrderStore.Builder pooled() {
+    return PostgresOrderStore.builder().jdbcUrl(PostgresTestServer.jdbcUrl()).maximumPoolSize(2)
+        .schema(schema.name()).createSchema(true).clock(clock);
+  }
+
+  private PostgresOrderStore store(PostgresOrderStore.Builder builder) {
+    return track(builder.build());
+  }
+
+  private static PGSimpleDataSource simpleDataSource() {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setURL(PostgresTestServer.jdbcUrl());
+    dataSource.setPrepareThreshold(0);
+    return dataSource;
+  }
+
+  private static String sid(String label) {
+    return "cs_" + label + "_" + ORDERS.incrementAndGet();
+  }
+
+  private static OrderSnapshot snapshot(String sessionId) {
+    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  }
+
+  private static ClaimId claimed(PostgresOrderStore store, String sessionId) {
+    ClaimResult result = store.claim(snapshot(sessionId), LEASE);
+    assertInstanceOf(ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
+    return ((ClaimResult.Claimed) result).claimId();
+  }
+
+  private static OrderRecord record(PostgresOrderStore store, String sessionId) {
+    return store.get(sessionId).orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
+  }
+
+  // ------------------------------------------------------------------ failures, made real
+
+  @Test
+  @DisplayName("a connection lost during COMMIT of a write: StoreUnavailableException with the outcome unknown")
+  void commitFailureLeavesTheOutcomeUnknown() {
+    AtomicBoolean killAtCommit = new AtomicBoolean();
+    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
+      @Override
+      public void beforeCommit(int pid) throws SQLException {
+        if (killAtCommit.getAndSet(false)) {
+          Sabotage.terminate(pid);
+        }
+      }
+    });
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
+        .schema(schema.name()).createSchema(true).clock(clock));
+    String sid = sid("commit");
+    ClaimId token = claimed(store, sid);
+
+    killAtCommit.set(true);
+    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+        () -> store.complete(sid, token, ITEM));
+    assertTrue(e.outcomeUnknown(), e::getMessage);
+    assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
+    assertEquals("complete", e.operation());
+
+    // The backend died before the COMMIT reached it: nothing landed, and the retry is safe.
+    assertEquals(OrderStatus.PENDING, record(store, sid).status());
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM), "a replay");
+
+    // A COMMIT of a transaction that wrote nothing (a superseded fail) cannot leave it unknown.
+    killAtCommit.set(true);
+    ClaimId madeUp = new ClaimId(7, ClaimId.newNonce());
+    StoreUnavailableException readOnly = assertThrows(StoreUnavailableException.class,
+        () -> store.fail(sid, madeUp, "late"));
+    assertFalse(readOnly.outcomeUnknown(), readOnly::getMessage);
+  }
+
+  @Test
+  @DisplayName("a connection lost before COMMIT: StoreUnavailableException, nothing written")
+  void failureBeforeCommitWritesNothing() {
+    AtomicBoolean killAtLock = new AtomicBoolean();
+    AtomicBoolean killAtUpdate = new AtomicBoolean();
+    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
+      @Override
+      public void beforePrepare(String sql, int pid) throws SQLException {
+        if ((sql.contains("FOR UPDATE") && killAtLock.getAndSet(false))
+            || (sql.contains("UPDATE \"") && killAtUpdate.getAndSet(false))) {
+          Sabotage.terminate(pid);
+        }
+      }
+    });
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
+        .schema(schema.name()).createSchema(true).clock(clock));
+    String sid = sid("before");
+    ClaimId token = claimed(store, sid);
+    OrderRecord before = record(store, sid);
+
+    killAtLock.set(true);
+    StoreUnavailableException atLock = assertThrows(StoreUnavailableException.class,
+        () -> store.fail(sid, token, "provider outage"));
+    assertFalse(atLock.outcomeUnknown(), atLock::getMessage);
+    assertTrue(atLock.getMessage().contains("Nothing was written"), atLock.getMessage());
+
+    killAtUpdate.set(true);
+    StoreUnavailableException afterLock = assertThrows(StoreUnavailableException.class,
+        () -> store.fail(sid, token, "provider outage"));
+    assertFalse(afterLock.outcomeUnknown(), "an UPDATE that was never committed cannot have landed");
+
+    assertEquals(before, record(store, sid), "nothing was written");
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
+  }
+
+  @Test
+  @DisplayName("a statement stuck behind another transaction's row lock fails after the query timeout, nothing written")
+  void queryTimeout() throws SQLException {
+    PostgresOrderStore store = store(pooled().queryTimeout(Duration.ofSeconds(1)));
+    String sid = sid("timeout");
+    ClaimId token = claimed(store, sid);
+    try (Connection blocker = PostgresTestServer.connect()) {
+      blocker.setAutoCommit(false);
+      try (PreparedStatement lock = blocker.prepareStatement(
+          "SELECT 1 FROM " + schema.name() + ".fencekit_orders WHERE session_id = ? FOR UPDATE")) {
+        lock.setString(1, sid);
+        lock.executeQuery().close();
+      }
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+          () -> store.complete(sid, token, ITEM));
+      assertFalse(e.outcomeUnknown(), e::getMessage);
+      assertTrue(e.getMessage().contains("query timeout"), e.getMessage());
+      blocker.rollback();
+    }
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+  }
+
+  // ------------------------------------------------------------------ the creation race
+
+  /**
+   * Claim B reads "no order" and is held before its INSERT while claim A creates and commits
+   * the order. Under READ COMMITTED, B's INSERT ... ON CONFLICT DO NOTHING inserts nothing and
+   * the claim is decided again; under SERIALIZABLE it raises 40001 and the transaction is run
+   * again. Either way B must answer InFlight, never a second Claimed or an exception.
+   */
+  private void creationRace(boolean serializable) throws Exception {
+    CountDownLatch paused = new CountDownLatch(1);
+    CountDownLatch released = new CountDownLatch(1);
+    AtomicBoolean pauseOnce = new AtomicBoolean(true);
+    PGSimpleDataSource base = simpleDataSource();
+    if (serializable) {
+      base.setOptions("-c default_transaction_isolation=serializable");
+    }
+    DataSource dataSource = Sabotage.wrap(base, new Sabotage.Hooks() {
+      @Override
+      public void beforePrepare(String sql, int pid) {
+        if (sql.contains("INSERT INTO") && sql.contains("_orders") && pauseOnce.getAndSet(false)) {
+          paused.countDown();
+          try {
+            assertTrue(released.await(30, TimeUnit.SECONDS), "the test never released claim B");
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+          }
+        }
+      }
+    });
+    PostgresOrderStore storeA = store(pooled());
+    PostgresOrderStore storeB = store(PostgresOrderStore.builder().dataSource(dataSource)
+        .schema(schema.name()).clock(clock));
+    String sid = sid(serializable ? "race_serializable" : "race_read_committed");
+
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Future<ClaimResult> claimB = executor.submit(() -> storeB.claim(snapshot(sid), LEASE));
+      assertTrue(paused.await(30, TimeUnit.SECONDS), "claim B never reached its INSERT");
+      ClaimId tokenA = claimed(storeA, sid);
+      released.countDown();
+      ClaimResult resultB = claimB.get(30, TimeUnit.SECONDS);
+      assertInstanceOf(ClaimResult.InFlight.class, resultB, () -> "claim B: " + resultB);
+      assertEquals(tokenA, resultB.record().claimId(), "B must see A's claim");
+      assertEquals(serializable ? 1 : 0, storeB.storage().retries(),
+          "transactions run again after a serialization failure");
+    } finally {
+      released.countDown();
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  @DisplayName("two first claims: the one that loses the insert is decided again against the winner's order")
+  void creationRaceReadCommitted() throws Exception {
+    creationRace(false);
+  }
+
+  @Test
+  @DisplayName("a serialization failure (40001) on a server running SERIALIZABLE is retried, not surfaced")
+  void creationRaceSerializable() throws Exception {
+    creationRace(true);
+  }
+
+  // ------------------------------------------------------------------ schema and names
+
+  @Test
+  @DisplayName("createSchema creates the schema and tables, and running it again changes nothing")
+  void createSchemaIsIdempotent() throws SQLException {
+    String own = schema.name() + "_idem";
+    try {
+      PostgresOrderStore first = store(pooled().schema(own));
+      String sid = sid("idem");
+      ClaimId token = claimed(first, sid);
+      PostgresOrderStore second = store(pooled().schema(own));
+      assertEquals(token, record(second, sid).claimId(), "the second build must keep the data");
+      assertEquals(List.of("fencekit_orders", "fencekit_orphans"), tables(own));
+    } finally {
+      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + own + " CASCADE");
+    }
+  }
+
+  @Test
+  @DisplayName("the shipped schema.sql, run by hand, is the schema the store works on")
+  void shippedSchema() throws SQLException {
+    String manual = schema.name() + "_manual";
+    String created = schema.name() + "_created";
+    try {
+      try (Connection connection = PostgresTestServer.connect();
+           Statement statement = connection.createStatement()) {
+        statement.execute("CREATE SCHEMA " + manual);
+        statement.execute("SET search_path TO " + manual);
+        statement.execute(Sql.shippedSchema());
+      }
+      store(pooled().schema(created)).close();
+      assertEquals(columns(created), columns(manual), "schema.sql and createSchema must agree");
+
+      PostgresOrderStore store = store(pooled().schema(manual).createSchema(false));
+      String sid = sid("manual");
+      ClaimId stale = claimed(store, sid);
+      clock.advance(LEASE);
+      ClaimId fresh = claimed(store, sid);
+      assertInstanceOf(WriteResult.Written.class, store.complete(sid, fresh, ITEM));
+      assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, new Item("prov-2", null)));
+      assertEquals(1, store.orphans(sid).size());
+    } finally {
+      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + manual + " CASCADE");
+      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + created + " CASCADE");
+    }
+  }
+
+  @Test
+  @DisplayName("configured table names are used, even names that are SQL keywords")
+  void tableNames() throws SQLException {
+    PostgresOrderStore store = store(pooled().ordersTable("Order").orphansTable("user"));
+    String sid = sid("names");
+    ClaimId stale = claimed(store, sid);
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(store, sid);
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, fresh, "out of stock"));
+    assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, ITEM));
+    try (Connection connection = PostgresTestServer.connect();
+         PreparedStatement statement = connection.prepareStatement("SELECT"
+             + " (SELECT count(*) FROM " + schema.name() + ".\"order\" WHERE session_id = ?),"
+             + " (SELECT count(*) FROM " + schema.name() + ".\"user\" WHERE session_id = ?)")) {
+      statement.setString(1, sid);
+      statement.setString(2, sid);
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        assertEquals(1, rows.getInt(1), "the order row must be in table \"order\"");
+        assertEquals(1, rows.getInt(2), "the orphan row must be in table \"user\"");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ values
+
+  @Test
+  @DisplayName("records round-trip exactly, to the millisecond, and hostile strings travel as bound values")
+  void roundTrip() {
+    clock.set(Instant.parse("2026-09-14T12:00:00.123456789Z"));
+    PostgresOrderStore store = store(pooled());
+    String sid = "cs_'); DROP TABLE fencekit_orders; -- \u00e9\uD83D\uDE00 " + ORDERS.incrementAndGet();
+    OrderSnapshot snapshot = new OrderSnapshot(sid, "esim \"eu\" 5gb", 3, "o'brien@example.com", 0, "EUR");
+    ClaimResult claim = store.claim(snapshot, Duration.ofMillis(1500));
+    assertInstanceOf(ClaimResult.Claimed.class, claim);
+    assertEquals(Instant.parse("2026-09-14T12:00:00.123Z"), claim.record().claimedAt());
+    assertEquals(claim.record(), record(store, sid), "get must return exactly what claim wrote");
+
+    ClaimId stale = ((ClaimResult.Claimed) claim).claimId();
+    clock.advance(Duration.ofMillis(1500));
+    ClaimId fresh = ((ClaimResult.Claimed) store.claim(snapshot, LEASE)).claimId();
+    Item item = new Item("prov '1'", "line 1\nline 2\t\u00fc '; SELECT 1; --");
+    WriteResult written = store.complete(sid, fresh, item);
+    assertEquals(written.record(), record(store, sid));
+    assertEquals(item, record(store, sid).item());
+
+    clock.advance(Duration.ofMillis(7));
+    store.complete(sid, stale, new Item("prov '2'", null));
+    List<Orphan> orphans = store.orphans(sid);
+    assertEquals(List.of(new Orphan(sid, stale, new Item("prov '2'", null),
+        Instant.parse("2026-09-14T12:00:01.630Z"))), orphans);
+  }
+
+  // ------------------------------------------------------------------ pools
+
+  @Test
+  @DisplayName("the user's DataSource stays open after close, and gets its connections back as lent")
+  void userDataSource() throws SQLException {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(PostgresTestServer.jdbcUrl());
+    config.setMaximumPoolSize(2);
+    config.setAutoCommit(true);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      PostgresOrderStore store = PostgresOrderStore.builder().dataSource(pool)
+          .schema(schema.name()).createSchema(true).clock(clock).build();
+      String sid = sid("user_ds");
+      ClaimId token = claimed(store, sid);
+      assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+      store.close();
+      assertFalse(pool.isClosed(), "the store must not close a DataSource it was given");
+      assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
+      try (Connection connection = pool.getConnection()) {
+        assertTrue(connection.getAutoCommit(), "auto-commit as the pool lent it");
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("a pool built from a URL: no server-side prepared statements, no password in its URL, closed with the store")
+  void ownedPool() throws SQLException {
+    PostgresOrderStore store = store(pooled().maximumPoolSize(1));
+    String sid = sid("owned");
+    for (int i = 0; i < 8; i++) {
+      store.get(sid);
+    }
+    HikariDataSource pool = (HikariDataSource) store.storage().dataSource();
+    try (Connection connection = pool.getConnection();
+         Statement statement = connection.createStatement();
+         ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_prepared_statements")) {
+      assertEquals(0, connection.unwrap(PGConnection.class).getPrepareThreshold());
+      rows.next();
+      assertEquals(0, rows.getInt(1), "a transaction pooler cannot follow named prepared statements");
+      connection.commit();
+    }
+    store.close();
+    assertTrue(pool.isClosed(), "the store must close the pool it built");
+    assertThrows(IllegalStateException.class, () -> store.get(sid));
+
+    String url = PostgresTestServer.jdbcUrl();
+    String withPassword = url + (url.contains("?") ? "&" : "?") + "prepareThreshold=3&password=ignored-by-trust";
+    PostgresOrderStore tuned = store(PostgresOrderStore.builder().jdbcUrl(withPassword).maximumPoolSize(1)
+        .schema(schema.name()).createSchema(true).clock(clock));
+    HikariDataSource tunedPool = (HikariDataSource) tuned.storage().dataSource();
+    assertFalse(tunedPool.getJdbcUrl().contains("password"), "the driver is given the password as a property");
+    try (Connection connection = tunedPool.getConnection()) {
+      assertEquals(3, connection.unwrap(PGConnection.class).getPrepareThreshold(), "the URL's setting wins");
+      connection.rollback();
+    }
+  }
+
+  private static List<String> tables(String schemaName) throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (Connection connection = PostgresTestServer.connect();
+         PreparedStatement statement = connection.prepareStatement(
+             "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1")) {
+      statement.setString(1, schemaName);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          names.add(rows.getString(1));
+        }
+      }
+    }
+    return names;
+  }
+
+  private static List<String> columns(String schemaName) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    try (Connection connection = PostgresTestServer.connect();
+         PreparedStatement statement = connection.prepareStatement(
+             "SELECT table_name, column_name, data_type, is_nullable, is_identity"
+                 + " FROM information_schema.columns WHERE table_schema = ? ORDER BY 1, ordinal_position")) {
+      statement.setString(1, schemaName);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          columns.add(rows.getString(1) + "." + rows.getString(2) + " " + rows.getString(3)
+              + " null=" + rows.getString(4) + " identity=" + rows.getString(5));
+        }
+      }
+    }
+    assertFalse(columns.isEmpty(), "no columns in schema " + schemaName);
+    return columns;
+  }
+}
