@@ -1,0 +1,317 @@
+package org.fencekit.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * What the Redis store must do beyond the TCK, run on a single node and on a cluster by the
+ * nested classes of {@link RedisOrderStoreTest}.
+ */
+abstract class RedisStoreBehaviour {
+
+  static final String PREFIX = RedisBackends.prefix("behaviour");
+  static final Duration LEASE = Duration.ofMinutes(2);
+  private static final Item ESIM = new Item("prov-1", "LPA:1$smdp.example$A");
+
+  /** Points a builder at the backend under test. */
+  abstract RedisOrderStore.Builder target(RedisOrderStore.Builder builder);
+
+  /** A client of the test's own, for looking at and tampering with keys. */
+  abstract UnifiedJedis raw();
+
+  /** Runs {@code action} on a direct connection to each master (one for a single node). */
+  abstract void eachMaster(Consumer<Jedis> action);
+
+  /** The child JVM's first two arguments: {@code url <url>} or {@code cluster <nodes>}. */
+  abstract List<String> childTarget();
+
+  RedisOrderStore store(TestClock clock) {
+    return target(RedisOrderStore.builder()).keyPrefix(PREFIX).clock(clock).build();
+  }
+
+  static String sid(String label) {
+    return "beh-" + ClaimId.newNonce().substring(0, 12) + "-" + label;
+  }
+
+  static OrderSnapshot snapshot(String sessionId) {
+    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  }
+
+  static ClaimId claimed(ClaimResult result) {
+    return assertInstanceOf(ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result).claimId();
+  }
+
+  @Test
+  @DisplayName("every operation still works when the script cache is flushed before it")
+  void scriptFlushBetweenOperations() {
+    TestClock clock = new TestClock();
+    try (RedisOrderStore store = store(clock)) {
+      String id = sid("flush");
+      flushScripts();
+      ClaimId slow = claimed(store.claim(snapshot(id), LEASE));
+      flushScripts();
+      assertInstanceOf(WriteResult.Written.class, store.extend(id, slow, LEASE));
+      clock.advance(LEASE.plusSeconds(1));
+      flushScripts();
+      ClaimId fresh = claimed(store.claim(snapshot(id), LEASE));
+      flushScripts();
+      assertInstanceOf(WriteResult.Superseded.class, store.fail(id, slow, "late"));
+      flushScripts();
+      assertInstanceOf(WriteResult.Written.class, store.complete(id, fresh, ESIM));
+      flushScripts();
+      assertInstanceOf(WriteResult.Superseded.class, store.complete(id, slow, new Item("prov-late", null)));
+      flushScripts();
+      assertInstanceOf(WriteResult.Written.class, store.complete(id, fresh, ESIM), "a replay is Written again");
+      flushScripts();
+      assertInstanceOf(ClaimResult.Provisioned.class, store.claim(snapshot(id), LEASE));
+      flushScripts();
+      assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
+      assertEquals(1, store.orphans(id).size());
+    }
+  }
+
+  private void flushScripts() {
+    eachMaster(jedis -> assertEquals("OK", jedis.scriptFlush()));
+  }
+
+  @Test
+  @DisplayName("an order lost by Redis and claimed again cannot be settled with a token from before the loss")
+  void resurrectedOrderRejectsStaleToken() {
+    TestClock clock = new TestClock();
+    try (RedisOrderStore store = store(clock)) {
+      String id = sid("lost");
+      ClaimId before = claimed(store.claim(snapshot(id), LEASE));
+      OrderKeys keys = new OrderKeys(PREFIX);
+      raw().del(keys.order(id)); // what a restart without persistence or an eviction does
+      ClaimId after = claimed(store.claim(snapshot(id), LEASE));
+      assertEquals(before.fence(), after.fence(), "the fence starts over at 1 on a new record");
+      assertNotEquals(before.nonce(), after.nonce());
+
+      assertInstanceOf(WriteResult.Superseded.class, store.fail(id, before, "from before the loss"));
+      WriteResult stale = store.complete(id, before, ESIM);
+      assertInstanceOf(WriteResult.Superseded.class, stale);
+      OrderRecord current = store.get(id).orElseThrow();
+      assertEquals(OrderStatus.PENDING, current.status());
+      assertEquals(after, current.claimId());
+      List<Orphan> orphans = store.orphans(id);
+      assertEquals(1, orphans.size());
+      assertEquals(before, orphans.get(0).claimId());
+    }
+  }
+
+  @Test
+  @DisplayName("session ids with braces, percent signs and any other characters each get an order of their own")
+  void trickySessionIds() {
+    TestClock clock = new TestClock();
+    String run = ClaimId.newNonce().substring(0, 8);
+    try (RedisOrderStore store = store(clock)) {
+      Map<String, ClaimId> tokens = new HashMap<>();
+      for (String tricky : OrderKeysTest.TRICKY) {
+        String id = run + tricky;
+        OrderSnapshot snapshot = new OrderSnapshot(id, "p-]]..redis.call('flushall')--" + tricky, 1, null, 0, "EUR");
+        tokens.put(id, claimed(store.claim(snapshot, LEASE)));
+      }
+      for (String tricky : OrderKeysTest.TRICKY) {
+        String id = run + tricky;
+        OrderRecord record = store.get(id).orElseThrow(() -> new AssertionError("order '" + id + "' is missing"));
+        assertEquals(id, record.sessionId());
+        assertEquals("p-]]..redis.call('flushall')--" + tricky, record.snapshot().productId());
+        assertEquals(1, record.fence(), "order '" + id + "' was claimed by another id's claim too");
+        assertEquals(tokens.get(id), record.claimId());
+        assertInstanceOf(WriteResult.Written.class, store.complete(id, tokens.get(id), new Item("p-" + tricky, tricky)));
+        assertEquals(new Item("p-" + tricky, tricky), store.get(id).orElseThrow().item());
+      }
+      int[] hashes = {0};
+      eachMaster(jedis -> hashes[0] += (int) RedisBackends.scan(jedis, PREFIX + "{" + OrderKeys.tag(run))
+          .stream().filter(key -> !key.endsWith(":orphans") && !key.endsWith(":orphan-ids")).count());
+      assertEquals(OrderKeysTest.TRICKY.size(), hashes[0], "one hash per session id");
+    }
+  }
+
+  @Test
+  @DisplayName("a client the user passes in stays open after the store is closed")
+  void userClientStaysOpen() {
+    UnifiedJedis own = raw();
+    try {
+      RedisOrderStore store = RedisOrderStore.builder().client(own).keyPrefix(PREFIX).clock(new TestClock()).build();
+      String id = sid("own");
+      claimed(store.claim(snapshot(id), LEASE));
+      store.close();
+      store.close();
+      assertTrue(own.exists(new OrderKeys(PREFIX).order(id)), "the user's client must still work");
+      assertThrows(IllegalStateException.class, () -> store.get(id), "a closed store refuses work");
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
+  @DisplayName("a claim command run twice (a client retry after a lost reply) answers Claimed both times, once")
+  void claimScriptIsIdempotentPerNonce() {
+    String id = sid("retry");
+    String key = new OrderKeys(PREFIX).order(id);
+    String nonce = ClaimId.newNonce();
+    LuaScript claim = LuaScript.load("claim");
+    List<String> args = List.of("1000", "2000", nonce, id, "p", "1", "", "0", "usd");
+    try (UnifiedJedis raw = raw()) {
+      List<?> first = (List<?>) claim.run(raw, List.of(key), args);
+      List<?> again = (List<?>) claim.run(raw, List.of(key), List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd"));
+      assertEquals("claimed", first.get(0));
+      assertEquals("claimed", again.get(0));
+      assertEquals("1", raw.hget(key, "fence"));
+      assertEquals("2000", raw.hget(key, "leaseExpiresAt"), "the retry changed nothing");
+      List<?> other = (List<?>) claim.run(raw, List.of(key), List.of("1500", "2500", ClaimId.newNonce(), id, "p", "1", "", "0", "usd"));
+      assertEquals("inflight", other.get(0));
+    }
+  }
+
+  @Test
+  @DisplayName("fences are exact up to 2^53 - 1, and a claim past it is refused without a write")
+  void fenceStaysBelow2To53() {
+    TestClock clock = new TestClock();
+    String id = sid("fence");
+    String key = new OrderKeys(PREFIX).order(id);
+    try (RedisOrderStore store = store(clock); UnifiedJedis raw = raw()) {
+      ClaimId first = claimed(store.claim(snapshot(id), LEASE));
+      assertInstanceOf(WriteResult.Written.class, store.fail(id, first, "boom"));
+      raw.hset(key, "fence", "9007199254740990");
+      ClaimId last = claimed(store.claim(snapshot(id), LEASE));
+      assertEquals(9007199254740991L, last.fence());
+      assertEquals(9007199254740991L, store.get(id).orElseThrow().fence());
+      assertInstanceOf(WriteResult.Written.class, store.fail(id, last, "boom"));
+      OrderRecord before = store.get(id).orElseThrow();
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(id), LEASE));
+      assertTrue(e.getMessage().contains("2^53"), e.getMessage());
+      assertEquals(before, store.get(id).orElseThrow(), "the refused claim wrote nothing");
+    }
+  }
+
+  @Test
+  @DisplayName("a key under the prefix that this store did not write is reported, naming the key and the remedy")
+  void foreignHash() {
+    String id = sid("foreign");
+    String key = new OrderKeys(PREFIX).order(id);
+    try (RedisOrderStore store = store(new TestClock()); UnifiedJedis raw = raw()) {
+      raw.hset(key, "something", "else");
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.get(id));
+      assertTrue(e.getMessage().contains(key) && e.getMessage().contains("keyPrefix"), e.getMessage());
+    }
+  }
+
+  @Test
+  @DisplayName("a forked JVM racing this one for 200 orders: one owner per claim, fences strictly increasing")
+  void forkedJvmRace() throws Exception {
+    int orders = 200;
+    int rounds = 2;
+    String sessions = sid("race-") + "-";
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+    command.add("-cp");
+    command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    command.add(ClaimRaceChild.class.getName());
+    command.addAll(childTarget());
+    command.add(PREFIX);
+    command.add(sessions);
+    command.add(Integer.toString(orders));
+    command.add(Integer.toString(rounds));
+    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (RedisOrderStore store = target(RedisOrderStore.builder()).keyPrefix(PREFIX).build()) {
+      BufferedReader fromChild = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      CompletableFuture<List<String>> childLines = new CompletableFuture<>();
+      CompletableFuture<Void> ready = new CompletableFuture<>();
+      Thread reader = new Thread(() -> {
+        List<String> lines = new ArrayList<>();
+        try {
+          for (String line; (line = fromChild.readLine()) != null; ) {
+            if (line.equals("READY")) {
+              ready.complete(null);
+            } else {
+              lines.add(line);
+            }
+          }
+          ready.complete(null);
+          childLines.complete(lines);
+        } catch (Exception e) {
+          ready.completeExceptionally(e);
+          childLines.completeExceptionally(e);
+        }
+      });
+      reader.setDaemon(true);
+      reader.start();
+      ready.get(60, TimeUnit.SECONDS);
+      store.get(sessions + "warm-up");
+      Writer toChild = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+      toChild.write("GO\n");
+      toChild.flush();
+      ByteArrayOutputStream mine = new ByteArrayOutputStream();
+      try (PrintStream out = new PrintStream(mine, true, StandardCharsets.UTF_8)) {
+        ClaimRaceChild.race(store, sessions, orders, rounds, out);
+      }
+      List<String> theirs = childLines.get(60, TimeUnit.SECONDS);
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not exit");
+      assertEquals(0, child.exitValue(), "the child JVM failed; see its standard error above");
+      assertEquals("DONE", theirs.get(theirs.size() - 1), "the child did not finish: " + theirs);
+
+      Map<String, TreeSet<Long>> fences = new HashMap<>();
+      int[] granted = new int[2];
+      List<List<String>> sides = List.of(List.of(mine.toString(StandardCharsets.UTF_8).split("\n")), theirs);
+      for (int side = 0; side < 2; side++) {
+        for (String line : sides.get(side)) {
+          if (!line.startsWith("C ")) {
+            continue;
+          }
+          String[] f = line.split(" ");
+          granted[side]++;
+          assertEquals("Written", f[4], "a claim's own fail was not Written, so another owner held the order: " + line);
+          assertTrue(fences.computeIfAbsent(f[1], k -> new TreeSet<>()).add(Long.parseLong(f[2])),
+              "fence " + f[2] + " of order " + f[1] + " was granted twice");
+        }
+      }
+      for (int i = 0; i < orders; i++) {
+        String id = sessions + i;
+        OrderRecord record = store.get(id).orElseThrow(() -> new AssertionError("order " + id + " is missing"));
+        TreeSet<Long> seen = fences.get(id);
+        assertEquals(record.fence(), seen.size(), "order " + id + ": fence " + record.fence() + " but claims " + seen);
+        assertEquals(record.fence(), seen.last(), "order " + id + ": claims " + seen);
+      }
+      System.out.println("forkedJvmRace: claims granted to the test JVM " + granted[0] + ", to the child " + granted[1]);
+    } finally {
+      child.destroyForcibly();
+      child.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}
