@@ -312,8 +312,9 @@ public final class RedisOrderStore implements OrderStore {
         out.append(", caused by ");
       }
       out.append(t.getClass().getSimpleName());
-      if (t.getMessage() != null) {
-        out.append(": ").append(t.getMessage());
+      String message = t.getMessage();
+      if (message != null) {
+        out.append(": ").append(message.endsWith(".") ? message.substring(0, message.length() - 1) : message);
       }
       if (t.getCause() == t) {
         break;
@@ -514,7 +515,7 @@ public final class RedisOrderStore implements OrderStore {
     private static Set<HostAndPort> parseNodes(String text) {
       Validate.notNull("clusterNodes", text);
       Set<HostAndPort> nodes = new LinkedHashSet<>();
-      for (String part : text.split(",")) {
+      for (String part : text.split(",", -1)) {
         String node = part.trim();
         int colon = node.lastIndexOf(':');
         if (node.isEmpty() || colon < 1) {

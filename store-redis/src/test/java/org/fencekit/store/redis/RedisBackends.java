@@ -60,7 +60,7 @@ final class RedisBackends {
     if (nodeUrl == null) {
       nodeUrl = Optional.ofNullable(env("FENCEKIT_REDIS_URL")).or(RedisBackends::nodeContainer);
     }
-    return nodeUrl.orElseGet(() -> missing("a single Redis node",
+    return nodeUrl.orElseGet(() -> missing("single Redis node",
         "set FENCEKIT_REDIS_URL=redis://127.0.0.1:6379 (a Redis 7 you started)"));
   }
 
@@ -69,7 +69,7 @@ final class RedisBackends {
     if (clusterNodes == null) {
       clusterNodes = Optional.ofNullable(env("FENCEKIT_REDIS_CLUSTER_NODES")).or(RedisBackends::clusterContainer);
     }
-    return clusterNodes.orElseGet(() -> missing("a Redis Cluster",
+    return clusterNodes.orElseGet(() -> missing("Redis Cluster",
         "run `bash .ci/redis-cluster.sh start` and set FENCEKIT_REDIS_CLUSTER_NODES to the line it prints"));
   }
 
