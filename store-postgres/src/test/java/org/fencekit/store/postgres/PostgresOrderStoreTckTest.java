@@ -20,8 +20,7 @@ class PostgresOrderStoreTckTest {
 
   @BeforeAll
   static void createSchema() {
-    PostgresTestServer.jdbcUrl();
-    schema = PostgresTestServer.newSchema();
+    schema = PostgresTestServer.available() ? PostgresTestServer.newSchema() : null;
   }
 
   @AfterAll
@@ -46,8 +45,9 @@ class PostgresOrderStoreTckTest {
     }
 
     private OrderStore store(TestClock clock, boolean createSchema) {
+      String url = PostgresTestServer.jdbcUrl(); // skips the test if there is no server
       return PostgresOrderStore.builder()
-          .jdbcUrl(PostgresTestServer.jdbcUrl())
+          .jdbcUrl(url)
           .schema(schema.name())
           .maximumPoolSize(4)
           .createSchema(createSchema)
@@ -71,8 +71,9 @@ class PostgresOrderStoreTckTest {
     }
 
     private OrderStore store(TestClock clock, boolean createSchema) {
+      String url = PostgresTestServer.jdbcUrl(); // skips the test if there is no server
       PGSimpleDataSource dataSource = new PGSimpleDataSource();
-      dataSource.setURL(PostgresTestServer.jdbcUrl());
+      dataSource.setURL(url);
       dataSource.setPrepareThreshold(0);
       return PostgresOrderStore.builder()
           .dataSource(dataSource)

@@ -18,7 +18,7 @@ import org.testcontainers.utility.DockerImageName;
  *       {@code jdbc:postgresql://127.0.0.1:5432/test?user=postgres}; a server that does not
  *       answer there fails the tests (you asked for it);
  *   <li>else a Testcontainers PostgreSQL ({@value #IMAGE}) when Docker is available;
- *   <li>else the calling test class is skipped with a message saying how to enable it, or fails
+ *   <li>else every test that needs it is skipped with a message saying how to enable it, or fails
  *       if {@value #REQUIRE_VARIABLE} is {@code true}.
  * </ol>
  * Each test class works in its own schema with a random name ({@link #newSchema()}) and drops
@@ -44,20 +44,31 @@ final class PostgresTestServer {
   private PostgresTestServer() {}
 
   /**
-   * The server's JDBC URL (with credentials). Skips the calling test, or fails it when
-   * {@value #REQUIRE_VARIABLE} is true, if there is no server; call it from {@code @BeforeAll}.
+   * Whether there is a server; call it from {@code @BeforeAll} to set up only when there is.
+   *
+   * @throws IllegalStateException if there is none and {@value #REQUIRE_VARIABLE} is true, or
+   *     if {@value #URL_VARIABLE} names a server that does not answer
    */
-  static synchronized String jdbcUrl() {
+  static synchronized boolean available() {
     if (resolved == null && unavailable == null) {
       resolve();
     }
-    if (resolved != null) {
-      return resolved;
-    }
-    if (Boolean.parseBoolean(System.getenv(REQUIRE_VARIABLE))) {
+    if (resolved == null && Boolean.parseBoolean(System.getenv(REQUIRE_VARIABLE))) {
       throw new IllegalStateException("PostgreSQL tests need a server and "
           + REQUIRE_VARIABLE + "=true forbids skipping them: " + unavailable + ". To run them, "
           + HOW_TO_ENABLE + ".");
+    }
+    return resolved != null;
+  }
+
+  /**
+   * The server's JDBC URL (with credentials); skips the calling test with a message saying how
+   * to enable it if there is no server (call it first in {@code @BeforeEach}: Surefire counts a
+   * test skipped there, but says nothing of a class skipped in {@code @BeforeAll}).
+   */
+  static String jdbcUrl() {
+    if (available()) {
+      return resolved;
     }
     return Assumptions.abort("PostgreSQL tests skipped: " + unavailable + ". To run them, "
         + HOW_TO_ENABLE + "; set " + REQUIRE_VARIABLE + "=true to fail instead of skipping.");
