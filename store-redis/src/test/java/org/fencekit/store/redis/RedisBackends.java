@@ -182,24 +182,15 @@ final class RedisBackends {
     if (!dockerAvailable()) {
       return Optional.empty();
     }
-    int[] ports = {closedPort(), closedPort(), closedPort()};
-    StringBuilder script = new StringBuilder("set -e; ");
-    StringBuilder nodes = new StringBuilder();
-    for (int port : ports) {
-      script.append("redis-server --port ").append(port).append(" --bind 0.0.0.0 --protected-mode no")
-          .append(" --cluster-enabled yes --cluster-config-file nodes-").append(port).append(".conf")
-          .append(" --cluster-announce-ip 127.0.0.1 --save '' --appendonly no --daemonize yes; ");
-      nodes.append(nodes.length() == 0 ? "" : ",").append("127.0.0.1:").append(port);
+    int[] ports = new int[3];
+    for (int i = 0; i < ports.length; i++) {
+      do {
+        ports[i] = closedPort();
+      } while (i > 0 && (ports[i] == ports[0] || ports[i] == ports[i - 1]));
     }
-    script.append("for p in ").append(ports[0]).append(' ').append(ports[1]).append(' ').append(ports[2])
-        .append("; do until redis-cli -p $p ping; do sleep 0.1; done; done; ")
-        .append("redis-cli --cluster create ").append(nodes.toString().replace(',', ' '))
-        .append(" --cluster-replicas 0 --cluster-yes; ")
-        .append("until redis-cli -p ").append(ports[0])
-        .append(" cluster info | grep -q cluster_state:ok; do sleep 0.2; done; ")
-        .append("echo FENCEKIT-CLUSTER-READY; exec tail -f /dev/null");
+    String nodes = "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
     GenericContainer<?> cluster = new GenericContainer<>(DockerImageName.parse(IMAGE))
-        .withCommand("sh", "-c", script.toString())
+        .withCommand("sh", "-c", clusterScript(ports, "0.0.0.0") + "; exec tail -f /dev/null")
         .waitingFor(Wait.forLogMessage(".*FENCEKIT-CLUSTER-READY.*", 1));
     List<String> bindings = new ArrayList<>();
     for (int port : ports) {
@@ -207,6 +198,30 @@ final class RedisBackends {
     }
     cluster.setPortBindings(bindings);
     cluster.start();
-    return Optional.of(nodes.toString());
+    return Optional.of(nodes);
+  }
+
+  /**
+   * The shell script that starts three cluster nodes on {@code ports} in the current directory,
+   * joins them and prints {@code FENCEKIT-CLUSTER-READY} once the cluster state is ok. Each bus
+   * port is set apart (16379 + i): an ephemeral port + 10000 may not exist.
+   */
+  static String clusterScript(int[] ports, String bind) {
+    StringBuilder script = new StringBuilder("set -e; ");
+    StringBuilder nodes = new StringBuilder();
+    for (int i = 0; i < ports.length; i++) {
+      script.append("redis-server --port ").append(ports[i]).append(" --bind ").append(bind)
+          .append(" --protected-mode no --cluster-port ").append(16379 + i)
+          .append(" --cluster-enabled yes --cluster-config-file nodes-").append(ports[i]).append(".conf")
+          .append(" --cluster-announce-ip 127.0.0.1 --save '' --appendonly no --daemonize yes; ");
+      nodes.append(' ').append("127.0.0.1:").append(ports[i]);
+    }
+    for (int port : ports) {
+      script.append("until redis-cli -p ").append(port).append(" ping; do sleep 0.1; done; ");
+    }
+    return script.append("redis-cli --cluster create").append(nodes).append(" --cluster-replicas 0 --cluster-yes; ")
+        .append("until redis-cli -p ").append(ports[0])
+        .append(" cluster info | grep -q cluster_state:ok; do sleep 0.2; done; ")
+        .append("echo FENCEKIT-CLUSTER-READY").toString();
   }
 }
