@@ -304,7 +304,8 @@ final class Linearizability {
     BitSet done = new BitSet();
   }
 
-  private void check(int history, String sid, List<Op> ops) {
+  /** Checks one order's history; throws AssertionError with the seed and the history if it is not linearizable. */
+  void check(int history, String sid, List<Op> ops) {
     for (Op op : ops) {
       if (op.outcome() instanceof RuntimeException && !(op.outcome() instanceof UnknownOrderException)) {
         throw new AssertionError("a call on order '" + sid + "' threw " + op.outcome() + "; "
