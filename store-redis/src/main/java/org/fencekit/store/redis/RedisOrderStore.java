@@ -299,8 +299,8 @@ public final class RedisOrderStore implements OrderStore {
 
   private StoreUnavailableException unavailable(String operation, String sessionId, boolean writes, Throwable e) {
     String detail = redactor.redact(describe(e)) + " (Redis at " + target + ")";
-    String remedy = "; check that Redis is up and reachable from here and answers within the"
-        + " client's timeout";
+    String remedy = "; check that Redis 7 or later is up, reachable from here, and answers within"
+        + " the client's timeout";
     return new StoreUnavailableException(
         BACKEND, operation, sessionId, writes, detail + remedy, redactor.scrub(e));
   }
@@ -349,8 +349,8 @@ public final class RedisOrderStore implements OrderStore {
 
   private static IllegalStateException unexpected(LuaScript script, String reply) {
     return new IllegalStateException("redis store: script " + script.name() + " (sha1 "
-        + script.sha1() + ") answered '" + reply + "', which this version of the store does not"
-        + " know; is a script of another version cached under the same sha1? Run SCRIPT FLUSH.");
+        + script.sha1() + ") answered '" + reply + "', which is none of the outcomes it can give;"
+        + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
   }
 
   /**

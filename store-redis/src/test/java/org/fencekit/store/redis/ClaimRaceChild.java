@@ -55,10 +55,10 @@ public final class ClaimRaceChild {
   }
 
   /**
-   * Claims every order {@code rounds} times; every claim granted is printed as
-   * {@code C <sessionId> <fence> <nonce> <fail outcome>} and then settled with fail (so the
-   * order can be claimed again), whose outcome must be {@code Written}: the claim was the only
-   * live one.
+   * Claims every order {@code rounds} times; every claim granted is extended, then settled with
+   * fail (so the order can be claimed again), and printed as
+   * {@code C <sessionId> <fence> <nonce> <extend outcome> <fail outcome>}. Both outcomes must be
+   * {@code Written}: the claim was the only live one.
    */
   static void race(RedisOrderStore store, String sessionPrefix, int orders, int rounds, PrintStream out) {
     for (int round = 0; round < rounds; round++) {
@@ -68,9 +68,11 @@ public final class ClaimRaceChild {
             new OrderSnapshot(sessionId, "esim", 1, null, 100, "usd"), LEASE);
         if (result instanceof ClaimResult.Claimed) {
           ClaimResult.Claimed claimed = (ClaimResult.Claimed) result;
+          // Holding the order a little longer (a heartbeat) gives the other side time to collide.
+          WriteResult extended = store.extend(sessionId, claimed.claimId(), LEASE);
           WriteResult failed = store.fail(sessionId, claimed.claimId(), "round " + round);
           out.println("C " + sessionId + " " + claimed.claimId().fence() + " " + claimed.claimId().nonce()
-              + " " + failed.getClass().getSimpleName());
+              + " " + extended.getClass().getSimpleName() + " " + failed.getClass().getSimpleName());
         }
       }
     }

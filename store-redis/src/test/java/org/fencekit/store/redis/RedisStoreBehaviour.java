@@ -287,6 +287,7 @@ abstract class RedisStoreBehaviour {
       assertEquals("DONE", theirs.get(theirs.size() - 1), "the child did not finish: " + theirs);
 
       Map<String, TreeSet<Long>> fences = new HashMap<>();
+      Map<String, TreeSet<Integer>> owners = new HashMap<>();
       int[] granted = new int[2];
       List<List<String>> sides = List.of(List.of(mine.toString(StandardCharsets.UTF_8).split("\n")), theirs);
       for (int side = 0; side < 2; side++) {
@@ -296,7 +297,9 @@ abstract class RedisStoreBehaviour {
           }
           String[] f = line.split(" ");
           granted[side]++;
-          assertEquals("Written", f[4], "a claim's own fail was not Written, so another owner held the order: " + line);
+          assertEquals("Written", f[4], "a claim's own extend was not Written, so another owner held the order: " + line);
+          assertEquals("Written", f[5], "a claim's own fail was not Written, so another owner held the order: " + line);
+          owners.computeIfAbsent(f[1], k -> new TreeSet<>()).add(side);
           assertTrue(fences.computeIfAbsent(f[1], k -> new TreeSet<>()).add(Long.parseLong(f[2])),
               "fence " + f[2] + " of order " + f[1] + " was granted twice");
         }
@@ -308,7 +311,9 @@ abstract class RedisStoreBehaviour {
         assertEquals(record.fence(), seen.size(), "order " + id + ": fence " + record.fence() + " but claims " + seen);
         assertEquals(record.fence(), seen.last(), "order " + id + ": claims " + seen);
       }
-      System.out.println("forkedJvmRace: claims granted to the test JVM " + granted[0] + ", to the child " + granted[1]);
+      long shared = owners.values().stream().filter(who -> who.size() == 2).count();
+      System.out.println("forkedJvmRace: claims granted to the test JVM " + granted[0] + ", to the child "
+          + granted[1] + "; orders claimed by both JVMs " + shared + " of " + orders);
     } finally {
       child.destroyForcibly();
       child.waitFor(10, TimeUnit.SECONDS);
