@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -64,12 +65,17 @@ final class RedisBackends {
         "set FENCEKIT_REDIS_URL=redis://127.0.0.1:6379 (a Redis 7 you started)"));
   }
 
-  /** The cluster's seed nodes, {@code host:port,...}, or a skipped (or failed) test. */
-  static synchronized String clusterNodes() {
+  /** The cluster's seed nodes, resolved once (env, else a container), or empty if there is none. */
+  static synchronized Optional<String> resolveCluster() {
     if (clusterNodes == null) {
       clusterNodes = Optional.ofNullable(env("FENCEKIT_REDIS_CLUSTER_NODES")).or(RedisBackends::clusterContainer);
     }
-    return clusterNodes.orElseGet(() -> missing("Redis Cluster",
+    return clusterNodes;
+  }
+
+  /** The cluster's seed nodes, {@code host:port,...}, or a skipped (or failed) test. */
+  static String clusterNodes() {
+    return resolveCluster().orElseGet(() -> missing("Redis Cluster",
         "run `bash .ci/redis-cluster.sh start` and set FENCEKIT_REDIS_CLUSTER_NODES to the line it prints"));
   }
 
@@ -86,6 +92,31 @@ final class RedisBackends {
   static RedisClusterClient clusterClient() {
     return RedisClusterClient.builder().nodes(clusterNodeSet())
         .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(5000).build()).build();
+  }
+
+  /**
+   * Each cluster master's count of CROSSSLOT error replies so far (INFO errorstats), by node id;
+   * empty if there is no cluster.
+   */
+  static Map<String, Long> crossSlotErrors() {
+    Map<String, Long> counts = new HashMap<>();
+    if (resolveCluster().isEmpty()) {
+      return counts;
+    }
+    try (RedisClusterClient client = clusterClient()) {
+      for (ConnectionPool pool : client.getClusterNodes().values()) {
+        try (Connection connection = pool.getResource(); Jedis jedis = new Jedis(connection)) {
+          long count = 0;
+          for (String line : jedis.info("errorstats").split("\r?\n")) {
+            if (line.startsWith("errorstat_CROSSSLOT:count=")) {
+              count = Long.parseLong(line.substring("errorstat_CROSSSLOT:count=".length()).trim());
+            }
+          }
+          counts.put(jedis.clusterMyId(), count);
+        }
+      }
+    }
+    return counts;
   }
 
   /** Deletes every key starting with {@code prefix} on the node, or on every master of the cluster. */

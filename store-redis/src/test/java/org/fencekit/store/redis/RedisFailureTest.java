@@ -167,7 +167,7 @@ class RedisFailureTest {
       ClaimId token = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
       Item item = new Item("prov-timeout", "code");
 
-      CompletableFuture<Object> busy = blockServerFor(url, 1500);
+      CompletableFuture<Object> busy = blockServerFor(url, 3000);
       StoreUnavailableException e =
           assertThrows(StoreUnavailableException.class, () -> store.complete(id, token, item));
       assertTrue(e.outcomeUnknown());
@@ -184,7 +184,7 @@ class RedisFailureTest {
 
   /**
    * Keeps the real server busy for {@code millis} with a script that spins on TIME (under the
-   * default 5 s busy-script limit), and returns once a PING with a short timeout goes unanswered.
+   * default 5 s busy-script limit; other clients' commands wait meanwhile), and returns once a PING with a short timeout goes unanswered.
    */
   private static CompletableFuture<Object> blockServerFor(String url, int millis) throws InterruptedException {
     String spin = "local t0 = redis.call('TIME') "

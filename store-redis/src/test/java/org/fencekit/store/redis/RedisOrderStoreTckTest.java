@@ -1,9 +1,13 @@
 package org.fencekit.store.redis;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
 import org.fencekit.store.OrderStore;
 import org.fencekit.tck.OrderStoreTck;
 import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -16,10 +20,19 @@ class RedisOrderStoreTckTest {
 
   private static final String PREFIX = RedisBackends.prefix("tck");
 
+  private static Map<String, Long> crossSlotBefore;
+
+  @BeforeAll
+  static void countCrossSlotErrors() {
+    crossSlotBefore = RedisBackends.crossSlotErrors();
+  }
+
   @AfterAll
-  static void deleteKeys() {
+  static void deleteKeysAndCheckSlots() {
     RedisBackends.deleteKeys(false, PREFIX);
     RedisBackends.deleteKeys(true, PREFIX);
+    assertEquals(crossSlotBefore, RedisBackends.crossSlotErrors(),
+        "a command of the TCK run answered CROSSSLOT on a cluster master (INFO errorstats, by node id)");
   }
 
   /** The TCK on one node, each store with its own pooled client. */

@@ -99,7 +99,7 @@ class RedisOrderStoreTest {
     @Test
     @DisplayName("orders spread over all three masters, each order's keys in its own slot, and no command answers CROSSSLOT")
     void ordersSpreadAndNothingCrossesSlots() {
-      Map<String, Long> crossSlotBefore = crossSlotErrors();
+      Map<String, Long> crossSlotBefore = RedisBackends.crossSlotErrors();
       List<String> masters = new ArrayList<>();
       eachMaster(jedis -> masters.add(jedis.clusterMyId()));
       assertEquals(3, masters.size(), "the test cluster must have three masters");
@@ -140,7 +140,7 @@ class RedisOrderStoreTest {
         }
       }
       assertEquals(3, ordersPerMaster.size(), "orders did not reach every master: " + ordersPerMaster);
-      assertEquals(crossSlotBefore, crossSlotErrors(), "some command answered CROSSSLOT");
+      assertEquals(crossSlotBefore, RedisBackends.crossSlotErrors(), "some command answered CROSSSLOT");
     }
 
     /** Whether this node owns {@code slot}, by CLUSTER SHARDS as the node itself sees it. */
@@ -155,21 +155,6 @@ class RedisOrderStoreTest {
         }
       }
       return false;
-    }
-
-    /** Each master's count of CROSSSLOT error replies so far (INFO errorstats). */
-    private Map<String, Long> crossSlotErrors() {
-      Map<String, Long> counts = new HashMap<>();
-      eachMaster(jedis -> {
-        long count = 0;
-        for (String line : jedis.info("errorstats").split("\r?\n")) {
-          if (line.startsWith("errorstat_CROSSSLOT:count=")) {
-            count = Long.parseLong(line.substring("errorstat_CROSSSLOT:count=".length()).trim());
-          }
-        }
-        counts.put(jedis.clusterMyId(), count);
-      });
-      return counts;
     }
   }
 }
