@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -32,13 +35,16 @@ import org.fencekit.tck.TestClock;
  *   <li>{@code complete <now> <sessionId> <token> <providerOrderId>} and
  *       {@code fail <now> <sessionId> <token> <error>}: {@code written <status> <fence>} or
  *       {@code superseded <status> <fence>};
- *   <li>{@code race <start> <leaseMillis> <rounds> <orders> <prefix>}: {@link #race}'s entries,
- *       separated by commas;
+ *   <li>{@code race <startAt> <start> <leaseMillis> <rounds> <orders> <prefix> <seed>}: waits until the
+ *       wall clock reads {@code startAt}, so both processes begin together, then answers
+ *       {@link #race}'s entries, separated by commas;
  *   <li>{@code quit}.
  * </ul>
  * A command that throws answers {@code error <exception> <message>}.
  */
 public final class StoreProcess {
+
+  private static final long WORK_BETWEEN_CLAIMS_NANOS = 2_000_000;
 
   private StoreProcess() {}
 
@@ -72,10 +78,27 @@ public final class StoreProcess {
         clock.set(Instant.ofEpochMilli(Long.parseLong(w[1])));
         return describe(store.fail(w[2], ClaimId.parse(w[3]), w[4]));
       case "race":
-        return String.join(",", race(store, clock, Long.parseLong(w[1]), Long.parseLong(w[2]),
-            Integer.parseInt(w[3]), Integer.parseInt(w[4]), w[5]));
+        awaitWallClock(Long.parseLong(w[1]));
+        return String.join(",", race(store, clock, Long.parseLong(w[2]), Long.parseLong(w[3]),
+            Integer.parseInt(w[4]), Integer.parseInt(w[5]), w[6], Long.parseLong(w[7])));
       default:
         throw new IllegalArgumentException("unknown command " + w[0]);
+    }
+  }
+
+  /**
+   * Sleeps until the wall clock reads {@code epochMillis}: a start line for two processes, never
+   * a wait for a lease (leases run on the test clock).
+   */
+  static void awaitWallClock(long epochMillis) {
+    try {
+      long wait = epochMillis - System.currentTimeMillis();
+      if (wait > 0) {
+        Thread.sleep(wait);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted before the race started", e);
     }
   }
 
@@ -85,22 +108,34 @@ public final class StoreProcess {
   }
 
   /**
-   * Claims orders {@code <prefix>0 .. <prefix><orders - 1>} once per round, round {@code r} at
-   * time {@code start + r * lease}: each round's claims find the previous round's leases just
-   * expired. Returns one entry per claim, in call order: {@code <round>:<sessionId>:<kind>:<fence>}
-   * with kind {@code claimed}, {@code inflight} or {@code provisioned}.
+   * Claims orders {@code <prefix>0 .. <prefix><orders - 1>} once per round, in an order shuffled
+   * by {@code seed} (each process its own, so which process gets to an order first varies),
+   * round {@code r} at time {@code start + r * lease}: each round's claims find the previous
+   * round's leases just expired. Returns one entry per claim, in call order:
+   * {@code <round>:<sessionId>:<kind>:<fence>} with kind {@code claimed}, {@code inflight} or
+   * {@code provisioned}.
    */
-  static List<String> race(
-      OrderStore store, TestClock clock, long start, long lease, int rounds, int orders, String prefix) {
+  static List<String> race(OrderStore store, TestClock clock, long start, long lease, int rounds,
+      int orders, String prefix, long seed) {
+    List<Integer> sequence = new ArrayList<>();
+    for (int i = 0; i < orders; i++) {
+      sequence.add(i);
+    }
+    Random random = new Random(seed);
     List<String> entries = new ArrayList<>(rounds * orders);
     for (int round = 0; round < rounds; round++) {
       clock.set(Instant.ofEpochMilli(start + round * lease));
-      for (int i = 0; i < orders; i++) {
+      Collections.shuffle(sequence, random);
+      for (int i : sequence) {
         String sessionId = prefix + i;
         ClaimResult result = store.claim(snapshot(sessionId), Duration.ofMillis(lease));
         String kind = result instanceof ClaimResult.Claimed ? "claimed"
             : result instanceof ClaimResult.InFlight ? "inflight" : "provisioned";
         entries.add(round + ":" + sessionId + ":" + kind + ":" + result.record().fence());
+        // A handler does work between two deliveries. Claims back to back would leave the
+        // file's lock free only for microseconds at a time, and the other process, polling in
+        // SQLite's busy handler with growing sleeps, would rarely get in.
+        LockSupport.parkNanos(WORK_BETWEEN_CLAIMS_NANOS);
       }
     }
     return entries;
