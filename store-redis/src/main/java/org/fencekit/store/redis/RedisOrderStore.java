@@ -147,6 +147,11 @@ public final class RedisOrderStore implements OrderStore {
     return new Builder();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: one run of {@code claim.lua}, with the nonce drawn here.
+   */
   @Override
   public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
     ClaimRequest request = new ClaimRequest(snapshot, lease);
@@ -154,8 +159,9 @@ public final class RedisOrderStore implements OrderStore {
     Instant now = now();
     Instant expires = now.plusMillis(request.lease().toMillis());
     OrderSnapshot s = request.snapshot();
+    String nonce = ClaimId.newNonce();
     List<String> args = List.of(
-        millis(now), millis(expires), ClaimId.newNonce(), s.sessionId(), s.productId(),
+        millis(now), millis(expires), nonce, s.sessionId(), s.productId(),
         Integer.toString(s.quantity()), s.customerEmail() == null ? "" : s.customerEmail(),
         Long.toString(s.amountTotal()), s.currency());
     String key = keys.order(sessionId);
@@ -164,6 +170,9 @@ public final class RedisOrderStore implements OrderStore {
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
     switch (outcome) {
       case "claimed":
+        if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
+          throw unexpected(CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
+        }
         return new ClaimResult.Claimed(record.claimId(), record);
       case "provisioned":
         return new ClaimResult.Provisioned(record);

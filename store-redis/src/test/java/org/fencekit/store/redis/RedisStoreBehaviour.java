@@ -83,6 +83,10 @@ abstract class RedisStoreBehaviour {
       String id = sid("flush");
       flushScripts();
       ClaimId slow = claimed(store.claim(snapshot(id), LEASE));
+      String claimSha = LuaScript.load("claim").sha1();
+      int[] cached = {0};
+      eachMaster(jedis -> cached[0] += jedis.scriptExists(claimSha) ? 1 : 0);
+      assertEquals(1, cached[0], "after NOSCRIPT the claim script is cached again on the node that ran it");
       flushScripts();
       assertInstanceOf(WriteResult.Written.class, store.extend(id, slow, LEASE));
       clock.advance(LEASE.plusSeconds(1));
