@@ -92,7 +92,7 @@ public abstract class OrderStoreTck {
   private final List<OrderStore> opened = new ArrayList<>();
   /** The clock of the current test; the store and its peer share it. */
   private TestClock clock;
-  /** The store of the current test. */
+  /** The store of the current test, made on first use by {@link #store()}. */
   private OrderStore store;
 
   /** For subclasses. */
@@ -100,7 +100,8 @@ public abstract class OrderStoreTck {
 
   /**
    * A new store, empty or holding only other tests' orders, whose leases run on {@code clock}.
-   * Called once per test; the suite closes it after the test.
+   * Called once per test, on the test's first use of the store (so after the subclass's own
+   * {@code @BeforeEach} methods); the suite closes it after the test.
    *
    * @param clock the test's clock; the store must read time only from it
    * @throws Exception if the store cannot be built (the test then errors)
@@ -152,11 +153,15 @@ public abstract class OrderStoreTck {
     return fixed != null ? fixed : new SplittableRandom().nextLong();
   }
 
-  /** Gives each test a clock at {@link TestClock#START} and a store on it. */
+  /**
+   * Gives each test a clock at {@link TestClock#START}. The store is made on first use, so a
+   * subclass's own {@code @BeforeEach} methods (which JUnit runs after this one) have run before
+   * {@link #newStore} is called.
+   */
   @BeforeEach
-  final void openStore() throws Exception {
+  final void startClock() {
     clock = new TestClock();
-    store = track(newStore(clock), "newStore");
+    store = null;
   }
 
   /** Closes every store the test obtained, newest first, and reports the first failure. */
@@ -180,6 +185,20 @@ public abstract class OrderStoreTck {
     }
   }
 
+  /** The test's store, made by {@link #newStore} on first use. */
+  private OrderStore store() {
+    if (store == null) {
+      try {
+        store = track(newStore(clock), "newStore");
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(getClass().getName() + ".newStore(clock) failed: " + e, e);
+      }
+    }
+    return store;
+  }
+
   private OrderStore track(OrderStore created, String method) {
     assertNotNull(created, () -> getClass().getName() + "." + method + "(clock) returned null");
     opened.add(created);
@@ -188,6 +207,7 @@ public abstract class OrderStoreTck {
 
   /** The peer store of this test; skips the test if {@link #newPeerStore} is not overridden. */
   private OrderStore peer() throws Exception {
+    store(); // the peer shares the data of the last newStore
     OrderStore peer = newPeerStore(clock);
     Assumptions.assumeTrue(peer != null, () -> "cross-instance test skipped: "
         + getClass().getName() + " does not override newPeerStore(TestClock); override it to"
@@ -243,7 +263,7 @@ public abstract class OrderStoreTck {
 
   /** A lazy assertion message: {@code expectation}, then the order as the store holds it now. */
   private Supplier<String> says(String expectation, String sessionId, ClaimId presented) {
-    return () -> expectation + "; " + describe(store, sessionId, presented);
+    return () -> expectation + "; " + describe(store(), sessionId, presented);
   }
 
   /** A lazy assertion message from a record at hand. */
@@ -270,7 +290,7 @@ public abstract class OrderStoreTck {
   }
 
   private ClaimId claimed(String sessionId) {
-    return claimed(store, sessionId);
+    return claimed(store(), sessionId);
   }
 
   private static <T extends ClaimResult> T claimAnswers(
@@ -307,7 +327,7 @@ public abstract class OrderStoreTck {
   }
 
   private OrderRecord record(String sessionId, ClaimId presented) {
-    return record(store, sessionId, presented);
+    return record(store(), sessionId, presented);
   }
 
   /** Asserts the stored order is exactly {@code before}: nothing changed, not even updatedAt. */
@@ -344,10 +364,10 @@ public abstract class OrderStoreTck {
   }
 
   private void absent(String sessionId, String after) {
-    Optional<OrderRecord> found = store.get(sessionId);
+    Optional<OrderRecord> found = store().get(sessionId);
     assertTrue(found.isEmpty(), says("after " + after + " nothing may have been written, but get"
         + " finds the order", sessionId, null, found.orElse(null)));
-    assertEquals(List.of(), store.orphans(sessionId), says("after " + after
+    assertEquals(List.of(), store().orphans(sessionId), says("after " + after
         + " no orphan may have been written", sessionId, null, null));
   }
 
@@ -378,15 +398,15 @@ public abstract class OrderStoreTck {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    written(store.complete(sid, fresh, ESIM), "the fresh attempt's complete", sid, fresh);
+    written(store().complete(sid, fresh, ESIM), "the fresh attempt's complete", sid, fresh);
 
-    superseded(store.fail(sid, slow, "provider outage"), "the stale fail", sid, slow);
+    superseded(store().fail(sid, slow, "provider outage"), "the stale fail", sid, slow);
 
     OrderRecord record = record(sid, slow);
     assertEquals(OrderStatus.PROVISIONED, record.status(),
         says("the customer's eSIM must survive a stale fail", sid, slow, record));
     assertEquals(ESIM, record.item(), says("the item must be the fresh attempt's", sid, slow, record));
-    claimAnswers(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.Provisioned.class, store().claim(snapshot(sid), LEASE), sid,
         "the order must not be re-opened for a third purchase");
   }
 
@@ -404,12 +424,12 @@ public abstract class OrderStoreTck {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord shown = written(store.complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
+    OrderRecord shown = written(store().complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
 
-    superseded(store.complete(sid, slow, ESIM_2), "the stale complete", sid, slow);
+    superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow);
 
     unchanged(shown, sid, slow, "a stale complete");
-    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, now())), orphans(store(), sid),
         says("the stale attempt's item must be recorded as an orphan", sid, slow));
   }
 
@@ -427,10 +447,10 @@ public abstract class OrderStoreTck {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord failed = written(store.fail(sid, fresh, "card declined"), "the fresh fail", sid, fresh);
+    OrderRecord failed = written(store().fail(sid, fresh, "card declined"), "the fresh fail", sid, fresh);
 
-    superseded(store.fail(sid, slow, "timeout"), "the stale fail", sid, slow);
-    superseded(store.complete(sid, slow, ESIM), "the stale complete", sid, slow);
+    superseded(store().fail(sid, slow, "timeout"), "the stale fail", sid, slow);
+    superseded(store().complete(sid, slow, ESIM), "the stale complete", sid, slow);
 
     unchanged(failed, sid, slow, "stale writes on a failed order");
     assertEquals("card declined", failed.lastError(), says("the newer attempt's error must be"
@@ -453,19 +473,19 @@ public abstract class OrderStoreTck {
   void settledOrderRejectsSecondWrite() {
     String sid = sid("settled-twice");
     ClaimId token = claimed(sid);
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
     clock.advance(Duration.ofSeconds(1));
-    superseded(store.complete(sid, token, ESIM_2), "a second complete with another item", sid, token);
-    superseded(store.fail(sid, token, "late failure"), "a fail after the complete", sid, token);
-    superseded(store.extend(sid, token, LEASE), "an extend after the complete", sid, token);
+    superseded(store().complete(sid, token, ESIM_2), "a second complete with another item", sid, token);
+    superseded(store().fail(sid, token, "late failure"), "a fail after the complete", sid, token);
+    superseded(store().extend(sid, token, LEASE), "an extend after the complete", sid, token);
     unchanged(done, sid, token, "second writes from the settling token");
 
     String other = sid("failed-twice");
     ClaimId loser = claimed(other);
-    OrderRecord failed = written(store.fail(other, loser, "declined"), "the fail", other, loser);
+    OrderRecord failed = written(store().fail(other, loser, "declined"), "the fail", other, loser);
     clock.advance(Duration.ofSeconds(1));
-    superseded(store.fail(other, loser, "another error"), "a second fail with another error", other, loser);
-    superseded(store.extend(other, loser, LEASE), "an extend after the fail", other, loser);
+    superseded(store().fail(other, loser, "another error"), "a second fail with another error", other, loser);
+    superseded(store().extend(other, loser, LEASE), "an extend after the fail", other, loser);
     unchanged(failed, other, loser, "second writes from the failing token");
   }
 
@@ -483,10 +503,10 @@ public abstract class OrderStoreTck {
     ClaimId real = claimed(sid);
     OrderRecord before = record(sid, real);
     ClaimId madeUp = new ClaimId(7, ClaimId.newNonce());
-    superseded(store.fail(sid, madeUp, "forged"), "a fail with a made-up token", sid, madeUp);
-    superseded(store.extend(sid, madeUp, LEASE), "an extend with a made-up token", sid, madeUp);
+    superseded(store().fail(sid, madeUp, "forged"), "a fail with a made-up token", sid, madeUp);
+    superseded(store().extend(sid, madeUp, LEASE), "an extend with a made-up token", sid, madeUp);
     unchanged(before, sid, madeUp, "writes with a made-up token");
-    written(store.complete(sid, real, ESIM), "the real token's complete", sid, real);
+    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
   }
 
   /**
@@ -503,17 +523,17 @@ public abstract class OrderStoreTck {
     String sid = sid("outlived");
     ClaimId slow = claimed(sid);
     clock.advance(LEASE.dividedBy(2));
-    written(store.extend(sid, slow, LEASE), "the slow attempt's heartbeat", sid, slow);
+    written(store().extend(sid, slow, LEASE), "the slow attempt's heartbeat", sid, slow);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord done = written(store.complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
+    OrderRecord done = written(store().complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
     clock.advance(LEASE.dividedBy(3));
 
-    superseded(store.extend(sid, slow, LEASE), "the slow attempt's late heartbeat", sid, slow);
-    superseded(store.fail(sid, slow, "provider timeout after 160 s"), "the slow attempt's fail", sid, slow);
+    superseded(store().extend(sid, slow, LEASE), "the slow attempt's late heartbeat", sid, slow);
+    superseded(store().fail(sid, slow, "provider timeout after 160 s"), "the slow attempt's fail", sid, slow);
 
     unchanged(done, sid, slow, "the outlived attempt's writes");
-    claimAnswers(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.Provisioned.class, store().claim(snapshot(sid), LEASE), sid,
         "a provisioned order is never claimable again");
   }
 
@@ -536,15 +556,15 @@ public abstract class OrderStoreTck {
     clock.advance(Duration.ofSeconds(3));
     Instant rejectedAt = now();
 
-    superseded(store.complete(sid, slow, ESIM_2), "the superseded attempt's complete", sid, slow);
+    superseded(store().complete(sid, slow, ESIM_2), "the superseded attempt's complete", sid, slow);
 
     unchanged(live, sid, slow, "the superseded complete");
-    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, rejectedAt)), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, rejectedAt)), orphans(store(), sid),
         says("the superseded purchase must be listed as an orphan, with its token, item and the"
             + " time it was rejected", sid, slow));
-    OrderRecord done = written(store.complete(sid, fresh, ESIM), "the live complete", sid, fresh);
+    OrderRecord done = written(store().complete(sid, fresh, ESIM), "the live complete", sid, fresh);
     assertEquals(ESIM, done.item(), says("the live attempt's item must be the order's", sid, fresh, done));
-    assertEquals(1, orphans(store, sid).size(), says("the live complete adds no orphan", sid, fresh));
+    assertEquals(1, orphans(store(), sid).size(), says("the live complete adds no orphan", sid, fresh));
   }
 
   /**
@@ -560,12 +580,13 @@ public abstract class OrderStoreTck {
   void twoConcurrentDeliveriesClaimOnce() {
     for (int round = 0; round < 10; round++) {
       String sid = sid("two-deliveries-" + round);
+      OrderStore store = store();
       List<ClaimResult> results = Race.run(2, i -> store.claim(snapshot(sid), LEASE));
       exactlyOneOwner(sid, results);
       ClaimId winner = results.stream().filter(r -> r instanceof ClaimResult.Claimed)
           .map(r -> ((ClaimResult.Claimed) r).claimId()).findFirst().orElseThrow();
-      written(store.complete(sid, winner, ESIM), "the winner's complete", sid, winner);
-      claimAnswers(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE), sid,
+      written(store().complete(sid, winner, ESIM), "the winner's complete", sid, winner);
+      claimAnswers(ClaimResult.Provisioned.class, store().claim(snapshot(sid), LEASE), sid,
           "a third delivery after the winner completed is a duplicate");
     }
   }
@@ -605,22 +626,22 @@ public abstract class OrderStoreTck {
   void staleWriteFromAnotherInstance() throws Exception {
     OrderStore other = peer();
     String sid = sid("peer-stale");
-    ClaimId slow = claimed(store, sid);
+    ClaimId slow = claimed(store(), sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(other, sid);
     assertEquals(2, fresh.fence(), says("the peer's re-claim must see the first claim", sid, fresh));
     OrderRecord done = written(other.complete(sid, fresh, ESIM), "the peer's complete", sid, fresh);
 
-    superseded(store.fail(sid, slow, "provider outage"), "the stale fail through the first instance", sid, slow);
-    superseded(store.complete(sid, slow, ESIM_2), "the stale complete through the first instance", sid, slow);
+    superseded(store().fail(sid, slow, "provider outage"), "the stale fail through the first instance", sid, slow);
+    superseded(store().complete(sid, slow, ESIM_2), "the stale complete through the first instance", sid, slow);
 
-    assertEquals(done, record(store, sid, slow), says("the first instance must read the peer's"
+    assertEquals(done, record(store(), sid, slow), says("the first instance must read the peer's"
         + " write, unchanged", sid, slow));
     assertEquals(done, record(other, sid, slow), says("the peer must read its own write,"
         + " unchanged", sid, slow));
     assertEquals(List.of(new Orphan(sid, slow, ESIM_2, now())), orphans(other, sid),
         says("the peer must list the orphan recorded through the first instance", sid, slow));
-    claimAnswers(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.Provisioned.class, store().claim(snapshot(sid), LEASE), sid,
         "provisioned through the peer");
   }
 
@@ -637,6 +658,7 @@ public abstract class OrderStoreTck {
   void concurrentClaimsOneOwner() {
     for (int round = 0; round < 4; round++) {
       String sid = sid("claim-race-" + round);
+      OrderStore store = store();
       exactlyOneOwner(sid, Race.run(raceThreads(), i -> store.claim(snapshot(sid), LEASE)));
     }
   }
@@ -657,14 +679,14 @@ public abstract class OrderStoreTck {
     clock.advance(Duration.ofMillis(1234));
     Instant at = now();
     ClaimResult.Claimed claimed = claimAnswers(ClaimResult.Claimed.class,
-        store.claim(snapshot(sid), Duration.ofSeconds(90)), sid, "the order is new");
+        store().claim(snapshot(sid), Duration.ofSeconds(90)), sid, "the order is new");
     ClaimId token = claimed.claimId();
     OrderRecord expected = new OrderRecord(snapshot(sid), OrderStatus.PENDING, null, null, token,
         at, at.plusSeconds(90), 1, null, at);
     assertEquals(1, token.fence(), says("the first claim has fence 1", sid, token, claimed.record()));
     assertEquals(expected, claimed.record(), says("the created order", sid, token, claimed.record()));
     assertEquals(expected, record(sid, token), says("get must return the record claim answered", sid, token));
-    assertEquals(List.of(), orphans(store, sid), says("a new order has no orphans", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("a new order has no orphans", sid, token));
   }
 
   /**
@@ -678,11 +700,11 @@ public abstract class OrderStoreTck {
   void provisionedNeverClaimedAgain() {
     String sid = sid("provisioned");
     ClaimId token = claimed(sid);
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
     for (Duration later : List.of(Duration.ZERO, LEASE, Duration.ofHours(25))) {
       clock.advance(later);
       ClaimResult.Provisioned answer = claimAnswers(ClaimResult.Provisioned.class,
-          store.claim(snapshot(sid), LEASE), sid, "PROVISIONED is terminal");
+          store().claim(snapshot(sid), LEASE), sid, "PROVISIONED is terminal");
       assertEquals(done, answer.record(), says("Provisioned must carry the order as it is", sid, token, answer.record()));
     }
     unchanged(done, sid, token, "claims of a provisioned order");
@@ -704,7 +726,7 @@ public abstract class OrderStoreTck {
     for (Duration step : List.of(Duration.ZERO, Duration.ofSeconds(1), LEASE.minusSeconds(1).minusMillis(1))) {
       clock.advance(step);
       ClaimResult.InFlight answer = claimAnswers(ClaimResult.InFlight.class,
-          store.claim(snapshot(sid), LEASE), sid, "the holder's lease is live at " + now());
+          store().claim(snapshot(sid), LEASE), sid, "the holder's lease is live at " + now());
       assertEquals(held, answer.record(), says("InFlight must carry the holder's record", sid, holder, answer.record()));
     }
     unchanged(held, sid, holder, "claims turned away as in flight");
@@ -725,7 +747,7 @@ public abstract class OrderStoreTck {
     clock.advance(LEASE.plusSeconds(30));
     Instant at = now();
     ClaimResult.Claimed again = claimAnswers(ClaimResult.Claimed.class,
-        store.claim(snapshot(sid), Duration.ofSeconds(45)), sid, "the lease expired");
+        store().claim(snapshot(sid), Duration.ofSeconds(45)), sid, "the lease expired");
     ClaimId second = again.claimId();
     assertEquals(first.fence() + 1, second.fence(), says("the re-claim's fence", sid, second, again.record()));
     assertNotEquals(first.nonce(), second.nonce(), says("the re-claim's nonce must be new", sid, second, again.record()));
@@ -746,11 +768,11 @@ public abstract class OrderStoreTck {
   void failedOrderClaimedAgain() {
     String sid = sid("failed-reclaim");
     ClaimId first = claimed(sid);
-    written(store.fail(sid, first, "provider said 503"), "the fail", sid, first);
+    written(store().fail(sid, first, "provider said 503"), "the fail", sid, first);
     clock.advance(Duration.ofMillis(5));
     Instant at = now();
     ClaimResult.Claimed again = claimAnswers(ClaimResult.Claimed.class,
-        store.claim(snapshot(sid), LEASE), sid, "a FAILED order is claimable");
+        store().claim(snapshot(sid), LEASE), sid, "a FAILED order is claimable");
     OrderRecord expected = new OrderRecord(snapshot(sid), OrderStatus.PENDING, null,
         "provider said 503", again.claimId(), at, at.plus(LEASE), 2, first, at);
     assertEquals(expected, again.record(), says("the re-claimed order keeps lastError and settledBy",
@@ -768,10 +790,10 @@ public abstract class OrderStoreTck {
   @DisplayName("a lease is over at exactly leaseExpiresAt: a claim at that instant succeeds")
   void leaseBoundary() {
     String sid = sid("boundary");
-    ClaimId first = claimed(store, snapshot(sid), Duration.ofMillis(1500));
+    ClaimId first = claimed(store(), snapshot(sid), Duration.ofMillis(1500));
     Instant expires = record(sid, first).leaseExpiresAt();
     clock.set(expires.minusMillis(1));
-    claimAnswers(ClaimResult.InFlight.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.InFlight.class, store().claim(snapshot(sid), LEASE), sid,
         "1 ms before leaseExpiresAt the lease is live");
     clock.set(expires);
     ClaimId second = claimed(sid);
@@ -791,16 +813,16 @@ public abstract class OrderStoreTck {
     String sid = sid("snapshot");
     OrderSnapshot first = snapshot(sid);
     OrderSnapshot later = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4500, "eur");
-    ClaimId token = claimed(store, first, LEASE);
-    ClaimResult inFlight = store.claim(later, LEASE);
+    ClaimId token = claimed(store(), first, LEASE);
+    ClaimResult inFlight = store().claim(later, LEASE);
     assertEquals(first, inFlight.record().snapshot(), says("an in-flight claim keeps the first"
         + " snapshot", sid, token, inFlight.record()));
-    written(store.fail(sid, token, "declined"), "the fail", sid, token);
-    ClaimId second = claimed(store, later, LEASE);
+    written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    ClaimId second = claimed(store(), later, LEASE);
     assertEquals(first, record(sid, second).snapshot(), says("a granted re-claim keeps the first"
         + " snapshot", sid, second));
-    written(store.complete(sid, second, ESIM), "the complete", sid, second);
-    ClaimResult done = store.claim(later, LEASE);
+    written(store().complete(sid, second, ESIM), "the complete", sid, second);
+    ClaimResult done = store().claim(later, LEASE);
     assertEquals(first, done.record().snapshot(), says("a claim of a provisioned order keeps the"
         + " first snapshot", sid, second, done.record()));
     assertEquals(first, record(sid, second).snapshot(), says("the stored snapshot", sid, second));
@@ -824,7 +846,7 @@ public abstract class OrderStoreTck {
       assertEquals(expected, record(sid, token).fence(), says("the record's fence after claim "
           + expected, sid, token));
       if (expected % 2 == 1) {
-        written(store.fail(sid, token, "attempt " + expected + " failed"), "the fail", sid, token);
+        written(store().fail(sid, token, "attempt " + expected + " failed"), "the fail", sid, token);
       } else {
         clock.advance(LEASE);
       }
@@ -865,7 +887,7 @@ public abstract class OrderStoreTck {
   void lastErrorKeptAcrossReclaim() {
     String sid = sid("last-error");
     ClaimId first = claimed(sid);
-    written(store.fail(sid, first, "provider said 503"), "the first fail", sid, first);
+    written(store().fail(sid, first, "provider said 503"), "the first fail", sid, first);
     ClaimId second = claimed(sid);
     assertEquals("provider said 503", record(sid, second).lastError(), says("lastError after the"
         + " re-claim", sid, second));
@@ -873,7 +895,7 @@ public abstract class OrderStoreTck {
     ClaimId third = claimed(sid);
     assertEquals("provider said 503", record(sid, third).lastError(), says("lastError after a"
         + " re-claim of an expired lease", sid, third));
-    OrderRecord failed = written(store.fail(sid, third, "card declined"), "the second fail", sid, third);
+    OrderRecord failed = written(store().fail(sid, third, "card declined"), "the second fail", sid, third);
     assertEquals("card declined", failed.lastError(), says("a newer fail replaces lastError", sid, third, failed));
   }
 
@@ -891,12 +913,12 @@ public abstract class OrderStoreTck {
     String sid = sid("complete");
     ClaimId token = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
     OrderRecord expected = new OrderRecord(snapshot(sid), OrderStatus.PROVISIONED, ESIM, null,
         null, null, null, 1, token, now());
     assertEquals(expected, done, says("the record complete answered", sid, token, done));
     assertEquals(expected, record(sid, token), says("get after the complete", sid, token));
-    assertEquals(List.of(), orphans(store, sid), says("a current complete records no orphan", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("a current complete records no orphan", sid, token));
   }
 
   /**
@@ -911,7 +933,7 @@ public abstract class OrderStoreTck {
     String sid = sid("fail");
     ClaimId token = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
-    OrderRecord failed = written(store.fail(sid, token, "provider said 503"), "the fail", sid, token);
+    OrderRecord failed = written(store().fail(sid, token, "provider said 503"), "the fail", sid, token);
     OrderRecord expected = new OrderRecord(snapshot(sid), OrderStatus.FAILED, null,
         "provider said 503", null, null, null, 1, token, now());
     assertEquals(expected, failed, says("the record fail answered", sid, token, failed));
@@ -932,13 +954,13 @@ public abstract class OrderStoreTck {
     ClaimId token = claimed(sid);
     OrderRecord before = record(sid, token);
     clock.advance(Duration.ofSeconds(30));
-    OrderRecord extended = written(store.extend(sid, token, Duration.ofMinutes(5)), "the extend", sid, token);
+    OrderRecord extended = written(store().extend(sid, token, Duration.ofMinutes(5)), "the extend", sid, token);
     OrderRecord expected = new OrderRecord(before.snapshot(), OrderStatus.PENDING, null, null,
         token, before.claimedAt(), now().plus(Duration.ofMinutes(5)), 1, null, now());
     assertEquals(expected, extended, says("the record extend answered", sid, token, extended));
     assertEquals(expected, record(sid, token), says("get after the extend", sid, token));
     clock.set(before.leaseExpiresAt().plusMillis(1));
-    claimAnswers(ClaimResult.InFlight.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.InFlight.class, store().claim(snapshot(sid), LEASE), sid,
         "the extended lease is live after the original expiry");
     clock.set(expected.leaseExpiresAt());
     assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, token));
@@ -957,7 +979,7 @@ public abstract class OrderStoreTck {
     String sid = sid("late-complete");
     ClaimId token = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the late complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the late complete", sid, token);
     assertEquals(OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, token, done));
     assertEquals(done, record(sid, token), says("get after the late complete", sid, token));
   }
@@ -973,7 +995,7 @@ public abstract class OrderStoreTck {
     String sid = sid("late-fail");
     ClaimId token = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord failed = written(store.fail(sid, token, "timeout"), "the late fail", sid, token);
+    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the late fail", sid, token);
     assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, token, failed));
     assertEquals(failed, record(sid, token), says("get after the late fail", sid, token));
   }
@@ -990,9 +1012,9 @@ public abstract class OrderStoreTck {
     String sid = sid("late-extend");
     ClaimId token = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord extended = written(store.extend(sid, token, LEASE), "the late extend", sid, token);
+    OrderRecord extended = written(store().extend(sid, token, LEASE), "the late extend", sid, token);
     assertEquals(now().plus(LEASE), extended.leaseExpiresAt(), says("the late extend's expiry", sid, token, extended));
-    claimAnswers(ClaimResult.InFlight.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.InFlight.class, store().claim(snapshot(sid), LEASE), sid,
         "the extended lease is live again");
   }
 
@@ -1011,7 +1033,7 @@ public abstract class OrderStoreTck {
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
     clock.advance(Duration.ofSeconds(1));
-    superseded(store.extend(sid, slow, LEASE), "the superseded extend", sid, slow);
+    superseded(store().extend(sid, slow, LEASE), "the superseded extend", sid, slow);
     unchanged(live, sid, slow, "a superseded extend");
   }
 
@@ -1027,14 +1049,14 @@ public abstract class OrderStoreTck {
   void extendAfterSettleRejected() {
     String sid = sid("extend-settled");
     ClaimId token = claimed(sid);
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
-    superseded(store.extend(sid, token, LEASE), "an extend after complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    superseded(store().extend(sid, token, LEASE), "an extend after complete", sid, token);
     unchanged(done, sid, token, "an extend after complete");
 
     String other = sid("extend-failed");
     ClaimId loser = claimed(other);
-    OrderRecord failed = written(store.fail(other, loser, "declined"), "the fail", other, loser);
-    superseded(store.extend(other, loser, LEASE), "an extend after fail", other, loser);
+    OrderRecord failed = written(store().fail(other, loser, "declined"), "the fail", other, loser);
+    superseded(store().extend(other, loser, LEASE), "an extend after fail", other, loser);
     unchanged(failed, other, loser, "an extend after fail");
   }
 
@@ -1052,13 +1074,13 @@ public abstract class OrderStoreTck {
     ClaimId real = claimed(sid);
     OrderRecord before = record(sid, real);
     ClaimId ghost = new ClaimId(real.fence(), ClaimId.newNonce());
-    superseded(store.extend(sid, ghost, LEASE), "an extend with the ghost token", sid, ghost);
-    superseded(store.fail(sid, ghost, "ghost failure"), "a fail with the ghost token", sid, ghost);
-    superseded(store.complete(sid, ghost, ESIM_2), "a complete with the ghost token", sid, ghost);
+    superseded(store().extend(sid, ghost, LEASE), "an extend with the ghost token", sid, ghost);
+    superseded(store().fail(sid, ghost, "ghost failure"), "a fail with the ghost token", sid, ghost);
+    superseded(store().complete(sid, ghost, ESIM_2), "a complete with the ghost token", sid, ghost);
     unchanged(before, sid, ghost, "writes with a token of the right fence and a wrong nonce");
-    assertEquals(List.of(new Orphan(sid, ghost, ESIM_2, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, ghost, ESIM_2, now())), orphans(store(), sid),
         says("the ghost's purchase must be orphaned", sid, ghost));
-    written(store.complete(sid, real, ESIM), "the real token's complete", sid, real);
+    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
   }
 
   /**
@@ -1077,13 +1099,13 @@ public abstract class OrderStoreTck {
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(live, superseded(store.complete(sid, slow, ESIM_2), "the stale complete", sid, slow),
+    assertEquals(live, superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow),
         says("Superseded must carry the order as it is", sid, slow));
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(live, superseded(store.fail(sid, slow, "late"), "the stale fail", sid, slow),
+    assertEquals(live, superseded(store().fail(sid, slow, "late"), "the stale fail", sid, slow),
         says("Superseded must carry the order as it is", sid, slow));
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(live, superseded(store.extend(sid, slow, LEASE), "the stale extend", sid, slow),
+    assertEquals(live, superseded(store().extend(sid, slow, LEASE), "the stale extend", sid, slow),
         says("Superseded must carry the order as it is", sid, slow));
     unchanged(live, sid, slow, "superseded complete, fail and extend");
   }
@@ -1101,11 +1123,11 @@ public abstract class OrderStoreTck {
   void completeAfterOwnFailOrphaned() {
     String sid = sid("fail-then-complete");
     ClaimId token = claimed(sid);
-    OrderRecord failed = written(store.fail(sid, token, "timeout"), "the fail", sid, token);
+    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the fail", sid, token);
     clock.advance(Duration.ofSeconds(2));
-    superseded(store.complete(sid, token, ESIM), "the complete after the fail", sid, token);
+    superseded(store().complete(sid, token, ESIM), "the complete after the fail", sid, token);
     unchanged(failed, sid, token, "a complete after the same token's fail");
-    assertEquals(List.of(new Orphan(sid, token, ESIM, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, token, ESIM, now())), orphans(store(), sid),
         says("the late purchase must be orphaned", sid, token));
   }
 
@@ -1123,13 +1145,13 @@ public abstract class OrderStoreTck {
     ClaimId tokenB = claimed(b);
     assertEquals(1, tokenB.fence(), says("another order's first claim has fence 1", b, tokenB));
     OrderRecord recordB = record(b, tokenB);
-    written(store.complete(a, tokenA, ESIM), "the complete of A", a, tokenA);
-    superseded(store.complete(a, tokenB, ESIM_2), "B's token on A", a, tokenB);
-    superseded(store.complete(b, tokenA, ESIM_3), "A's token on B", b, tokenA);
+    written(store().complete(a, tokenA, ESIM), "the complete of A", a, tokenA);
+    superseded(store().complete(a, tokenB, ESIM_2), "B's token on A", a, tokenB);
+    superseded(store().complete(b, tokenA, ESIM_3), "A's token on B", b, tokenA);
     unchanged(recordB, b, tokenB, "writes on order A");
-    assertEquals(List.of(new Orphan(b, tokenA, ESIM_3, now())), orphans(store, b),
+    assertEquals(List.of(new Orphan(b, tokenA, ESIM_3, now())), orphans(store(), b),
         says("B's orphans", b, tokenA));
-    assertEquals(List.of(new Orphan(a, tokenB, ESIM_2, now())), orphans(store, a),
+    assertEquals(List.of(new Orphan(a, tokenB, ESIM_2, now())), orphans(store(), a),
         says("A's orphans", a, tokenB));
   }
 
@@ -1147,12 +1169,12 @@ public abstract class OrderStoreTck {
   void completeReplay() {
     String sid = sid("complete-replay");
     ClaimId token = claimed(sid);
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
     clock.advance(Duration.ofSeconds(5));
-    OrderRecord again = written(store.complete(sid, token, ESIM), "the retried complete", sid, token);
+    OrderRecord again = written(store().complete(sid, token, ESIM), "the retried complete", sid, token);
     assertEquals(done, again, says("the retry must answer the record as the first try left it", sid, token, again));
     unchanged(done, sid, token, "a retried complete");
-    assertEquals(List.of(), orphans(store, sid), says("a replay is not an orphan", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("a replay is not an orphan", sid, token));
   }
 
   /**
@@ -1166,9 +1188,9 @@ public abstract class OrderStoreTck {
   void failReplay() {
     String sid = sid("fail-replay");
     ClaimId token = claimed(sid);
-    OrderRecord failed = written(store.fail(sid, token, "declined"), "the fail", sid, token);
+    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
     clock.advance(Duration.ofSeconds(5));
-    OrderRecord again = written(store.fail(sid, token, "declined"), "the retried fail", sid, token);
+    OrderRecord again = written(store().fail(sid, token, "declined"), "the retried fail", sid, token);
     assertEquals(failed, again, says("the retry must answer the record as the first try left it", sid, token, again));
     unchanged(failed, sid, token, "a retried fail");
   }
@@ -1184,14 +1206,14 @@ public abstract class OrderStoreTck {
   void completeReplayOtherItem() {
     String sid = sid("replay-other-item");
     ClaimId token = claimed(sid);
-    OrderRecord done = written(store.complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
     clock.advance(Duration.ofSeconds(5));
     Item samePurchaseOtherPayload = new Item(ESIM.providerOrderId(), "LPA:1$other");
-    superseded(store.complete(sid, token, ESIM_2), "a complete with another item", sid, token);
-    superseded(store.complete(sid, token, samePurchaseOtherPayload), "a complete with another payload", sid, token);
+    superseded(store().complete(sid, token, ESIM_2), "a complete with another item", sid, token);
+    superseded(store().complete(sid, token, samePurchaseOtherPayload), "a complete with another payload", sid, token);
     unchanged(done, sid, token, "completes with other items");
     assertEquals(List.of(new Orphan(sid, token, ESIM_2, now()),
-            new Orphan(sid, token, samePurchaseOtherPayload, now())), orphans(store, sid),
+            new Orphan(sid, token, samePurchaseOtherPayload, now())), orphans(store(), sid),
         says("both other items must be orphaned", sid, token));
   }
 
@@ -1206,8 +1228,8 @@ public abstract class OrderStoreTck {
   void failReplayOtherError() {
     String sid = sid("replay-other-error");
     ClaimId token = claimed(sid);
-    OrderRecord failed = written(store.fail(sid, token, "declined"), "the fail", sid, token);
-    superseded(store.fail(sid, token, "timeout"), "a fail with another error", sid, token);
+    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    superseded(store().fail(sid, token, "timeout"), "a fail with another error", sid, token);
     unchanged(failed, sid, token, "a fail with another error");
   }
 
@@ -1223,10 +1245,10 @@ public abstract class OrderStoreTck {
   void failReplayAfterReclaim() {
     String sid = sid("replay-after-claim");
     ClaimId first = claimed(sid);
-    written(store.fail(sid, first, "declined"), "the fail", sid, first);
+    written(store().fail(sid, first, "declined"), "the fail", sid, first);
     ClaimId second = claimed(sid);
     OrderRecord live = record(sid, second);
-    superseded(store.fail(sid, first, "declined"), "the retried fail after a re-claim", sid, first);
+    superseded(store().fail(sid, first, "declined"), "the retried fail after a re-claim", sid, first);
     unchanged(live, sid, first, "a fail retried after a re-claim");
   }
 
@@ -1249,16 +1271,16 @@ public abstract class OrderStoreTck {
     ClaimId fresh = claimed(sid);
     Instant first = now();
     for (int i = 0; i < 3; i++) {
-      superseded(store.complete(sid, slow, ESIM_2), "retry " + i + " of the stale complete", sid, slow);
+      superseded(store().complete(sid, slow, ESIM_2), "retry " + i + " of the stale complete", sid, slow);
       clock.advance(Duration.ofSeconds(1));
     }
     Instant second = now();
-    superseded(store.complete(sid, slow, ESIM_3), "the stale complete of another purchase", sid, slow);
-    written(store.complete(sid, fresh, ESIM), "the live complete", sid, fresh);
+    superseded(store().complete(sid, slow, ESIM_3), "the stale complete of another purchase", sid, slow);
+    written(store().complete(sid, fresh, ESIM), "the live complete", sid, fresh);
     clock.advance(Duration.ofSeconds(1));
-    superseded(store.complete(sid, slow, ESIM_2), "a retry after the order was provisioned", sid, slow);
+    superseded(store().complete(sid, slow, ESIM_2), "a retry after the order was provisioned", sid, slow);
     assertEquals(List.of(new Orphan(sid, slow, ESIM_2, first), new Orphan(sid, slow, ESIM_3, second)),
-        orphans(store, sid), says("one orphan per (claimId, providerOrderId), the first kept", sid, slow));
+        orphans(store(), sid), says("one orphan per (claimId, providerOrderId), the first kept", sid, slow));
   }
 
   /**
@@ -1282,14 +1304,14 @@ public abstract class OrderStoreTck {
     for (int i : order) {
       ClaimId stale = tokens.get(i);
       Item item = new Item("prov-stale-" + i, "payload " + i);
-      superseded(store.complete(sid, stale, item), "stale complete " + i, sid, stale);
+      superseded(store().complete(sid, stale, item), "stale complete " + i, sid, stale);
       expected.add(new Orphan(sid, stale, item, now()));
       clock.advance(Duration.ofMillis(10));
     }
-    written(store.complete(sid, tokens.get(3), ESIM), "the current token's complete", sid, tokens.get(3));
-    superseded(store.complete(sid, tokens.get(0), ESIM_3), "another stale purchase", sid, tokens.get(0));
+    written(store().complete(sid, tokens.get(3), ESIM), "the current token's complete", sid, tokens.get(3));
+    superseded(store().complete(sid, tokens.get(0), ESIM_3), "another stale purchase", sid, tokens.get(0));
     expected.add(new Orphan(sid, tokens.get(0), ESIM_3, now()));
-    assertEquals(expected, orphans(store, sid), says("orphans oldest first, none replaced", sid, null));
+    assertEquals(expected, orphans(store(), sid), says("orphans oldest first, none replaced", sid, null));
   }
 
   // ================================================================ unknown orders and reads
@@ -1304,7 +1326,7 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("complete on an unknown order throws UnknownOrderException and creates nothing")
   void completeUnknown() {
-    unknown("complete", (sid, token) -> store.complete(sid, token, ESIM));
+    unknown("complete", (sid, token) -> store().complete(sid, token, ESIM));
   }
 
   /**
@@ -1315,7 +1337,7 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("fail on an unknown order throws UnknownOrderException and creates nothing")
   void failUnknown() {
-    unknown("fail", (sid, token) -> store.fail(sid, token, "declined"));
+    unknown("fail", (sid, token) -> store().fail(sid, token, "declined"));
   }
 
   /**
@@ -1326,7 +1348,7 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("extend on an unknown order throws UnknownOrderException and creates nothing")
   void extendUnknown() {
-    unknown("extend", (sid, token) -> store.extend(sid, token, LEASE));
+    unknown("extend", (sid, token) -> store().extend(sid, token, LEASE));
   }
 
   /** A write on an unknown order. */
@@ -1361,7 +1383,7 @@ public abstract class OrderStoreTck {
   @DisplayName("get of an unknown order is empty")
   void getUnknown() {
     String sid = sid("get-unknown");
-    Optional<OrderRecord> found = store.get(sid);
+    Optional<OrderRecord> found = store().get(sid);
     assertNotNull(found, () -> "get must never return null (order '" + sid + "')");
     assertTrue(found.isEmpty(), says("get of an unknown order", sid, null, found.orElse(null)));
   }
@@ -1375,7 +1397,7 @@ public abstract class OrderStoreTck {
   @DisplayName("orphans of an unknown order is an empty list")
   void orphansUnknown() {
     String sid = sid("orphans-unknown");
-    assertEquals(List.of(), orphans(store, sid), says("orphans of an unknown order", sid, null));
+    assertEquals(List.of(), orphans(store(), sid), says("orphans of an unknown order", sid, null));
   }
 
   // ================================================================ time
@@ -1396,17 +1418,17 @@ public abstract class OrderStoreTck {
     Instant start = TestClock.START.plusNanos(123_456_789);
     Instant ms = TestClock.START.plusMillis(123);
     clock.set(start);
-    ClaimId token = claimed(store, snapshot(sid), Duration.ofMillis(1500));
+    ClaimId token = claimed(store(), snapshot(sid), Duration.ofMillis(1500));
     OrderRecord claimed = record(sid, token);
     assertEquals(ms, claimed.claimedAt(), says("claimedAt at a clock of " + start, sid, token, claimed));
     assertEquals(ms.plusMillis(1500), claimed.leaseExpiresAt(), says("leaseExpiresAt", sid, token, claimed));
     assertEquals(ms, claimed.updatedAt(), says("updatedAt", sid, token, claimed));
     Instant expires = claimed.leaseExpiresAt();
     clock.set(expires.minusNanos(1));
-    claimAnswers(ClaimResult.InFlight.class, store.claim(snapshot(sid), LEASE), sid,
+    claimAnswers(ClaimResult.InFlight.class, store().claim(snapshot(sid), LEASE), sid,
         "1 ns before expiry reads as 1 ms before");
     clock.set(expires.plusNanos(999_999));
-    written(store.extend(sid, token, Duration.ofMillis(250)), "an extend at a sub-millisecond instant", sid, token);
+    written(store().extend(sid, token, Duration.ofMillis(250)), "an extend at a sub-millisecond instant", sid, token);
     OrderRecord extended = record(sid, token);
     assertEquals(expires.plusMillis(250), extended.leaseExpiresAt(), says("the extended lease", sid, token, extended));
     clock.set(expires.plusMillis(250).plusNanos(500_000));
@@ -1425,7 +1447,7 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("claim rejects a null snapshot, naming it")
   void claimNullSnapshot() {
-    rejects("snapshot", "-", "claim(null, lease)", () -> store.claim(null, LEASE));
+    rejects("snapshot", "-", "claim(null, lease)", () -> store().claim(null, LEASE));
   }
 
   /**
@@ -1439,11 +1461,11 @@ public abstract class OrderStoreTck {
   void claimBadLease() {
     String sid = sid("bad-lease");
     for (Duration bad : badLeases()) {
-      rejects("lease", sid, "claim with lease " + bad, () -> store.claim(snapshot(sid), bad));
+      rejects("lease", sid, "claim with lease " + bad, () -> store().claim(snapshot(sid), bad));
       absent(sid, "a claim with lease " + bad);
     }
-    claimed(store, snapshot(sid), Duration.ofMillis(1));
-    claimed(store, snapshot(sid("max-lease")), OrderStore.MAX_LEASE);
+    claimed(store(), snapshot(sid), Duration.ofMillis(1));
+    claimed(store(), snapshot(sid("max-lease")), OrderStore.MAX_LEASE);
   }
 
   private static List<Duration> badLeases() {
@@ -1471,7 +1493,7 @@ public abstract class OrderStoreTck {
     OrderRecord before = record(sid, token);
     clock.advance(Duration.ofSeconds(1));
     for (Duration bad : badLeases()) {
-      rejects("lease", sid, "extend with lease " + bad, () -> store.extend(sid, token, bad));
+      rejects("lease", sid, "extend with lease " + bad, () -> store().extend(sid, token, bad));
     }
     unchanged(before, sid, token, "extends with bad leases");
   }
@@ -1487,9 +1509,9 @@ public abstract class OrderStoreTck {
     String sid = sid("null-item");
     ClaimId token = claimed(sid);
     OrderRecord before = record(sid, token);
-    rejects("item", sid, "complete with a null item", () -> store.complete(sid, token, null));
+    rejects("item", sid, "complete with a null item", () -> store().complete(sid, token, null));
     unchanged(before, sid, token, "a complete with a null item");
-    assertEquals(List.of(), orphans(store, sid), says("no orphan from a rejected input", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
   }
 
   /**
@@ -1511,7 +1533,7 @@ public abstract class OrderStoreTck {
     bad.add("x".repeat(Validate.MAX_ERROR_LENGTH + 1));
     bad.add("nul\0inside");
     for (String error : bad) {
-      rejects("error", sid, "fail with error " + quote(error), () -> store.fail(sid, token, error));
+      rejects("error", sid, "fail with error " + quote(error), () -> store().fail(sid, token, error));
     }
     unchanged(before, sid, token, "fails with bad errors");
   }
@@ -1528,11 +1550,11 @@ public abstract class OrderStoreTck {
     String sid = sid("null-token");
     ClaimId token = claimed(sid);
     OrderRecord before = record(sid, token);
-    rejects("claimId", sid, "complete with a null token", () -> store.complete(sid, null, ESIM));
-    rejects("claimId", sid, "fail with a null token", () -> store.fail(sid, null, "declined"));
-    rejects("claimId", sid, "extend with a null token", () -> store.extend(sid, null, LEASE));
+    rejects("claimId", sid, "complete with a null token", () -> store().complete(sid, null, ESIM));
+    rejects("claimId", sid, "fail with a null token", () -> store().fail(sid, null, "declined"));
+    rejects("claimId", sid, "extend with a null token", () -> store().extend(sid, null, LEASE));
     unchanged(before, sid, token, "writes with a null token");
-    assertEquals(List.of(), orphans(store, sid), says("no orphan from a rejected input", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
   }
 
   /**
@@ -1542,11 +1564,11 @@ public abstract class OrderStoreTck {
   private void badSessionId(String bad, String why) {
     ClaimId token = new ClaimId(1, ClaimId.newNonce());
     rejects("sessionId", bad, "a snapshot with " + why, () -> snapshot(bad));
-    rejects("sessionId", bad, "complete with " + why, () -> store.complete(bad, token, ESIM));
-    rejects("sessionId", bad, "fail with " + why, () -> store.fail(bad, token, "declined"));
-    rejects("sessionId", bad, "extend with " + why, () -> store.extend(bad, token, LEASE));
-    rejects("sessionId", bad, "get with " + why, () -> store.get(bad));
-    rejects("sessionId", bad, "orphans with " + why, () -> store.orphans(bad));
+    rejects("sessionId", bad, "complete with " + why, () -> store().complete(bad, token, ESIM));
+    rejects("sessionId", bad, "fail with " + why, () -> store().fail(bad, token, "declined"));
+    rejects("sessionId", bad, "extend with " + why, () -> store().extend(bad, token, LEASE));
+    rejects("sessionId", bad, "get with " + why, () -> store().get(bad));
+    rejects("sessionId", bad, "orphans with " + why, () -> store().orphans(bad));
   }
 
   /**
@@ -1632,7 +1654,7 @@ public abstract class OrderStoreTck {
     rejects("amountTotal", sid, "amountTotal -1", () -> new OrderSnapshot(sid, "esim", 1, null, -1, "usd"));
     absent(sid, "a rejected snapshot");
     OrderSnapshot free = new OrderSnapshot(sid, "esim", 1, null, 0, "usd");
-    ClaimId token = claimed(store, free, LEASE);
+    ClaimId token = claimed(store(), free, LEASE);
     assertEquals(free, record(sid, token).snapshot(), says("a free order's snapshot", sid, token));
   }
 
@@ -1684,7 +1706,7 @@ public abstract class OrderStoreTck {
   void nullEmail() {
     String sid = sid("no-email");
     OrderSnapshot anonymous = new OrderSnapshot(sid, "esim", 2, null, 100, "EUR");
-    ClaimId token = claimed(store, anonymous, LEASE);
+    ClaimId token = claimed(store(), anonymous, LEASE);
     OrderRecord stored = record(sid, token);
     assertNull(stored.snapshot().customerEmail(), says("the customer email must read back as null", sid, token, stored));
     assertEquals(anonymous, stored.snapshot(), says("the snapshot", sid, token, stored));
@@ -1707,8 +1729,8 @@ public abstract class OrderStoreTck {
     assertEquals(255, sid.length());
     ClaimId token = claimed(sid);
     assertEquals(snapshot(sid), record(sid, token).snapshot(), says("the 255-character order", sid, token));
-    assertTrue(store.get(sibling).isEmpty(), says("an id differing in its last character is"
-        + " another order", sibling, token, store.get(sibling).orElse(null)));
+    assertTrue(store().get(sibling).isEmpty(), says("an id differing in its last character is"
+        + " another order", sibling, token, store().get(sibling).orElse(null)));
     assertEquals(1, claimed(sibling).fence(), says("the sibling's first claim", sibling, null));
   }
 
@@ -1726,22 +1748,22 @@ public abstract class OrderStoreTck {
     String sid = sid("o'r\"d;e%r_{x}]]\\--🙂");
     OrderSnapshot hostile = new OrderSnapshot(sid, "prod'uct\"); DROP TABLE orders; --",
         7, "o'brien+{tag}@example.com", 123_456_789_012L, "Eur");
-    ClaimId first = claimed(store, hostile, LEASE);
+    ClaimId first = claimed(store(), hostile, LEASE);
     String error = "line 1: 'quoted' \"double\"\nline 2: ]] .. redis.call('FLUSHALL') --[[ 🙂\t\\";
-    OrderRecord failed = written(store.fail(sid, first, error), "a fail with a hostile error", sid, first);
+    OrderRecord failed = written(store().fail(sid, first, error), "a fail with a hostile error", sid, first);
     assertEquals(error, failed.lastError(), says("the error as fail answered", sid, first, failed));
     assertEquals(error, record(sid, first).lastError(), says("the error as stored", sid, first));
-    ClaimId second = claimed(store, hostile, LEASE);
+    ClaimId second = claimed(store(), hostile, LEASE);
     Item orphaned = new Item("prov'}{\"1", "%s %d ' \" \\n\n\u2028 🙂 ]]");
     Item item = new Item("prov-ok-{" + sid + "}", "{\"json\": \"yes\", \"quote\": \"'\"}\r\n");
-    superseded(store.complete(sid, first, orphaned), "a stale complete with a hostile item", sid, first);
-    OrderRecord done = written(store.complete(sid, second, item), "a complete with a hostile item", sid, second);
+    superseded(store().complete(sid, first, orphaned), "a stale complete with a hostile item", sid, first);
+    OrderRecord done = written(store().complete(sid, second, item), "a complete with a hostile item", sid, second);
     assertEquals(item, done.item(), says("the item as complete answered", sid, second, done));
     OrderRecord stored = record(sid, second);
     assertEquals(hostile, stored.snapshot(), says("the snapshot as stored", sid, second, stored));
     assertEquals(item, stored.item(), says("the item as stored", sid, second, stored));
     assertEquals(error, stored.lastError(), says("the error as stored", sid, second, stored));
-    assertEquals(List.of(new Orphan(sid, first, orphaned, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, first, orphaned, now())), orphans(store(), sid),
         says("the orphan as stored", sid, first));
   }
 
@@ -1758,15 +1780,15 @@ public abstract class OrderStoreTck {
     String sid = sid("largest");
     ClaimId first = claimed(sid);
     String error = "e".repeat(Validate.MAX_ERROR_LENGTH - 1) + "é";
-    written(store.fail(sid, first, error), "a fail with the longest error", sid, first);
+    written(store().fail(sid, first, error), "a fail with the longest error", sid, first);
     assertEquals(error, record(sid, first).lastError(), says("the longest error", sid, first));
     ClaimId second = claimed(sid);
     Item big = new Item("p".repeat(Validate.MAX_ID_LENGTH), "ü".repeat(Validate.MAX_PAYLOAD_LENGTH));
-    superseded(store.complete(sid, first, big), "a stale complete with the largest item", sid, first);
-    written(store.complete(sid, second, ESIM_3), "a complete with a null payload", sid, second);
+    superseded(store().complete(sid, first, big), "a stale complete with the largest item", sid, first);
+    written(store().complete(sid, second, ESIM_3), "a complete with a null payload", sid, second);
     OrderRecord stored = record(sid, second);
     assertEquals(ESIM_3, stored.item(), says("a null payload must read back as null", sid, second, stored));
-    assertEquals(List.of(new Orphan(sid, first, big, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, first, big, now())), orphans(store(), sid),
         says("the largest orphan", sid, first));
   }
 
@@ -1808,12 +1830,13 @@ public abstract class OrderStoreTck {
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
+    OrderStore store = store();
     List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, slow, ESIM_2));
     for (WriteResult result : results) {
       superseded(result, "a concurrent retry of the stale complete", sid, slow);
     }
     unchanged(live, sid, slow, "concurrent stale completes");
-    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, now())), orphans(store, sid),
+    assertEquals(List.of(new Orphan(sid, slow, ESIM_2, now())), orphans(store(), sid),
         says("one orphan however many concurrent retries", sid, slow));
   }
 
@@ -1829,13 +1852,14 @@ public abstract class OrderStoreTck {
   void concurrentCompleteRetries() {
     String sid = sid("complete-race");
     ClaimId token = claimed(sid);
+    OrderStore store = store();
     List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, token, ESIM));
     OrderRecord stored = record(sid, token);
     for (WriteResult result : results) {
       OrderRecord answered = written(result, "a concurrent retry of the complete", sid, token);
       assertEquals(stored, answered, says("every retry answers the one settled record", sid, token, answered));
     }
-    assertEquals(List.of(), orphans(store, sid), says("replays are not orphans", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("replays are not orphans", sid, token));
   }
 
   /**
@@ -1850,6 +1874,7 @@ public abstract class OrderStoreTck {
     for (int round = 0; round < 8; round++) {
       String sid = sid("settle-race-" + round);
       ClaimId token = claimed(sid);
+      OrderStore store = store();
       List<WriteResult> results = Race.run(2, i -> i == 0
           ? store.complete(sid, token, ESIM) : store.fail(sid, token, "timeout"));
       boolean completed = results.get(0) instanceof WriteResult.Written;
@@ -1860,7 +1885,7 @@ public abstract class OrderStoreTck {
       assertEquals(completed ? OrderStatus.PROVISIONED : OrderStatus.FAILED, stored.status(),
           says("the status must be the winner's", sid, token, stored));
       List<Orphan> expected = completed ? List.of() : List.of(new Orphan(sid, token, ESIM, now()));
-      assertEquals(expected, orphans(store, sid), says("a complete that lost to a fail is an"
+      assertEquals(expected, orphans(store(), sid), says("a complete that lost to a fail is an"
           + " orphan", sid, token, stored));
     }
   }
@@ -1880,11 +1905,12 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("many threads settling, re-claiming and writing stale on many orders keep every invariant")
   void stressKeepsInvariants() throws Exception {
+    OrderStore store = store();
     OrderStore other = newPeerStore(clock);
     if (other != null) {
       track(other, "newPeerStore");
     }
-    new StressRun(store, other, clock, seed(), stressThreads(), stressOrders()).runAndCheck();
+    new StressRun(store(), other, clock, seed(), stressThreads(), stressOrders()).runAndCheck();
   }
 
   // ================================================================ across instances
@@ -1900,8 +1926,8 @@ public abstract class OrderStoreTck {
   void claimedOnOneInFlightOnOther() throws Exception {
     OrderStore other = peer();
     String sid = sid("peer-inflight");
-    ClaimId token = claimed(store, sid);
-    OrderRecord held = record(store, sid, token);
+    ClaimId token = claimed(store(), sid);
+    OrderRecord held = record(store(), sid, token);
     ClaimResult.InFlight answer = claimAnswers(ClaimResult.InFlight.class,
         other.claim(snapshot(sid), LEASE), sid, "the first instance's claim is live");
     assertEquals(held, answer.record(), says("the peer must see the first instance's claim", sid, token, answer.record()));
@@ -1921,6 +1947,7 @@ public abstract class OrderStoreTck {
     OrderStore other = peer();
     for (int round = 0; round < 4; round++) {
       String sid = sid("peer-race-" + round);
+      OrderStore store = store();
       exactlyOneOwner(sid, Race.run(raceThreads(),
           i -> (i % 2 == 0 ? store : other).claim(snapshot(sid), LEASE)));
     }
@@ -1937,16 +1964,17 @@ public abstract class OrderStoreTck {
   void orphanAcrossInstances() throws Exception {
     OrderStore other = peer();
     String sid = sid("peer-orphan");
-    ClaimId slow = claimed(store, sid);
+    ClaimId slow = claimed(store(), sid);
     clock.advance(LEASE);
     claimed(other, sid);
+    OrderStore store = store();
     List<WriteResult> results = Race.run(stressThreads(),
         i -> (i % 2 == 0 ? store : other).complete(sid, slow, ESIM_2));
     for (WriteResult result : results) {
       superseded(result, "a stale complete through either instance", sid, slow);
     }
     List<Orphan> expected = List.of(new Orphan(sid, slow, ESIM_2, now()));
-    assertEquals(expected, orphans(store, sid), says("orphans through the first instance", sid, slow));
+    assertEquals(expected, orphans(store(), sid), says("orphans through the first instance", sid, slow));
     assertEquals(expected, orphans(other, sid), says("orphans through the peer", sid, slow));
   }
 
@@ -1966,7 +1994,7 @@ public abstract class OrderStoreTck {
   @Test
   @DisplayName("concurrent histories are linearizable against the reference state machine")
   void linearizable() {
-    new Linearizability(List.of(store), clock, seed(), linearizabilityHistories()).runAndCheck();
+    new Linearizability(List.of(store()), clock, seed(), linearizabilityHistories()).runAndCheck();
   }
 
   /**
@@ -1979,6 +2007,6 @@ public abstract class OrderStoreTck {
   @DisplayName("concurrent histories across two instances are linearizable")
   void linearizableAcrossInstances() throws Exception {
     OrderStore other = peer();
-    new Linearizability(List.of(store, other), clock, seed(), linearizabilityHistories()).runAndCheck();
+    new Linearizability(List.of(store(), other), clock, seed(), linearizabilityHistories()).runAndCheck();
   }
 }
