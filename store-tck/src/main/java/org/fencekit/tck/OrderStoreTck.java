@@ -56,14 +56,16 @@ import org.junit.jupiter.api.function.Executable;
  * }
  * }</pre>
  *
- * <p>Each test gets a fresh {@link TestClock} and a fresh store from {@link #newStore}; every
- * store the suite obtained is closed after the test. Session ids carry a random per-run prefix
+ * <p>Each test gets a fresh {@link TestClock} and a fresh store from {@link #newStore}, made on
+ * the test's first use of it (after the subclass's own {@code @BeforeEach}); every store the
+ * suite obtained is closed after the test. Session ids carry a random per-run prefix
  * and a per-test number, so stores over a shared database never see another test's orders,
  * from this run or an earlier one: {@code newStore} need not empty the database.
  *
  * <p>The rules are plain test methods of this class (not {@code @Nested} classes: Maven
  * Surefire filters out nested classes inherited from a base class, so they would silently not
- * run). Each test's display name states its rule; each rule's javadoc ends with what to check
+ * run). Several configurations of one backend may each be a {@code @Nested} inner class of the
+ * implementer's test class that extends this one; Surefire runs those. Each test's display name states its rule; each rule's javadoc ends with what to check
  * when it fails; every assertion message names the order, the token presented, the current
  * token and the status found. Tests that need two instances over the same data are skipped
  * (not failed) unless {@link #newPeerStore} is overridden.
