@@ -8,6 +8,7 @@ import org.fencekit.tck.OrderStoreTck;
 import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
@@ -39,6 +40,12 @@ class RedisOrderStoreTckTest {
   @Nested
   @DisplayName("on a single node")
   class SingleNode extends OrderStoreTck {
+    /** Skips (or fails) the test up front when there is no node, before the TCK touches the store. */
+    @BeforeEach
+    void requireNode() {
+      RedisBackends.nodeUrl();
+    }
+
     @Override
     protected OrderStore newStore(TestClock clock) {
       return RedisOrderStore.builder().url(RedisBackends.nodeUrl()).keyPrefix(PREFIX).clock(clock).build();
@@ -54,6 +61,12 @@ class RedisOrderStoreTckTest {
   @Nested
   @DisplayName("on a Redis Cluster")
   class Cluster extends OrderStoreTck {
+    /** Skips (or fails) the test up front when there is no cluster, before the TCK touches the store. */
+    @BeforeEach
+    void requireCluster() {
+      RedisBackends.clusterNodes();
+    }
+
     @Override
     protected OrderStore newStore(TestClock clock) {
       return RedisOrderStore.builder().clusterNodes(RedisBackends.clusterNodes()).keyPrefix(PREFIX)
