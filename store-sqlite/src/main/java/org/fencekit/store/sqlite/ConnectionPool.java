@@ -67,11 +67,15 @@ final class ConnectionPool {
    * @throws SQLException if the connection had to be opened and could not be
    */
   Slot take(Duration timeout) throws InterruptedException, SQLException {
-    Slot slot = idle.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    Slot slot = idle.poll(nanos(timeout), TimeUnit.NANOSECONDS);
     if (slot == null) {
       return null;
     }
-    if (slot == CLOSED || closed) {
+    if (slot == CLOSED) {
+      idle.add(CLOSED); // for the next waiter
+      throw new IllegalStateException(closedMessage);
+    }
+    if (closed) {
       give(slot, true);
       throw new IllegalStateException(closedMessage);
     }
@@ -114,6 +118,11 @@ final class ConnectionPool {
       closeQuietly(slot);
     }
     idle.add(CLOSED);
+  }
+
+  /** {@code duration} in nanoseconds, saturating instead of overflowing past 292 years. */
+  static long nanos(Duration duration) {
+    return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : duration.toNanos();
   }
 
   private static void closeQuietly(Slot slot) {

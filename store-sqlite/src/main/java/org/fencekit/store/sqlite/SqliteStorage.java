@@ -109,8 +109,8 @@ final class SqliteStorage implements OrderStorage {
     writeLock.lock();
     try {
       createSchema(settings, sql, first);
-      ConnectionPool pool = new ConnectionPool(settings.connections(), () -> openConnection(settings),
-          "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again");
+      ConnectionPool pool = new ConnectionPool(
+          settings.connections(), () -> openConnection(settings), closedMessage(settings));
       SqliteStorage storage = new SqliteStorage(settings, sql, pool, realFile, writeLock);
       storage.openAll(first);
       opened = true;
@@ -357,15 +357,18 @@ final class SqliteStorage implements OrderStorage {
 
   private void checkOpen() {
     if (closed.get()) {
-      throw new IllegalStateException(
-          "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again");
+      throw new IllegalStateException(closedMessage(settings));
     }
+  }
+
+  private static String closedMessage(Settings settings) {
+    return "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again";
   }
 
   private void lockWrites(String operation, String sessionId) {
     boolean locked;
     try {
-      locked = writeLock.tryLock(settings.acquireTimeout().toNanos(), TimeUnit.NANOSECONDS);
+      locked = writeLock.tryLock(ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreUnavailableException(BACKEND, operation, sessionId, false,

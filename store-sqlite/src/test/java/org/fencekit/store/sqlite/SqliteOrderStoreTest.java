@@ -164,6 +164,15 @@ class SqliteOrderStoreTest {
   }
 
   @Test
+  @DisplayName("an acquireTimeout too long to count in nanoseconds waits as long as it can")
+  void hugeAcquireTimeout() {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock)
+        .acquireTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
+    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_patient"), LEASE));
+    assertEquals(token, store.get("cs_patient").orElseThrow().claimId());
+  }
+
+  @Test
   @DisplayName("a pool of one connection still serves writes and reads")
   void oneConnection() {
     SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(1));
