@@ -53,7 +53,7 @@ class IncidentReplayTest {
   @DisplayName("the main job prints a table for the embedded stores and exits 0")
   void mainJob() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status = Main.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int status = Main.run(new String[] {"--replay-only"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
     assertTrue(out.contains("| memory") || out.contains("memory |"), out);

@@ -1,0 +1,226 @@
+package org.fencekit.bench;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * The compare half of the main job: runs every benchmark on every given store through JMH's
+ * {@link Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress,
+ * prints a table per backend as soon as that backend is done, and writes {@code results.json}
+ * (JMH's JSON), {@code results.md} (the tables) and {@code throughput.png} (the chart) to the
+ * results folder, with JMH's own log in {@code jmh.log}.
+ */
+final class Comparison {
+
+  /** What one JMH run measures. */
+  enum Kind {
+    THROUGHPUT("claim+complete"),
+    RAW("raw baseline"),
+    LATENCY("claim+complete latency"),
+    HOT("hot orders"),
+    STALE("stale-write storm");
+
+    final String title;
+
+    Kind(String title) {
+      this.title = title;
+    }
+  }
+
+  /** One JMH run, and what it gave. */
+  static final class Job {
+    final StoreType store;
+    final Kind kind;
+    final RawBaseline baseline;
+    final int threads;
+    final List<RunResult> results = new ArrayList<>();
+    String error;
+
+    Job(StoreType store, Kind kind, RawBaseline baseline, int threads) {
+      this.store = store;
+      this.kind = kind;
+      this.baseline = baseline;
+      this.threads = threads;
+    }
+
+    String title() {
+      return store.label() + "  " + kind.title + (baseline == null ? "" : " " + baseline.label())
+          + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
+    }
+
+    RunResult first() {
+      return results.isEmpty() ? null : results.get(0);
+    }
+  }
+
+  private final Profile profile;
+  private final List<StoreType> stores;
+  private final Path outDir;
+  private final PrintStream out;
+  private final List<Job> jobs = new ArrayList<>();
+
+  Comparison(Profile profile, List<StoreType> stores, Path outDir, PrintStream out) {
+    this.profile = profile;
+    this.stores = List.copyOf(stores);
+    this.outDir = outDir;
+    this.out = out;
+    for (StoreType store : stores) {
+      for (int t : profile.threads) {
+        jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
+      }
+      for (RawBaseline baseline : RawBaseline.values()) {
+        if (baseline.store() == store) {
+          for (int t : profile.threads) {
+            jobs.add(new Job(store, Kind.RAW, baseline, t));
+          }
+        }
+      }
+      for (int t : profile.threads) {
+        jobs.add(new Job(store, Kind.LATENCY, null, t));
+      }
+      for (int t : profile.threads) {
+        jobs.add(new Job(store, Kind.HOT, null, t));
+      }
+      jobs.add(new Job(store, Kind.STALE, null, 4));
+    }
+  }
+
+  /** The jobs, in the order they run. */
+  List<Job> jobs() {
+    return jobs;
+  }
+
+  /**
+   * Runs every job, printing progress and each backend's tables; then writes the files.
+   *
+   * @return the number of jobs that failed
+   */
+  int run() throws IOException {
+    Files.createDirectories(outDir);
+    out.println("benchmarks: " + profile.describe() + "; results in " + outDir);
+    out.println("machine: " + Machine.describe());
+    int failed = 0;
+    try (PrintStream log = new PrintStream(new FileOutputStream(outDir.resolve("jmh.log").toFile(), true),
+        true, StandardCharsets.UTF_8)) {
+      OutputFormat format = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
+      int n = 0;
+      StoreType current = null;
+      for (Job job : jobs) {
+        if (current != null && job.store != current) {
+          Report.printStore(out, current, jobs);
+        }
+        current = job.store;
+        n++;
+        out.printf(Locale.ROOT, "[%2d/%d] %-62s ", n, jobs.size(), job.title());
+        out.flush();
+        long started = System.nanoTime();
+        try {
+          Collection<RunResult> results = new Runner(options(job).build(), format).run();
+          job.results.addAll(results);
+          out.printf(Locale.ROOT, "%s  (%d s)%n", Report.summary(job),
+              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+        } catch (RunnerException | RuntimeException e) {
+          failed++;
+          job.error = String.valueOf(e.getMessage());
+          out.println("FAILED (see " + outDir.resolve("jmh.log") + "): " + job.error);
+        }
+      }
+      if (current != null) {
+        Report.printStore(out, current, jobs);
+      }
+    }
+    List<RunResult> all = new ArrayList<>();
+    jobs.forEach(job -> all.addAll(job.results));
+    ResultFormatFactory.getInstance(ResultFormatType.JSON, outDir.resolve("results.json").toString())
+        .writeOut(all);
+    long heapSmall = HeapPerOrder.measure(20_000);
+    long heapLarge = HeapPerOrder.measure(100_000);
+    String markdown = Report.markdown(profile, stores, jobs, heapSmall, heapLarge);
+    Files.writeString(outDir.resolve("results.md"), markdown, StandardCharsets.UTF_8);
+    Chart.write(outDir.resolve("throughput.png"), stores, jobs, profile.threads);
+    out.println("memory store heap per provisioned order: " + heapSmall + " B with 20,000 orders, "
+        + heapLarge + " B with 100,000");
+    out.println("wrote " + outDir.resolve("results.json") + ", results.md, throughput.png, jmh.log");
+    return failed;
+  }
+
+  private ChainedOptionsBuilder options(Job job) {
+    Class<?> benchmark;
+    switch (job.kind) {
+      case RAW:
+        benchmark = RawBaselineBenchmark.class;
+        break;
+      case HOT:
+        benchmark = HotOrderBenchmark.class;
+        break;
+      case STALE:
+        benchmark = StaleWriteBenchmark.class;
+        break;
+      default:
+        benchmark = ClaimCompleteBenchmark.class;
+        break;
+    }
+    ChainedOptionsBuilder options = new OptionsBuilder()
+        .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
+        .forks(profile.forks)
+        .warmupIterations(profile.warmupIterations)
+        .warmupTime(profile.warmupTime)
+        .measurementIterations(profile.measurementIterations)
+        .measurementTime(profile.measurementTime)
+        .jvmArgsAppend("-Xms1g", "-Xmx4g")
+        .addProfiler(GCProfiler.class)
+        .shouldFailOnError(true);
+    if (job.kind == Kind.RAW) {
+      options.param("baseline", job.baseline.name());
+    } else {
+      options.param("backend", job.store.name());
+    }
+    // One mode per run: OptionsBuilder.mode adds to the list rather than replacing it.
+    if (job.kind == Kind.LATENCY) {
+      options.mode(Mode.SampleTime).timeUnit(TimeUnit.MICROSECONDS);
+    } else {
+      options.mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS);
+    }
+    if (job.kind != Kind.STALE) {
+      options.threads(job.threads);
+    }
+    return options;
+  }
+
+  /** Looks up a secondary result (an aux counter, a profiler's figure) by its name's ending. */
+  static Result<?> secondary(RunResult result, String name) {
+    if (result == null) {
+      return null;
+    }
+    for (String key : result.getSecondaryResults().keySet()) {
+      if (key.equals(name) || key.endsWith("." + name) || key.endsWith("\u00b7" + name)) {
+        Result<?> found = result.getSecondaryResults().get(key);
+        return found;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,44 @@
+package org.fencekit.bench;
+
+import java.util.List;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * How long and how often the compare command measures. SHORT is the default (about a minute and
+ * a half per backend on two cores); FULL ({@code --full}) is slower and tighter; SMOKE
+ * ({@code --smoke}) runs everything for a moment in this JVM, to check the pipeline, not to
+ * measure.
+ */
+enum Profile {
+
+  /** Two forks, 3 warmup and 5 measurement iterations of 2 s each. */
+  FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), List.of(1, 4, 16)),
+  /** One fork, 1 warmup and 2 measurement iterations of 1 s each. */
+  SHORT(1, 1, TimeValue.seconds(1), 2, TimeValue.seconds(1), List.of(1, 4, 16)),
+  /** No fork, no warmup, one iteration of 100 ms; 1 and 4 threads. Not a measurement. */
+  SMOKE(0, 0, TimeValue.milliseconds(100), 1, TimeValue.milliseconds(100), List.of(1, 4));
+
+  final int forks;
+  final int warmupIterations;
+  final TimeValue warmupTime;
+  final int measurementIterations;
+  final TimeValue measurementTime;
+  final List<Integer> threads;
+
+  Profile(int forks, int warmupIterations, TimeValue warmupTime, int measurementIterations,
+      TimeValue measurementTime, List<Integer> threads) {
+    this.forks = forks;
+    this.warmupIterations = warmupIterations;
+    this.warmupTime = warmupTime;
+    this.measurementIterations = measurementIterations;
+    this.measurementTime = measurementTime;
+    this.threads = threads;
+  }
+
+  /** What this profile does, for the report. */
+  String describe() {
+    return name().toLowerCase() + " profile: " + forks + " fork(s), " + warmupIterations + " x "
+        + warmupTime + " warmup, " + measurementIterations + " x " + measurementTime
+        + " measurement, threads " + threads;
+  }
+}

@@ -1,0 +1,64 @@
+package org.fencekit.bench;
+
+import org.fencekit.store.sqlite.SqliteOrderStore;
+
+/**
+ * One raw baseline per backend: the work of {@link ClaimCompleteBenchmark} through the bare
+ * driver, so each store's overhead is a ratio measured side by side. Each names the store
+ * configuration it is the baseline of, and is available when that store is.
+ */
+public enum RawBaseline {
+
+  /** {@link java.util.concurrent.ConcurrentHashMap#compute}, the memory store's atomic step. */
+  MEMORY_MAP(StoreType.MEMORY),
+  /** The SQLite store's statements through bare JDBC, synchronous=FULL. */
+  SQLITE_JDBC(StoreType.SQLITE),
+  /** The SQLite store's statements through bare JDBC, synchronous=NORMAL. */
+  SQLITE_NORMAL_JDBC(StoreType.SQLITE_NORMAL),
+  /** The PostgreSQL store's locking transactions through bare JDBC. */
+  POSTGRES_LOCKING_JDBC(StoreType.POSTGRES),
+  /** A single-statement compare-and-set through bare JDBC: the ceiling of a fast path. */
+  POSTGRES_CAS_JDBC(StoreType.POSTGRES),
+  /** The Redis store's scripts through Jedis EVALSHA, single node. */
+  REDIS_EVALSHA(StoreType.REDIS),
+  /** The Redis store's scripts through Jedis EVALSHA, on the cluster. */
+  REDIS_CLUSTER_EVALSHA(StoreType.REDIS_CLUSTER);
+
+  private final StoreType store;
+
+  RawBaseline(StoreType store) {
+    this.store = store;
+  }
+
+  /** The store configuration this is the baseline of. */
+  StoreType store() {
+    return store;
+  }
+
+  /** Opens the driver; the caller closes it. */
+  RawDriver open() {
+    switch (this) {
+      case MEMORY_MAP:
+        return new RawMemory();
+      case SQLITE_JDBC:
+        return new RawSqlite(SqliteOrderStore.Synchronous.FULL);
+      case SQLITE_NORMAL_JDBC:
+        return new RawSqlite(SqliteOrderStore.Synchronous.NORMAL);
+      case POSTGRES_LOCKING_JDBC:
+        return new RawPostgres(store.setting(), false);
+      case POSTGRES_CAS_JDBC:
+        return new RawPostgres(store.setting(), true);
+      case REDIS_EVALSHA:
+        return RawRedis.node(store.setting());
+      case REDIS_CLUSTER_EVALSHA:
+        return RawRedis.cluster(store.setting());
+      default:
+        throw new AssertionError(this);
+    }
+  }
+
+  /** A short name for tables. */
+  String label() {
+    return name().toLowerCase().replace('_', '-');
+  }
+}

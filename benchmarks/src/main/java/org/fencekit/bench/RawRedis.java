@@ -1,0 +1,127 @@
+package org.fencekit.bench;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.fencekit.store.ClaimId;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * The Redis store's scripts through bare Jedis: EVALSHA of the store's own claim.lua and
+ * complete.lua, with the same keys and arguments, on a client pooled as the store's is (32
+ * connections, 2 s timeout), the reply checked for its outcome and otherwise left undecoded.
+ */
+final class RawRedis implements RawDriver {
+
+  private static final String LUA = "/org/fencekit/store/redis/";
+
+  private final UnifiedJedis client;
+  private final Script claim = new Script(Resources.text(LUA + "claim.lua"));
+  private final Script complete = new Script(Resources.text(LUA + "complete.lua"));
+
+  private RawRedis(UnifiedJedis client) {
+    this.client = client;
+  }
+
+  /** A single node at {@code redis://host:port}. */
+  static RawRedis node(String url) {
+    URI uri = URI.create(url);
+    return new RawRedis(RedisClient.builder()
+        .hostAndPort(new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()))
+        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+        .poolConfig(pool())
+        .build());
+  }
+
+  /** A cluster given as {@code host:port,host:port}. */
+  static RawRedis cluster(String nodes) {
+    Set<HostAndPort> seeds = new LinkedHashSet<>();
+    for (String node : nodes.split(",")) {
+      seeds.add(HostAndPort.from(node.trim()));
+    }
+    return new RawRedis(RedisClusterClient.builder()
+        .nodes(seeds)
+        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+        .poolConfig(pool())
+        .build());
+  }
+
+  private static ConnectionPoolConfig pool() {
+    ConnectionPoolConfig pool = new ConnectionPoolConfig();
+    pool.setMaxTotal(32);
+    pool.setMaxIdle(32);
+    pool.setMaxWait(Duration.ofSeconds(2));
+    return pool;
+  }
+
+  @Override
+  public Session session() {
+    return new Session() {
+      @Override
+      public void claimComplete(String sessionId, long now) {
+        String order = "fencekit:{" + sessionId + "}";
+        String nonce = ClaimId.newNonce();
+        List<?> claimed = (List<?>) claim.run(client, List.of(order), List.of(
+            Long.toString(now), Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()), nonce,
+            sessionId, "esim-eu-5gb", "1", "customer@example.com", "1999", "usd"));
+        if (!"claimed".equals(text(claimed.get(0)))) {
+          throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + text(claimed.get(0)));
+        }
+        List<?> written = (List<?>) complete.run(client,
+            List.of(order, order + ":orphans", order + ":orphan-ids"),
+            List.of("1", nonce, Long.toString(now), Orders.ITEM.providerOrderId(), "1", Orders.ITEM.payload()));
+        if (!"written".equals(text(written.get(0)))) {
+          throw new IllegalStateException("the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));
+        }
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  private static String text(Object reply) {
+    return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  /** A script and its SHA-1; EVALSHA, and EVAL once on NOSCRIPT, as the store does. */
+  private static final class Script {
+    private final String source;
+    private final String sha1;
+
+    Script(String source) {
+      this.source = source;
+      try {
+        this.sha1 = HexFormat.of().formatHex(
+            MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("this JVM has no SHA-1", e);
+      }
+    }
+
+    Object run(UnifiedJedis client, List<String> keys, List<String> args) {
+      try {
+        return client.evalsha(sha1, keys, args);
+      } catch (JedisNoScriptException e) {
+        return client.eval(source, keys, args);
+      }
+    }
+  }
+}
