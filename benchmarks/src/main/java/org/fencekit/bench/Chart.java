@@ -58,12 +58,15 @@ final class Chart {
     g.drawString("bars: the store; black tick: its raw baseline (same statements, bare driver)", LEFT, 46);
 
     double max = 10;
+    double min = Double.MAX_VALUE;
     for (Job job : jobs) {
       if ((job.kind == Kind.THROUGHPUT || job.kind == Kind.RAW) && job.first() != null) {
-        max = Math.max(max, Report.score(job.first()));
+        double score = Report.score(job.first());
+        max = Math.max(max, score);
+        min = score > 0 ? Math.min(min, score) : min;
       }
     }
-    int lowExp = 2;
+    int lowExp = min == Double.MAX_VALUE ? 0 : Math.max(0, (int) Math.floor(Math.log10(min)));
     int highExp = Math.max(lowExp + 1, (int) Math.ceil(Math.log10(max)));
     int plotHeight = HEIGHT - TOP - BOTTOM;
     int plotWidth = WIDTH - LEFT - RIGHT;
@@ -83,7 +86,7 @@ final class Chart {
 
     int groups = Math.max(1, stores.size());
     int groupWidth = plotWidth / groups;
-    int barWidth = Math.max(8, (int) (groupWidth * 0.7 / Math.max(1, threads.size())));
+    int barWidth = Math.min(48, Math.max(8, (int) (groupWidth * 0.7 / Math.max(1, threads.size()))));
     for (int s = 0; s < stores.size(); s++) {
       StoreType store = stores.get(s);
       int groupLeft = LEFT + s * groupWidth + (groupWidth - barWidth * threads.size()) / 2;

@@ -214,12 +214,12 @@ final class Report {
       case SQLITE_NORMAL_JDBC:
         return 38_000.0;
       case POSTGRES_LOCKING_JDBC:
-        return threads == 1 ? 2_100.0 : threads == 16 ? 8_700.0 : null;
+        return threads == 1 ? Double.valueOf(2_100) : threads == 16 ? Double.valueOf(8_700) : null;
       case POSTGRES_CAS_JDBC:
-        return threads == 1 ? 3_800.0 : threads == 16 ? 18_000.0 : null;
+        return threads == 1 ? Double.valueOf(3_800) : threads == 16 ? Double.valueOf(18_000) : null;
       case REDIS_EVALSHA:
       case REDIS_CLUSTER_EVALSHA:
-        return threads == 1 ? 15_000.0 : threads == 16 ? 85_000.0 : null;
+        return threads == 1 ? Double.valueOf(15_000) : threads == 16 ? Double.valueOf(85_000) : null;
       default:
         return null;
     }
