@@ -97,7 +97,7 @@ final class PostgresStorage implements OrderStorage {
 
   /** Creates the schema (if configured) and both tables, if they do not exist. */
   void createSchema(boolean namespace) {
-    transaction("createSchema", null, e -> retryable(e) || DDL_RACE.contains(e.getSQLState()), tx -> {
+    transaction("createSchema", null, e -> retryable(e) || DDL_RACE.contains(state(e)), tx -> {
       tx.wrote = true;
       try (Statement statement = tx.connection.createStatement()) {
         statement.setQueryTimeout(queryTimeoutSeconds);
@@ -291,7 +291,12 @@ final class PostgresStorage implements OrderStorage {
   }
 
   static boolean retryable(SQLException e) {
-    return RETRYABLE.contains(e.getSQLState());
+    return RETRYABLE.contains(state(e));
+  }
+
+  /** The SQLState, or "" when the driver or the pool gave none. */
+  private static String state(SQLException e) {
+    return e.getSQLState() == null ? "" : e.getSQLState();
   }
 
   private StoreUnavailableException unavailable(
@@ -301,8 +306,8 @@ final class PostgresStorage implements OrderStorage {
   }
 
   private static String describe(SQLException e) {
-    StringBuilder text = new StringBuilder("SQLState ").append(e.getSQLState()).append(": ")
-        .append(e.getMessage());
+    StringBuilder text = new StringBuilder(e.getSQLState() == null ? "no SQLState" : "SQLState " + e.getSQLState())
+        .append(": ").append(e.getMessage());
     Throwable cause = e.getCause();
     for (int depth = 0; cause != null && depth < 3; depth++, cause = cause.getCause()) {
       if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
@@ -313,7 +318,7 @@ final class PostgresStorage implements OrderStorage {
   }
 
   private String remedy(SQLException e, int attempts) {
-    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    String state = state(e);
     if (retryable(e)) {
       return "gave up after " + attempts + " runs of the transaction that each met a deadlock or"
           + " serialization failure; retry the call later";

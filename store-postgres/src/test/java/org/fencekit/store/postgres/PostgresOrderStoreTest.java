@@ -221,6 +221,22 @@ class PostgresOrderStoreTest {
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
   }
 
+  @Test
+  @DisplayName("a pool with no connection to lend in time: StoreUnavailableException, nothing written")
+  void poolExhausted() throws SQLException {
+    PostgresOrderStore store = store(pooled().maximumPoolSize(1).connectionTimeout(Duration.ofMillis(250)));
+    String sid = sid("exhausted");
+    ClaimId token = claimed(store, sid);
+    try (Connection held = store.storage().dataSource().getConnection()) {
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+          () -> store.complete(sid, token, ITEM));
+      assertFalse(e.outcomeUnknown(), e::getMessage);
+      assertTrue(e.getMessage().contains("connections to spare"), e.getMessage());
+      held.rollback();
+    }
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+  }
+
   // ------------------------------------------------------------------ the creation race
 
   /**
