@@ -209,6 +209,18 @@ class OrderStoreTckSelfTest {
         () -> "no rule may fail:" + outcome.failures());
   }
 
+  @Test
+  @DisplayName("when the store cannot be made (no server), every rule is skipped and none fails")
+  void unreachableStoreSkipsEveryRule() {
+    Outcome outcome = launch(UnreachableStoreTck.class);
+    assertEquals(Set.of(), outcome.with(TestExecutionResult.Status.FAILED),
+        () -> "a missing server must skip the rules, not fail them:" + outcome.failures());
+    assertEquals(Set.of(), outcome.with(TestExecutionResult.Status.SUCCESSFUL),
+        "no rule can pass without a store");
+    assertTrue(outcome.with(TestExecutionResult.Status.ABORTED).size() >= 40,
+        () -> "every rule must be skipped, got " + outcome.with(TestExecutionResult.Status.ABORTED).size());
+  }
+
   @TestFactory
   @DisplayName("each deliberately broken store fails the TCK on the rules that name its break")
   Stream<DynamicTest> eachBreakFails() {
