@@ -49,8 +49,8 @@ import org.fencekit.store.WriteResult;
  *       rejected write changes nothing else;
  *   <li><b>get, orphans</b>: a plain {@code SELECT} of the last committed state;
  *   <li>on any exception inside a transaction, roll it back; a deadlock (40P01) or a
- *       serialization failure (40001) runs the whole transaction again, at most
- *       {@value PostgresStorage#MAX_ATTEMPTS} times.
+ *       serialization failure (40001) runs the whole transaction again, at most 10
+ *       times in all, after a short random pause.
  * </ol>
  *
  * <p><b>Why READ COMMITTED is enough.</b> Every decision is made on a row read with
