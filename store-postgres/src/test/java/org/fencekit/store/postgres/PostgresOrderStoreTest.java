@@ -301,6 +301,74 @@ class PostgresOrderStoreTest {
     creationRace(true);
   }
 
+  /**
+   * Another transaction inserts the orphan a stale complete is about to record and, without
+   * committing, asks for the order's row lock, which the complete holds while it waits for that
+   * orphan: a deadlock. The other transaction waits 30 s before checking for deadlocks, so the
+   * store's transaction, checking after the server's default of 1 s, is the one PostgreSQL aborts
+   * (40P01); the store must run it again and answer Superseded.
+   */
+  @Test
+  @DisplayName("a deadlock (40P01) with another transaction is retried, not surfaced")
+  void deadlockIsRetried() throws Exception {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("deadlock");
+    ClaimId stale = claimed(store, sid);
+    clock.advance(LEASE);
+    claimed(store, sid);
+    String orders = schema.name() + ".fencekit_orders";
+    String orphans = schema.name() + ".fencekit_orphans";
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (Connection other = PostgresTestServer.connect()) {
+      other.setAutoCommit(false);
+      try (Statement statement = other.createStatement()) {
+        statement.execute("SET LOCAL deadlock_timeout = '30s'");
+      }
+      try (PreparedStatement insert = other.prepareStatement("INSERT INTO " + orphans
+          + " (session_id, claim_fence, claim_nonce, provider_order_id, recorded_at) VALUES (?, ?, ?, ?, 0)")) {
+        insert.setString(1, sid);
+        insert.setLong(2, stale.fence());
+        insert.setString(3, stale.nonce());
+        insert.setString(4, ITEM.providerOrderId());
+        insert.executeUpdate();
+      }
+      Future<WriteResult> complete = executor.submit(() -> store.complete(sid, stale, ITEM));
+      awaitLockWait("%INSERT INTO \"" + schema.name() + "\".\"fencekit_orphans\"%");
+      try (PreparedStatement lock = other.prepareStatement(
+          "SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
+        lock.setString(1, sid);
+        lock.executeQuery().close();
+      }
+      other.commit();
+      WriteResult result = complete.get(60, TimeUnit.SECONDS);
+      assertInstanceOf(WriteResult.Superseded.class, result);
+      assertEquals(1, store.storage().retries(), "the deadlocked transaction must have run again");
+      assertEquals(1, store.orphans(sid).size(), "the orphan is recorded once");
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  /** Waits until a statement matching {@code pattern} (SQL LIKE) waits for a lock. */
+  private static void awaitLockWait(String pattern) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    try (Connection watcher = PostgresTestServer.connect();
+         PreparedStatement waiting = watcher.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+             + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
+      waiting.setString(1, pattern);
+      while (true) {
+        try (ResultSet rows = waiting.executeQuery()) {
+          rows.next();
+          if (rows.getInt(1) > 0) {
+            return;
+          }
+        }
+        assertTrue(System.nanoTime() < deadline, "no statement like " + pattern + " waited for a lock");
+        Thread.sleep(20); // polling the server's state, not waiting for a lease
+      }
+    }
+  }
+
   // ------------------------------------------------------------------ schema and names
 
   @Test
