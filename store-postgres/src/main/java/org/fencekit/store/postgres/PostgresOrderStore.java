@@ -346,7 +346,9 @@ public final class PostgresOrderStore implements OrderStore {
     /**
      * Whether {@link #build()} creates the schema and the tables if they do not exist (default
      * false: run schema.sql from your migrations instead). Safe to run from many processes at
-     * once.
+     * once. PostgreSQL checks the CREATE privilege (on the database for the schema, on the
+     * schema for the tables) even when they exist, so a least-privilege user should leave this
+     * off.
      *
      * @return this builder
      */

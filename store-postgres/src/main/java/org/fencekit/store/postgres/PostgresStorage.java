@@ -341,7 +341,9 @@ final class PostgresStorage implements OrderStorage {
     }
     if (state.equals("42501")) {
       return "the database user lacks a privilege: grant SELECT, INSERT and UPDATE on both"
-          + " fencekit tables (and USAGE on their schema)";
+          + " fencekit tables (and USAGE on their schema); createSchema(true) also needs CREATE,"
+          + " even when the tables exist, so leave it off for such a user and run schema.sql"
+          + " from your migrations";
     }
     if (state.equals("25006")) {
       return "the server is a read-only standby: point the store at the primary";

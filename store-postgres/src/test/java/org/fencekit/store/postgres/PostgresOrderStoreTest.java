@@ -440,6 +440,56 @@ class PostgresOrderStoreTest {
     }
   }
 
+  @Test
+  @DisplayName("a user with only SELECT, INSERT and UPDATE on the tables runs the store; createSchema needs more")
+  void leastPrivilege() {
+    store(pooled()).close(); // the tables exist
+    String role = "fencekit_app_" + ClaimId.newNonce().substring(0, 10);
+    String password = ClaimId.newNonce();
+    PostgresTestServer.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    try {
+      PostgresTestServer.execute("GRANT USAGE ON SCHEMA " + schema.name() + " TO " + role);
+      PostgresTestServer.execute("GRANT SELECT, INSERT, UPDATE ON " + schema.name() + ".fencekit_orders, "
+          + schema.name() + ".fencekit_orphans TO " + role);
+      String url = asUser(PostgresTestServer.jdbcUrl(), role, password);
+
+      try (PostgresOrderStore store = pooled().jdbcUrl(url).createSchema(false).build()) {
+        String sid = sid("least");
+        ClaimId stale = claimed(store, sid);
+        clock.advance(LEASE);
+        ClaimId fresh = claimed(store, sid);
+        assertInstanceOf(WriteResult.Written.class, store.extend(sid, fresh, LEASE));
+        assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, ITEM));
+        assertInstanceOf(WriteResult.Written.class, store.fail(sid, fresh, "out of stock"));
+        assertEquals(1, store.orphans(sid).size());
+      }
+
+      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+          () -> pooled().jdbcUrl(url).build());
+      assertTrue(e.getMessage().contains("42501"), e.getMessage());
+      assertTrue(e.getMessage().contains("leave it off"), e.getMessage());
+      assertFalse(e.getMessage().contains(password), "the password must not appear");
+    } finally {
+      PostgresTestServer.execute("DROP OWNED BY " + role);
+      PostgresTestServer.execute("DROP ROLE " + role);
+    }
+  }
+
+  /** {@code url} with its user and password replaced. */
+  private static String asUser(String url, String user, String password) {
+    int query = url.indexOf('?');
+    StringBuilder out = new StringBuilder(query < 0 ? url : url.substring(0, query))
+        .append("?user=").append(user).append("&password=").append(password);
+    if (query >= 0) {
+      for (String parameter : url.substring(query + 1).split("&")) {
+        if (!parameter.startsWith("user=") && !parameter.startsWith("password=") && !parameter.isEmpty()) {
+          out.append('&').append(parameter);
+        }
+      }
+    }
+    return out.toString();
+  }
+
   // ------------------------------------------------------------------ values
 
   @Test
