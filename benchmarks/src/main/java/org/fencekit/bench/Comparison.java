@@ -88,14 +88,12 @@ final class Comparison {
     this.outDir = outDir;
     this.out = out;
     for (StoreType store : stores) {
+      // Each store run next to its raw baselines at the same thread count, so that both see
+      // the same background load when the machine is shared.
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
-      }
-      for (RawBaseline baseline : RawBaseline.values()) {
-        if (baseline.store() == store) {
-          for (int t : profile.threads) {
-            jobs.add(new Job(store, Kind.RAW, baseline, t));
-          }
+        for (RawBaseline baseline : Report.baselines(store)) {
+          jobs.add(new Job(store, Kind.RAW, baseline, t));
         }
       }
       for (int t : profile.threads) {

@@ -113,7 +113,13 @@ public final class Main {
       return replay;
     }
     List<StoreType> available = new ArrayList<>();
-    stores.stream().filter(StoreType::available).forEach(available::add);
+    for (StoreType type : stores) {
+      if (type.available()) {
+        available.add(type);
+      } else {
+        out.println("benchmarks: " + type.absence());
+      }
+    }
     if (outDir == null) {
       outDir = Path.of("benchmarks", "results",
           DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));

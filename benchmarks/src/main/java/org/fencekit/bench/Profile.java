@@ -5,14 +5,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * How long and how often the compare command measures. SHORT is the default (about a minute and
- * a half per backend on two cores); FULL ({@code --full}) is slower and tighter; SMOKE
+ * a half per backend on two cores); FULL ({@code --full}) takes about six times as long and
+ * gives tighter figures (two forks, error bars in results.json); SMOKE
  * ({@code --smoke}) runs everything for a moment in this JVM, to check the pipeline, not to
  * measure.
  */
 enum Profile {
 
-  /** Two forks, 3 warmup and 5 measurement iterations of 2 s each. */
-  FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), List.of(1, 4, 16)),
+  /** Two forks, each with 2 warmup and 5 measurement iterations of 1 s (about 3 s per run). */
+  FULL(2, 2, TimeValue.seconds(1), 5, TimeValue.seconds(1), List.of(1, 4, 16)),
   /** One fork, 1 warmup and 2 measurement iterations of 1 s each. */
   SHORT(1, 1, TimeValue.seconds(1), 2, TimeValue.seconds(1), List.of(1, 4, 16)),
   /** No fork, no warmup, one iteration of 100 ms; 1 and 4 threads. Not a measurement. */
