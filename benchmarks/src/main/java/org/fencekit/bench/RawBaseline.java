@@ -57,6 +57,27 @@ public enum RawBaseline {
     }
   }
 
+  /** What the baseline sends, for the report. */
+  String description() {
+    switch (this) {
+      case MEMORY_MAP:
+        return "ConcurrentHashMap.compute creating the order, then compute comparing the nonce and settling";
+      case SQLITE_JDBC:
+      case SQLITE_NORMAL_JDBC:
+        return "the store's select-order.sql, insert-order.sql and update-order.sql, prepared once per"
+            + " connection, in BEGIN IMMEDIATE transactions behind one process-wide lock, a connection per thread";
+      case POSTGRES_LOCKING_JDBC:
+        return "the store's lock-order.sql (SELECT ... FOR UPDATE), insert-order.sql and update-order.sql in"
+            + " two transactions, a connection per thread, driver defaults (server-side prepared statements)";
+      case POSTGRES_CAS_JDBC:
+        return "one INSERT ... ON CONFLICT DO UPDATE ... WHERE to claim and one UPDATE ... WHERE fence and"
+            + " nonce match to complete, autocommit, a connection per thread";
+      default:
+        return "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
+            + " 32 connections";
+    }
+  }
+
   /** A short name for tables. */
   String label() {
     return name().toLowerCase().replace('_', '-');

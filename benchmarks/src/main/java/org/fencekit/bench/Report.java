@@ -139,7 +139,11 @@ final class Report {
     md.append("## Summary\n\n").append(summary(stores, jobs).render("")).append('\n');
     md.append("## Against the engines' own ceilings\n\n").append(ceilings(stores, jobs).render(""))
         .append("\nWrites/s counts each claim and each complete as one transaction (or script). Reference"
-            + " ceilings are those of issue 5 for a 2-core machine.\n\n");
+            + " ceilings are those of issue 5 for a 2-core machine.\n\nRaw baselines:\n\n");
+    for (RawBaseline b : RawBaseline.values()) {
+      md.append("- `").append(b.label()).append("`: ").append(b.description()).append('\n');
+    }
+    md.append('\n');
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
       md.append("Claim + complete of fresh orders:\n\n").append(claimComplete(store, jobs).render("")).append('\n');
@@ -193,7 +197,7 @@ final class Report {
   /** The engines' reference ceilings (issue 5, 2 cores), per thread count where known. */
   static Table ceilings(List<StoreType> stores, List<Job> jobs) {
     Table table = new Table("backend", "threads", "store writes/s", "raw writes/s", "raw", "reference ceiling",
-        "store / ceiling");
+        "raw / ceiling", "store / ceiling");
     for (StoreType store : stores) {
       for (RawBaseline raw : baselines(store)) {
         for (int t : threads(jobs, store)) {
@@ -201,7 +205,8 @@ final class Report {
           double rawWrites = 2 * score(find(jobs, store, Kind.RAW, raw, t));
           Double ceiling = ceiling(raw, t);
           table.row(List.of(store.label(), Integer.toString(t), rate(storeWrites), rate(rawWrites), raw.label(),
-              ceiling == null ? "-" : rate(ceiling), ceiling == null ? "-" : ratio(storeWrites, ceiling)));
+              ceiling == null ? "-" : rate(ceiling), ceiling == null ? "-" : ratio(rawWrites, ceiling),
+              ceiling == null ? "-" : ratio(storeWrites, ceiling)));
         }
       }
     }
