@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -38,11 +39,14 @@ public class BackendState {
     store = backend.open(clock);
   }
 
-  /** Closes the store and deletes this run's orders from a shared server. */
+  /** Closes the store and deletes this run's orders: its SQLite file, or its rows and keys on a server. */
   @TearDown(Level.Trial)
   public void close() {
     if (store != null) {
       store.close();
+      if (store instanceof SqliteOrderStore sqlite) {
+        StoreType.deleteFresh(sqlite.file());
+      }
       ServerCleanup.forget(backend, runPrefix);
     }
   }

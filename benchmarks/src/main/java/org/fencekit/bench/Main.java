@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
  * The main job, in two parts.
@@ -37,7 +38,7 @@ public final class Main {
 
   static final String USAGE = String.join("\n",
       "usage: java -jar benchmarks/target/fencekit-benchmarks.jar [--full | --smoke] [--out DIR]",
-      "           [--only memory,sqlite,postgres,redis,redis-cluster] [--replay-only]",
+      "           [--only memory,sqlite,sqlite-normal,postgres,redis,redis-cluster] [--replay-only]",
       "  replays the incident against every available store, then benchmarks them (JMH).",
       "  --full         the longer, more precise profile (default: a short one)",
       "  --smoke        every benchmark for a moment in this JVM: checks the pipeline, measures nothing",
@@ -156,10 +157,18 @@ public final class Main {
         continue;
       }
       ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
+      Path file = null;
       try (OrderStore store = type.open(clock)) {
+        if (store instanceof SqliteOrderStore sqlite) {
+          file = sqlite.file();
+        }
         results.put(type, new IncidentReplay(store, clock).replayAll());
       } catch (Exception | LinkageError e) {
         problems.add(type.label() + ": " + e);
+      } finally {
+        if (file != null) {
+          StoreType.deleteFresh(file);
+        }
       }
     }
     printTable(out, results);

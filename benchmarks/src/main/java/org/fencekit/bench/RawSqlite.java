@@ -51,8 +51,11 @@ final class RawSqlite implements RawDriver {
     }
   }
 
+  /** Deletes the database file; the sessions are closed by then. */
   @Override
-  public void close() {}
+  public void close() {
+    StoreType.deleteFresh(file);
+  }
 
   private final class JdbcSession implements Session {
     private final Connection connection;

@@ -87,6 +87,18 @@ public enum StoreType {
     }
   }
 
+  /** Deletes a file {@link #freshFile()} made, with SQLite's WAL and shared-memory files and its directory. */
+  static void deleteFresh(Path file) {
+    try {
+      for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+        Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
+      }
+      Files.deleteIfExists(file.getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete the benchmark database " + file, e);
+    }
+  }
+
   /** Opens a store of this type on {@code clock}; the caller closes it. */
   abstract OrderStore open(Clock clock);
 
