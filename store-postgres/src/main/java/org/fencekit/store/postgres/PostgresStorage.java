@@ -27,11 +27,14 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteRequest;
 
 /**
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
  * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
- * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does.
+ * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
+ * path's single statements ({@link #claimFast}, {@link #settleFast}), which write only where
+ * their WHERE clause holds and report what they wrote; {@link FastPath} decides around them.
  *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled
  * back by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in
@@ -121,6 +124,153 @@ final class PostgresStorage implements OrderStorage {
     });
   }
 
+  /**
+   * The single-statement claim (claim-fast.sql): re-claims the order if it exists, is not
+   * provisioned and holds no live lease at {@code now}, or creates it as {@code created} if
+   * there is none; one statement in auto-commit.
+   *
+   * @param created the record the state machine builds for a first claim at {@code now}
+   * @param now the call's time, at millisecond precision
+   * @return the row as written, or empty if the statement wrote nothing (the machine would not
+   *     grant the claim without the lock, or the server rolled the statement back with 40001 or
+   *     40P01): the caller then decides in a transaction
+   */
+  Optional<OrderRecord> claimFast(OrderRecord created, Instant now) {
+    return single("claim", created.sessionId(), sql.claimFast(), statement -> {
+      statement.setString(1, created.claimId().nonce());
+      setMillis(statement, 2, created.claimedAt());
+      setMillis(statement, 3, created.leaseExpiresAt());
+      setMillis(statement, 4, created.updatedAt());
+      statement.setString(5, created.sessionId());
+      statement.setLong(6, now.toEpochMilli());
+      bindCreated(statement, 7, created);
+    });
+  }
+
+  /**
+   * The single-statement complete, fail or extend (complete-fast.sql, fail-fast.sql,
+   * extend-fast.sql): writes the request's new state if its token is the order's current claim
+   * (and, for a settle, not the token that settled it last); one statement in auto-commit.
+   *
+   * @param request the validated write
+   * @param now the call's time, at millisecond precision
+   * @return the row as written, or empty if the statement wrote nothing (superseded, replay,
+   *     unknown order, or the server rolled the statement back with 40001 or 40P01): the caller
+   *     then decides in a transaction
+   */
+  Optional<OrderRecord> settleFast(WriteRequest request, Instant now) {
+    ClaimId token = request.claimId();
+    if (request instanceof WriteRequest.Complete complete) {
+      return single("complete", request.sessionId(), sql.completeFast(), statement -> {
+        statement.setString(1, complete.item().providerOrderId());
+        setText(statement, 2, complete.item().payload());
+        statement.setLong(3, token.fence());
+        statement.setString(4, token.nonce());
+        statement.setLong(5, now.toEpochMilli());
+        bindToken(statement, 6, request);
+      });
+    }
+    if (request instanceof WriteRequest.Fail fail) {
+      return single("fail", request.sessionId(), sql.failFast(), statement -> {
+        statement.setString(1, fail.error());
+        statement.setLong(2, token.fence());
+        statement.setString(3, token.nonce());
+        statement.setLong(4, now.toEpochMilli());
+        bindToken(statement, 5, request);
+      });
+    }
+    WriteRequest.Extend extend = (WriteRequest.Extend) request;
+    return single("extend", request.sessionId(), sql.extendFast(), statement -> {
+      statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
+      statement.setLong(2, now.toEpochMilli());
+      bindToken(statement, 3, request);
+    });
+  }
+
+  /** Binds session_id, then the token's fence and nonce, from {@code index} on. */
+  private static void bindToken(PreparedStatement statement, int index, WriteRequest request)
+      throws SQLException {
+    statement.setString(index, request.sessionId());
+    statement.setLong(index + 1, request.claimId().fence());
+    statement.setString(index + 2, request.claimId().nonce());
+  }
+
+  /**
+   * Runs one statement that returns at most one order row, in auto-commit, so that it is one
+   * round trip with no BEGIN or COMMIT: the server commits it as it ends. The connection goes
+   * back with the auto-commit setting it was lent with.
+   *
+   * <p>A 40001 or 40P01 (possible at REPEATABLE READ or SERIALIZABLE, where a row changed since
+   * the statement's snapshot cannot be updated) means the server rolled the statement back: the
+   * result is empty, as for a statement that matched nothing. Any other failure is a
+   * {@link StoreUnavailableException}, whose outcome is unknown when the statement had been sent
+   * and the server did not answer it with an error (an error answer means it was rolled back).
+   */
+  private Optional<OrderRecord> single(String operation, String sessionId, String statementSql,
+      Binder binder) {
+    requireOpen(operation, sessionId);
+    Connection connection;
+    try {
+      connection = dataSource.getConnection();
+    } catch (SQLException e) {
+      throw unavailable(operation, sessionId, false, e, 1);
+    }
+    boolean restoreAutoCommit = false;
+    boolean sent = false;
+    try {
+      if (!connection.getAutoCommit()) {
+        connection.setAutoCommit(true); // no round trip: nothing is open on a connection just lent
+        restoreAutoCommit = true;
+      }
+      try (PreparedStatement statement = prepare(connection, statementSql)) {
+        binder.bind(statement);
+        sent = true;
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
+        }
+      }
+    } catch (SQLException e) {
+      if (retryable(e)) {
+        return Optional.empty();
+      }
+      throw unavailable(operation, sessionId, sent && !answeredWithError(e), e, 1);
+    } finally {
+      try {
+        if (restoreAutoCommit) {
+          connection.setAutoCommit(false);
+        }
+      } catch (SQLException | RuntimeException e) {
+        // a broken connection: closing it below is all that is left to do
+      }
+      try {
+        connection.close();
+      } catch (SQLException | RuntimeException e) {
+        // a pool evicts a connection it cannot reset
+      }
+    }
+  }
+
+  /**
+   * Whether the server answered the statement with an error, which in auto-commit means it
+   * rolled the statement back; a lost connection (class 08, no SQLState) or a terminated backend
+   * (57P0x) leaves it unknown whether the statement committed before the answer was lost.
+   */
+  private static boolean answeredWithError(SQLException e) {
+    String state = state(e);
+    return !state.isEmpty() && !state.startsWith("08") && !state.startsWith("57P")
+        && !(e instanceof SQLTransientConnectionException)
+        && !(e instanceof SQLNonTransientConnectionException)
+        && !(e instanceof SQLRecoverableException);
+  }
+
+  private void requireOpen(String operation, String sessionId) {
+    if (closed.get()) {
+      throw new IllegalStateException(
+          "postgres store is closed, cannot " + operation + (sessionId == null ? "" : " order '" + sessionId + "'")
+              + ": build a new store");
+    }
+  }
+
   @Override
   public Optional<OrderRecord> read(String sessionId) {
     return transaction("get", sessionId, PostgresStorage::retryable, tx -> {
@@ -172,11 +322,7 @@ final class PostgresStorage implements OrderStorage {
    */
   private <T> T transaction(
       String operation, String sessionId, Predicate<SQLException> retryOn, TxWork<T> work) {
-    if (closed.get()) {
-      throw new IllegalStateException(
-          "postgres store is closed, cannot " + operation + (sessionId == null ? "" : " order '" + sessionId + "'")
-              + ": build a new store");
-    }
+    requireOpen(operation, sessionId);
     for (int attempt = 1; ; attempt++) {
       Tx tx = connect(operation, sessionId);
       Connection connection = tx.connection;
@@ -425,6 +571,28 @@ final class PostgresStorage implements OrderStorage {
     return i;
   }
 
+  /**
+   * Binds a whole record, from {@code index} on, in the column order of insert-order.sql:
+   * the snapshot, then the state.
+   */
+  private static void bindCreated(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    OrderSnapshot snapshot = record.snapshot();
+    statement.setString(index, snapshot.sessionId());
+    statement.setString(index + 1, snapshot.productId());
+    statement.setInt(index + 2, snapshot.quantity());
+    setText(statement, index + 3, snapshot.customerEmail());
+    statement.setLong(index + 4, snapshot.amountTotal());
+    statement.setString(index + 5, snapshot.currency());
+    bindState(statement, index + 6, record);
+  }
+
+  /** Binds the parameters of a single statement. */
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement statement) throws SQLException;
+  }
+
   /** Work inside {@link #transaction}, on its connection. */
   @FunctionalInterface
   private interface TxWork<T> {
@@ -491,14 +659,7 @@ final class PostgresStorage implements OrderStorage {
     public boolean insert(OrderRecord record) {
       requireThisOrder(record.sessionId());
       try (PreparedStatement statement = prepare(tx.connection, sql.insertOrder())) {
-        OrderSnapshot snapshot = record.snapshot();
-        statement.setString(1, snapshot.sessionId());
-        statement.setString(2, snapshot.productId());
-        statement.setInt(3, snapshot.quantity());
-        setText(statement, 4, snapshot.customerEmail());
-        statement.setLong(5, snapshot.amountTotal());
-        statement.setString(6, snapshot.currency());
-        bindState(statement, 7, record);
+        bindCreated(statement, 1, record);
         boolean inserted = statement.executeUpdate() == 1;
         if (inserted) {
           tx.wrote = true;

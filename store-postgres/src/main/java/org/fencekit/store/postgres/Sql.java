@@ -25,19 +25,27 @@ record Sql(
     String insertOrder,
     String updateOrder,
     String insertOrphan,
-    String selectOrphans) {
+    String selectOrphans,
+    String claimFast,
+    String completeFast,
+    String failFast,
+    String extendFast) {
 
   private static final Pattern NAMES = Pattern.compile("\\bfencekit_(orders|orphans|schema)\\b");
 
-  private static final Map<String, String> TEMPLATES = Map.of(
-      "create-namespace", load("create-namespace.sql"),
-      "schema", load("schema.sql"),
-      "select-order", load("select-order.sql"),
-      "lock-order", load("lock-order.sql"),
-      "insert-order", load("insert-order.sql"),
-      "update-order", load("update-order.sql"),
-      "insert-orphan", load("insert-orphan.sql"),
-      "select-orphans", load("select-orphans.sql"));
+  private static final Map<String, String> TEMPLATES = Map.ofEntries(
+      Map.entry("create-namespace", load("create-namespace.sql")),
+      Map.entry("schema", load("schema.sql")),
+      Map.entry("select-order", load("select-order.sql")),
+      Map.entry("lock-order", load("lock-order.sql")),
+      Map.entry("insert-order", load("insert-order.sql")),
+      Map.entry("update-order", load("update-order.sql")),
+      Map.entry("insert-orphan", load("insert-orphan.sql")),
+      Map.entry("select-orphans", load("select-orphans.sql")),
+      Map.entry("claim-fast", load("claim-fast.sql")),
+      Map.entry("complete-fast", load("complete-fast.sql")),
+      Map.entry("fail-fast", load("fail-fast.sql")),
+      Map.entry("extend-fast", load("extend-fast.sql")));
 
   /**
    * The statements for these names, each already validated as a plain identifier.
@@ -58,7 +66,11 @@ record Sql(
         bind("insert-order", names),
         bind("update-order", names),
         bind("insert-orphan", names),
-        bind("select-orphans", names));
+        bind("select-orphans", names),
+        bind("claim-fast", names),
+        bind("complete-fast", names),
+        bind("fail-fast", names),
+        bind("extend-fast", names));
   }
 
   /** The text of {@code schema.sql} exactly as shipped, for users who run their own migrations. */
