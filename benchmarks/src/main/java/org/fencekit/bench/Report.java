@@ -62,6 +62,7 @@ final class Report {
     for (RawBaseline b : baselines) {
       header.add(b.label() + " ops/s");
       header.add("store/" + b.label());
+      header.add(b.label() + " B/op");
     }
     Table table = new Table(header.toArray(new String[0]));
     for (int t : threads(jobs, store)) {
@@ -74,6 +75,7 @@ final class Report {
         RunResult raw = find(jobs, store, Kind.RAW, b, t);
         row.add(rate(score(raw)));
         row.add(ratio(score(thrpt), score(raw)));
+        row.add(bytes(value(Comparison.secondary(raw, GC_NORM))));
       }
       table.row(row);
     }
