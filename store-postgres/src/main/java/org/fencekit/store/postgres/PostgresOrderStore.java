@@ -35,22 +35,24 @@ import org.fencekit.store.WriteResult;
  * <ol>
  *   <li>validate every argument, before a connection is borrowed;
  *   <li><b>fast path</b> (on by default; {@link Builder#singleStatementFastPath}): read the clock
- *       once and send one statement in auto-commit, so it is one round trip with no BEGIN or
- *       COMMIT, whose WHERE clause is the state machine's condition for the common case and which
- *       writes exactly the machine's record, then returns the row it wrote:
+ *       once and send a statement in auto-commit, so it is one round trip with no BEGIN or
+ *       COMMIT, whose WHERE (or ON CONFLICT) clause is the state machine's condition for the
+ *       common case and which writes exactly the machine's record:
  *       <ul>
- *         <li><b>claim</b> (claim-fast.sql): {@code UPDATE ... WHERE} the order is not
- *             PROVISIONED and holds no live lease (re-claim: fence + 1, the new claim, PENDING);
- *             else {@code INSERT ... ON CONFLICT (session_id) DO NOTHING} of the record the
- *             machine built for a first claim;
+ *         <li><b>claim</b>: {@code INSERT ... ON CONFLICT (session_id) DO NOTHING} of the record
+ *             the machine built for a first claim (insert-order.sql); if the order exists,
+ *             {@code UPDATE ... WHERE} it is not PROVISIONED and holds no live lease
+ *             (reclaim-fast.sql: fence + 1, the new claim, PENDING), so a re-claim is two
+ *             statements;
  *         <li><b>complete, fail, extend</b> (complete-fast.sql, fail-fast.sql, extend-fast.sql):
  *             {@code UPDATE ... WHERE} session, fence and nonce are the token presented and, for
  *             a settle, that token is not the one that settled the order last.
  *       </ul>
- *       A row back is a <em>hit</em>: the machine decides on the order as it was before, rebuilt
- *       from that row, its record must equal the row (else {@link IllegalStateException}: the SQL
- *       and the machine drifted apart), and its result is the answer. No row back is a
- *       <em>miss</em>, and nothing was written: an order that is PROVISIONED or in flight, a
+ *       A row written is a <em>hit</em>: the insert wrote the machine's record; an update returns
+ *       its row, the machine decides on the order as it was before, rebuilt from that row, its
+ *       record must equal the row (else {@link IllegalStateException}: the SQL
+ *       and the machine drifted apart), and its result is the answer. No row written is a
+ *       <em>miss</em>: an order that is PROVISIONED or in flight, a
  *       first claim that lost the race to create the order, a superseded token, a replayed
  *       settle, an unknown order, or a statement the server rolled back with 40001 or 40P01 (at
  *       REPEATABLE READ or SERIALIZABLE). A miss goes on to the locking transaction, which

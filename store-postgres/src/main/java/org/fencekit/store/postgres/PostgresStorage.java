@@ -33,8 +33,9 @@ import org.fencekit.store.WriteRequest;
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
  * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
  * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #claimFast}, {@link #settleFast}), which write only where
- * their WHERE clause holds and report what they wrote; {@link FastPath} decides around them.
+ * path's single statements ({@link #insertFast}, {@link #reclaimFast}, {@link #settleFast}),
+ * which write only where their WHERE clause holds and report what they wrote; {@link FastPath}
+ * decides around them.
  *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled
  * back by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in
@@ -125,26 +126,39 @@ final class PostgresStorage implements OrderStorage {
   }
 
   /**
-   * The single-statement claim (claim-fast.sql): re-claims the order if it exists, is not
-   * provisioned and holds no live lease at {@code now}, or creates it as {@code created} if
-   * there is none; one statement in auto-commit.
+   * The fast path's first claim: insert-order.sql alone, in auto-commit.
    *
-   * @param created the record the state machine builds for a first claim at {@code now}
+   * @param created the record the state machine builds for a first claim
+   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first
+   *     claim created it, or the server rolled the statement back with 40001 or 40P01)
+   */
+  boolean insertFast(OrderRecord created) {
+    return single("claim", created.sessionId(), sql.insertOrder(), statement -> {
+      bindCreated(statement, 1, created);
+      return statement.executeUpdate() == 1;
+    }, false);
+  }
+
+  /**
+   * The fast path's re-claim (reclaim-fast.sql), in auto-commit: takes the order over with the
+   * claim in {@code claimed} if it is not provisioned and holds no live lease at {@code now}.
+   *
+   * @param claimed a record carrying the new claim (nonce, claimedAt, leaseExpiresAt) and
+   *     updatedAt, such as the one the state machine builds for a first claim at {@code now}
    * @param now the call's time, at millisecond precision
    * @return the row as written, or empty if the statement wrote nothing (the machine would not
-   *     grant the claim without the lock, or the server rolled the statement back with 40001 or
-   *     40P01): the caller then decides in a transaction
+   *     grant the claim, or the server rolled the statement back with 40001 or 40P01)
    */
-  Optional<OrderRecord> claimFast(OrderRecord created, Instant now) {
-    return single("claim", created.sessionId(), sql.claimFast(), statement -> {
-      statement.setString(1, created.claimId().nonce());
-      setMillis(statement, 2, created.claimedAt());
-      setMillis(statement, 3, created.leaseExpiresAt());
-      setMillis(statement, 4, created.updatedAt());
-      statement.setString(5, created.sessionId());
+  Optional<OrderRecord> reclaimFast(OrderRecord claimed, Instant now) {
+    return single("claim", claimed.sessionId(), sql.reclaimFast(), statement -> {
+      statement.setString(1, claimed.claimId().nonce());
+      setMillis(statement, 2, claimed.claimedAt());
+      setMillis(statement, 3, claimed.leaseExpiresAt());
+      setMillis(statement, 4, claimed.updatedAt());
+      statement.setString(5, claimed.sessionId());
       statement.setLong(6, now.toEpochMilli());
-      bindCreated(statement, 7, created);
-    });
+      return returnedRow(statement);
+    }, Optional.empty());
   }
 
   /**
@@ -168,7 +182,8 @@ final class PostgresStorage implements OrderStorage {
         statement.setString(4, token.nonce());
         statement.setLong(5, now.toEpochMilli());
         bindToken(statement, 6, request);
-      });
+        return returnedRow(statement);
+      }, Optional.empty());
     }
     if (request instanceof WriteRequest.Fail fail) {
       return single("fail", request.sessionId(), sql.failFast(), statement -> {
@@ -177,14 +192,16 @@ final class PostgresStorage implements OrderStorage {
         statement.setString(3, token.nonce());
         statement.setLong(4, now.toEpochMilli());
         bindToken(statement, 5, request);
-      });
+        return returnedRow(statement);
+      }, Optional.empty());
     }
     WriteRequest.Extend extend = (WriteRequest.Extend) request;
     return single("extend", request.sessionId(), sql.extendFast(), statement -> {
       statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
       statement.setLong(2, now.toEpochMilli());
       bindToken(statement, 3, request);
-    });
+      return returnedRow(statement);
+    }, Optional.empty());
   }
 
   /** Binds session_id, then the token's fence and nonce, from {@code index} on. */
@@ -195,19 +212,28 @@ final class PostgresStorage implements OrderStorage {
     statement.setString(index + 2, request.claimId().nonce());
   }
 
+  /** Executes the statement and reads the one row it returns, if any. */
+  private static Optional<OrderRecord> returnedRow(PreparedStatement statement) throws SQLException {
+    try (ResultSet rows = statement.executeQuery()) {
+      return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
+    }
+  }
+
   /**
-   * Runs one statement that returns at most one order row, in auto-commit, so that it is one
-   * round trip with no BEGIN or COMMIT: the server commits it as it ends. The connection goes
-   * back with the auto-commit setting it was lent with.
+   * Runs one statement in auto-commit, so that it is one round trip with no BEGIN or COMMIT:
+   * the server commits it as it ends. The connection goes back with the auto-commit setting it
+   * was lent with.
    *
    * <p>A 40001 or 40P01 (possible at REPEATABLE READ or SERIALIZABLE, where a row changed since
    * the statement's snapshot cannot be updated) means the server rolled the statement back: the
-   * result is empty, as for a statement that matched nothing. Any other failure is a
+   * result is {@code nothing}, as for a statement that matched nothing. Any other failure is a
    * {@link StoreUnavailableException}, whose outcome is unknown when the statement had been sent
    * and the server did not answer it with an error (an error answer means it was rolled back).
+   *
+   * @param nothing the result that means "wrote nothing"
    */
-  private Optional<OrderRecord> single(String operation, String sessionId, String statementSql,
-      Binder binder) {
+  private <T> T single(String operation, String sessionId, String statementSql,
+      StatementWork<T> work, T nothing) {
     requireOpen(operation, sessionId);
     Connection connection;
     try {
@@ -216,24 +242,21 @@ final class PostgresStorage implements OrderStorage {
       throw unavailable(operation, sessionId, false, e, 1);
     }
     boolean restoreAutoCommit = false;
-    boolean sent = false;
+    boolean executing = false;
     try {
       if (!connection.getAutoCommit()) {
         connection.setAutoCommit(true); // no round trip: nothing is open on a connection just lent
         restoreAutoCommit = true;
       }
       try (PreparedStatement statement = prepare(connection, statementSql)) {
-        binder.bind(statement);
-        sent = true;
-        try (ResultSet rows = statement.executeQuery()) {
-          return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
-        }
+        executing = true; // binding sends nothing, but tell no lie if a driver does
+        return work.run(statement);
       }
     } catch (SQLException e) {
       if (retryable(e)) {
-        return Optional.empty();
+        return nothing;
       }
-      throw unavailable(operation, sessionId, sent && !answeredWithError(e), e, 1);
+      throw unavailable(operation, sessionId, executing && !answeredWithError(e), e, 1);
     } finally {
       try {
         if (restoreAutoCommit) {
@@ -587,10 +610,10 @@ final class PostgresStorage implements OrderStorage {
     bindState(statement, index + 6, record);
   }
 
-  /** Binds the parameters of a single statement. */
+  /** Binds and executes a single statement, and reads what it returned. */
   @FunctionalInterface
-  private interface Binder {
-    void bind(PreparedStatement statement) throws SQLException;
+  private interface StatementWork<T> {
+    T run(PreparedStatement statement) throws SQLException;
   }
 
   /** Work inside {@link #transaction}, on its connection. */

@@ -47,7 +47,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 /**
  * What the TCK cannot see: the schema, table names, the pool, the transaction boundaries and
  * what a failure at each of them means, against a real PostgreSQL (see
- * {@link PostgresTestServer}). Failures are made real: the test terminates the store's backend
+ * {@link PostgresTestServer}); the tests about a transaction's COMMIT or its statements build
+ * the store with the fast path off ({@link PostgresFastPathTest} has the fast path's own). Failures are made real: the test terminates the store's backend
  * or commits a competing transaction at a chosen moment.
  */
 class PostgresOrderStoreTest {
@@ -140,7 +141,7 @@ class PostgresOrderStoreTest {
       }
     });
     PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).createSchema(true).clock(clock));
+        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
     String sid = sid("commit");
     ClaimId token = claimed(store, sid);
 
@@ -179,7 +180,7 @@ class PostgresOrderStoreTest {
       }
     });
     PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).createSchema(true).clock(clock));
+        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
     String sid = sid("before");
     ClaimId token = claimed(store, sid);
     OrderRecord before = record(store, sid);
@@ -240,8 +241,8 @@ class PostgresOrderStoreTest {
   // ------------------------------------------------------------------ the creation race
 
   /**
-   * Claim B reads "no order" and is held before its INSERT while claim A creates and commits
-   * the order. Under READ COMMITTED, B's INSERT ... ON CONFLICT DO NOTHING inserts nothing and
+   * Claim B, a locking transaction, reads "no order" and is held before its INSERT while claim A
+   * (the fast path's single statement) creates the order. Under READ COMMITTED, B's INSERT ... ON CONFLICT DO NOTHING inserts nothing and
    * the claim is decided again; under SERIALIZABLE it raises 40001 and the transaction is run
    * again. Either way B must answer InFlight, never a second Claimed or an exception.
    */
@@ -269,7 +270,7 @@ class PostgresOrderStoreTest {
     });
     PostgresOrderStore storeA = store(pooled());
     PostgresOrderStore storeB = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).clock(clock));
+        .schema(schema.name()).singleStatementFastPath(false).clock(clock));
     String sid = sid(serializable ? "race_serializable" : "race_read_committed");
 
     ExecutorService executor = Executors.newSingleThreadExecutor();
@@ -350,7 +351,7 @@ class PostgresOrderStoreTest {
   }
 
   /** Waits until a statement matching {@code pattern} (SQL LIKE) waits for a lock. */
-  private static void awaitLockWait(String pattern) throws Exception {
+  static void awaitLockWait(String pattern) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     try (Connection watcher = PostgresTestServer.connect();
          PreparedStatement waiting = watcher.prepareStatement("SELECT count(*) FROM pg_stat_activity"
