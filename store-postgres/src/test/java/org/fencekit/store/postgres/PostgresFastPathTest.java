@@ -1,0 +1,632 @@
+package org.fencekit.store.postgres;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The single-statement fast path against a real PostgreSQL (see {@link PostgresTestServer}):
+ * that it decides the common cases in one auto-commit statement (watched through a DataSource
+ * that logs what the store does with each connection), that every other case misses and the
+ * locking transaction decides it, that a user's connections go back as lent, what a failure at
+ * the statement means, and races of fast statements against each other and against locking
+ * transactions across pools.
+ */
+class PostgresFastPathTest {
+
+  private static final Duration LEASE = Duration.ofMinutes(2);
+  private static final Item ITEM = new Item("prov-1", "LPA:1$smdp.example$A");
+  private static final AtomicInteger ORDERS = new AtomicInteger();
+
+  private static PostgresTestServer.Schema schema;
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private TestClock clock;
+
+  @BeforeAll
+  static void createSchema() {
+    schema = PostgresTestServer.available() ? PostgresTestServer.newSchema() : null;
+  }
+
+  @AfterAll
+  static void dropSchema() {
+    if (schema != null) {
+      schema.close();
+    }
+  }
+
+  @BeforeEach
+  void newClock() {
+    PostgresTestServer.jdbcUrl();
+    clock = new TestClock();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+  }
+
+  private PostgresOrderStore.Builder pooled() {
+    return PostgresOrderStore.builder().jdbcUrl(PostgresTestServer.jdbcUrl()).maximumPoolSize(2)
+        .schema(schema.name()).createSchema(true).clock(clock);
+  }
+
+  private PostgresOrderStore store(PostgresOrderStore.Builder builder) {
+    PostgresOrderStore store = builder.build();
+    opened.add(store);
+    return store;
+  }
+
+  private static PGSimpleDataSource simpleDataSource() {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setURL(PostgresTestServer.jdbcUrl());
+    dataSource.setPrepareThreshold(0);
+    return dataSource;
+  }
+
+  private static String sid(String label) {
+    return "cs_fast_" + label + "_" + ORDERS.incrementAndGet();
+  }
+
+  private static OrderSnapshot snapshot(String sessionId) {
+    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  }
+
+  private static ClaimId claimed(PostgresOrderStore store, String sessionId) {
+    ClaimResult result = store.claim(snapshot(sessionId), LEASE);
+    assertInstanceOf(ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
+    return ((ClaimResult.Claimed) result).claimId();
+  }
+
+  private static OrderRecord record(PostgresOrderStore store, String sessionId) {
+    return store.get(sessionId).orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
+  }
+
+  /** Hits and misses of every operation, as one comparable string. */
+  private static String counts(PostgresOrderStore store) {
+    FastPath fast = store.fastPath();
+    StringBuilder text = new StringBuilder();
+    for (String operation : List.of("claim", "complete", "fail", "extend")) {
+      text.append(operation).append(' ').append(fast.hits(operation)).append('/')
+          .append(fast.misses(operation)).append(' ');
+    }
+    return text.append("reclaims ").append(fast.reclaims()).toString();
+  }
+
+  // ------------------------------------------------------------------ one statement decides
+
+  /**
+   * What the store does with each connection it borrows: every statement prepared (its first
+   * words, and whether auto-commit was on), every commit and rollback.
+   */
+  private static final class ConnectionLog {
+    final List<String> events = Collections.synchronizedList(new ArrayList<>());
+
+    DataSource wrap(DataSource real) {
+      return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+            Object result = call(real, method, args);
+            return result instanceof Connection ? connection((Connection) result) : result;
+          });
+    }
+
+    List<String> take() {
+      synchronized (events) {
+        List<String> copy = List.copyOf(events);
+        events.clear();
+        return copy;
+      }
+    }
+
+    private Connection connection(Connection real) {
+      return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+            switch (method.getName()) {
+              case "prepareStatement" -> events.add(statement((String) args[0])
+                  + (real.getAutoCommit() ? " autocommit" : " in transaction"));
+              case "commit", "rollback" -> events.add(method.getName());
+              default -> { }
+            }
+            return call(real, method, args);
+          });
+    }
+
+    /** The statement's resource name, recognised by its text. */
+    private static String statement(String sql) {
+      if (sql.contains("FOR UPDATE")) {
+        return "lock-order";
+      } else if (sql.contains("INSERT INTO") && sql.contains("_orders")) {
+        return "insert-order";
+      } else if (sql.contains("fence = o.fence + 1")) {
+        return "reclaim-fast";
+      } else if (sql.contains("SET status = 'PROVISIONED'")) {
+        return "complete-fast";
+      } else if (sql.contains("SET status = 'FAILED'")) {
+        return "fail-fast";
+      } else if (sql.contains("SET lease_expires_at = ?")) {
+        return "extend-fast";
+      } else if (sql.contains("INSERT INTO") && sql.contains("_orphans")) {
+        return "insert-orphan";
+      } else if (sql.startsWith("-- Replaces")) {
+        return "update-order";
+      }
+      return sql.substring(0, Math.min(40, sql.length()));
+    }
+
+    private static Object call(Object target, Method method, Object[] args) throws Throwable {
+      try {
+        return method.invoke(target, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("a first claim, a re-claim and the owner's complete, fail and extend are each decided by auto-commit statements, no BEGIN or COMMIT")
+  void commonCasesAreSingleStatements() {
+    ConnectionLog log = new ConnectionLog();
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
+        .schema(schema.name()).createSchema(true).clock(clock));
+    String sid = sid("common");
+    log.take();
+
+    ClaimId first = claimed(store, sid);
+    assertEquals(List.of("insert-order autocommit"), log.take(), "a first claim is one insert");
+    assertInstanceOf(WriteResult.Written.class, store.extend(sid, first, LEASE));
+    assertEquals(List.of("extend-fast autocommit"), log.take());
+    WriteResult failed = store.fail(sid, first, "provider outage");
+    assertInstanceOf(WriteResult.Written.class, failed);
+    assertEquals(List.of("fail-fast autocommit"), log.take());
+    assertEquals(failed.record(), record(store, sid), "fail returns exactly what it wrote");
+    log.take();
+
+    ClaimResult again = store.claim(snapshot(sid), LEASE);
+    assertInstanceOf(ClaimResult.Claimed.class, again);
+    assertEquals(List.of("insert-order autocommit", "reclaim-fast autocommit"), log.take(),
+        "a re-claim is the insert that finds the order, then the update");
+    assertEquals(again.record(), record(store, sid), "the re-claim returns exactly what it wrote");
+    assertEquals(2, again.record().fence());
+    assertEquals("provider outage", again.record().lastError(), "the last error is kept");
+    log.take();
+
+    ClaimId second = ((ClaimResult.Claimed) again).claimId();
+    WriteResult completed = store.complete(sid, second, ITEM);
+    assertInstanceOf(WriteResult.Written.class, completed);
+    assertEquals(List.of("complete-fast autocommit"), log.take());
+    assertEquals(completed.record(), record(store, sid));
+    assertEquals(second, completed.record().settledBy());
+    assertEquals("claim 2/0 complete 1/0 fail 1/0 extend 1/0 reclaims 1", counts(store));
+  }
+
+  @Test
+  @DisplayName("with the fast path off, every claim and settle is one locking transaction")
+  void lockingOnly() {
+    ConnectionLog log = new ConnectionLog();
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
+        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
+    assertNull(store.fastPath());
+    String sid = sid("locking");
+    log.take();
+    ClaimId token = claimed(store, sid);
+    assertEquals(List.of("lock-order in transaction", "insert-order in transaction", "commit"), log.take());
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertEquals(List.of("lock-order in transaction", "update-order in transaction", "commit"), log.take());
+  }
+
+  // ------------------------------------------------------------------ every miss falls back
+
+  @Test
+  @DisplayName("a claim on an order in flight or provisioned misses the fast path; the locking transaction answers InFlight, then Provisioned")
+  void claimMisses() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("claim_miss");
+    ClaimId token = claimed(store, sid);
+    OrderRecord held = record(store, sid);
+
+    ClaimResult busy = store.claim(snapshot(sid), LEASE);
+    assertInstanceOf(ClaimResult.InFlight.class, busy);
+    assertEquals(held, busy.record(), "InFlight shows the order as it is, untouched");
+    assertEquals(held, record(store, sid));
+    assertEquals(1, store.fastPath().misses("claim"));
+
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    OrderRecord done = record(store, sid);
+    clock.advance(LEASE.multipliedBy(3));
+    ClaimResult provisioned = store.claim(snapshot(sid), LEASE);
+    assertInstanceOf(ClaimResult.Provisioned.class, provisioned);
+    assertEquals(done, provisioned.record());
+    assertEquals(done, record(store, sid), "a provisioned order is never re-opened");
+    assertEquals("claim 1/2 complete 1/0 fail 0/0 extend 0/0 reclaims 0", counts(store));
+  }
+
+  @Test
+  @DisplayName("a lapsed lease nobody took over: the holder still settles on the fast path; once re-claimed, its complete misses and is recorded as an orphan, once")
+  void supersededCompleteRecordsTheOrphan() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("orphan");
+    ClaimId slow = claimed(store, sid);
+    clock.advance(LEASE);
+    assertInstanceOf(WriteResult.Written.class, store.extend(sid, slow, LEASE),
+        "the fence is ownership, not time: an expired lease nobody took over still extends");
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(store, sid);
+    assertEquals(1, store.fastPath().reclaims());
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, fresh, ITEM));
+    OrderRecord done = record(store, sid);
+
+    Item bought = new Item("prov-late", "LPA:late");
+    for (int i = 0; i < 2; i++) {
+      WriteResult stale = store.complete(sid, slow, bought);
+      assertInstanceOf(WriteResult.Superseded.class, stale, "complete " + (i + 1) + " with " + slow);
+      assertEquals(done, stale.record());
+    }
+    assertEquals(done, record(store, sid), "the stale complete changed nothing");
+    List<Orphan> orphans = store.orphans(sid);
+    assertEquals(1, orphans.size(), "recorded once however often it is retried: " + orphans);
+    assertEquals(new Orphan(sid, slow, bought, clock.instant()), orphans.get(0));
+    assertEquals("claim 2/0 complete 1/2 fail 0/0 extend 1/0 reclaims 1", counts(store));
+  }
+
+  @Test
+  @DisplayName("a stale fail or extend misses the fast path and changes nothing, not even updatedAt")
+  void staleFailAndExtendMiss() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("stale");
+    ClaimId slow = claimed(store, sid);
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(store, sid);
+    OrderRecord current = record(store, sid);
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(current, store.fail(sid, slow, "late").record());
+    assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, slow, "late"));
+    assertInstanceOf(WriteResult.Superseded.class, store.extend(sid, slow, LEASE));
+    ClaimId madeUp = new ClaimId(fresh.fence(), ClaimId.newNonce());
+    assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, madeUp, "same fence, other nonce"));
+    assertEquals(current, record(store, sid));
+    assertEquals(0, store.fastPath().hits("fail") + store.fastPath().hits("extend"));
+    assertEquals(3, store.fastPath().misses("fail"));
+    assertEquals(1, store.fastPath().misses("extend"));
+  }
+
+  @Test
+  @DisplayName("a replayed complete or fail misses the fast path and answers Written with the order unchanged")
+  void replaysMiss() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("replay");
+    ClaimId token = claimed(store, sid);
+    WriteResult failed = store.fail(sid, token, "provider outage");
+    clock.advance(Duration.ofSeconds(5));
+    WriteResult replay = store.fail(sid, token, "provider outage");
+    assertInstanceOf(WriteResult.Written.class, replay);
+    assertEquals(failed.record(), replay.record(), "a replay changes nothing, not even updatedAt");
+    assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, token, "another error"),
+        "the same token with another error is not a replay");
+    assertInstanceOf(WriteResult.Superseded.class, store.extend(sid, token, LEASE),
+        "an extend is never a replay");
+
+    String other = sid("replay_complete");
+    ClaimId owner = claimed(store, other);
+    WriteResult completed = store.complete(other, owner, ITEM);
+    clock.advance(Duration.ofSeconds(5));
+    assertEquals(completed, store.complete(other, owner, ITEM));
+    assertEquals(completed.record(), record(store, other));
+    assertTrue(store.orphans(other).isEmpty(), "a replay is not an orphan");
+    assertEquals("claim 2/0 complete 1/1 fail 1/2 extend 0/1 reclaims 0", counts(store));
+  }
+
+  @Test
+  @DisplayName("a settle of an unknown order misses the fast path and throws UnknownOrderException")
+  void unknownOrder() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("unknown");
+    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    assertThrows(UnknownOrderException.class, () -> store.complete(sid, token, ITEM));
+    assertThrows(UnknownOrderException.class, () -> store.fail(sid, token, "x"));
+    assertThrows(UnknownOrderException.class, () -> store.extend(sid, token, LEASE));
+    assertTrue(store.get(sid).isEmpty(), "nothing created");
+    assertTrue(store.orphans(sid).isEmpty(), "no orphan for an order that does not exist");
+    assertEquals("claim 0/0 complete 0/1 fail 0/1 extend 0/1 reclaims 0", counts(store));
+  }
+
+  @Test
+  @DisplayName("a later snapshot does not overwrite the first, on the fast re-claim either")
+  void reclaimKeepsTheFirstSnapshot() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("snapshot");
+    ClaimId token = claimed(store, sid);
+    store.fail(sid, token, "out of stock");
+    OrderSnapshot changed = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4999, "eur");
+    ClaimResult again = store.claim(changed, LEASE);
+    assertInstanceOf(ClaimResult.Claimed.class, again);
+    assertEquals(snapshot(sid), again.record().snapshot());
+    assertEquals(snapshot(sid), record(store, sid).snapshot());
+    assertEquals(1, store.fastPath().reclaims());
+  }
+
+  // ------------------------------------------------------------------ connections and failures
+
+  @Test
+  @DisplayName("a user's pool lending connections with auto-commit off gets them back with auto-commit off")
+  void userPoolAutoCommitOff() throws SQLException {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(PostgresTestServer.jdbcUrl());
+    config.setMaximumPoolSize(2);
+    config.setAutoCommit(false);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(pool)
+          .schema(schema.name()).createSchema(true).clock(clock));
+      String sid = sid("user_pool");
+      ClaimId token = claimed(store, sid);
+      assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+      assertEquals("claim 1/0 complete 1/0 fail 0/0 extend 0/0 reclaims 0", counts(store));
+      assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
+      try (Connection connection = pool.getConnection()) {
+        assertFalse(connection.getAutoCommit(), "auto-commit as the pool lent it");
+        connection.rollback();
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("a connection lost at a fast statement: StoreUnavailableException with the outcome unknown, and the retry is safe")
+  void lostConnectionLeavesTheOutcomeUnknown() {
+    AtomicBoolean killAtComplete = new AtomicBoolean();
+    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
+      @Override
+      public void beforePrepare(String sql, int pid) throws SQLException {
+        if (sql.contains("SET status = 'PROVISIONED'") && killAtComplete.getAndSet(false)) {
+          Sabotage.terminate(pid);
+        }
+      }
+    });
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
+        .schema(schema.name()).createSchema(true).clock(clock));
+    String sid = sid("lost");
+    ClaimId token = claimed(store, sid);
+
+    killAtComplete.set(true);
+    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+        () -> store.complete(sid, token, ITEM));
+    assertTrue(e.outcomeUnknown(), e::getMessage);
+    assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
+    assertEquals("complete", e.operation());
+
+    assertEquals(OrderStatus.PENDING, record(store, sid).status(), "the backend died before the statement ran");
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM), "a replay");
+  }
+
+  @Test
+  @DisplayName("a fast statement the server refuses with an error (the tables are missing) wrote nothing, and says so")
+  void serverErrorIsNotUnknown() {
+    PostgresOrderStore store = store(pooled().schema(schema.name() + "_absent").createSchema(false));
+    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+        () -> store.claim(snapshot(sid("absent")), LEASE));
+    assertFalse(e.outcomeUnknown(), e::getMessage);
+    assertTrue(e.getMessage().contains("createSchema(true)"), e.getMessage());
+  }
+
+  @Test
+  @DisplayName("at SERIALIZABLE, a fast settle that meets a concurrent update is rolled back (40001) and the locking transaction decides")
+  void serializationFailureFallsBack() throws Exception {
+    PGSimpleDataSource serializable = simpleDataSource();
+    serializable.setOptions("-c default_transaction_isolation=serializable");
+    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(serializable)
+        .schema(schema.name()).createSchema(true).clock(clock));
+    String sid = sid("serializable");
+    ClaimId token = claimed(store, sid);
+    String orders = schema.name() + ".fencekit_orders";
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (Connection other = PostgresTestServer.connect()) {
+      other.setAutoCommit(false);
+      try (PreparedStatement lock = other.prepareStatement(
+          "SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
+        lock.setString(1, sid);
+        lock.executeQuery().close();
+      }
+      Future<WriteResult> complete = executor.submit(() -> store.complete(sid, token, ITEM));
+      PostgresOrderStoreTest.awaitLockWait("%SET status = 'PROVISIONED'%");
+      try (PreparedStatement touch = other.prepareStatement(
+          "UPDATE " + orders + " SET updated_at = updated_at WHERE session_id = ?")) {
+        touch.setString(1, sid);
+        touch.executeUpdate();
+      }
+      other.commit();
+      WriteResult result = complete.get(60, TimeUnit.SECONDS);
+      assertInstanceOf(WriteResult.Written.class, result, "the token is still current");
+      assertEquals(result.record(), record(store, sid));
+      assertEquals(1, store.fastPath().misses("complete"), "the fast statement was rolled back");
+      assertEquals(0, store.fastPath().hits("complete"));
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  // ------------------------------------------------------------------ races across pools
+
+  /**
+   * Per order: attempt A claims, its lease lapses, then A's late settle and attempt B's claim are
+   * released together, from two stores with pools of their own (B alternating between the fast
+   * path and locking transactions). The fence is ownership: whichever lands first decides, and
+   * the other must see it.
+   */
+  @Test
+  @DisplayName("a stale settle racing a fresh claim across two pools: the settle lands and the claim sees it, or the claim wins and the settle is superseded; never both")
+  void staleSettleRacesFreshClaim() throws Exception {
+    PostgresOrderStore a = store(pooled());
+    PostgresOrderStore fastB = store(pooled().createSchema(false));
+    PostgresOrderStore lockingB = store(pooled().createSchema(false).singleStatementFastPath(false));
+    ExecutorService executor = Executors.newFixedThreadPool(2);
+    int settledFirst = 0;
+    int claimedFirst = 0;
+    try {
+      for (int i = 0; i < 40; i++) {
+        String sid = sid("race_" + i);
+        boolean complete = i % 2 == 0;
+        PostgresOrderStore b = (i / 2) % 2 == 0 ? fastB : lockingB;
+        ClaimId slow = claimed(a, sid);
+        clock.advance(LEASE);
+        CyclicBarrier start = new CyclicBarrier(2);
+        Callable<WriteResult> settle = () -> {
+          start.await(30, TimeUnit.SECONDS);
+          return complete ? a.complete(sid, slow, ITEM) : a.fail(sid, slow, "provider outage");
+        };
+        Callable<ClaimResult> claim = () -> {
+          start.await(30, TimeUnit.SECONDS);
+          return b.claim(snapshot(sid), LEASE);
+        };
+        Future<WriteResult> settled = executor.submit(settle);
+        Future<ClaimResult> claimed = executor.submit(claim);
+        WriteResult s = settled.get(60, TimeUnit.SECONDS);
+        ClaimResult c = claimed.get(60, TimeUnit.SECONDS);
+        OrderRecord end = record(a, sid);
+        String what = "order '" + sid + "', stale " + (complete ? "complete" : "fail") + " with "
+            + slow + ": settle " + s + ", claim " + c + ", record " + end;
+        List<Orphan> orphans = a.orphans(sid);
+        if (s instanceof WriteResult.Written) {
+          settledFirst++;
+          if (complete) {
+            assertInstanceOf(ClaimResult.Provisioned.class, c, what);
+            assertEquals(OrderStatus.PROVISIONED, end.status(), what);
+            assertEquals(slow, end.settledBy(), what);
+          } else {
+            assertInstanceOf(ClaimResult.Claimed.class, c, "a failed order is claimable: " + what);
+            assertEquals(2, end.fence(), what);
+            assertEquals("provider outage", end.lastError(), what);
+          }
+          assertTrue(orphans.isEmpty(), what);
+        } else {
+          claimedFirst++;
+          assertInstanceOf(ClaimResult.Claimed.class, c, what);
+          assertEquals(((ClaimResult.Claimed) c).claimId(), end.claimId(), what);
+          assertEquals(OrderStatus.PENDING, end.status(), what);
+          assertEquals(c.record(), end, what);
+          assertEquals(complete ? 1 : 0, orphans.size(), what);
+        }
+        clock.set(TestClock.START);
+      }
+    } finally {
+      executor.shutdownNow();
+    }
+    assertEquals(40, settledFirst + claimedFirst);
+  }
+
+  /**
+   * Four stores, two on the fast path and two on locking transactions, each with a pool of its
+   * own, claim the same 30 fresh orders, released together per order; then, past the lease,
+   * all of them claim each order again. Each round must grant exactly one claim per order, with
+   * fence 1 and then 2, and everyone else must be told InFlight with the winner's claim. Then
+   * every winner settles: only the second round's winners land; the first round's are orphaned.
+   */
+  @Test
+  @DisplayName("fast inserts and re-claims race locking claims over the same orders: one owner per fence, the rest InFlight")
+  void firstClaimsAndReclaimsRace() throws Exception {
+    List<PostgresOrderStore> stores = List.of(
+        store(pooled()), store(pooled().createSchema(false)),
+        store(pooled().createSchema(false).singleStatementFastPath(false)),
+        store(pooled().createSchema(false).singleStatementFastPath(false)));
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      ids.add(sid("claims_" + i));
+    }
+    ExecutorService executor = Executors.newFixedThreadPool(stores.size());
+    try {
+      List<ClaimId> firsts = round(executor, stores, ids, 1);
+      clock.advance(LEASE);
+      List<ClaimId> seconds = round(executor, stores, ids, 2);
+      for (int i = 0; i < ids.size(); i++) {
+        String sid = ids.get(i);
+        assertInstanceOf(WriteResult.Superseded.class, stores.get(i % 4).complete(sid, firsts.get(i), ITEM));
+        assertInstanceOf(WriteResult.Written.class, stores.get((i + 1) % 4).complete(sid, seconds.get(i), ITEM));
+        assertEquals(1, stores.get(0).orphans(sid).size(), "order '" + sid + "'");
+      }
+    } finally {
+      executor.shutdownNow();
+    }
+    long fastClaims = stores.get(0).fastPath().hits("claim") + stores.get(1).fastPath().hits("claim");
+    assertTrue(fastClaims > 0, "the fast path must have won some claims, or the race tests nothing");
+  }
+
+  /** Every store claims every order, together per order; returns the winner's token per order. */
+  private List<ClaimId> round(ExecutorService executor, List<PostgresOrderStore> stores,
+      List<String> ids, long fence) throws Exception {
+    List<ClaimId> winners = new ArrayList<>();
+    for (String sid : ids) {
+      CyclicBarrier start = new CyclicBarrier(stores.size());
+      List<Future<ClaimResult>> futures = new ArrayList<>();
+      for (PostgresOrderStore store : stores) {
+        futures.add(executor.submit(() -> {
+          start.await(30, TimeUnit.SECONDS);
+          return store.claim(snapshot(sid), LEASE);
+        }));
+      }
+      List<ClaimResult> results = new ArrayList<>();
+      for (Future<ClaimResult> future : futures) {
+        results.add(future.get(60, TimeUnit.SECONDS));
+      }
+      List<ClaimId> granted = new ArrayList<>();
+      for (ClaimResult result : results) {
+        if (result instanceof ClaimResult.Claimed won) {
+          granted.add(won.claimId());
+        }
+      }
+      assertEquals(1, granted.size(), () -> "order '" + sid + "' round " + fence + ": " + results);
+      ClaimId winner = granted.get(0);
+      assertEquals(fence, winner.fence(), () -> "order '" + sid + "': " + results);
+      for (ClaimResult result : results) {
+        if (!(result instanceof ClaimResult.Claimed)) {
+          assertInstanceOf(ClaimResult.InFlight.class, result, () -> "order '" + sid + "': " + results);
+          assertEquals(winner, result.record().claimId(), () -> "order '" + sid + "': " + results);
+        }
+      }
+      winners.add(winner);
+    }
+    return winners;
+  }
+}
