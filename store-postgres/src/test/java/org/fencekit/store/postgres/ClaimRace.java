@@ -24,8 +24,8 @@ import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
 
 /**
- * One side of the cross-process claim race: racers, each with a store of its own (its own pool)
- * and a clock of its own, go over the same orders for several rounds. In round {@code r} a
+ * One side of the cross-process claim race: racers, each with a store of its own (its own pool,
+ * the fast path on for even racers and off for odd ones) and a clock of its own, go over the same orders for several rounds. In round {@code r} a
  * racer's clock reads {@code START + r * 2 * LEASE}, past every lease of the rounds before. On
  * each order a racer:
  * <ol>
@@ -56,10 +56,14 @@ final class ClaimRace {
     return ids;
   }
 
-  /** A store for one racer: a pool of its own. */
-  static PostgresOrderStore store(String jdbcUrl, String schema, TestClock clock) {
+  /**
+   * A store for racer {@code index}: a pool of its own; even racers decide on the single-statement
+   * fast path, odd racers in locking transactions only, so the two ways race each other within
+   * and across the processes.
+   */
+  static PostgresOrderStore store(String jdbcUrl, String schema, TestClock clock, int index) {
     return PostgresOrderStore.builder().jdbcUrl(jdbcUrl).schema(schema).maximumPoolSize(1)
-        .clock(clock).build();
+        .singleStatementFastPath(index % 2 == 0).clock(clock).build();
   }
 
   /**
@@ -156,7 +160,7 @@ final class ClaimRace {
       for (int i = 0; i < racers; i++) {
         TestClock clock = new TestClock();
         clocks.add(clock);
-        stores.add(store(url, schema, clock));
+        stores.add(store(url, schema, clock, i));
         stores.get(i).get(ids.get(0)); // open the pool before the start
       }
       System.out.println("READY");

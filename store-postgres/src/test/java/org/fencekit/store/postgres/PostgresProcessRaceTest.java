@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A forked JVM with pools of its own races this JVM for claims over 200 orders (see
- * {@link ClaimRace} for what each racer does), then the union of both processes' results is
+ * {@link ClaimRace} for what each racer does; in each process one racer is on the fast path and
+ * one on locking transactions), then the union of both processes' results is
  * checked against the contract: one owner per fence, fences strictly increasing with no gap, no
  * two live leases overlapping, and no stale write landing.
  */
@@ -86,7 +87,7 @@ class PostgresProcessRaceTest {
       for (int i = 0; i < RACERS_PER_PROCESS; i++) {
         TestClock clock = new TestClock();
         clocks.add(clock);
-        stores.add(ClaimRace.store(url, schema.name(), clock));
+        stores.add(ClaimRace.store(url, schema.name(), clock, i));
         stores.get(i).get(ids.get(0));
       }
       ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-cp", classPath(),
@@ -107,6 +108,10 @@ class PostgresProcessRaceTest {
       assertEquals(0, child.exitValue(), () -> "the forked JVM failed; its stderr: " + read(errors));
       assertTrue(output.done, () -> "the forked JVM did not print DONE; its stderr: " + read(errors));
       lines.addAll(output.lines);
+      FastPath fast = stores.get(0).fastPath();
+      assertTrue(fast.hits("claim") > 0 && fast.reclaims() > 0 && fast.hits("extend") > 0,
+          () -> "the fast path must have decided first claims, re-claims and extends in the race: claim "
+              + fast.hits("claim") + ", re-claims " + fast.reclaims() + ", extend " + fast.hits("extend"));
 
       check(lines, ids, stores.get(0), clocks.get(0));
     } finally {
