@@ -38,7 +38,7 @@ public final class Main {
 
   static final String USAGE = String.join("\n",
       "usage: java -jar benchmarks/target/fencekit-benchmarks.jar [--full | --smoke] [--out DIR]",
-      "           [--only memory,sqlite,sqlite-normal,postgres,redis,redis-cluster] [--replay-only]",
+      "           [--only memory,sqlite,sqlite-normal,postgres,postgres-locking,redis,redis-cluster] [--replay-only]",
       "  replays the incident against every available store, then benchmarks them (JMH).",
       "  --full         the longer, more precise profile (default: a short one)",
       "  --smoke        every benchmark for a moment in this JVM: checks the pipeline, measures nothing",

@@ -15,10 +15,10 @@ public enum RawBaseline {
   SQLITE_JDBC(StoreType.SQLITE),
   /** The SQLite store's statements through bare JDBC, synchronous=NORMAL. */
   SQLITE_NORMAL_JDBC(StoreType.SQLITE_NORMAL),
+  /** The PostgreSQL store's single statements (its fast path) through bare JDBC. */
+  POSTGRES_SINGLE_JDBC(StoreType.POSTGRES),
   /** The PostgreSQL store's locking transactions through bare JDBC. */
-  POSTGRES_LOCKING_JDBC(StoreType.POSTGRES),
-  /** A single-statement compare-and-set through bare JDBC: the ceiling of a fast path. */
-  POSTGRES_CAS_JDBC(StoreType.POSTGRES),
+  POSTGRES_LOCKING_JDBC(StoreType.POSTGRES_LOCKING),
   /** The Redis store's scripts through Jedis EVALSHA, single node. */
   REDIS_EVALSHA(StoreType.REDIS),
   /** The Redis store's scripts through Jedis EVALSHA, on the cluster. */
@@ -46,7 +46,7 @@ public enum RawBaseline {
         return new RawSqlite(SqliteOrderStore.Synchronous.NORMAL);
       case POSTGRES_LOCKING_JDBC:
         return new RawPostgres(store.setting(), false);
-      case POSTGRES_CAS_JDBC:
+      case POSTGRES_SINGLE_JDBC:
         return new RawPostgres(store.setting(), true);
       case REDIS_EVALSHA:
         return RawRedis.node(store.setting());
@@ -69,9 +69,10 @@ public enum RawBaseline {
       case POSTGRES_LOCKING_JDBC:
         return "the store's lock-order.sql (SELECT ... FOR UPDATE), insert-order.sql and update-order.sql in"
             + " two transactions, a connection per thread, driver defaults (server-side prepared statements)";
-      case POSTGRES_CAS_JDBC:
-        return "one INSERT ... ON CONFLICT DO UPDATE ... WHERE to claim and one UPDATE ... WHERE fence and"
-            + " nonce match to complete, autocommit, a connection per thread";
+      case POSTGRES_SINGLE_JDBC:
+        return "the store's fast-path statements in autocommit: insert-order.sql (INSERT ... ON CONFLICT DO"
+            + " NOTHING) to claim and complete-fast.sql (UPDATE ... WHERE fence and nonce match) to complete,"
+            + " a connection per thread, driver defaults";
       default:
         return "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
             + " 32 connections";

@@ -10,38 +10,35 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.postgres.PostgresOrderStore;
 
 /**
- * The PostgreSQL store's work through the bare JDBC driver, one connection per thread (no pool),
- * statements prepared once per connection with the driver's defaults. Two variants:
+ * The PostgreSQL store's statements through the bare JDBC driver, one connection per thread (no
+ * pool), prepared once per connection with the driver's defaults. Two variants:
  * <ul>
- *   <li>{@code locking}: the store's own statements. A claim is a transaction of lock-order.sql
- *       ({@code SELECT ... FOR UPDATE}) and insert-order.sql; a complete a transaction of
- *       lock-order.sql, a token comparison and update-order.sql: four round trips each, with
- *       COMMIT;
- *   <li>{@code cas}: one statement each, in autocommit: postgres-cas-claim.sql
- *       ({@code INSERT ... ON CONFLICT DO UPDATE ... WHERE}) and postgres-cas-complete.sql
- *       ({@code UPDATE ... WHERE fence = ? AND claim_nonce = ?}): the ceiling of a
- *       single-statement fast path.
+ *   <li>{@code locking}: a claim is a transaction of lock-order.sql ({@code SELECT ... FOR
+ *       UPDATE}) and insert-order.sql; a complete a transaction of lock-order.sql, a token
+ *       comparison and update-order.sql: three round trips each, COMMIT included;
+ *   <li>{@code single}: the store's fast path in auto-commit, one round trip each:
+ *       insert-order.sql ({@code INSERT ... ON CONFLICT DO NOTHING}) to claim, complete-fast.sql
+ *       ({@code UPDATE ... WHERE} fence and nonce are the token's) to complete.
  * </ul>
  * The tables are created by opening the store with {@code createSchema(true)} once.
  */
 final class RawPostgres implements RawDriver {
 
   private static final String STORE_SQL = "/org/fencekit/store/postgres/";
-  private static final String BENCH_SQL = "/org/fencekit/bench/";
 
   private final String url;
-  private final boolean cas;
+  private final boolean single;
 
-  RawPostgres(String url, boolean cas) {
+  RawPostgres(String url, boolean single) {
     this.url = url;
-    this.cas = cas;
+    this.single = single;
     PostgresOrderStore.builder().jdbcUrl(url).createSchema(true).build().close();
   }
 
   @Override
   public Session session() {
     try {
-      return cas ? new CasSession() : new LockingSession();
+      return single ? new SingleStatementSession() : new LockingSession();
     } catch (SQLException e) {
       throw new IllegalStateException("could not connect to PostgreSQL: " + e.getMessage(), e);
     }
@@ -52,6 +49,29 @@ final class RawPostgres implements RawDriver {
 
   private static IllegalStateException failed(String sessionId, SQLException e) {
     return new IllegalStateException("raw postgres claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
+  }
+
+  /** Binds insert-order.sql for a first claim: PENDING, fence 1, the claim, nothing settled. */
+  private static void bindInsert(PreparedStatement insert, String sessionId, String nonce, long now)
+      throws SQLException {
+    int i = 1;
+    insert.setString(i++, sessionId);
+    insert.setString(i++, "esim-eu-5gb");
+    insert.setInt(i++, 1);
+    insert.setString(i++, "customer@example.com");
+    insert.setLong(i++, 1999);
+    insert.setString(i++, "usd");
+    insert.setString(i++, "PENDING");
+    insert.setNull(i++, Types.VARCHAR);
+    insert.setNull(i++, Types.VARCHAR);
+    insert.setNull(i++, Types.VARCHAR);
+    insert.setLong(i++, 1);
+    insert.setString(i++, nonce);
+    insert.setLong(i++, now);
+    insert.setLong(i++, now + ClaimCompleteBenchmark.LEASE.toMillis());
+    insert.setNull(i++, Types.BIGINT);
+    insert.setNull(i++, Types.VARCHAR);
+    insert.setLong(i, now);
   }
 
   private abstract class JdbcSession implements Session {
@@ -93,24 +113,7 @@ final class RawPostgres implements RawDriver {
             throw new IllegalStateException("fresh order " + sessionId + " exists already");
           }
         }
-        int i = 1;
-        insert.setString(i++, sessionId);
-        insert.setString(i++, "esim-eu-5gb");
-        insert.setInt(i++, 1);
-        insert.setString(i++, "customer@example.com");
-        insert.setLong(i++, 1999);
-        insert.setString(i++, "usd");
-        insert.setString(i++, "PENDING");
-        insert.setNull(i++, Types.VARCHAR);
-        insert.setNull(i++, Types.VARCHAR);
-        insert.setNull(i++, Types.VARCHAR);
-        insert.setLong(i++, 1);
-        insert.setString(i++, nonce);
-        insert.setLong(i++, now);
-        insert.setLong(i++, now + ClaimCompleteBenchmark.LEASE.toMillis());
-        insert.setNull(i++, Types.BIGINT);
-        insert.setNull(i++, Types.VARCHAR);
-        insert.setLong(i, now);
+        bindInsert(insert, sessionId, nonce, now);
         if (insert.executeUpdate() != 1) {
           throw new IllegalStateException("fresh order " + sessionId + " was not created");
         }
@@ -124,7 +127,7 @@ final class RawPostgres implements RawDriver {
           }
           fence = rs.getLong("fence");
         }
-        i = 1;
+        int i = 1;
         update.setString(i++, "PROVISIONED");
         update.setString(i++, Orders.ITEM.providerOrderId());
         update.setString(i++, Orders.ITEM.payload());
@@ -145,46 +148,36 @@ final class RawPostgres implements RawDriver {
     }
   }
 
-  private final class CasSession extends JdbcSession {
-    private final PreparedStatement claim;
+  private final class SingleStatementSession extends JdbcSession {
+    private final PreparedStatement insert;
     private final PreparedStatement complete;
 
-    CasSession() throws SQLException {
-      claim = connection.prepareStatement(Resources.text(BENCH_SQL + "postgres-cas-claim.sql"));
-      complete = connection.prepareStatement(Resources.text(BENCH_SQL + "postgres-cas-complete.sql"));
+    SingleStatementSession() throws SQLException {
+      insert = connection.prepareStatement(Resources.text(STORE_SQL + "insert-order.sql"));
+      complete = connection.prepareStatement(Resources.text(STORE_SQL + "complete-fast.sql"));
     }
 
     @Override
     public void claimComplete(String sessionId, long now) {
       String nonce = ClaimId.newNonce();
       try {
-        int i = 1;
-        claim.setString(i++, sessionId);
-        claim.setString(i++, "esim-eu-5gb");
-        claim.setInt(i++, 1);
-        claim.setString(i++, "customer@example.com");
-        claim.setLong(i++, 1999);
-        claim.setString(i++, "usd");
-        claim.setString(i++, nonce);
-        claim.setLong(i++, now);
-        claim.setLong(i++, now + ClaimCompleteBenchmark.LEASE.toMillis());
-        claim.setLong(i, now);
-        long fence;
-        try (ResultSet rs = claim.executeQuery()) {
-          if (!rs.next()) {
-            throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
-          }
-          fence = rs.getLong(1);
+        bindInsert(insert, sessionId, nonce, now);
+        if (insert.executeUpdate() != 1) {
+          throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
         }
-        i = 1;
+        int i = 1;
         complete.setString(i++, Orders.ITEM.providerOrderId());
         complete.setString(i++, Orders.ITEM.payload());
+        complete.setLong(i++, 1);
+        complete.setString(i++, nonce);
         complete.setLong(i++, now);
         complete.setString(i++, sessionId);
-        complete.setLong(i++, fence);
+        complete.setLong(i++, 1);
         complete.setString(i, nonce);
-        if (complete.executeUpdate() != 1) {
-          throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+        try (ResultSet rs = complete.executeQuery()) {
+          if (!rs.next()) {
+            throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+          }
         }
       } catch (SQLException e) {
         throw failed(sessionId, e);

@@ -149,7 +149,7 @@ final class Report {
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
       md.append("Claim + complete of fresh orders:\n\n").append(claimComplete(store, jobs).render("")).append('\n');
-      md.append("Hot orders (lease ").append("5 ms, every ").append(HotOrderBenchmark.COMPLETE_EVERY)
+      md.append("Hot orders (lease 20 ms, every ").append(HotOrderBenchmark.COMPLETE_EVERY)
           .append("th win completes, the rest fail):\n\n").append(hot(store, jobs).render("")).append('\n');
       md.append(stale(store, jobs).render("")).append('\n');
     }
@@ -222,7 +222,7 @@ final class Report {
         return 38_000.0;
       case POSTGRES_LOCKING_JDBC:
         return threads == 1 ? Double.valueOf(2_100) : threads == 16 ? Double.valueOf(8_700) : null;
-      case POSTGRES_CAS_JDBC:
+      case POSTGRES_SINGLE_JDBC:
         return threads == 1 ? Double.valueOf(3_800) : threads == 16 ? Double.valueOf(18_000) : null;
       case REDIS_EVALSHA:
       case REDIS_CLUSTER_EVALSHA:

@@ -30,6 +30,7 @@ final class ServerCleanup {
     }
     switch (type) {
       case POSTGRES:
+      case POSTGRES_LOCKING:
         deleteRows(type.setting(), runPrefix);
         break;
       case REDIS:

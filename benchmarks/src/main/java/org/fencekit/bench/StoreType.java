@@ -46,11 +46,23 @@ public enum StoreType {
     }
   },
 
-  /** PostgreSQL at {@code FENCEKIT_POSTGRES_URL} (a JDBC URL). */
+  /**
+   * PostgreSQL at {@code FENCEKIT_POSTGRES_URL} (a JDBC URL), as built by default: the
+   * single-statement fast path, falling back to the locking transaction on a miss.
+   */
   POSTGRES("FENCEKIT_POSTGRES_URL") {
     @Override
     OrderStore open(Clock clock) {
       return PostgresOrderStore.builder().jdbcUrl(setting()).createSchema(true).clock(clock).build();
+    }
+  },
+
+  /** PostgreSQL at {@code FENCEKIT_POSTGRES_URL}, locking transactions only (no fast path). */
+  POSTGRES_LOCKING("FENCEKIT_POSTGRES_URL") {
+    @Override
+    OrderStore open(Clock clock) {
+      return PostgresOrderStore.builder().jdbcUrl(setting()).createSchema(true)
+          .singleStatementFastPath(false).clock(clock).build();
     }
   },
 
