@@ -14,31 +14,32 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * The single-statement fast path of {@link PostgresOrderStore}: the common cases of a claim (a
- * first claim, a re-claim of an order nobody holds) and of a settle (the current owner's
- * complete, fail or extend) decided by one auto-commit statement, one round trip, with the
- * locking transaction ({@link org.fencekit.store.FencedOrderStore}) deciding everything else.
+ * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim and
+ * the current owner's complete, fail or extend, each decided by one auto-commit statement (one
+ * round trip), with the locking transaction ({@link org.fencekit.store.FencedOrderStore})
+ * deciding everything else.
  *
  * <p>Why this decides exactly as {@link OrderStateMachine} does:
  * <ul>
- *   <li>each statement's WHERE (and ON CONFLICT) clause is the machine's condition for the one
+ *   <li>each statement's WHERE (or ON CONFLICT) clause is the machine's condition for the one
  *       branch it takes, evaluated by PostgreSQL on the newest committed row (an UPDATE under
- *       READ COMMITTED re-checks a row changed while it waited for it), and the statement writes
- *       and commits that row atomically; where the condition does not hold it writes nothing and
- *       returns no row, and the call is a <em>miss</em>;
+ *       READ COMMITTED re-checks a row changed while it waited for it, and an INSERT waits for a
+ *       concurrent insert of the same key), and the statement writes and commits that row
+ *       atomically; where the condition does not hold it writes nothing, and the call is a
+ *       <em>miss</em>;
  *   <li>the record the statement writes is the machine's: a first claim inserts the record the
- *       machine built; every other statement writes only columns whose new value the machine's
- *       branch takes from the request and the time alone (status, item, error, claim, lease,
- *       settledBy, updatedAt; the fence + 1 of a re-claim), and keeps the rest;
- *   <li>after a hit, the machine decides again on the row's pre-image as far as its branch reads
- *       it, rebuilt from the row returned (the columns the statement kept, the token that matched,
- *       the fence before a re-claim), and the result is the machine's; if the machine's record
- *       is not exactly the row written, the call throws {@link IllegalStateException}: the SQL
- *       and the machine have drifted apart, which is a bug;
+ *       machine built for "no order"; a settle writes only columns whose new value the machine's
+ *       Written branch takes from the request and the time alone (status, item, error, claim,
+ *       lease, settledBy, updatedAt) and keeps the rest;
+ *   <li>after a settle, the machine decides again on the row's pre-image as far as its branch
+ *       reads it, rebuilt from the row returned (the columns the statement kept and the token
+ *       that matched), and the result is the machine's; if the machine's record is not exactly
+ *       the row written, the call throws {@link IllegalStateException}: the SQL and the machine
+ *       have drifted apart, which is a bug;
  *   <li>a miss wrote nothing, so deciding again in the locking transaction is a new decision on
- *       the order as it is then: replay, superseded (and the orphan of a superseded complete),
- *       unknown order, InFlight, Provisioned and a first claim that lost the creation race all
- *       go there.
+ *       the order as it is then: a claim on an existing order (Provisioned, InFlight, re-claim),
+ *       replay, superseded (and the orphan of a superseded complete) and unknown order all go
+ *       there.
  * </ul>
  * The clock is read once per statement, in Java, and travels as a parameter.
  */
@@ -50,7 +51,6 @@ final class FastPath {
   private final Counter completes = new Counter();
   private final Counter fails = new Counter();
   private final Counter extensions = new Counter();
-  private final LongAdder reclaims = new LongAdder();
 
   FastPath(PostgresStorage storage, Clock clock) {
     this.storage = storage;
@@ -58,41 +58,21 @@ final class FastPath {
   }
 
   /**
-   * The claim decided by a single statement, or {@code null} on a miss (the machine would answer
-   * Provisioned or InFlight). A first claim is insert-order.sql alone; when the order exists,
-   * reclaim-fast.sql takes it over if nobody holds it.
+   * The claim decided by insert-order.sql alone, or {@code null} on a miss: the order exists
+   * (whatever the machine would answer: Provisioned, InFlight, or a re-claim), or a concurrent
+   * first claim created it first. A re-claim is left to the locking transaction on purpose: as
+   * a conditional UPDATE it made every caller of an order many fight over queue for the row and
+   * then decide again in the transaction, halving such a workload's throughput.
    */
   ClaimResult claim(ClaimRequest request) {
-    Instant now = OrderStateMachine.now(clock);
-    String nonce = ClaimId.newNonce();
-    OrderStateMachine.ClaimDecision first = OrderStateMachine.claim(null, request, now, nonce);
+    OrderStateMachine.ClaimDecision first = OrderStateMachine.claim(
+        null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
     if (storage.insertFast(first.next())) {
       claims.hits.increment();
       return first.result();
     }
-    Optional<OrderRecord> row = storage.reclaimFast(first.next(), now);
-    if (row.isEmpty()) {
-      claims.misses.increment();
-      return null;
-    }
-    OrderRecord written = row.get();
-    // the order was not PROVISIONED and held no live lease, which the machine treats alike
-    // whatever the status and the lapsed claim were: FAILED with no claim stands in for them
-    OrderRecord before = new OrderRecord(written.snapshot(), OrderStatus.FAILED, null,
-        written.lastError(), null, null, null, written.fence() - 1, written.settledBy(),
-        written.updatedAt());
-    OrderStateMachine.ClaimDecision decision = OrderStateMachine.claim(before, request, now, nonce);
-    if (!(decision.result() instanceof ClaimResult.Claimed) || !written.equals(decision.next())) {
-      throw drifted("claim", written, decision.next());
-    }
-    claims.hits.increment();
-    reclaims.increment();
-    return decision.result();
-  }
-
-  /** How many claims reclaim-fast.sql decided (a subset of the claim hits). For tests. */
-  long reclaims() {
-    return reclaims.sum();
+    claims.misses.increment();
+    return null;
   }
 
   /**

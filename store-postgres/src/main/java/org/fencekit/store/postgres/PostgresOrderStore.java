@@ -40,24 +40,28 @@ import org.fencekit.store.WriteResult;
  *       common case and which writes exactly the machine's record:
  *       <ul>
  *         <li><b>claim</b>: {@code INSERT ... ON CONFLICT (session_id) DO NOTHING} of the record
- *             the machine built for a first claim (insert-order.sql); if the order exists,
- *             {@code UPDATE ... WHERE} it is not PROVISIONED and holds no live lease
- *             (reclaim-fast.sql: fence + 1, the new claim, PENDING), so a re-claim is two
- *             statements;
+ *             the machine built for a first claim (insert-order.sql). A claim on an order that
+ *             exists (re-claim, InFlight, Provisioned) is always a miss: a conditional re-claim
+ *             UPDATE was tried and dropped, because on an order many callers fight over every
+ *             caller queued for the row in it and then again in the transaction, which halved
+ *             that workload's throughput;
  *         <li><b>complete, fail, extend</b> (complete-fast.sql, fail-fast.sql, extend-fast.sql):
  *             {@code UPDATE ... WHERE} session, fence and nonce are the token presented and, for
  *             a settle, that token is not the one that settled the order last.
  *       </ul>
- *       A row written is a <em>hit</em>: the insert wrote the machine's record; an update returns
- *       its row, the machine decides on the order as it was before, rebuilt from that row, its
- *       record must equal the row (else {@link IllegalStateException}: the SQL
- *       and the machine drifted apart), and its result is the answer. No row written is a
- *       <em>miss</em>: an order that is PROVISIONED or in flight, a
- *       first claim that lost the race to create the order, a superseded token, a replayed
- *       settle, an unknown order, or a statement the server rolled back with 40001 or 40P01 (at
- *       REPEATABLE READ or SERIALIZABLE). A miss goes on to the locking transaction, which
- *       decides everything those cases need (the InFlight or Provisioned answer, the replay's
- *       Written, the orphan of a superseded complete, {@code UnknownOrderException});
+ *       A row written is a <em>hit</em>: the insert wrote the record the machine built; a
+ *       settle returns its row, the machine decides again on the order as it was before
+ *       (rebuilt from that row as far as the decision reads it), its record must equal the row
+ *       (else {@link IllegalStateException}: the SQL and the machine drifted apart), and its
+ *       result is the answer. No row written is a <em>miss</em>, and nothing happened: a claim
+ *       on an order that exists (or that a concurrent first claim created first), a superseded
+ *       token, a replayed settle, an unknown order, or a statement the server
+ *       rolled back with 40001 or 40P01 (at REPEATABLE READ or SERIALIZABLE). A miss goes on to
+ *       the locking transaction, which decides everything those cases need (the InFlight or
+ *       Provisioned answer, the replay's Written, the orphan of a superseded complete,
+ *       {@code UnknownOrderException}, the re-claim). A miss costs its statement on top of the
+ *       transaction, so for orders many callers fight over (mostly answered InFlight) the fast
+ *       path is slower than the transaction alone: turn it off for such a workload;
  *   <li><b>claim</b>, locking, one transaction: {@code SELECT ... FOR UPDATE} the order's row
  *       (lock-order.sql), which blocks until any transaction holding the row commits and then
  *       returns the row as committed; decide with {@link org.fencekit.store.OrderStateMachine};
@@ -161,8 +165,8 @@ public final class PostgresOrderStore implements OrderStore {
   /**
    * {@inheritDoc}
    *
-   * <p>One statement for a first claim or a re-claim of an order nobody holds; otherwise one
-   * transaction: lock the order's row, decide, write, commit (see the class javadoc).
+   * <p>One statement for a fresh order's first claim; otherwise one transaction: lock the
+   * order's row, decide, write, commit (see the class javadoc).
    *
    * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
    *     the claim may have landed
@@ -429,11 +433,11 @@ public final class PostgresOrderStore implements OrderStore {
 
     /**
      * Whether a claim or settle is first tried as one auto-commit statement that writes only in
-     * the common case (a first claim, a re-claim of an order nobody holds, the current owner's
-     * complete, fail or extend), falling back to the locking transaction whenever it writes
-     * nothing; default true. Both ways decide exactly alike (see the class javadoc); false
-     * leaves only the locking transaction, three round trips per call instead of one in the
-     * common case, and one fewer in the others.
+     * the common case (a fresh order's first claim, the current owner's complete, fail or
+     * extend), falling back to the locking transaction whenever it writes nothing; default
+     * true. Both ways decide exactly alike (see the class javadoc). The statement is one round
+     * trip where the transaction is three; a miss pays one more than the transaction alone, so
+     * turn it off (false) where most claims find their order held by another caller.
      *
      * @return this builder
      */

@@ -33,7 +33,7 @@ import org.fencekit.store.WriteRequest;
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
  * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
  * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #insertFast}, {@link #reclaimFast}, {@link #settleFast}),
+ * path's single statements ({@link #insertFast}, {@link #settleFast}),
  * which write only where their WHERE clause holds and report what they wrote; {@link FastPath}
  * decides around them.
  *
@@ -130,35 +130,14 @@ final class PostgresStorage implements OrderStorage {
    *
    * @param created the record the state machine builds for a first claim
    * @return whether it was inserted; {@code false} if the order exists (or a concurrent first
-   *     claim created it, or the server rolled the statement back with 40001 or 40P01)
+   *     claim created it, or the server rolled the statement back with 40001 or 40P01): the
+   *     caller then decides in a transaction
    */
   boolean insertFast(OrderRecord created) {
     return single("claim", created.sessionId(), sql.insertOrder(), statement -> {
       bindCreated(statement, 1, created);
       return statement.executeUpdate() == 1;
     }, false);
-  }
-
-  /**
-   * The fast path's re-claim (reclaim-fast.sql), in auto-commit: takes the order over with the
-   * claim in {@code claimed} if it is not provisioned and holds no live lease at {@code now}.
-   *
-   * @param claimed a record carrying the new claim (nonce, claimedAt, leaseExpiresAt) and
-   *     updatedAt, such as the one the state machine builds for a first claim at {@code now}
-   * @param now the call's time, at millisecond precision
-   * @return the row as written, or empty if the statement wrote nothing (the machine would not
-   *     grant the claim, or the server rolled the statement back with 40001 or 40P01)
-   */
-  Optional<OrderRecord> reclaimFast(OrderRecord claimed, Instant now) {
-    return single("claim", claimed.sessionId(), sql.reclaimFast(), statement -> {
-      statement.setString(1, claimed.claimId().nonce());
-      setMillis(statement, 2, claimed.claimedAt());
-      setMillis(statement, 3, claimed.leaseExpiresAt());
-      setMillis(statement, 4, claimed.updatedAt());
-      statement.setString(5, claimed.sessionId());
-      statement.setLong(6, now.toEpochMilli());
-      return returnedRow(statement);
-    }, Optional.empty());
   }
 
   /**

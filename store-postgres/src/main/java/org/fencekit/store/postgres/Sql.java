@@ -26,7 +26,6 @@ record Sql(
     String updateOrder,
     String insertOrphan,
     String selectOrphans,
-    String reclaimFast,
     String completeFast,
     String failFast,
     String extendFast) {
@@ -42,7 +41,6 @@ record Sql(
       Map.entry("update-order", load("update-order.sql")),
       Map.entry("insert-orphan", load("insert-orphan.sql")),
       Map.entry("select-orphans", load("select-orphans.sql")),
-      Map.entry("reclaim-fast", load("reclaim-fast.sql")),
       Map.entry("complete-fast", load("complete-fast.sql")),
       Map.entry("fail-fast", load("fail-fast.sql")),
       Map.entry("extend-fast", load("extend-fast.sql")));
@@ -67,7 +65,6 @@ record Sql(
         bind("update-order", names),
         bind("insert-orphan", names),
         bind("select-orphans", names),
-        bind("reclaim-fast", names),
         bind("complete-fast", names),
         bind("fail-fast", names),
         bind("extend-fast", names));

@@ -1,7 +1,7 @@
 -- Creates an order on its first claim. Inserts nothing (0 rows) if the order exists, or if
 -- another transaction created it first (the insert waits for that one to end). The store then
--- decides again: in a new transaction when this ran in the locking transaction, in the re-claim
--- statement or the locking transaction when it ran alone in auto-commit (the fast path).
+-- decides again in a new, locking transaction, whether this ran in one or alone in auto-commit
+-- (the fast path's first claim).
 INSERT INTO fencekit_orders (
        session_id, product_id, quantity, customer_email, amount_total, currency, status,
        provider_order_id, item_payload, last_error, fence, claim_nonce, claimed_at,

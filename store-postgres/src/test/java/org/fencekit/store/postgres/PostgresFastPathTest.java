@@ -135,7 +135,7 @@ class PostgresFastPathTest {
       text.append(operation).append(' ').append(fast.hits(operation)).append('/')
           .append(fast.misses(operation)).append(' ');
     }
-    return text.append("reclaims ").append(fast.reclaims()).toString();
+    return text.toString().trim();
   }
 
   // ------------------------------------------------------------------ one statement decides
@@ -182,8 +182,6 @@ class PostgresFastPathTest {
         return "lock-order";
       } else if (sql.contains("INSERT INTO") && sql.contains("_orders")) {
         return "insert-order";
-      } else if (sql.contains("fence = o.fence + 1")) {
-        return "reclaim-fast";
       } else if (sql.contains("SET status = 'PROVISIONED'")) {
         return "complete-fast";
       } else if (sql.contains("SET status = 'FAILED'")) {
@@ -208,7 +206,7 @@ class PostgresFastPathTest {
   }
 
   @Test
-  @DisplayName("a first claim, a re-claim and the owner's complete, fail and extend are each decided by auto-commit statements, no BEGIN or COMMIT")
+  @DisplayName("a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a re-claim is the insert, then the locking transaction")
   void commonCasesAreSingleStatements() {
     ConnectionLog log = new ConnectionLog();
     PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
@@ -228,8 +226,9 @@ class PostgresFastPathTest {
 
     ClaimResult again = store.claim(snapshot(sid), LEASE);
     assertInstanceOf(ClaimResult.Claimed.class, again);
-    assertEquals(List.of("insert-order autocommit", "reclaim-fast autocommit"), log.take(),
-        "a re-claim is the insert that finds the order, then the update");
+    assertEquals(List.of("insert-order autocommit", "lock-order in transaction",
+        "update-order in transaction", "commit"), log.take(),
+        "a re-claim is the insert that finds the order, then the locking transaction");
     assertEquals(again.record(), record(store, sid), "the re-claim returns exactly what it wrote");
     assertEquals(2, again.record().fence());
     assertEquals("provider outage", again.record().lastError(), "the last error is kept");
@@ -241,7 +240,7 @@ class PostgresFastPathTest {
     assertEquals(List.of("complete-fast autocommit"), log.take());
     assertEquals(completed.record(), record(store, sid));
     assertEquals(second, completed.record().settledBy());
-    assertEquals("claim 2/0 complete 1/0 fail 1/0 extend 1/0 reclaims 1", counts(store));
+    assertEquals("claim 1/1 complete 1/0 fail 1/0 extend 1/0", counts(store));
   }
 
   @Test
@@ -282,7 +281,7 @@ class PostgresFastPathTest {
     assertInstanceOf(ClaimResult.Provisioned.class, provisioned);
     assertEquals(done, provisioned.record());
     assertEquals(done, record(store, sid), "a provisioned order is never re-opened");
-    assertEquals("claim 1/2 complete 1/0 fail 0/0 extend 0/0 reclaims 0", counts(store));
+    assertEquals("claim 1/2 complete 1/0 fail 0/0 extend 0/0", counts(store));
   }
 
   @Test
@@ -296,7 +295,6 @@ class PostgresFastPathTest {
         "the fence is ownership, not time: an expired lease nobody took over still extends");
     clock.advance(LEASE);
     ClaimId fresh = claimed(store, sid);
-    assertEquals(1, store.fastPath().reclaims());
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, fresh, ITEM));
     OrderRecord done = record(store, sid);
 
@@ -310,7 +308,7 @@ class PostgresFastPathTest {
     List<Orphan> orphans = store.orphans(sid);
     assertEquals(1, orphans.size(), "recorded once however often it is retried: " + orphans);
     assertEquals(new Orphan(sid, slow, bought, clock.instant()), orphans.get(0));
-    assertEquals("claim 2/0 complete 1/2 fail 0/0 extend 1/0 reclaims 1", counts(store));
+    assertEquals("claim 1/1 complete 1/2 fail 0/0 extend 1/0", counts(store));
   }
 
   @Test
@@ -357,7 +355,7 @@ class PostgresFastPathTest {
     assertEquals(completed, store.complete(other, owner, ITEM));
     assertEquals(completed.record(), record(store, other));
     assertTrue(store.orphans(other).isEmpty(), "a replay is not an orphan");
-    assertEquals("claim 2/0 complete 1/1 fail 1/2 extend 0/1 reclaims 0", counts(store));
+    assertEquals("claim 2/0 complete 1/1 fail 1/2 extend 0/1", counts(store));
   }
 
   @Test
@@ -371,11 +369,11 @@ class PostgresFastPathTest {
     assertThrows(UnknownOrderException.class, () -> store.extend(sid, token, LEASE));
     assertTrue(store.get(sid).isEmpty(), "nothing created");
     assertTrue(store.orphans(sid).isEmpty(), "no orphan for an order that does not exist");
-    assertEquals("claim 0/0 complete 0/1 fail 0/1 extend 0/1 reclaims 0", counts(store));
+    assertEquals("claim 0/0 complete 0/1 fail 0/1 extend 0/1", counts(store));
   }
 
   @Test
-  @DisplayName("a later snapshot does not overwrite the first, on the fast re-claim either")
+  @DisplayName("a later snapshot does not overwrite the first: the insert that finds the order writes nothing")
   void reclaimKeepsTheFirstSnapshot() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("snapshot");
@@ -386,7 +384,7 @@ class PostgresFastPathTest {
     assertInstanceOf(ClaimResult.Claimed.class, again);
     assertEquals(snapshot(sid), again.record().snapshot());
     assertEquals(snapshot(sid), record(store, sid).snapshot());
-    assertEquals(1, store.fastPath().reclaims());
+    assertEquals(1, store.fastPath().misses("claim"));
   }
 
   // ------------------------------------------------------------------ connections and failures
@@ -404,7 +402,7 @@ class PostgresFastPathTest {
       String sid = sid("user_pool");
       ClaimId token = claimed(store, sid);
       assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
-      assertEquals("claim 1/0 complete 1/0 fail 0/0 extend 0/0 reclaims 0", counts(store));
+      assertEquals("claim 1/0 complete 1/0 fail 0/0 extend 0/0", counts(store));
       assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
       try (Connection connection = pool.getConnection()) {
         assertFalse(connection.getAutoCommit(), "auto-commit as the pool lent it");
@@ -559,13 +557,14 @@ class PostgresFastPathTest {
 
   /**
    * Four stores, two on the fast path and two on locking transactions, each with a pool of its
-   * own, claim the same 30 fresh orders, released together per order; then, past the lease,
-   * all of them claim each order again. Each round must grant exactly one claim per order, with
+   * own, claim the same 30 fresh orders, released together per order (the fast inserts race the
+   * locking transactions' insert-if-absent); then, past the lease, all of them claim each order
+   * again (the fast inserts miss and race the locking re-claims). Each round must grant exactly one claim per order, with
    * fence 1 and then 2, and everyone else must be told InFlight with the winner's claim. Then
    * every winner settles: only the second round's winners land; the first round's are orphaned.
    */
   @Test
-  @DisplayName("fast inserts and re-claims race locking claims over the same orders: one owner per fence, the rest InFlight")
+  @DisplayName("fast first claims race locking claims over the same orders, then re-claims: one owner per fence, the rest InFlight")
   void firstClaimsAndReclaimsRace() throws Exception {
     List<PostgresOrderStore> stores = List.of(
         store(pooled()), store(pooled().createSchema(false)),
