@@ -37,6 +37,7 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterAll;
@@ -385,6 +386,29 @@ class PostgresFastPathTest {
     assertEquals(snapshot(sid), again.record().snapshot());
     assertEquals(snapshot(sid), record(store, sid).snapshot());
     assertEquals(1, store.fastPath().misses("claim"));
+  }
+
+  @Test
+  @DisplayName("a fast statement that writes something other than the state machine's record is caught, not answered")
+  void driftBetweenSqlAndMachineIsCaught() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("drift");
+    ClaimId token = claimed(store, sid);
+    Sql real = Sql.forTables(schema.name(), PostgresOrderStore.DEFAULT_ORDERS_TABLE,
+        PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+    assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
+    Sql drifted = new Sql(real.createNamespace(), real.schema(), real.selectOrder(), real.lockOrder(),
+        real.insertOrder(), real.updateOrder(), real.insertOrphan(), real.selectOrphans(),
+        real.completeFast(), real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
+        real.extendFast());
+    PostgresStorage storage = new PostgresStorage(simpleDataSource(), null, drifted, 30, "test",
+        Secrets.none());
+    FastPath fast = new FastPath(storage, clock);
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> fast.write(new WriteRequest.Fail(sid, token, "provider outage")));
+    assertTrue(e.getMessage().contains("disagree"), e.getMessage());
+    assertTrue(e.getMessage().contains("drifted: provider outage"), e.getMessage());
+    assertEquals(0, fast.hits("fail"));
   }
 
   // ------------------------------------------------------------------ connections and failures
