@@ -3,6 +3,7 @@ package org.fencekit.store.postgres;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
@@ -45,12 +46,17 @@ import org.fencekit.store.WriteResult;
  */
 final class FastPath {
 
+  /** How many orders known to exist are remembered at most; a power of two. */
+  static final int EXISTING_SLOTS = 1024;
+
   private final PostgresStorage storage;
   private final Clock clock;
   private final Counter claims = new Counter();
   private final Counter completes = new Counter();
   private final Counter fails = new Counter();
   private final Counter extensions = new Counter();
+  /** Session ids whose first-claim insert found the order there, one per slot by hash. */
+  private final AtomicReferenceArray<String> existing = new AtomicReferenceArray<>(EXISTING_SLOTS);
 
   FastPath(PostgresStorage storage, Clock clock) {
     this.storage = storage;
@@ -62,15 +68,25 @@ final class FastPath {
    * (whatever the machine would answer: Provisioned, InFlight, or a re-claim), or a concurrent
    * first claim created it first. A re-claim is left to the locking transaction on purpose: as
    * a conditional UPDATE it made every caller of an order many fight over queue for the row and
-   * then decide again in the transaction, halving such a workload's throughput.
+   * then decide again in the transaction, halving such a workload's throughput. An order whose
+   * insert missed is remembered (the last one per slot of {@value #EXISTING_SLOTS}), and a claim
+   * for it goes straight to the transaction: orders are never deleted, and a wrong guess only
+   * costs a round trip either way, never a different answer.
    */
   ClaimResult claim(ClaimRequest request) {
+    String sessionId = request.sessionId();
+    int slot = sessionId.hashCode() & (EXISTING_SLOTS - 1);
+    if (sessionId.equals(existing.get(slot))) {
+      claims.misses.increment(); // known to exist: the insert would miss
+      return null;
+    }
     OrderStateMachine.ClaimDecision first = OrderStateMachine.claim(
         null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
     if (storage.insertFast(first.next())) {
       claims.hits.increment();
       return first.result();
     }
+    existing.set(slot, sessionId);
     claims.misses.increment();
     return null;
   }
@@ -134,7 +150,10 @@ final class FastPath {
     return counter(operation).hits.sum();
   }
 
-  /** How many calls of {@code operation} went on to the locking transaction. For tests. */
+  /**
+   * How many calls of {@code operation} went on to the locking transaction (for a claim, also
+   * those sent there at once because the order was known to exist). For tests.
+   */
   long misses(String operation) {
     return counter(operation).misses.sum();
   }

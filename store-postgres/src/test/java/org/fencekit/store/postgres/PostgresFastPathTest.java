@@ -207,7 +207,7 @@ class PostgresFastPathTest {
   }
 
   @Test
-  @DisplayName("a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a re-claim is the insert, then the locking transaction")
+  @DisplayName("a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a claim on an existing order is the locking transaction")
   void commonCasesAreSingleStatements() {
     ConnectionLog log = new ConnectionLog();
     PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
@@ -241,7 +241,12 @@ class PostgresFastPathTest {
     assertEquals(List.of("complete-fast autocommit"), log.take());
     assertEquals(completed.record(), record(store, sid));
     assertEquals(second, completed.record().settledBy());
-    assertEquals("claim 1/1 complete 1/0 fail 1/0 extend 1/0", counts(store));
+    log.take();
+
+    assertInstanceOf(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE));
+    assertEquals(List.of("lock-order in transaction", "commit"), log.take(),
+        "an order whose insert missed before is known to exist: no insert for it again");
+    assertEquals("claim 1/2 complete 1/0 fail 1/0 extend 1/0", counts(store));
   }
 
   @Test
