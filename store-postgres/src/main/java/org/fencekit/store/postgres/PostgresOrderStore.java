@@ -44,7 +44,8 @@ import org.fencekit.store.WriteResult;
  *             exists (re-claim, InFlight, Provisioned) is always a miss: a conditional re-claim
  *             UPDATE was tried and dropped, because on an order many callers fight over every
  *             caller queued for the row in it and then again in the transaction, which halved
- *             that workload's throughput;
+ *             that workload's throughput. An order whose insert missed is remembered (the last
+ *             of each of 1024 hash slots) and its later claims skip the insert;
  *         <li><b>complete, fail, extend</b> (complete-fast.sql, fail-fast.sql, extend-fast.sql):
  *             {@code UPDATE ... WHERE} session, fence and nonce are the token presented and, for
  *             a settle, that token is not the one that settled the order last.
