@@ -33,9 +33,9 @@ import org.fencekit.store.WriteRequest;
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
  * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
  * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #insertFast}, {@link #settleFast}),
- * which write only where their WHERE clause holds and report what they wrote; {@link FastPath}
- * decides around them.
+ * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where
+ * their WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides
+ * around them.
  *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled
  * back by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in
