@@ -81,6 +81,8 @@ final class Comparison {
   private final Path outDir;
   private final PrintStream out;
   private final List<Job> jobs = new ArrayList<>();
+  private String loadBefore;
+  private String loadAfter;
 
   Comparison(Profile profile, List<StoreType> stores, Path outDir, PrintStream out) {
     this.profile = profile;
@@ -120,6 +122,8 @@ final class Comparison {
     Files.createDirectories(outDir);
     out.println("benchmarks: " + profile.describe() + "; results in " + outDir);
     out.println("machine: " + Machine.describe());
+    loadBefore = Machine.loadAverage();
+    out.println("load average before: " + loadBefore);
     int failed = 0;
     try (PrintStream log = new PrintStream(new FileOutputStream(outDir.resolve("jmh.log").toFile(), true),
         true, StandardCharsets.UTF_8)) {
@@ -150,13 +154,16 @@ final class Comparison {
         Report.printStore(out, current, jobs);
       }
     }
+    loadAfter = Machine.loadAverage();
+    out.println("load average after: " + loadAfter);
     List<RunResult> all = new ArrayList<>();
     jobs.forEach(job -> all.addAll(job.results));
     ResultFormatFactory.getInstance(ResultFormatType.JSON, outDir.resolve("results.json").toString())
         .writeOut(all);
     long heapSmall = HeapPerOrder.measure(20_000);
     long heapLarge = HeapPerOrder.measure(100_000);
-    String markdown = Report.markdown(profile, stores, jobs, heapSmall, heapLarge);
+    String markdown = Report.markdown(profile, stores, jobs, heapSmall, heapLarge,
+        "load average (1, 5, 15 min) " + loadBefore + " before, " + loadAfter + " after");
     Files.writeString(outDir.resolve("results.md"), markdown, StandardCharsets.UTF_8);
     Chart.write(outDir.resolve("throughput.png"), stores, jobs, profile.threads);
     out.println("memory store heap per provisioned order: " + heapSmall + " B with 20,000 orders, "

@@ -15,6 +15,17 @@ final class Machine {
         + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
   }
 
+  /** The 1, 5 and 15 minute load averages, or "unknown": other work on the machine shows here. */
+  static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+      return load < 0 ? "unknown" : String.format(java.util.Locale.ROOT, "%.2f", load);
+    }
+  }
+
   private static String cpu() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {

@@ -128,11 +128,12 @@ final class Report {
   }
 
   /** The whole report, for results.md. */
-  static String markdown(Profile profile, List<StoreType> stores, List<Job> jobs, long heapSmall, long heapLarge) {
+  static String markdown(Profile profile, List<StoreType> stores, List<Job> jobs, long heapSmall, long heapLarge,
+      String load) {
     StringBuilder md = new StringBuilder();
     md.append("# fencekit benchmarks\n\n");
     md.append("- when: ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append('\n');
-    md.append("- machine: ").append(Machine.describe()).append('\n');
+    md.append("- machine: ").append(Machine.describe()).append("; ").append(load).append('\n');
     md.append("- ").append(profile.describe()).append('\n');
     md.append("- command: `./mvnw -q package -DskipTests && java -jar benchmarks/target/fencekit-benchmarks.jar")
         .append(profile == Profile.FULL ? " --full" : "").append("`\n");
