@@ -32,10 +32,24 @@ public record ClaimId(long fence, String nonce) {
       throw new IllegalArgumentException("claimId fence must be at least 1, got " + fence);
     }
     Objects.requireNonNull(nonce, "claimId nonce");
-    if (nonce.length() != 32 || !nonce.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+    if (!isNonce(nonce)) {
       throw new IllegalArgumentException(
           "claimId nonce must be 32 lowercase hex digits (128 bits), got '" + nonce + "'");
     }
+  }
+
+  // A plain loop: this runs for every token a store reads or answers, so no stream or regex.
+  private static boolean isNonce(String nonce) {
+    if (nonce.length() != 32) {
+      return false;
+    }
+    for (int i = 0; i < 32; i++) {
+      char c = nonce.charAt(i);
+      if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A fresh nonce of 128 bits from a {@link SecureRandom}. */
