@@ -97,4 +97,23 @@ class ValidateTest {
     refused(IllegalArgumentException.class, "nonce", () -> new ClaimId(1, "XYZ"));
     refused(IllegalArgumentException.class, "claimId", () -> ClaimId.parse("nonsense"));
   }
+
+  @Test
+  @DisplayName("fresh nonces are valid and distinct, across threads too")
+  void freshNonces() throws Exception {
+    java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 5_000; i++) {
+          seen.add(new ClaimId(1, ClaimId.newNonce()).nonce());
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    assertEquals(20_000, seen.size(), "every nonce must be new");
+  }
 }
