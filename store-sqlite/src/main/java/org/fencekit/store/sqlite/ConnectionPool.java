@@ -1,16 +1,22 @@
 package org.fencekit.store.sqlite;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A fixed number of connections to one file. A connection that failed is closed and opened
- * again when next taken, so one bad moment does not poison the pool.
+ * again when next taken, so one bad moment does not poison the pool. Each connection keeps the
+ * statements prepared on it ({@link Slot#prepare}) until it is closed: a slot is used by one
+ * thread at a time, so its statements are never shared between connections or threads, and a
+ * reopened connection prepares fresh ones.
  */
 final class ConnectionPool {
 
@@ -24,10 +30,40 @@ final class ConnectionPool {
   /** A place in the pool; its connection is {@code null} until (re)opened. */
   static final class Slot {
     private Connection connection;
+    private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    private int prepares;
+    private int opens;
 
     /** The slot's open connection. */
     Connection connection() {
       return connection;
+    }
+
+    /**
+     * The statement for {@code sql} on this slot's connection, prepared on first use and kept
+     * until the connection is closed, with its parameters cleared. Only the thread that took the
+     * slot may call this and use the statement, and only until it gives the slot back.
+     */
+    PreparedStatement prepare(String sql) throws SQLException {
+      PreparedStatement statement = prepared.get(sql);
+      if (statement == null) {
+        statement = connection.prepareStatement(sql);
+        prepared.put(sql, statement);
+        prepares++;
+      } else {
+        statement.clearParameters();
+      }
+      return statement;
+    }
+
+    /** How many statements were prepared on the current connection (for tests). */
+    int prepares() {
+      return prepares;
+    }
+
+    /** How many times a connection was opened in this slot (for tests). */
+    int opens() {
+      return opens;
     }
   }
 
@@ -82,6 +118,7 @@ final class ConnectionPool {
     if (slot.connection == null) {
       try {
         slot.connection = opener.open();
+        slot.opens++;
       } catch (SQLException | RuntimeException e) {
         idle.add(slot);
         throw e;
@@ -126,6 +163,15 @@ final class ConnectionPool {
   }
 
   private static void closeQuietly(Slot slot) {
+    for (PreparedStatement statement : slot.prepared.values()) {
+      try {
+        statement.close();
+      } catch (SQLException ignored) {
+        // the connection is closed next, which releases whatever the statement still held
+      }
+    }
+    slot.prepared.clear();
+    slot.prepares = 0;
     if (slot.connection != null) {
       try {
         slot.connection.close();

@@ -33,7 +33,9 @@ import org.sqlite.SQLiteException;
  * read and written through a small pool of connections. A write step is one
  * {@code BEGIN IMMEDIATE} transaction, entered while holding the file's fair write lock in this
  * JVM ({@link FileLocks}); a read is a single statement on any pooled connection, without the
- * lock (WAL readers see the last commit and do not block writers).
+ * lock (WAL readers see the last commit and do not block writers). Every statement, the
+ * transaction control included, is prepared once per pooled connection and reused
+ * ({@link ConnectionPool.Slot#prepare}); a connection that failed is reopened with fresh ones.
  */
 final class SqliteStorage implements OrderStorage {
 
@@ -219,7 +221,7 @@ final class SqliteStorage implements OrderStorage {
       ConnectionPool.Slot slot = take(operation, sessionId);
       boolean healthy = false;
       try {
-        T result = transaction(slot.connection(), operation, sessionId, work);
+        T result = transaction(slot, operation, sessionId, work);
         healthy = true;
         return result;
       } catch (StoreUnavailableException e) {
@@ -235,41 +237,41 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
-  private <T> T transaction(Connection connection, String operation, String sessionId, Work<T> work) {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(BEGIN);
+  private <T> T transaction(ConnectionPool.Slot slot, String operation, String sessionId, Work<T> work) {
+    try {
+      slot.prepare(BEGIN).execute();
     } catch (SQLException e) {
       throw unavailable(settings, operation, sessionId, false,
           "could not begin the write transaction (BEGIN IMMEDIATE)", e);
     }
     T result;
     try {
-      result = work.run(new SqlOrder(connection, sessionId));
+      result = work.run(new SqlOrder(slot, sessionId));
     } catch (SqlFailure failure) {
-      boolean rolledBack = rollback(connection, failure.sqlCause());
+      boolean rolledBack = rollback(slot, failure.sqlCause());
       throw unavailable(settings, operation, sessionId, !rolledBack,
           "a statement failed inside the transaction" + (rolledBack ? ", which was rolled back"
               : " and the rollback failed too"), failure.sqlCause());
     } catch (RuntimeException | Error e) {
-      if (!rollback(connection, e)) {
+      if (!rollback(slot, e)) {
         throw new StoreUnavailableException(BACKEND, operation, sessionId, true,
             "the transaction on " + settings.file() + " could not be rolled back after " + e, e);
       }
       throw e;
     }
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(COMMIT);
+    try {
+      slot.prepare(COMMIT).execute();
     } catch (SQLException e) {
-      rollback(connection, e);
+      rollback(slot, e);
       throw unavailable(settings, operation, sessionId, true, "the commit failed", e);
     }
     return result;
   }
 
   /** Rolls back; on failure adds it to {@code cause} and returns false. */
-  private static boolean rollback(Connection connection, Throwable cause) {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(ROLLBACK);
+  private static boolean rollback(ConnectionPool.Slot slot, Throwable cause) {
+    try {
+      slot.prepare(ROLLBACK).execute();
       return true;
     } catch (SQLException e) {
       cause.addSuppressed(e);
@@ -280,25 +282,24 @@ final class SqliteStorage implements OrderStorage {
   @Override
   public Optional<OrderRecord> read(String sessionId) {
     checkOpen();
-    return query("get", sessionId, connection -> selectOrder(connection, sessionId));
+    return query("get", sessionId, slot -> selectOrder(slot, sessionId));
   }
 
   @Override
   public List<Orphan> orphans(String sessionId) {
     checkOpen();
-    return query("orphans", sessionId, connection -> {
-      try (PreparedStatement select = connection.prepareStatement(sql.selectOrphans())) {
-        select.setString(1, sessionId);
-        try (ResultSet rs = select.executeQuery()) {
-          List<Orphan> orphans = new ArrayList<>();
-          while (rs.next()) {
-            orphans.add(new Orphan(sessionId,
-                new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
-                new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
-                Instant.ofEpochMilli(rs.getLong("recorded_at"))));
-          }
-          return List.copyOf(orphans);
+    return query("orphans", sessionId, slot -> {
+      PreparedStatement select = slot.prepare(sql.selectOrphans());
+      select.setString(1, sessionId);
+      try (ResultSet rs = select.executeQuery()) {
+        List<Orphan> orphans = new ArrayList<>();
+        while (rs.next()) {
+          orphans.add(new Orphan(sessionId,
+              new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
+              new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
+              Instant.ofEpochMilli(rs.getLong("recorded_at"))));
         }
+        return List.copyOf(orphans);
       }
     });
   }
@@ -403,17 +404,17 @@ final class SqliteStorage implements OrderStorage {
     return slot;
   }
 
-  /** A read on one connection. */
+  /** A read on one pooled connection. */
   @FunctionalInterface
   private interface Query<T> {
-    T run(Connection connection) throws SQLException;
+    T run(ConnectionPool.Slot slot) throws SQLException;
   }
 
   private <T> T query(String operation, String sessionId, Query<T> query) {
     ConnectionPool.Slot slot = take(operation, sessionId);
     boolean healthy = false;
     try {
-      T result = query.run(slot.connection());
+      T result = query.run(slot);
       healthy = true;
       return result;
     } catch (SQLException e) {
@@ -423,13 +424,13 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
-  private Optional<OrderRecord> selectOrder(Connection connection, String sessionId)
+  private Optional<OrderRecord> selectOrder(ConnectionPool.Slot slot, String sessionId)
       throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(sql.selectOrder())) {
-      select.setString(1, sessionId);
-      try (ResultSet rs = select.executeQuery()) {
-        return rs.next() ? Optional.of(toRecord(rs)) : Optional.empty();
-      }
+    PreparedStatement select = slot.prepare(sql.selectOrder());
+    select.setString(1, sessionId);
+    // Closing the result set resets the statement, so it holds no read snapshot once returned.
+    try (ResultSet rs = select.executeQuery()) {
+      return rs.next() ? Optional.of(toRecord(rs)) : Optional.empty();
     }
   }
 
@@ -516,18 +517,18 @@ final class SqliteStorage implements OrderStorage {
   /** One order inside a write transaction. */
   private final class SqlOrder implements Order {
 
-    private final Connection connection;
+    private final ConnectionPool.Slot slot;
     private final String sessionId;
 
-    SqlOrder(Connection connection, String sessionId) {
-      this.connection = connection;
+    SqlOrder(ConnectionPool.Slot slot, String sessionId) {
+      this.slot = slot;
       this.sessionId = sessionId;
     }
 
     @Override
     public Optional<OrderRecord> current() {
       try {
-        return selectOrder(connection, sessionId);
+        return selectOrder(slot, sessionId);
       } catch (SQLException e) {
         throw new SqlFailure(e);
       }
@@ -535,7 +536,8 @@ final class SqliteStorage implements OrderStorage {
 
     @Override
     public boolean insert(OrderRecord record) {
-      try (PreparedStatement insert = connection.prepareStatement(sql.insertOrder())) {
+      try {
+        PreparedStatement insert = slot.prepare(sql.insertOrder());
         OrderSnapshot snapshot = record.snapshot();
         insert.setString(1, snapshot.sessionId());
         insert.setString(2, snapshot.productId());
@@ -553,7 +555,8 @@ final class SqliteStorage implements OrderStorage {
     @Override
     public void update(OrderRecord record) {
       int updated;
-      try (PreparedStatement update = connection.prepareStatement(sql.updateOrder())) {
+      try {
+        PreparedStatement update = slot.prepare(sql.updateOrder());
         int next = bindState(update, 1, record);
         update.setString(next, record.sessionId());
         updated = update.executeUpdate();
@@ -569,7 +572,8 @@ final class SqliteStorage implements OrderStorage {
 
     @Override
     public void addOrphan(Orphan orphan) {
-      try (PreparedStatement insert = connection.prepareStatement(sql.insertOrphan())) {
+      try {
+        PreparedStatement insert = slot.prepare(sql.insertOrphan());
         insert.setString(1, orphan.sessionId());
         insert.setLong(2, orphan.claimId().fence());
         insert.setString(3, orphan.claimId().nonce());
