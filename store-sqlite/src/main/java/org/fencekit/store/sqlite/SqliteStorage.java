@@ -345,6 +345,49 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
+  /**
+   * How one pooled connection has been used (for tests).
+   *
+   * @param opens how many times a connection was opened in its place in the pool
+   * @param prepares how many statements were prepared on the connection open now
+   */
+  record ConnectionUse(int opens, int prepares) {}
+
+  /** How each pooled connection has been used, taking every one in turn (for tests). */
+  List<ConnectionUse> connectionUse() {
+    checkOpen();
+    List<ConnectionPool.Slot> taken = new ArrayList<>();
+    try {
+      List<ConnectionUse> all = new ArrayList<>();
+      for (int i = 0; i < pool.size(); i++) {
+        ConnectionPool.Slot slot = take("connectionUse", null);
+        taken.add(slot);
+        all.add(new ConnectionUse(slot.opens(), slot.prepares()));
+      }
+      return all;
+    } finally {
+      taken.forEach(slot -> pool.give(slot, true));
+    }
+  }
+
+  /**
+   * Closes every pooled connection behind the pool's back, as a failure would, leaving the
+   * statements prepared on them in place (for tests).
+   */
+  void breakConnections() throws SQLException {
+    checkOpen();
+    List<ConnectionPool.Slot> taken = new ArrayList<>();
+    try {
+      for (int i = 0; i < pool.size(); i++) {
+        ConnectionPool.Slot slot = take("breakConnections", null);
+        taken.add(slot);
+        slot.connection().close();
+      }
+    } finally {
+      taken.forEach(slot -> pool.give(slot, true));
+    }
+  }
+
   /** This JVM's write lock on the file (for tests). */
   ReentrantLock writeLock() {
     return writeLock;

@@ -284,4 +284,94 @@ class SqliteOrderStoreTest {
     assertEquals(List.of(), List.copyOf(problems));
     assertEquals(3, sharedClaims.get(), "each shared order is claimed exactly once while its lease lives");
   }
+
+  /** Claims, completes, reads and rolls back {@code rounds} orders named {@code prefix_i}. */
+  private static void useEveryStatement(SqliteOrderStore store, String prefix, int rounds) {
+    for (int i = 0; i < rounds; i++) {
+      String id = prefix + "_" + i;
+      ClaimId token = claimed(store.claim(StoreProcess.snapshot(id), LEASE));
+      assertInstanceOf(WriteResult.Written.class, store.complete(id, token, ESIM));
+      assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
+      assertEquals(List.of(), store.orphans(id));
+      RuntimeException thrown = new IllegalStateException("roll back");
+      assertSame(thrown, assertThrows(RuntimeException.class,
+          () -> store.storage().atomically("complete", id, order -> {
+            order.current().orElseThrow();
+            throw thrown;
+          })));
+    }
+  }
+
+  // BEGIN, COMMIT, ROLLBACK and the five queries
+  private static final int STATEMENTS = 8;
+
+  @Test
+  @DisplayName("each pooled connection prepares each statement once, however many calls it serves")
+  void statementsPreparedOncePerConnection() {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(2));
+    useEveryStatement(store, "cs_prepared", 20);
+    List<SqliteStorage.ConnectionUse> uses = store.storage().connectionUse();
+    assertEquals(2, uses.size());
+    int prepares = 0;
+    for (SqliteStorage.ConnectionUse use : uses) {
+      assertEquals(1, use.opens(), () -> "no connection failed, none was reopened: " + uses);
+      assertTrue(use.prepares() <= STATEMENTS, () -> "statements prepared again: " + uses);
+      prepares += use.prepares();
+    }
+    assertTrue(prepares >= STATEMENTS, () -> "every statement is prepared on some connection: " + uses);
+  }
+
+  @Test
+  @DisplayName("a connection closed under the store fails one call, then is reopened with fresh statements")
+  void brokenConnectionReopened() throws Exception {
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(2));
+    useEveryStatement(store, "cs_before_break", 3);
+    store.storage().breakConnections();
+
+    // Each broken connection fails the one call that meets it, reads and writes alike, and
+    // nothing is written; after that every call is served.
+    ClaimId token = null;
+    int failures = 0;
+    for (int i = 0; i < 6 && token == null; i++) {
+      try {
+        assertEquals(Optional.empty(), store.get("cs_after_break"));
+        token = claimed(store.claim(StoreProcess.snapshot("cs_after_break"), LEASE));
+      } catch (StoreUnavailableException e) {
+        assertFalse(e.outcomeUnknown(), e::getMessage);
+        failures++;
+      }
+    }
+    assertTrue(failures >= 1 && failures <= 2, "one failure per broken connection, got " + failures);
+    assertTrue(token != null, "the store recovered");
+    useEveryStatement(store, "cs_after_break", 5);
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_after_break", token, ESIM));
+    assertEquals(OrderStatus.PROVISIONED, store.get("cs_before_break_0").orElseThrow().status());
+
+    // Writes first this time: a failed write is not written and its connection is reopened.
+    store.storage().breakConnections();
+    List<String> failed = new ArrayList<>();
+    String written = null;
+    for (int i = 0; i < 6 && written == null; i++) {
+      String id = "cs_write_after_break_" + i;
+      try {
+        claimed(store.claim(StoreProcess.snapshot(id), LEASE));
+        written = id;
+      } catch (StoreUnavailableException e) {
+        assertFalse(e.outcomeUnknown(), e::getMessage);
+        failed.add(id);
+      }
+    }
+    assertTrue(written != null, "the store recovered for writes");
+    assertTrue(failed.size() <= 2, "at most one failure per broken connection: " + failed);
+    useEveryStatement(store, "cs_more_writes", 5);
+    for (String id : failed) {
+      assertEquals(Optional.empty(), store.get(id), id + " failed and must not have been written");
+    }
+
+    for (SqliteStorage.ConnectionUse use : store.storage().connectionUse()) {
+      assertTrue(use.opens() >= 2 && use.opens() <= 3, "every broken connection was reopened: " + use);
+      assertTrue(use.prepares() >= 1 && use.prepares() <= STATEMENTS,
+          "the reopened connection prepared its own statements, once: " + use);
+    }
+  }
 }
