@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -46,6 +47,12 @@ final class SqliteStorage implements OrderStorage {
   private static final String COMMIT = "COMMIT";
   private static final String ROLLBACK = "ROLLBACK";
   private static final String JOURNAL_MODE_WAL = "PRAGMA journal_mode = WAL";
+  // The columns of select-order.sql in the order it lists them, read by position (a read by name
+  // makes the driver build a name index for every result set); checked once in open.
+  private static final List<String> ORDER_COLUMNS = List.of(
+      "session_id", "product_id", "quantity", "customer_email", "amount_total", "currency", "status",
+      "provider_order_id", "item_payload", "last_error", "fence", "claim_fence", "claim_nonce",
+      "claimed_at", "lease_expires_at", "settled_fence", "settled_nonce", "updated_at");
 
   /** What {@link #open} needs, validated by the builder. */
   record Settings(
@@ -188,8 +195,10 @@ final class SqliteStorage implements OrderStorage {
       throw unavailable(settings, "open", null, false, "could not create the tables", e);
     }
     for (String query : sql.queries()) {
-      try {
-        connection.prepareStatement(query).close();
+      try (PreparedStatement statement = connection.prepareStatement(query)) {
+        if (query.equals(sql.selectOrder())) {
+          checkOrderColumns(statement);
+        }
       } catch (SQLException e) {
         throw new IllegalStateException("sqlite store: the tables '" + settings.ordersTable()
             + "' and '" + settings.orphansTable() + "' in " + settings.file()
@@ -197,6 +206,20 @@ final class SqliteStorage implements OrderStorage {
             + " choose other table names with ordersTable(...) and orphansTable(...), or move the"
             + " existing tables away", e);
       }
+    }
+  }
+
+  /** Fails unless select-order.sql lists {@link #ORDER_COLUMNS} in that order. */
+  private static void checkOrderColumns(PreparedStatement selectOrder) throws SQLException {
+    ResultSetMetaData meta = selectOrder.getMetaData();
+    List<String> columns = new ArrayList<>();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      columns.add(meta.getColumnName(i));
+    }
+    if (!columns.equals(ORDER_COLUMNS)) {
+      throw new IllegalStateException("store-sqlite: select-order.sql reads the columns " + columns
+          + " but the store reads them by position as " + ORDER_COLUMNS + "; the jar is"
+          + " inconsistent, rebuild it with the SQL and the code from the same version");
     }
   }
 
@@ -477,30 +500,30 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
+  /** The order in the current row of select-order.sql, read by the positions of {@link #ORDER_COLUMNS}. */
   private static OrderRecord toRecord(ResultSet rs) throws SQLException {
     OrderSnapshot snapshot = new OrderSnapshot(
-        rs.getString("session_id"), rs.getString("product_id"), rs.getInt("quantity"),
-        rs.getString("customer_email"), rs.getLong("amount_total"), rs.getString("currency"));
-    String providerOrderId = rs.getString("provider_order_id");
+        rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getString(6));
+    String providerOrderId = rs.getString(8);
     return new OrderRecord(
         snapshot,
-        OrderStatus.valueOf(rs.getString("status")),
-        providerOrderId == null ? null : new Item(providerOrderId, rs.getString("item_payload")),
-        rs.getString("last_error"),
-        claimId(rs, "claim_fence", "claim_nonce"),
-        instant(rs, "claimed_at"),
-        instant(rs, "lease_expires_at"),
-        rs.getLong("fence"),
-        claimId(rs, "settled_fence", "settled_nonce"),
-        instant(rs, "updated_at"));
+        OrderStatus.valueOf(rs.getString(7)),
+        providerOrderId == null ? null : new Item(providerOrderId, rs.getString(9)),
+        rs.getString(10),
+        claimId(rs, 12, 13),
+        instant(rs, 14),
+        instant(rs, 15),
+        rs.getLong(11),
+        claimId(rs, 16, 17),
+        instant(rs, 18));
   }
 
-  private static ClaimId claimId(ResultSet rs, String fence, String nonce) throws SQLException {
+  private static ClaimId claimId(ResultSet rs, int fence, int nonce) throws SQLException {
     long value = rs.getLong(fence);
     return rs.wasNull() ? null : new ClaimId(value, rs.getString(nonce));
   }
 
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
     long millis = rs.getLong(column);
     return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
   }
