@@ -56,77 +56,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * the statement means, and races of fast statements against each other and against locking
  * transactions across pools.
  */
-class PostgresFastPathTest {
-
-  private static final Duration LEASE = Duration.ofMinutes(2);
-  private static final Item ITEM = new Item("prov-1", "LPA:1$smdp.example$A");
-  private static final AtomicInteger ORDERS = new AtomicInteger();
-
-  private static PostgresTestServer.Schema schema;
-
-  private final List<AutoCloseable> opened = new ArrayList<>();
-  private TestClock clock;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PostgresTestServer.available() ? PostgresTestServer.newSchema() : null;
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
-
-  @BeforeEach
-  void newClock() {
-    PostgresTestServer.jdbcUrl();
-    clock = new TestClock();
-  }
-
-  @AfterEach
-  void closeAll() throws Exception {
-    for (int i = opened.size() - 1; i >= 0; i--) {
-      opened.get(i).close();
-    }
-  }
-
-  private PostgresOrderStore.Builder pooled() {
-    return PostgresOrderStore.builder().jdbcUrl(PostgresTestServer.jdbcUrl()).maximumPoolSize(2)
-        .schema(schema.name()).createSchema(true).clock(clock);
-  }
-
-  private PostgresOrderStore store(PostgresOrderStore.Builder builder) {
-    PostgresOrderStore store = builder.build();
-    opened.add(store);
-    return store;
-  }
-
-  private static PGSimpleDataSource simpleDataSource() {
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setURL(PostgresTestServer.jdbcUrl());
-    dataSource.setPrepareThreshold(0);
-    return dataSource;
-  }
-
-  private static String sid(String label) {
-    return "cs_fast_" + label + "_" + ORDERS.incrementAndGet();
-  }
-
-  private static OrderSnapshot snapshot(String sessionId) {
-    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
-  }
-
-  private static ClaimId claimed(PostgresOrderStore store, String sessionId) {
-    ClaimResult result = store.claim(snapshot(sessionId), LEASE);
-    assertInstanceOf(ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
-    return ((ClaimResult.Claimed) result).claimId();
-  }
-
-  private static OrderRecord record(PostgresOrderStore store, String sessionId) {
-    return store.get(sessionId).orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
-  }
+class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   /** Hits and misses of every operation, as one comparable string. */
   private static String counts(PostgresOrderStore store) {
