@@ -16,10 +16,10 @@ import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
 
 /**
- * The chart of the compare command: claim+complete throughput per backend (groups) and thread
- * count (bars), on a logarithmic axis since the backends span three orders of magnitude, with a
- * black tick on each bar at the backend's raw baseline for the same thread count. Drawn with
- * java.awt in headless mode.
+ * The chart of the compare command: claim+complete throughput per backend (groups) and thread count
+ * (bars), on a logarithmic axis since the backends span three orders of magnitude, with a black
+ * tick on each bar at the backend's raw baseline for the same thread count. Drawn with java.awt in
+ * headless mode.
  */
 final class Chart {
 
@@ -30,11 +30,13 @@ final class Chart {
   private static final int TOP = 60;
   private static final int BOTTOM = 90;
   private static final Color[] COLORS = {
-      new Color(0x4C78A8), new Color(0xF58518), new Color(0x54A24B), new Color(0xB279A2)};
+    new Color(0x4C78A8), new Color(0xF58518), new Color(0x54A24B), new Color(0xB279A2)
+  };
 
   private Chart() {}
 
-  static void write(Path file, List<StoreType> stores, List<Job> jobs, List<Integer> threads) throws IOException {
+  static void write(Path file, List<StoreType> stores, List<Job> jobs, List<Integer> threads)
+      throws IOException {
     System.setProperty("java.awt.headless", "true");
     BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
@@ -46,16 +48,19 @@ final class Chart {
     ImageIO.write(image, "png", file.toFile());
   }
 
-  private static void draw(Graphics2D g, List<StoreType> stores, List<Job> jobs, List<Integer> threads) {
+  private static void draw(
+      Graphics2D g, List<StoreType> stores, List<Job> jobs, List<Integer> threads) {
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-    g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+    g.setRenderingHint(
+        RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setColor(Color.WHITE);
     g.fillRect(0, 0, WIDTH, HEIGHT);
     g.setColor(Color.BLACK);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
     g.drawString("fencekit: claim + complete of fresh orders, ops/s (log scale)", LEFT, 28);
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    g.drawString("bars: the store; black tick: its raw baseline (same statements, bare driver)", LEFT, 46);
+    g.drawString(
+        "bars: the store; black tick: its raw baseline (same statements, bare driver)", LEFT, 46);
 
     double max = 10;
     double min = Double.MAX_VALUE;
@@ -86,7 +91,8 @@ final class Chart {
 
     int groups = Math.max(1, stores.size());
     int groupWidth = plotWidth / groups;
-    int barWidth = Math.min(48, Math.max(8, (int) (groupWidth * 0.7 / Math.max(1, threads.size()))));
+    int barWidth =
+        Math.min(48, Math.max(8, (int) (groupWidth * 0.7 / Math.max(1, threads.size()))));
     for (int s = 0; s < stores.size(); s++) {
       StoreType store = stores.get(s);
       int groupLeft = LEFT + s * groupWidth + (groupWidth - barWidth * threads.size()) / 2;
@@ -102,7 +108,8 @@ final class Chart {
           g.setColor(Color.DARK_GRAY);
           g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
           String value = compact(ops);
-          g.drawString(value, x + barWidth / 2 - g.getFontMetrics().stringWidth(value) / 2, top - 4);
+          g.drawString(
+              value, x + barWidth / 2 - g.getFontMetrics().stringWidth(value) / 2, top - 4);
         }
         if (!baselines.isEmpty()) {
           double raw = Report.score(Report.find(jobs, store, Kind.RAW, baselines.get(0), t));

@@ -16,14 +16,16 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Uncontended: each thread claims a fresh order and completes it, the happy path of a webhook
  * handler. One operation is one claim plus one complete (two transactions, or two scripts). The
- * throughput mode gives operations per second; the sample mode the latency distribution (p50,
- * p99, p99.9) of the pair.
+ * throughput mode gives operations per second; the sample mode the latency distribution (p50, p99,
+ * p99.9) of the pair.
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}):
+ *
  * <pre>{@code
  * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main ClaimCompleteBenchmark \
  *     -p backend=MEMORY,SQLITE -t 4 -prof gc -rf json -rff claim-complete.json
  * }</pre>
+ *
  * Server backends need their variable set ({@link StoreType}). Compare with the same work done
  * through the bare driver: {@link RawBaselineBenchmark}.
  */
@@ -60,9 +62,11 @@ public class ClaimCompleteBenchmark {
     if (!(claim instanceof ClaimResult.Claimed)) {
       throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + claim);
     }
-    WriteResult write = backend.store.complete(sessionId, ((ClaimResult.Claimed) claim).claimId(), Orders.ITEM);
+    WriteResult write =
+        backend.store.complete(sessionId, ((ClaimResult.Claimed) claim).claimId(), Orders.ITEM);
     if (!(write instanceof WriteResult.Written)) {
-      throw new IllegalStateException("the owner's complete of " + sessionId + " was refused: " + write);
+      throw new IllegalStateException(
+          "the owner's complete of " + sessionId + " was refused: " + write);
     }
     return write;
   }

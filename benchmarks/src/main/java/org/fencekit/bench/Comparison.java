@@ -27,11 +27,11 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * The compare half of the main job: runs every benchmark on every given store through JMH's
- * {@link Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress,
- * prints a table per backend as soon as that backend is done, and writes {@code results.json}
- * (JMH's JSON), {@code results.md} (the tables) and {@code throughput.png} (the chart) to the
- * results folder, with JMH's own log in {@code jmh.log}.
+ * The compare half of the main job: runs every benchmark on every given store through JMH's {@link
+ * Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress, prints a
+ * table per backend as soon as that backend is done, and writes {@code results.json} (JMH's JSON),
+ * {@code results.md} (the tables) and {@code throughput.png} (the chart) to the results folder,
+ * with JMH's own log in {@code jmh.log}.
  */
 final class Comparison {
 
@@ -67,7 +67,10 @@ final class Comparison {
     }
 
     String title() {
-      return store.label() + "  " + kind.title + (baseline == null ? "" : " " + baseline.label())
+      return store.label()
+          + "  "
+          + kind.title
+          + (baseline == null ? "" : " " + baseline.label())
           + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
     }
 
@@ -125,8 +128,11 @@ final class Comparison {
     loadBefore = Machine.loadAverage();
     out.println("load average before: " + loadBefore);
     int failed = 0;
-    try (PrintStream log = new PrintStream(new FileOutputStream(outDir.resolve("jmh.log").toFile(), true),
-        true, StandardCharsets.UTF_8)) {
+    try (PrintStream log =
+        new PrintStream(
+            new FileOutputStream(outDir.resolve("jmh.log").toFile(), true),
+            true,
+            StandardCharsets.UTF_8)) {
       OutputFormat format = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
       int n = 0;
       StoreType current = null;
@@ -142,7 +148,10 @@ final class Comparison {
         try {
           Collection<RunResult> results = new Runner(options(job).build(), format).run();
           job.results.addAll(results);
-          out.printf(Locale.ROOT, "%s  (%d s)%n", Report.summary(job),
+          out.printf(
+              Locale.ROOT,
+              "%s  (%d s)%n",
+              Report.summary(job),
               TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
         } catch (RunnerException | RuntimeException e) {
           failed++;
@@ -158,17 +167,29 @@ final class Comparison {
     out.println("load average after: " + loadAfter);
     List<RunResult> all = new ArrayList<>();
     jobs.forEach(job -> all.addAll(job.results));
-    ResultFormatFactory.getInstance(ResultFormatType.JSON, outDir.resolve("results.json").toString())
+    ResultFormatFactory.getInstance(
+            ResultFormatType.JSON, outDir.resolve("results.json").toString())
         .writeOut(all);
     long heapSmall = HeapPerOrder.measure(20_000);
     long heapLarge = HeapPerOrder.measure(100_000);
-    String markdown = Report.markdown(profile, stores, jobs, heapSmall, heapLarge,
-        "load average (1, 5, 15 min) " + loadBefore + " before, " + loadAfter + " after");
+    String markdown =
+        Report.markdown(
+            profile,
+            stores,
+            jobs,
+            heapSmall,
+            heapLarge,
+            "load average (1, 5, 15 min) " + loadBefore + " before, " + loadAfter + " after");
     Files.writeString(outDir.resolve("results.md"), markdown, StandardCharsets.UTF_8);
     Chart.write(outDir.resolve("throughput.png"), stores, jobs, profile.threads);
-    out.println("memory store heap per provisioned order: " + heapSmall + " B with 20,000 orders, "
-        + heapLarge + " B with 100,000");
-    out.println("wrote " + outDir.resolve("results.json") + ", results.md, throughput.png, jmh.log");
+    out.println(
+        "memory store heap per provisioned order: "
+            + heapSmall
+            + " B with 20,000 orders, "
+            + heapLarge
+            + " B with 100,000");
+    out.println(
+        "wrote " + outDir.resolve("results.json") + ", results.md, throughput.png, jmh.log");
     return failed;
   }
 
@@ -188,16 +209,17 @@ final class Comparison {
         benchmark = ClaimCompleteBenchmark.class;
         break;
     }
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
-        .forks(profile.forks)
-        .warmupIterations(profile.warmupIterations)
-        .warmupTime(profile.warmupTime)
-        .measurementIterations(profile.measurementIterations)
-        .measurementTime(profile.measurementTime)
-        .jvmArgsAppend("-Xms1g", "-Xmx4g")
-        .addProfiler(GCProfiler.class)
-        .shouldFailOnError(true);
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
+            .forks(profile.forks)
+            .warmupIterations(profile.warmupIterations)
+            .warmupTime(profile.warmupTime)
+            .measurementIterations(profile.measurementIterations)
+            .measurementTime(profile.measurementTime)
+            .jvmArgsAppend("-Xms1g", "-Xmx4g")
+            .addProfiler(GCProfiler.class)
+            .shouldFailOnError(true);
     if (job.kind == Kind.RAW) {
       options.param("baseline", job.baseline.name());
     } else {

@@ -9,8 +9,8 @@ import org.fencekit.store.memory.MemoryOrderStore;
 
 /**
  * The memory store's heap per stored order: the heap in use after a full GC with {@code n}
- * provisioned orders held, minus the empty store's, divided by {@code n}. Measured at two sizes
- * to show it does not grow with the number of orders beyond what each order holds.
+ * provisioned orders held, minus the empty store's, divided by {@code n}. Measured at two sizes to
+ * show it does not grow with the number of orders beyond what each order holds.
  */
 final class HeapPerOrder {
 

@@ -21,18 +21,19 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Hot orders: every thread fights over the same {@code orders} orders (K = 1 or 16), as when a
- * provider's retries and a user's refreshes pile onto one checkout. A call claims a random one
- * of them; the winner settles at once, with a fail (so the order is claimable again) and every
- * eighth time with a complete, after which the order is replaced by a fresh one. The lease is
- * shorter than a round trip under load ({@code leaseMillis}), so claims also take over orders
- * whose owner is slow, and that owner's settle is then superseded: the incident, at speed.
+ * provider's retries and a user's refreshes pile onto one checkout. A call claims a random one of
+ * them; the winner settles at once, with a fail (so the order is claimable again) and every eighth
+ * time with a complete, after which the order is replaced by a fresh one. The lease is shorter than
+ * a round trip under load ({@code leaseMillis}), so claims also take over orders whose owner is
+ * slow, and that owner's settle is then superseded: the incident, at speed.
  *
- * <p>The score is calls per second; {@link Outcomes} says how each call ended, per second:
- * claimed, in-flight (told to retry), provisioned (the order was already done), written (a
- * settle landed), superseded (a settle was refused because a newer claim took over). Threads
- * (T = 1, 4, 16) are JMH's {@code -t}.
+ * <p>The score is calls per second; {@link Outcomes} says how each call ended, per second: claimed,
+ * in-flight (told to retry), provisioned (the order was already done), written (a settle landed),
+ * superseded (a settle was refused because a newer claim took over). Threads (T = 1, 4, 16) are
+ * JMH's {@code -t}.
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}):
+ *
  * <pre>{@code
  * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main HotOrderBenchmark \
  *     -p backend=MEMORY,SQLITE -p orders=1,16 -t 16 -rf json -rff hot-order.json
@@ -54,9 +55,9 @@ public class HotOrderBenchmark {
     public int orders;
 
     /**
-     * The lease each claim asks for, in milliseconds: longer than a settle on an idle store (so
-     * a claim that lands while the winner settles is told InFlight), shorter than the queueing
-     * under 16 threads on a server (so slow owners are taken over and their settles superseded).
+     * The lease each claim asks for, in milliseconds: longer than a settle on an idle store (so a
+     * claim that lands while the winner settles is told InFlight), shorter than the queueing under
+     * 16 threads on a server (so slow owners are taken over and their settles superseded).
      */
     @Param({"20"})
     public long leaseMillis;
@@ -103,14 +104,19 @@ public class HotOrderBenchmark {
   public static class Outcomes {
     /** Claims granted. */
     public long claimed;
+
     /** Claims refused because another thread's lease was live. */
     public long inFlight;
+
     /** Claims refused because the order was provisioned already. */
     public long provisioned;
+
     /** Settles (fail or complete) that landed. */
     public long written;
+
     /** Settles refused because a newer claim had taken the order over. */
     public long superseded;
+
     private long wins;
 
     /** Starts each iteration from zero. */
@@ -133,9 +139,10 @@ public class HotOrderBenchmark {
     if (claim instanceof ClaimResult.Claimed won) {
       outcomes.claimed++;
       boolean complete = ++outcomes.wins % COMPLETE_EVERY == 0;
-      WriteResult settle = complete
-          ? backend.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
-          : backend.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
+      WriteResult settle =
+          complete
+              ? backend.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
+              : backend.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
       if (settle instanceof WriteResult.Written) {
         outcomes.written++;
         if (complete) {

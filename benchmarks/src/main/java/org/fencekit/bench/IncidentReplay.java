@@ -21,9 +21,9 @@ import org.fencekit.store.WriteResult;
 
 /**
  * Replays the incident from "A lease is not a fence" and the other scenarios of the seed against
- * one store, and says for each what the store did. A scenario is {@code held} when the stale
- * write changed nothing and said so; {@code LANDED} when a write from a replaced owner changed the
- * order (the bug this project exists to prevent).
+ * one store, and says for each what the store did. A scenario is {@code held} when the stale write
+ * changed nothing and said so; {@code LANDED} when a write from a replaced owner changed the order
+ * (the bug this project exists to prevent).
  */
 final class IncidentReplay {
 
@@ -58,8 +58,8 @@ final class IncidentReplay {
 
   private OrderSnapshot nextOrder() {
     orders++;
-    return new OrderSnapshot("cs_replay_" + run + "_" + orders, "esim-eu-5gb", 1,
-        "customer@example.com", 1999, "usd");
+    return new OrderSnapshot(
+        "cs_replay_" + run + "_" + orders, "esim-eu-5gb", 1, "customer@example.com", 1999, "usd");
   }
 
   private ClaimId claim(OrderSnapshot order) {
@@ -89,11 +89,19 @@ final class IncidentReplay {
     WriteResult stale = store.fail(order.sessionId(), a, "provider timeout");
     OrderRecord after = record(order);
     ClaimResult retry = store.claim(order, LEASE);
-    boolean held = stale instanceof WriteResult.Superseded
-        && after.status() == OrderStatus.PROVISIONED
-        && retry instanceof ClaimResult.Provisioned;
-    return new Outcome("the incident: stale fail after a newer success", held,
-        "stale fail: " + kind(stale) + "; order " + after.status() + "; next retry: " + kind(retry)
+    boolean held =
+        stale instanceof WriteResult.Superseded
+            && after.status() == OrderStatus.PROVISIONED
+            && retry instanceof ClaimResult.Provisioned;
+    return new Outcome(
+        "the incident: stale fail after a newer success",
+        held,
+        "stale fail: "
+            + kind(stale)
+            + "; order "
+            + after.status()
+            + "; next retry: "
+            + kind(retry)
             + (retry instanceof ClaimResult.Claimed ? " (a third charge)" : ""));
   }
 
@@ -108,10 +116,17 @@ final class IncidentReplay {
     WriteResult stale = store.complete(order.sessionId(), a, new Item("prov-A", "LPA:1$esim$A"));
     OrderRecord after = record(order);
     int orphans = store.orphans(order.sessionId()).size();
-    boolean held = stale instanceof WriteResult.Superseded && shown.equals(after.item()) && orphans == 1;
-    return new Outcome("stale complete over the item shown", held,
-        "stale complete: " + kind(stale) + "; item kept: " + shown.equals(after.item())
-            + "; orphans recorded: " + orphans);
+    boolean held =
+        stale instanceof WriteResult.Superseded && shown.equals(after.item()) && orphans == 1;
+    return new Outcome(
+        "stale complete over the item shown",
+        held,
+        "stale complete: "
+            + kind(stale)
+            + "; item kept: "
+            + shown.equals(after.item())
+            + "; orphans recorded: "
+            + orphans);
   }
 
   /** Even when the newer attempt failed, the stale attempt may not settle. */
@@ -124,7 +139,9 @@ final class IncidentReplay {
     WriteResult stale = store.complete(order.sessionId(), a, new Item("prov-A", null));
     OrderRecord after = record(order);
     boolean held = stale instanceof WriteResult.Superseded && after.status() == OrderStatus.FAILED;
-    return new Outcome("stale write after the newer attempt failed", held,
+    return new Outcome(
+        "stale write after the newer attempt failed",
+        held,
         "stale complete: " + kind(stale) + "; order " + after.status());
   }
 
@@ -135,8 +152,11 @@ final class IncidentReplay {
     store.complete(order.sessionId(), a, new Item("prov-A", "code"));
     WriteResult again = store.fail(order.sessionId(), a, "late exception handler");
     OrderRecord after = record(order);
-    boolean held = again instanceof WriteResult.Superseded && after.status() == OrderStatus.PROVISIONED;
-    return new Outcome("second write from a settled token", held,
+    boolean held =
+        again instanceof WriteResult.Superseded && after.status() == OrderStatus.PROVISIONED;
+    return new Outcome(
+        "second write from a settled token",
+        held,
         "fail after complete: " + kind(again) + "; order " + after.status());
   }
 
@@ -147,9 +167,12 @@ final class IncidentReplay {
     ClaimId forged = new ClaimId(real.fence(), ClaimId.newNonce());
     WriteResult result = store.complete(order.sessionId(), forged, new Item("prov-X", null));
     OrderRecord after = record(order);
-    boolean held = result instanceof WriteResult.Superseded && after.status() == OrderStatus.PENDING
-        && real.equals(after.claimId());
-    return new Outcome("unknown token", held, "forged complete: " + kind(result) + "; order " + after.status());
+    boolean held =
+        result instanceof WriteResult.Superseded
+            && after.status() == OrderStatus.PENDING
+            && real.equals(after.claimId());
+    return new Outcome(
+        "unknown token", held, "forged complete: " + kind(result) + "; order " + after.status());
   }
 
   /** A settle whose answer was lost is retried: it must be safe (Written, nothing changes). */
@@ -159,9 +182,13 @@ final class IncidentReplay {
     Item item = new Item("prov-A", "code");
     OrderRecord first = store.complete(order.sessionId(), a, item).record();
     WriteResult retry = store.complete(order.sessionId(), a, item);
-    boolean held = retry instanceof WriteResult.Written && retry.record().equals(first)
-        && store.orphans(order.sessionId()).isEmpty();
-    return new Outcome("retry of a settle that landed", held,
+    boolean held =
+        retry instanceof WriteResult.Written
+            && retry.record().equals(first)
+            && store.orphans(order.sessionId()).isEmpty();
+    return new Outcome(
+        "retry of a settle that landed",
+        held,
         "retried complete: " + kind(retry) + "; unchanged: " + retry.record().equals(first));
   }
 
@@ -171,18 +198,23 @@ final class IncidentReplay {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       CountDownLatch start = new CountDownLatch(1);
-      Callable<ClaimResult> delivery = () -> {
-        start.await();
-        return store.claim(order, LEASE);
-      };
+      Callable<ClaimResult> delivery =
+          () -> {
+            start.await();
+            return store.claim(order, LEASE);
+          };
       Future<ClaimResult> first = pool.submit(delivery);
       Future<ClaimResult> second = pool.submit(delivery);
       start.countDown();
       ClaimResult x = first.get(30, TimeUnit.SECONDS);
       ClaimResult y = second.get(30, TimeUnit.SECONDS);
-      int claimed = (x instanceof ClaimResult.Claimed ? 1 : 0) + (y instanceof ClaimResult.Claimed ? 1 : 0);
-      int inFlight = (x instanceof ClaimResult.InFlight ? 1 : 0) + (y instanceof ClaimResult.InFlight ? 1 : 0);
-      return new Outcome("two concurrent deliveries", claimed == 1 && inFlight == 1,
+      int claimed =
+          (x instanceof ClaimResult.Claimed ? 1 : 0) + (y instanceof ClaimResult.Claimed ? 1 : 0);
+      int inFlight =
+          (x instanceof ClaimResult.InFlight ? 1 : 0) + (y instanceof ClaimResult.InFlight ? 1 : 0);
+      return new Outcome(
+          "two concurrent deliveries",
+          claimed == 1 && inFlight == 1,
           claimed + " claimed, " + inFlight + " told to retry (409)");
     } finally {
       pool.shutdownNow();

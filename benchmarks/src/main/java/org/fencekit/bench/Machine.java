@@ -10,9 +10,18 @@ final class Machine {
   private Machine() {}
 
   static String describe() {
-    return cpu() + ", " + Runtime.getRuntime().availableProcessors() + " cores, "
-        + System.getProperty("os.name") + " " + System.getProperty("os.version") + ", Java "
-        + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")";
+    return cpu()
+        + ", "
+        + Runtime.getRuntime().availableProcessors()
+        + " cores, "
+        + System.getProperty("os.name")
+        + " "
+        + System.getProperty("os.version")
+        + ", Java "
+        + System.getProperty("java.version")
+        + " ("
+        + System.getProperty("java.vm.name")
+        + ")";
   }
 
   /** The 1, 5 and 15 minute load averages, or "unknown": other work on the machine shows here. */
@@ -21,7 +30,8 @@ final class Machine {
       String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];
     } catch (IOException | RuntimeException e) {
-      double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+      double load =
+          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
       return load < 0 ? "unknown" : String.format(java.util.Locale.ROOT, "%.2f", load);
     }
   }

@@ -15,38 +15,41 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
  * The main job, in two parts.
+ *
  * <ol>
  *   <li>Replays the incident and the seed's other scenarios against every available store and
- *       prints what each store did as a table. If any store let a stale write land, it stops
- *       there with status 1.
- *   <li>Compares the stores: runs the JMH benchmarks ({@link ClaimCompleteBenchmark},
- *       {@link RawBaselineBenchmark}, {@link HotOrderBenchmark}, {@link StaleWriteBenchmark}) on
- *       every available store with a short profile, showing progress, prints a table per
- *       backend, and writes {@code results.json} (JMH), {@code results.md} and
- *       {@code throughput.png} to {@code benchmarks/results/<timestamp>/}. Status 1 if a stale
- *       write landed during the storm, 2 if a store could not be opened or a run failed.
+ *       prints what each store did as a table. If any store let a stale write land, it stops there
+ *       with status 1.
+ *   <li>Compares the stores: runs the JMH benchmarks ({@link ClaimCompleteBenchmark}, {@link
+ *       RawBaselineBenchmark}, {@link HotOrderBenchmark}, {@link StaleWriteBenchmark}) on every
+ *       available store with a short profile, showing progress, prints a table per backend, and
+ *       writes {@code results.json} (JMH), {@code results.md} and {@code throughput.png} to {@code
+ *       benchmarks/results/<timestamp>/}. Status 1 if a stale write landed during the storm, 2 if a
+ *       store could not be opened or a run failed.
  * </ol>
  *
- * <p>Run it with {@code ./mvnw -q package -DskipTests && java -jar benchmarks/target/fencekit-benchmarks.jar}.
- * Set {@code FENCEKIT_POSTGRES_URL}, {@code FENCEKIT_REDIS_URL} and
- * {@code FENCEKIT_REDIS_CLUSTER_NODES} to include the servers. Flags: {@code --full} (the
- * longer, more precise profile), {@code --out DIR}, {@code --only memory,sqlite,...},
- * {@code --replay-only}, {@code --smoke} (everything for a moment, in this JVM: a check of the
- * pipeline, not a measurement), {@code --help}.
+ * <p>Run it with {@code ./mvnw -q package -DskipTests && java -jar
+ * benchmarks/target/fencekit-benchmarks.jar}. Set {@code FENCEKIT_POSTGRES_URL}, {@code
+ * FENCEKIT_REDIS_URL} and {@code FENCEKIT_REDIS_CLUSTER_NODES} to include the servers. Flags:
+ * {@code --full} (the longer, more precise profile), {@code --out DIR}, {@code --only
+ * memory,sqlite,...}, {@code --replay-only}, {@code --smoke} (everything for a moment, in this JVM:
+ * a check of the pipeline, not a measurement), {@code --help}.
  */
 public final class Main {
 
-  static final String USAGE = String.join("\n",
-      "usage: java -jar benchmarks/target/fencekit-benchmarks.jar [--full | --smoke] [--out DIR]",
-      "           [--only memory,sqlite,sqlite-normal,postgres,postgres-locking,redis,redis-cluster] [--replay-only]",
-      "  replays the incident against every available store, then benchmarks them (JMH).",
-      "  --full         the longer, more precise profile (default: a short one)",
-      "  --smoke        every benchmark for a moment in this JVM: checks the pipeline, measures nothing",
-      "  --out DIR      where to write results.json, results.md, throughput.png (default:",
-      "                 benchmarks/results/<UTC timestamp>)",
-      "  --only LIST    only these stores (labels as in the tables)",
-      "  --replay-only  the replay, no benchmarks",
-      "  servers: FENCEKIT_POSTGRES_URL, FENCEKIT_REDIS_URL, FENCEKIT_REDIS_CLUSTER_NODES");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: java -jar benchmarks/target/fencekit-benchmarks.jar [--full | --smoke] [--out DIR]",
+          "           [--only memory,sqlite,sqlite-normal,postgres,postgres-locking,redis,redis-cluster] [--replay-only]",
+          "  replays the incident against every available store, then benchmarks them (JMH).",
+          "  --full         the longer, more precise profile (default: a short one)",
+          "  --smoke        every benchmark for a moment in this JVM: checks the pipeline, measures nothing",
+          "  --out DIR      where to write results.json, results.md, throughput.png (default:",
+          "                 benchmarks/results/<UTC timestamp>)",
+          "  --only LIST    only these stores (labels as in the tables)",
+          "  --replay-only  the replay, no benchmarks",
+          "  servers: FENCEKIT_POSTGRES_URL, FENCEKIT_REDIS_URL, FENCEKIT_REDIS_CLUSTER_NODES");
 
   private Main() {}
 
@@ -122,8 +125,13 @@ public final class Main {
       }
     }
     if (outDir == null) {
-      outDir = Path.of("benchmarks", "results",
-          DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+      outDir =
+          Path.of(
+              "benchmarks",
+              "results",
+              DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                  .withZone(ZoneOffset.UTC)
+                  .format(Instant.now()));
     }
     System.setProperty("jmh.ignoreLock", "true");
     Comparison comparison = new Comparison(profile, available, outDir, out);
@@ -136,7 +144,8 @@ public final class Main {
     }
     double landed = Report.landed(comparison.jobs());
     if (landed > 0) {
-      out.println("A stale write LANDED during the storm (" + landed + "/s): see the stale-write tables.");
+      out.println(
+          "A stale write LANDED during the storm (" + landed + "/s): see the stale-write tables.");
       return 1;
     }
     if (failed > 0) {
@@ -175,7 +184,8 @@ public final class Main {
     problems.forEach(p -> out.println("ERROR " + p));
     long landed = results.values().stream().flatMap(List::stream).filter(o -> !o.held()).count();
     if (landed > 0) {
-      out.println(landed + " scenario(s) let a stale write land or lost the order: see LANDED above.");
+      out.println(
+          landed + " scenario(s) let a stale write land or lost the order: see LANDED above.");
       return 1;
     }
     if (!problems.isEmpty()) {
@@ -185,7 +195,8 @@ public final class Main {
     return 0;
   }
 
-  private static void printTable(PrintStream out, Map<StoreType, List<IncidentReplay.Outcome>> results) {
+  private static void printTable(
+      PrintStream out, Map<StoreType, List<IncidentReplay.Outcome>> results) {
     if (results.isEmpty()) {
       return;
     }
@@ -217,7 +228,8 @@ public final class Main {
     for (Map.Entry<StoreType, List<IncidentReplay.Outcome>> e : results.entrySet()) {
       out.println(e.getKey().label() + ":");
       for (IncidentReplay.Outcome o : e.getValue()) {
-        out.println("  " + (o.held() ? "held  " : "LANDED") + "  " + o.scenario() + ": " + o.detail());
+        out.println(
+            "  " + (o.held() ? "held  " : "LANDED") + "  " + o.scenario() + ": " + o.detail());
       }
     }
     out.println();

@@ -5,13 +5,14 @@ import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
 
 /**
- * The orders the benchmarks create: session ids unique to one run (so runs against a shared
- * server never meet), and a snapshot and item the size of a real eSIM order.
+ * The orders the benchmarks create: session ids unique to one run (so runs against a shared server
+ * never meet), and a snapshot and item the size of a real eSIM order.
  */
 final class Orders {
 
   /** What a winner's settle stores as the delivered item. */
   static final Item ITEM = new Item("prov-8c1f2a9e", "LPA:1$smdp.example.com$K2-8C1F2A9E-1D7Q3B");
+
   /** What a settle records as the failure. */
   static final String ERROR = "provider timeout after 30 s";
 

@@ -4,11 +4,10 @@ import java.util.List;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * How long and how often the compare command measures. SHORT is the default (about a minute and
- * a half per backend on two cores); FULL ({@code --full}) takes about six times as long and
- * gives tighter figures (two forks, error bars in results.json); SMOKE
- * ({@code --smoke}) runs everything for a moment in this JVM, to check the pipeline, not to
- * measure.
+ * How long and how often the compare command measures. SHORT is the default (about a minute and a
+ * half per backend on two cores); FULL ({@code --full}) takes about six times as long and gives
+ * tighter figures (two forks, error bars in results.json); SMOKE ({@code --smoke}) runs everything
+ * for a moment in this JVM, to check the pipeline, not to measure.
  */
 enum Profile {
 
@@ -26,8 +25,13 @@ enum Profile {
   final TimeValue measurementTime;
   final List<Integer> threads;
 
-  Profile(int forks, int warmupIterations, TimeValue warmupTime, int measurementIterations,
-      TimeValue measurementTime, List<Integer> threads) {
+  Profile(
+      int forks,
+      int warmupIterations,
+      TimeValue warmupTime,
+      int measurementIterations,
+      TimeValue measurementTime,
+      List<Integer> threads) {
     this.forks = forks;
     this.warmupIterations = warmupIterations;
     this.warmupTime = warmupTime;
@@ -38,8 +42,18 @@ enum Profile {
 
   /** What this profile does, for the report. */
   String describe() {
-    return name().toLowerCase() + " profile: " + forks + " fork(s), " + warmupIterations + " x "
-        + warmupTime + " warmup, " + measurementIterations + " x " + measurementTime
-        + " measurement, threads " + threads;
+    return name().toLowerCase()
+        + " profile: "
+        + forks
+        + " fork(s), "
+        + warmupIterations
+        + " x "
+        + warmupTime
+        + " warmup, "
+        + measurementIterations
+        + " x "
+        + measurementTime
+        + " measurement, threads "
+        + threads;
   }
 }

@@ -3,9 +3,9 @@ package org.fencekit.bench;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
- * One raw baseline per backend: the work of {@link ClaimCompleteBenchmark} through the bare
- * driver, so each store's overhead is a ratio measured side by side. Each names the store
- * configuration it is the baseline of, and is available when that store is.
+ * One raw baseline per backend: the work of {@link ClaimCompleteBenchmark} through the bare driver,
+ * so each store's overhead is a ratio measured side by side. Each names the store configuration it
+ * is the baseline of, and is available when that store is.
  */
 public enum RawBaseline {
 

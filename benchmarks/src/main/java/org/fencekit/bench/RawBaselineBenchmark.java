@@ -14,11 +14,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The raw baselines: {@link ClaimCompleteBenchmark}'s claim-then-complete of fresh orders done
- * with the same statements or scripts through the bare driver ({@link RawBaseline}), run beside
- * the stores so that "store / raw" is a ratio measured on the same machine in the same run.
+ * The raw baselines: {@link ClaimCompleteBenchmark}'s claim-then-complete of fresh orders done with
+ * the same statements or scripts through the bare driver ({@link RawBaseline}), run beside the
+ * stores so that "store / raw" is a ratio measured on the same machine in the same run.
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}):
+ *
  * <pre>{@code
  * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main RawBaselineBenchmark \
  *     -p baseline=MEMORY_MAP,SQLITE_JDBC -t 4 -rf json -rff raw.json
@@ -33,8 +34,7 @@ public class RawBaselineBenchmark {
   public static class Driver {
 
     /** Which bare driver; every constant of {@link RawBaseline} unless {@code -p baseline=...}. */
-    @Param
-    public RawBaseline baseline;
+    @Param public RawBaseline baseline;
 
     RawDriver driver;
     String runPrefix;

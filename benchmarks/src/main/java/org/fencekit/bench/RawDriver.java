@@ -2,8 +2,8 @@ package org.fencekit.bench;
 
 /**
  * One backend's bare driver, doing what {@link ClaimCompleteBenchmark} asks of a store (claim a
- * fresh order, then complete it) with the same statements or scripts, and nothing around them:
- * no validation, no records built from the replies, no exceptions translated.
+ * fresh order, then complete it) with the same statements or scripts, and nothing around them: no
+ * validation, no records built from the replies, no exceptions translated.
  */
 interface RawDriver extends AutoCloseable {
 

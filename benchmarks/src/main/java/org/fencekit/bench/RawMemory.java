@@ -4,15 +4,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fencekit.store.ClaimId;
 
 /**
- * The memory store's bare equivalent: a {@link ConcurrentHashMap} whose {@code compute} creates
- * the order with its claim, and compares the token and settles it, with no state machine,
- * validation or orphan list around it.
+ * The memory store's bare equivalent: a {@link ConcurrentHashMap} whose {@code compute} creates the
+ * order with its claim, and compares the token and settles it, with no state machine, validation or
+ * orphan list around it.
  */
 final class RawMemory implements RawDriver {
 
   /** The fields the decision reads and writes. */
-  private record Row(String sessionId, String status, long fence, String claimNonce,
-      long leaseExpiresAt, String itemId, String itemPayload, String settledNonce, long updatedAt) {}
+  private record Row(
+      String sessionId,
+      String status,
+      long fence,
+      String claimNonce,
+      long leaseExpiresAt,
+      String itemId,
+      String itemPayload,
+      String settledNonce,
+      long updatedAt) {}
 
   private final ConcurrentHashMap<String, Row> orders = new ConcurrentHashMap<>();
 
@@ -22,14 +30,41 @@ final class RawMemory implements RawDriver {
       @Override
       public void claimComplete(String sessionId, long now) {
         String nonce = ClaimId.newNonce();
-        Row claimed = orders.compute(sessionId, (key, row) -> row != null ? row
-            : new Row(key, "PENDING", 1, nonce, now + ClaimCompleteBenchmark.LEASE.toMillis(), null, null, null, now));
+        Row claimed =
+            orders.compute(
+                sessionId,
+                (key, row) ->
+                    row != null
+                        ? row
+                        : new Row(
+                            key,
+                            "PENDING",
+                            1,
+                            nonce,
+                            now + ClaimCompleteBenchmark.LEASE.toMillis(),
+                            null,
+                            null,
+                            null,
+                            now));
         if (!nonce.equals(claimed.claimNonce())) {
           throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
         }
-        Row done = orders.computeIfPresent(sessionId, (key, row) -> !nonce.equals(row.claimNonce()) ? row
-            : new Row(key, "PROVISIONED", row.fence(), null, 0, Orders.ITEM.providerOrderId(),
-                Orders.ITEM.payload(), nonce, now));
+        Row done =
+            orders.computeIfPresent(
+                sessionId,
+                (key, row) ->
+                    !nonce.equals(row.claimNonce())
+                        ? row
+                        : new Row(
+                            key,
+                            "PROVISIONED",
+                            row.fence(),
+                            null,
+                            0,
+                            Orders.ITEM.providerOrderId(),
+                            Orders.ITEM.payload(),
+                            nonce,
+                            now));
         if (done == null || !"PROVISIONED".equals(done.status())) {
           throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
         }

@@ -12,14 +12,16 @@ import org.fencekit.store.postgres.PostgresOrderStore;
 /**
  * The PostgreSQL store's statements through the bare JDBC driver, one connection per thread (no
  * pool), prepared once per connection with the driver's defaults. Two variants:
+ *
  * <ul>
- *   <li>{@code locking}: a claim is a transaction of lock-order.sql ({@code SELECT ... FOR
- *       UPDATE}) and insert-order.sql; a complete a transaction of lock-order.sql, a token
- *       comparison and update-order.sql: three round trips each, COMMIT included;
- *   <li>{@code single}: the store's fast path in auto-commit, one round trip each:
- *       insert-order.sql ({@code INSERT ... ON CONFLICT DO NOTHING}) to claim, complete-fast.sql
- *       ({@code UPDATE ... WHERE} fence and nonce are the token's) to complete.
+ *   <li>{@code locking}: a claim is a transaction of lock-order.sql ({@code SELECT ... FOR UPDATE})
+ *       and insert-order.sql; a complete a transaction of lock-order.sql, a token comparison and
+ *       update-order.sql: three round trips each, COMMIT included;
+ *   <li>{@code single}: the store's fast path in auto-commit, one round trip each: insert-order.sql
+ *       ({@code INSERT ... ON CONFLICT DO NOTHING}) to claim, complete-fast.sql ({@code UPDATE ...
+ *       WHERE} fence and nonce are the token's) to complete.
  * </ul>
+ *
  * The tables are created by opening the store with {@code createSchema(true)} once.
  */
 final class RawPostgres implements RawDriver {
@@ -48,7 +50,8 @@ final class RawPostgres implements RawDriver {
   public void close() {}
 
   private static IllegalStateException failed(String sessionId, SQLException e) {
-    return new IllegalStateException("raw postgres claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
+    return new IllegalStateException(
+        "raw postgres claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
   }
 
   /** Binds insert-order.sql for a first claim: PENDING, fence 1, the claim, nothing settled. */
@@ -123,7 +126,8 @@ final class RawPostgres implements RawDriver {
         long fence;
         try (ResultSet rs = lock.executeQuery()) {
           if (!rs.next() || !nonce.equals(rs.getString("claim_nonce"))) {
-            throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+            throw new IllegalStateException(
+                "the owner's complete of " + sessionId + " was refused");
           }
           fence = rs.getLong("fence");
         }
@@ -176,7 +180,8 @@ final class RawPostgres implements RawDriver {
         complete.setString(i, nonce);
         try (ResultSet rs = complete.executeQuery()) {
           if (!rs.next()) {
-            throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+            throw new IllegalStateException(
+                "the owner's complete of " + sessionId + " was refused");
           }
         }
       } catch (SQLException e) {

@@ -38,11 +38,12 @@ final class RawRedis implements RawDriver {
   /** A single node at {@code redis://host:port}. */
   static RawRedis node(String url) {
     URI uri = URI.create(url);
-    return new RawRedis(RedisClient.builder()
-        .hostAndPort(new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()))
-        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
-        .poolConfig(pool())
-        .build());
+    return new RawRedis(
+        RedisClient.builder()
+            .hostAndPort(new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()))
+            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+            .poolConfig(pool())
+            .build());
   }
 
   /** A cluster given as {@code host:port,host:port}. */
@@ -51,11 +52,12 @@ final class RawRedis implements RawDriver {
     for (String node : nodes.split(",")) {
       seeds.add(HostAndPort.from(node.trim()));
     }
-    return new RawRedis(RedisClusterClient.builder()
-        .nodes(seeds)
-        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
-        .poolConfig(pool())
-        .build());
+    return new RawRedis(
+        RedisClusterClient.builder()
+            .nodes(seeds)
+            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+            .poolConfig(pool())
+            .build());
   }
 
   private static ConnectionPoolConfig pool() {
@@ -73,17 +75,40 @@ final class RawRedis implements RawDriver {
       public void claimComplete(String sessionId, long now) {
         String order = "fencekit:{" + sessionId + "}";
         String nonce = ClaimId.newNonce();
-        List<?> claimed = (List<?>) claim.run(client, List.of(order), List.of(
-            Long.toString(now), Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()), nonce,
-            sessionId, "esim-eu-5gb", "1", "customer@example.com", "1999", "usd"));
+        List<?> claimed =
+            (List<?>)
+                claim.run(
+                    client,
+                    List.of(order),
+                    List.of(
+                        Long.toString(now),
+                        Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()),
+                        nonce,
+                        sessionId,
+                        "esim-eu-5gb",
+                        "1",
+                        "customer@example.com",
+                        "1999",
+                        "usd"));
         if (!"claimed".equals(text(claimed.get(0)))) {
-          throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + text(claimed.get(0)));
+          throw new IllegalStateException(
+              "fresh order " + sessionId + " was not claimed: " + text(claimed.get(0)));
         }
-        List<?> written = (List<?>) complete.run(client,
-            List.of(order, order + ":orphans", order + ":orphan-ids"),
-            List.of("1", nonce, Long.toString(now), Orders.ITEM.providerOrderId(), "1", Orders.ITEM.payload()));
+        List<?> written =
+            (List<?>)
+                complete.run(
+                    client,
+                    List.of(order, order + ":orphans", order + ":orphan-ids"),
+                    List.of(
+                        "1",
+                        nonce,
+                        Long.toString(now),
+                        Orders.ITEM.providerOrderId(),
+                        "1",
+                        Orders.ITEM.payload()));
         if (!"written".equals(text(written.get(0)))) {
-          throw new IllegalStateException("the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));
+          throw new IllegalStateException(
+              "the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));
         }
       }
 
@@ -93,7 +118,9 @@ final class RawRedis implements RawDriver {
   }
 
   private static String text(Object reply) {
-    return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+    return reply instanceof byte[] bytes
+        ? new String(bytes, StandardCharsets.UTF_8)
+        : String.valueOf(reply);
   }
 
   @Override
@@ -109,8 +136,11 @@ final class RawRedis implements RawDriver {
     Script(String source) {
       this.source = source;
       try {
-        this.sha1 = HexFormat.of().formatHex(
-            MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+        this.sha1 =
+            HexFormat.of()
+                .formatHex(
+                    MessageDigest.getInstance("SHA-1")
+                        .digest(source.getBytes(StandardCharsets.UTF_8)));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("this JVM has no SHA-1", e);
       }

@@ -12,13 +12,12 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The SQLite store's statements through bare JDBC: each thread has its own connection (WAL,
- * the store's {@code synchronous} setting, {@code busy_timeout} 5 s), with its statements
- * prepared once. A claim is {@code BEGIN IMMEDIATE}, the store's select-order.sql,
- * insert-order.sql, COMMIT; a complete is {@code BEGIN IMMEDIATE}, select-order.sql, a token
- * comparison, update-order.sql, COMMIT. Writers of this process queue on one plain lock, the
- * cheapest way not to poll in SQLite's busy handler. The tables are created by opening the store
- * on the file once.
+ * The SQLite store's statements through bare JDBC: each thread has its own connection (WAL, the
+ * store's {@code synchronous} setting, {@code busy_timeout} 5 s), with its statements prepared
+ * once. A claim is {@code BEGIN IMMEDIATE}, the store's select-order.sql, insert-order.sql, COMMIT;
+ * a complete is {@code BEGIN IMMEDIATE}, select-order.sql, a token comparison, update-order.sql,
+ * COMMIT. Writers of this process queue on one plain lock, the cheapest way not to poll in SQLite's
+ * busy handler. The tables are created by opening the store on the file once.
  */
 final class RawSqlite implements RawDriver {
 
@@ -38,7 +37,8 @@ final class RawSqlite implements RawDriver {
   }
 
   private static String statement(String name) {
-    return Resources.text("/org/fencekit/store/sqlite/" + name).replace("${orders}", ORDERS)
+    return Resources.text("/org/fencekit/store/sqlite/" + name)
+        .replace("${orders}", ORDERS)
         .replace("${orphans}", "fencekit_orphans");
   }
 
@@ -68,8 +68,10 @@ final class RawSqlite implements RawDriver {
     JdbcSession() throws SQLException {
       SQLiteConfig config = new SQLiteConfig();
       config.setBusyTimeout(5000);
-      config.setSynchronous(synchronous == SqliteOrderStore.Synchronous.FULL
-          ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+      config.setSynchronous(
+          synchronous == SqliteOrderStore.Synchronous.FULL
+              ? SQLiteConfig.SynchronousMode.FULL
+              : SQLiteConfig.SynchronousMode.NORMAL);
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
       connection = config.createConnection("jdbc:sqlite:" + file);
       begin = connection.prepareStatement("BEGIN IMMEDIATE");
@@ -122,7 +124,8 @@ final class RawSqlite implements RawDriver {
           long fence;
           try (ResultSet rs = select.executeQuery()) {
             if (!rs.next() || !nonce.equals(rs.getString("claim_nonce"))) {
-              throw new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+              throw new IllegalStateException(
+                  "the owner's complete of " + sessionId + " was refused");
             }
             fence = rs.getLong("claim_fence");
           }
@@ -146,7 +149,8 @@ final class RawSqlite implements RawDriver {
           writes.unlock();
         }
       } catch (SQLException e) {
-        throw new IllegalStateException("raw sqlite claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "raw sqlite claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
       }
     }
 

@@ -14,8 +14,11 @@ final class Resources {
   static String text(String path) {
     try (InputStream in = Resources.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("resource " + path + " is not on the classpath; rebuild the"
-            + " store modules and the benchmarks jar");
+        throw new IllegalStateException(
+            "resource "
+                + path
+                + " is not on the classpath; rebuild the"
+                + " store modules and the benchmarks jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -15,8 +15,8 @@ import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Removes what one benchmark run wrote to a shared server, so runs do not pile orders up in a
- * database or a Redis that tests use too. Every order of a run has a session id starting with
- * its prefix ({@link Orders#newRunPrefix()}); nothing else is touched. The embedded stores need
+ * database or a Redis that tests use too. Every order of a run has a session id starting with its
+ * prefix ({@link Orders#newRunPrefix()}); nothing else is touched. The embedded stores need
  * nothing: their data dies with the run.
  */
 final class ServerCleanup {
@@ -26,7 +26,8 @@ final class ServerCleanup {
   /** Deletes the orders (and orphans) whose session id starts with {@code runPrefix}. */
   static void forget(StoreType type, String runPrefix) {
     if (!runPrefix.matches("bench_[0-9a-f]{8}_")) {
-      throw new IllegalArgumentException("runPrefix must come from Orders.newRunPrefix(), got " + runPrefix);
+      throw new IllegalArgumentException(
+          "runPrefix must come from Orders.newRunPrefix(), got " + runPrefix);
     }
     switch (type) {
       case POSTGRES:
@@ -53,15 +54,19 @@ final class ServerCleanup {
   private static void deleteRows(String jdbcUrl, String runPrefix) {
     try (Connection connection = DriverManager.getConnection(jdbcUrl)) {
       for (String table : List.of("fencekit_orphans", "fencekit_orders")) {
-        try (PreparedStatement delete = connection.prepareStatement(
-            "DELETE FROM " + table + " WHERE session_id LIKE ?")) {
+        try (PreparedStatement delete =
+            connection.prepareStatement("DELETE FROM " + table + " WHERE session_id LIKE ?")) {
           delete.setString(1, runPrefix + "%");
           delete.executeUpdate();
         }
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("could not delete the benchmark's orders (" + runPrefix
-          + "*) from PostgreSQL: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "could not delete the benchmark's orders ("
+              + runPrefix
+              + "*) from PostgreSQL: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -96,6 +101,7 @@ final class ServerCleanup {
         last = e;
       }
     }
-    throw new IllegalStateException("no Redis Cluster seed node in '" + seeds + "' answered CLUSTER NODES", last);
+    throw new IllegalStateException(
+        "no Redis Cluster seed node in '" + seeds + "' answered CLUSTER NODES", last);
   }
 }

@@ -21,15 +21,16 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * A stale-write storm against live orders, as a {@code @Group} of four threads: three replaced
- * owners keep sending settles (fail, and complete, which also files an orphan the first time)
- * with tokens that were superseded, while the live owner heartbeats ({@code extend}) with the
- * current token. Every stale write must be refused; one that lands is counted in
- * {@link Storm#landed} (the compare command fails on it).
+ * owners keep sending settles (fail, and complete, which also files an orphan the first time) with
+ * tokens that were superseded, while the live owner heartbeats ({@code extend}) with the current
+ * token. Every stale write must be refused; one that lands is counted in {@link Storm#landed} (the
+ * compare command fails on it).
  *
- * <p>The score of {@code staleWrite} is rejected writes per second; {@code heartbeat}'s is the
- * live owner's writes per second under the storm.
+ * <p>The score of {@code staleWrite} is rejected writes per second; {@code heartbeat}'s is the live
+ * owner's writes per second under the storm.
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}):
+ *
  * <pre>{@code
  * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main StaleWriteBenchmark \
  *     -p backend=MEMORY,SQLITE -rf json -rff stale-write.json
@@ -41,6 +42,7 @@ public class StaleWriteBenchmark {
 
   /** How many live orders the storm hits. */
   static final int ORDERS = 16;
+
   /** The live owner's lease: it outlasts the run, so no claim ever changes hands again. */
   static final Duration LIVE_LEASE = Duration.ofHours(1);
 
@@ -89,10 +91,13 @@ public class StaleWriteBenchmark {
   public static class Storm {
     /** Stale writes refused (Superseded), as they must be. */
     public long rejected;
+
     /** Stale writes that landed: must stay 0. */
     public long landed;
+
     /** The live owner's heartbeats that landed. */
     public long heartbeats;
+
     private int next;
     private long writes;
 
@@ -116,9 +121,10 @@ public class StaleWriteBenchmark {
   @GroupThreads(3)
   public WriteResult staleWrite(BackendState backend, LiveOrders live, Storm storm) {
     int i = storm.nextOrder();
-    WriteResult result = (storm.writes++ & 1) == 0
-        ? backend.store.fail(live.sessionIds[i], live.stale[i], Orders.ERROR)
-        : backend.store.complete(live.sessionIds[i], live.stale[i], live.staleItems[i]);
+    WriteResult result =
+        (storm.writes++ & 1) == 0
+            ? backend.store.fail(live.sessionIds[i], live.stale[i], Orders.ERROR)
+            : backend.store.complete(live.sessionIds[i], live.stale[i], live.staleItems[i]);
     if (result instanceof WriteResult.Superseded) {
       storm.rejected++;
     } else {
@@ -135,8 +141,8 @@ public class StaleWriteBenchmark {
     int i = storm.nextOrder();
     WriteResult result = backend.store.extend(live.sessionIds[i], live.current[i], LIVE_LEASE);
     if (!(result instanceof WriteResult.Written)) {
-      throw new IllegalStateException("the live owner's heartbeat on " + live.sessionIds[i]
-          + " was refused: " + result);
+      throw new IllegalStateException(
+          "the live owner's heartbeat on " + live.sessionIds[i] + " was refused: " + result);
     }
     storm.heartbeats++;
     return result;

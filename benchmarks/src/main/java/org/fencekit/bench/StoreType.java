@@ -12,9 +12,9 @@ import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
- * One constant per store configuration the replay and the benchmarks compare. The embedded
- * stores are always available; a server store is available when its environment variable names
- * the server (the same variables the tests read).
+ * One constant per store configuration the replay and the benchmarks compare. The embedded stores
+ * are always available; a server store is available when its environment variable names the server
+ * (the same variables the tests read).
  */
 public enum StoreType {
 
@@ -35,14 +35,16 @@ public enum StoreType {
   },
 
   /**
-   * SQLite on a fresh temporary file, synchronous=NORMAL: WAL commits without an fsync each, so
-   * the last commits can be lost on power loss (the store's documented option).
+   * SQLite on a fresh temporary file, synchronous=NORMAL: WAL commits without an fsync each, so the
+   * last commits can be lost on power loss (the store's documented option).
    */
   SQLITE_NORMAL(null) {
     @Override
     OrderStore open(Clock clock) {
-      return SqliteOrderStore.builder(freshFile()).synchronous(SqliteOrderStore.Synchronous.NORMAL)
-          .clock(clock).build();
+      return SqliteOrderStore.builder(freshFile())
+          .synchronous(SqliteOrderStore.Synchronous.NORMAL)
+          .clock(clock)
+          .build();
     }
   },
 
@@ -53,7 +55,11 @@ public enum StoreType {
   POSTGRES("FENCEKIT_POSTGRES_URL") {
     @Override
     OrderStore open(Clock clock) {
-      return PostgresOrderStore.builder().jdbcUrl(setting()).createSchema(true).clock(clock).build();
+      return PostgresOrderStore.builder()
+          .jdbcUrl(setting())
+          .createSchema(true)
+          .clock(clock)
+          .build();
     }
   },
 
@@ -61,8 +67,12 @@ public enum StoreType {
   POSTGRES_LOCKING("FENCEKIT_POSTGRES_URL") {
     @Override
     OrderStore open(Clock clock) {
-      return PostgresOrderStore.builder().jdbcUrl(setting()).createSchema(true)
-          .singleStatementFastPath(false).clock(clock).build();
+      return PostgresOrderStore.builder()
+          .jdbcUrl(setting())
+          .createSchema(true)
+          .singleStatementFastPath(false)
+          .clock(clock)
+          .build();
     }
   },
 
@@ -74,7 +84,9 @@ public enum StoreType {
     }
   },
 
-  /** A Redis Cluster whose seed nodes are {@code FENCEKIT_REDIS_CLUSTER_NODES} ({@code h:p,h:p}). */
+  /**
+   * A Redis Cluster whose seed nodes are {@code FENCEKIT_REDIS_CLUSTER_NODES} ({@code h:p,h:p}).
+   */
   REDIS_CLUSTER("FENCEKIT_REDIS_CLUSTER_NODES") {
     @Override
     OrderStore open(Clock clock) {
@@ -99,7 +111,10 @@ public enum StoreType {
     }
   }
 
-  /** Deletes a file {@link #freshFile()} made, with SQLite's WAL and shared-memory files and its directory. */
+  /**
+   * Deletes a file {@link #freshFile()} made, with SQLite's WAL and shared-memory files and its
+   * directory.
+   */
   static void deleteFresh(Path file) {
     try {
       for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
@@ -116,7 +131,8 @@ public enum StoreType {
 
   /** Whether the server this type needs is configured. */
   boolean available() {
-    return variable == null || (System.getenv(variable) != null && !System.getenv(variable).isBlank());
+    return variable == null
+        || (System.getenv(variable) != null && !System.getenv(variable).isBlank());
   }
 
   /** Why this type is left out, for the line that says so. */

@@ -15,7 +15,8 @@ final class Table {
 
   Table row(List<String> cells) {
     if (cells.size() != header.size()) {
-      throw new IllegalArgumentException("a row of " + cells.size() + " cells in a table of " + header.size() + " columns");
+      throw new IllegalArgumentException(
+          "a row of " + cells.size() + " cells in a table of " + header.size() + " columns");
     }
     rows.add(List.copyOf(cells));
     return this;

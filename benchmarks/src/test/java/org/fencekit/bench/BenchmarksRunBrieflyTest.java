@@ -10,6 +10,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
@@ -20,13 +23,10 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 
 /**
- * Each benchmark runs for a moment, in this JVM, on the embedded stores, and records what it
- * claims to record. Nothing here looks at how fast anything was: a benchmark is not a timed test.
+ * Each benchmark runs for a moment, in this JVM, on the embedded stores, and records what it claims
+ * to record. Nothing here looks at how fast anything was: a benchmark is not a timed test.
  */
 class BenchmarksRunBrieflyTest {
 
@@ -35,25 +35,28 @@ class BenchmarksRunBrieflyTest {
     System.setProperty("jmh.ignoreLock", "true");
   }
 
-  private static List<RunResult> run(Class<?> benchmark, Mode mode, int threads, String param, String... values)
+  private static List<RunResult> run(
+      Class<?> benchmark, Mode mode, int threads, String param, String... values)
       throws RunnerException {
     return run(benchmark, mode, threads, null, param, values);
   }
 
-  private static List<RunResult> run(Class<?> benchmark, Mode mode, int threads, String[] fixed, String param,
-      String... values) throws RunnerException {
-    ChainedOptionsBuilder options = new OptionsBuilder()
-        .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
-        .forks(0)
-        .warmupIterations(0)
-        .measurementIterations(1)
-        .measurementTime(TimeValue.milliseconds(300))
-        .mode(mode)
-        .timeUnit(mode == Mode.SampleTime ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
-        .addProfiler(GCProfiler.class)
-        .shouldFailOnError(true)
-        .verbosity(VerboseMode.SILENT)
-        .param(param, values);
+  private static List<RunResult> run(
+      Class<?> benchmark, Mode mode, int threads, String[] fixed, String param, String... values)
+      throws RunnerException {
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
+            .forks(0)
+            .warmupIterations(0)
+            .measurementIterations(1)
+            .measurementTime(TimeValue.milliseconds(300))
+            .mode(mode)
+            .timeUnit(mode == Mode.SampleTime ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
+            .addProfiler(GCProfiler.class)
+            .shouldFailOnError(true)
+            .verbosity(VerboseMode.SILENT)
+            .param(param, values);
     if (threads > 0) {
       options.threads(threads);
     }
@@ -67,20 +70,30 @@ class BenchmarksRunBrieflyTest {
 
   private static double counter(RunResult result, String name) {
     Result<?> value = Comparison.secondary(result, name);
-    assertNotNull(value, "counter " + name + " missing from " + result.getParams().getBenchmark() + " "
-        + result.getSecondaryResults().keySet());
+    assertNotNull(
+        value,
+        "counter "
+            + name
+            + " missing from "
+            + result.getParams().getBenchmark()
+            + " "
+            + result.getSecondaryResults().keySet());
     return value.getScore();
   }
 
   private static String where(RunResult result) {
-    return result.getParams().getBenchmark() + " " + result.getParams().getParam("backend")
-        + " threads=" + result.getParams().getThreads();
+    return result.getParams().getBenchmark()
+        + " "
+        + result.getParams().getParam("backend")
+        + " threads="
+        + result.getParams().getThreads();
   }
 
   @Test
   @DisplayName("claim+complete runs on memory and sqlite and records allocation per operation")
   void claimComplete() throws RunnerException {
-    for (RunResult result : run(ClaimCompleteBenchmark.class, Mode.Throughput, 2, "backend", "MEMORY", "SQLITE")) {
+    for (RunResult result :
+        run(ClaimCompleteBenchmark.class, Mode.Throughput, 2, "backend", "MEMORY", "SQLITE")) {
       assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
       assertTrue(counter(result, "gc.alloc.rate.norm") > 0, where(result));
     }
@@ -89,7 +102,8 @@ class BenchmarksRunBrieflyTest {
   @Test
   @DisplayName("claim+complete in sample mode gives a latency distribution")
   void claimCompleteLatency() throws RunnerException {
-    for (RunResult result : run(ClaimCompleteBenchmark.class, Mode.SampleTime, 1, "backend", "MEMORY", "SQLITE")) {
+    for (RunResult result :
+        run(ClaimCompleteBenchmark.class, Mode.SampleTime, 1, "backend", "MEMORY", "SQLITE")) {
       double p50 = result.getPrimaryResult().getStatistics().getPercentile(50);
       double p99 = result.getPrimaryResult().getStatistics().getPercentile(99);
       assertTrue(p50 > 0 && p99 >= p50, where(result) + ": p50 " + p50 + ", p99 " + p99);
@@ -97,14 +111,23 @@ class BenchmarksRunBrieflyTest {
   }
 
   @Test
-  @DisplayName("hot orders at 4 threads on one order show real contention: every outcome counted, in-flight > 0")
+  @DisplayName(
+      "hot orders at 4 threads on one order show real contention: every outcome counted, in-flight > 0")
   void hotOrders() throws RunnerException {
-    for (RunResult result : run(HotOrderBenchmark.class, Mode.Throughput, 4, new String[] {"orders", "1"},
-        "backend", "MEMORY", "SQLITE")) {
+    for (RunResult result :
+        run(
+            HotOrderBenchmark.class,
+            Mode.Throughput,
+            4,
+            new String[] {"orders", "1"},
+            "backend",
+            "MEMORY",
+            "SQLITE")) {
       for (String name : Report.HOT_COUNTERS) {
         assertTrue(counter(result, name) >= 0, where(result) + " " + name);
       }
-      assertTrue(counter(result, "inFlight") > 0, where(result) + ": no claim was ever told to retry");
+      assertTrue(
+          counter(result, "inFlight") > 0, where(result) + ": no claim was ever told to retry");
       assertTrue(counter(result, "claimed") > 0, where(result) + ": nothing claimed");
       assertTrue(counter(result, "written") > 0, where(result) + ": no settle landed");
     }
@@ -113,7 +136,8 @@ class BenchmarksRunBrieflyTest {
   @Test
   @DisplayName("the stale-write storm rejects every stale write while the owner's heartbeats land")
   void staleWriteStorm() throws RunnerException {
-    for (RunResult result : run(StaleWriteBenchmark.class, Mode.Throughput, 0, "backend", "MEMORY", "SQLITE")) {
+    for (RunResult result :
+        run(StaleWriteBenchmark.class, Mode.Throughput, 0, "backend", "MEMORY", "SQLITE")) {
       assertTrue(counter(result, "rejected") > 0, where(result) + ": nothing rejected");
       assertEquals(0.0, counter(result, "landed"), where(result) + ": a stale write landed");
       assertTrue(counter(result, "heartbeats") > 0, where(result) + ": the owner never wrote");
@@ -123,19 +147,33 @@ class BenchmarksRunBrieflyTest {
   @Test
   @DisplayName("the raw baselines of the embedded stores run")
   void rawBaselines() throws RunnerException {
-    for (RunResult result : run(RawBaselineBenchmark.class, Mode.Throughput, 2, "baseline",
-        "MEMORY_MAP", "SQLITE_JDBC", "SQLITE_NORMAL_JDBC")) {
+    for (RunResult result :
+        run(
+            RawBaselineBenchmark.class,
+            Mode.Throughput,
+            2,
+            "baseline",
+            "MEMORY_MAP",
+            "SQLITE_JDBC",
+            "SQLITE_NORMAL_JDBC")) {
       assertTrue(result.getPrimaryResult().getScore() > 0, result.getParams().getParam("baseline"));
     }
   }
 
   @Test
-  @DisplayName("the embedded stores are always available; a server store's absence names its variable")
+  @DisplayName(
+      "the embedded stores are always available; a server store's absence names its variable")
   void availability() {
-    assertTrue(StoreType.MEMORY.available() && StoreType.SQLITE.available() && StoreType.SQLITE_NORMAL.available());
-    assertTrue(StoreType.POSTGRES.absence().contains("FENCEKIT_POSTGRES_URL"), StoreType.POSTGRES.absence());
+    assertTrue(
+        StoreType.MEMORY.available()
+            && StoreType.SQLITE.available()
+            && StoreType.SQLITE_NORMAL.available());
+    assertTrue(
+        StoreType.POSTGRES.absence().contains("FENCEKIT_POSTGRES_URL"),
+        StoreType.POSTGRES.absence());
     assertTrue(StoreType.REDIS.absence().contains("FENCEKIT_REDIS_URL"), StoreType.REDIS.absence());
-    assertTrue(StoreType.REDIS_CLUSTER.absence().contains("FENCEKIT_REDIS_CLUSTER_NODES"),
+    assertTrue(
+        StoreType.REDIS_CLUSTER.absence().contains("FENCEKIT_REDIS_CLUSTER_NODES"),
         StoreType.REDIS_CLUSTER.absence());
     for (RawBaseline baseline : RawBaseline.values()) {
       assertFalse(Report.baselines(baseline.store()).isEmpty(), baseline + " is nobody's baseline");

@@ -15,15 +15,20 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The compare command end to end on the memory store, with the smoke profile (no timing looked at). */
+/**
+ * The compare command end to end on the memory store, with the smoke profile (no timing looked at).
+ */
 class CompareCommandTest {
 
   @Test
-  @DisplayName("the compare command replays, benchmarks, prints tables and writes JSON, Markdown and a PNG")
+  @DisplayName(
+      "the compare command replays, benchmarks, prints tables and writes JSON, Markdown and a PNG")
   void compare(@TempDir Path dir) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status = Main.run(new String[] {"--smoke", "--only", "memory", "--out", dir.toString()},
-        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int status =
+        Main.run(
+            new String[] {"--smoke", "--only", "memory", "--out", dir.toString()},
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
     assertTrue(out.contains("Every stale write was fenced off"), out);
@@ -49,7 +54,8 @@ class CompareCommandTest {
   @DisplayName("an unknown flag is refused with the usage")
   void usage() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status = Main.run(new String[] {"--fast"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int status =
+        Main.run(new String[] {"--fast"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     assertEquals(64, status);
     assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("usage:"));
   }

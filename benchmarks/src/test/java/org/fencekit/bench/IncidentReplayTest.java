@@ -34,7 +34,8 @@ class IncidentReplayTest {
   @DisplayName("every scenario holds on the memory store")
   void memoryHolds() throws Exception {
     ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
-    List<IncidentReplay.Outcome> outcomes = new IncidentReplay(new MemoryOrderStore(clock), clock).replayAll();
+    List<IncidentReplay.Outcome> outcomes =
+        new IncidentReplay(new MemoryOrderStore(clock), clock).replayAll();
     assertEquals(7, outcomes.size());
     outcomes.forEach(o -> assertTrue(o.held(), o.toString()));
   }
@@ -43,7 +44,8 @@ class IncidentReplayTest {
   @DisplayName("a store with a lease but no fence is caught: the incident lands")
   void leaseOnlyLands() throws Exception {
     ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
-    List<IncidentReplay.Outcome> outcomes = new IncidentReplay(new LeaseOnlyStore(clock), clock).replayAll();
+    List<IncidentReplay.Outcome> outcomes =
+        new IncidentReplay(new LeaseOnlyStore(clock), clock).replayAll();
     IncidentReplay.Outcome incident = outcomes.get(0);
     assertFalse(incident.held(), incident.toString());
     assertTrue(incident.detail().contains("a third charge"), incident.detail());
@@ -53,7 +55,9 @@ class IncidentReplayTest {
   @DisplayName("the main job prints a table for the embedded stores and exits 0")
   void mainJob() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status = Main.run(new String[] {"--replay-only"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int status =
+        Main.run(
+            new String[] {"--replay-only"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
     assertTrue(out.contains("| memory") || out.contains("memory |"), out);
@@ -82,14 +86,37 @@ class IncidentReplayTest {
       }
       long fence = r == null ? 1 : r.fence() + 1;
       ClaimId id = new ClaimId(fence, ClaimId.newNonce());
-      OrderRecord next = new OrderRecord(snapshot, OrderStatus.PENDING, null, null, id, now, now.plus(lease), fence, null, now);
+      OrderRecord next =
+          new OrderRecord(
+              snapshot,
+              OrderStatus.PENDING,
+              null,
+              null,
+              id,
+              now,
+              now.plus(lease),
+              fence,
+              null,
+              now);
       orders.put(snapshot.sessionId(), next);
       return new ClaimResult.Claimed(id, next);
     }
 
-    private synchronized WriteResult settle(String sessionId, ClaimId claimId, OrderStatus status, Item item, String error) {
+    private synchronized WriteResult settle(
+        String sessionId, ClaimId claimId, OrderStatus status, Item item, String error) {
       OrderRecord r = orders.get(sessionId);
-      OrderRecord next = new OrderRecord(r.snapshot(), status, item, error, null, null, null, r.fence(), claimId, clock.instant());
+      OrderRecord next =
+          new OrderRecord(
+              r.snapshot(),
+              status,
+              item,
+              error,
+              null,
+              null,
+              null,
+              r.fence(),
+              claimId,
+              clock.instant());
       orders.put(sessionId, next);
       return new WriteResult.Written(next);
     }

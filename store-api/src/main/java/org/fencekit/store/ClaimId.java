@@ -7,12 +7,12 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * The fencing token an attempt receives when it claims an order, and must present with every
- * write that settles it.
+ * The fencing token an attempt receives when it claims an order, and must present with every write
+ * that settles it.
  *
- * <p>{@code fence} counts the claims granted on the order (1 for the first, +1 for each later
- * one), so a newer claim always carries a larger fence. {@code nonce} is 128 random bits: it
- * keeps a token from matching a record that was lost and created again (a Redis restart without
+ * <p>{@code fence} counts the claims granted on the order (1 for the first, +1 for each later one),
+ * so a newer claim always carries a larger fence. {@code nonce} is 128 random bits: it keeps a
+ * token from matching a record that was lost and created again (a Redis restart without
  * persistence, a restored backup), where the fence alone would start over at 1. A write settles
  * only when both parts equal the record's current claim.
  *
@@ -27,13 +27,15 @@ public record ClaimId(long fence, String nonce) {
   private static final HexFormat HEX = HexFormat.of();
   // One DRBG per thread: the platform default (NativePRNG on Linux) serialises every caller on
   // one global lock, which showed in claims at 16 threads.
-  private static final ThreadLocal<SecureRandom> SECURE = ThreadLocal.withInitial(() -> {
-    try {
-      return SecureRandom.getInstance("DRBG");
-    } catch (NoSuchAlgorithmException e) {
-      return new SecureRandom();
-    }
-  });
+  private static final ThreadLocal<SecureRandom> SECURE =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return SecureRandom.getInstance("DRBG");
+            } catch (NoSuchAlgorithmException e) {
+              return new SecureRandom();
+            }
+          });
 
   /** Validates both parts. */
   public ClaimId {
@@ -82,7 +84,8 @@ public record ClaimId(long fence, String nonce) {
     Objects.requireNonNull(text, "claimId");
     int colon = text.indexOf(':');
     if (colon < 1) {
-      throw new IllegalArgumentException("claimId must look like '<fence>:<nonce>', got '" + text + "'");
+      throw new IllegalArgumentException(
+          "claimId must look like '<fence>:<nonce>', got '" + text + "'");
     }
     long fence;
     try {

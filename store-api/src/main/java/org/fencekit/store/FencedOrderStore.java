@@ -7,23 +7,25 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An {@link OrderStore} that decides with {@link OrderStateMachine} over any
- * {@link OrderStorage}. The memory, SQLite and PostgreSQL stores are this class over their
- * storage; a user's store over another database can be too.
+ * An {@link OrderStore} that decides with {@link OrderStateMachine} over any {@link OrderStorage}.
+ * The memory, SQLite and PostgreSQL stores are this class over their storage; a user's store over
+ * another database can be too.
  *
  * <p>Each operation:
+ *
  * <ol>
- *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so
- *       bad input never reaches the storage;
+ *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so bad
+ *       input never reaches the storage;
  *   <li>opens one atomic step on the order ({@link OrderStorage#atomically}), which holds the
  *       order's lock;
- *   <li>reads the order and the clock inside that step, so the decision sees the latest write
- *       and the time it is made at;
- *   <li>decides with the state machine: the token presented must equal the current claim, or
- *       the write is superseded;
+ *   <li>reads the order and the clock inside that step, so the decision sees the latest write and
+ *       the time it is made at;
+ *   <li>decides with the state machine: the token presented must equal the current claim, or the
+ *       write is superseded;
  *   <li>writes the new record, or for a superseded complete the orphan, in the same step; a
  *       rejected write changes nothing.
  * </ol>
+ *
  * A first claim that loses the race to create the order is decided again against the order the
  * winner created.
  */
@@ -49,29 +51,39 @@ public final class FencedOrderStore implements OrderStore {
     ClaimRequest request = new ClaimRequest(snapshot, lease);
     String nonce = ClaimId.newNonce();
     for (int attempt = 0; attempt <= CREATE_RACE_RETRIES; attempt++) {
-      ClaimResult result = storage.atomically("claim", request.sessionId(), order -> {
-        OrderRecord current = order.current().orElse(null);
-        OrderStateMachine.ClaimDecision decision =
-            OrderStateMachine.claim(current, request, OrderStateMachine.now(clock), nonce);
-        if (decision.next() != null) {
-          if (current == null) {
-            if (!order.insert(decision.next())) {
-              return null; // another caller created it first: decide again against theirs
-            }
-          } else {
-            order.update(decision.next());
-          }
-        }
-        return decision.result();
-      });
+      ClaimResult result =
+          storage.atomically(
+              "claim",
+              request.sessionId(),
+              order -> {
+                OrderRecord current = order.current().orElse(null);
+                OrderStateMachine.ClaimDecision decision =
+                    OrderStateMachine.claim(current, request, OrderStateMachine.now(clock), nonce);
+                if (decision.next() != null) {
+                  if (current == null) {
+                    if (!order.insert(decision.next())) {
+                      return null; // another caller created it first: decide again against theirs
+                    }
+                  } else {
+                    order.update(decision.next());
+                  }
+                }
+                return decision.result();
+              });
       if (result != null) {
         return result;
       }
     }
-    throw new StoreUnavailableException(storage.backend(), "claim", request.sessionId(), false,
-        "the order was reported created by another caller " + (CREATE_RACE_RETRIES + 1)
+    throw new StoreUnavailableException(
+        storage.backend(),
+        "claim",
+        request.sessionId(),
+        false,
+        "the order was reported created by another caller "
+            + (CREATE_RACE_RETRIES + 1)
             + " times but could not be read back; check that the storage's insert and read use"
-            + " the same key", null);
+            + " the same key",
+        null);
   }
 
   @Override
@@ -90,19 +102,27 @@ public final class FencedOrderStore implements OrderStore {
   }
 
   private WriteResult write(WriteRequest request) {
-    return storage.atomically(request.operation(), request.sessionId(), order -> {
-      OrderRecord current = order.current().orElseThrow(() ->
-          new UnknownOrderException(storage.backend(), request.operation(), request.sessionId()));
-      Instant now = OrderStateMachine.now(clock);
-      OrderStateMachine.WriteDecision decision = OrderStateMachine.write(current, request, now);
-      if (decision.next() != null) {
-        order.update(decision.next());
-      }
-      if (decision.orphan() != null) {
-        order.addOrphan(decision.orphan());
-      }
-      return decision.result();
-    });
+    return storage.atomically(
+        request.operation(),
+        request.sessionId(),
+        order -> {
+          OrderRecord current =
+              order
+                  .current()
+                  .orElseThrow(
+                      () ->
+                          new UnknownOrderException(
+                              storage.backend(), request.operation(), request.sessionId()));
+          Instant now = OrderStateMachine.now(clock);
+          OrderStateMachine.WriteDecision decision = OrderStateMachine.write(current, request, now);
+          if (decision.next() != null) {
+            order.update(decision.next());
+          }
+          if (decision.orphan() != null) {
+            order.addOrphan(decision.orphan());
+          }
+          return decision.result();
+        });
   }
 
   @Override

@@ -4,10 +4,10 @@ package org.fencekit.store;
  * What the provider delivered for an order.
  *
  * @param providerOrderId the provider's id for the purchase; non-blank, at most 255 characters.
- *     Together with the claim that bought it, it identifies a purchase: an orphan is recorded
- *     once per (claimId, providerOrderId).
- * @param payload the delivered goods as an opaque string (an eSIM activation code, a licence
- *     key), or {@code null}; at most {@value Validate#MAX_PAYLOAD_LENGTH} characters
+ *     Together with the claim that bought it, it identifies a purchase: an orphan is recorded once
+ *     per (claimId, providerOrderId).
+ * @param payload the delivered goods as an opaque string (an eSIM activation code, a licence key),
+ *     or {@code null}; at most {@value Validate#MAX_PAYLOAD_LENGTH} characters
  */
 public record Item(String providerOrderId, String payload) {
 

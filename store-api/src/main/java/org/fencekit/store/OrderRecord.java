@@ -29,31 +29,49 @@ public record OrderRecord(
     ClaimId settledBy,
     Instant updatedAt) {
 
-  /** Checks the record's own consistency, so a backend cannot build a record the contract forbids. */
+  /**
+   * Checks the record's own consistency, so a backend cannot build a record the contract forbids.
+   */
   public OrderRecord {
     Objects.requireNonNull(snapshot, "snapshot");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(updatedAt, "updatedAt");
     if ((item != null) != (status == OrderStatus.PROVISIONED)) {
       throw new IllegalArgumentException(
-          "item must be set exactly when the order is PROVISIONED; order '" + snapshot.sessionId()
-              + "' is " + status + " with item " + item);
+          "item must be set exactly when the order is PROVISIONED; order '"
+              + snapshot.sessionId()
+              + "' is "
+              + status
+              + " with item "
+              + item);
     }
     boolean claimed = claimId != null;
     if (claimed != (claimedAt != null) || claimed != (leaseExpiresAt != null)) {
       throw new IllegalArgumentException(
           "claimId, claimedAt and leaseExpiresAt must be all set or all null; order '"
-              + snapshot.sessionId() + "' has " + claimId + ", " + claimedAt + ", " + leaseExpiresAt);
+              + snapshot.sessionId()
+              + "' has "
+              + claimId
+              + ", "
+              + claimedAt
+              + ", "
+              + leaseExpiresAt);
     }
     if (claimed && claimId.fence() != fence) {
       throw new IllegalArgumentException(
-          "the current claim's fence must equal the record's fence; order '" + snapshot.sessionId()
-              + "' has claim " + claimId + " and fence " + fence);
+          "the current claim's fence must equal the record's fence; order '"
+              + snapshot.sessionId()
+              + "' has claim "
+              + claimId
+              + " and fence "
+              + fence);
     }
     if (fence < 1) {
       throw new IllegalArgumentException(
           "fence must be at least 1 (an order exists only once claimed); order '"
-              + snapshot.sessionId() + "' has " + fence);
+              + snapshot.sessionId()
+              + "' has "
+              + fence);
     }
   }
 

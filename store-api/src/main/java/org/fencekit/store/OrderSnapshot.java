@@ -4,8 +4,8 @@ package org.fencekit.store;
  * What the Checkout session said when the order was first claimed.
  *
  * <p>The store keeps the first snapshot it is given for a session; later claims with another
- * snapshot for the same session do not overwrite it. Every field is validated here, so an
- * invalid snapshot cannot be built and never reaches a backend.
+ * snapshot for the same session do not overwrite it. Every field is validated here, so an invalid
+ * snapshot cannot be built and never reaches a backend.
  *
  * @param sessionId the Checkout session id, the order's key (see {@link Validate#sessionId})
  * @param productId what was bought; non-blank, at most 255 characters
@@ -35,8 +35,11 @@ public record OrderSnapshot(
     }
     if (amountTotal < 0) {
       throw new IllegalArgumentException(
-          "amountTotal must be at least 0 (minor units), got " + amountTotal
-              + " for order '" + sessionId + "'");
+          "amountTotal must be at least 0 (minor units), got "
+              + amountTotal
+              + " for order '"
+              + sessionId
+              + "'");
     }
     Validate.currency(currency);
   }

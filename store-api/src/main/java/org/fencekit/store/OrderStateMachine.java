@@ -6,12 +6,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
- * The contract's state machine as one pure function per operation: given the order as it is
- * (or none), the time and a validated request, it returns the result and the record to write.
- * It performs no I/O and reads no clock; a store reads the record under its lock, decides here,
- * and writes what it is told in the same atomic step. The memory, SQLite and PostgreSQL stores
- * decide with it (through {@link FencedOrderStore}), the Redis scripts mirror it, and the TCK
- * checks every store's histories against it.
+ * The contract's state machine as one pure function per operation: given the order as it is (or
+ * none), the time and a validated request, it returns the result and the record to write. It
+ * performs no I/O and reads no clock; a store reads the record under its lock, decides here, and
+ * writes what it is told in the same atomic step. The memory, SQLite and PostgreSQL stores decide
+ * with it (through {@link FencedOrderStore}), the Redis scripts mirror it, and the TCK checks every
+ * store's histories against it.
  */
 public final class OrderStateMachine {
 
@@ -26,8 +26,8 @@ public final class OrderStateMachine {
    * A claim's outcome.
    *
    * @param result what the caller is told
-   * @param next the record to write (insert if there was none, else update), or {@code null}
-   *     when nothing changes
+   * @param next the record to write (insert if there was none, else update), or {@code null} when
+   *     nothing changes
    */
   public record ClaimDecision(ClaimResult result, OrderRecord next) {}
 
@@ -47,16 +47,28 @@ public final class OrderStateMachine {
    * @param current the order as stored, or {@code null} if there is none
    * @param request the validated claim
    * @param now the time, at millisecond precision
-   * @param nonce the nonce for the new token, should the claim be granted ({@link ClaimId#newNonce()})
+   * @param nonce the nonce for the new token, should the claim be granted ({@link
+   *     ClaimId#newNonce()})
    */
-  public static ClaimDecision claim(OrderRecord current, ClaimRequest request, Instant now, String nonce) {
+  public static ClaimDecision claim(
+      OrderRecord current, ClaimRequest request, Instant now, String nonce) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(now, "now");
     Instant expires = now.plusMillis(request.lease().toMillis());
     if (current == null) {
       ClaimId claimId = new ClaimId(1, nonce);
-      OrderRecord created = new OrderRecord(
-          request.snapshot(), OrderStatus.PENDING, null, null, claimId, now, expires, 1, null, now);
+      OrderRecord created =
+          new OrderRecord(
+              request.snapshot(),
+              OrderStatus.PENDING,
+              null,
+              null,
+              claimId,
+              now,
+              expires,
+              1,
+              null,
+              now);
       return new ClaimDecision(new ClaimResult.Claimed(claimId, created), created);
     }
     requireSameOrder(current, request.sessionId());
@@ -67,9 +79,18 @@ public final class OrderStateMachine {
       return new ClaimDecision(new ClaimResult.InFlight(current), null);
     }
     ClaimId claimId = new ClaimId(current.fence() + 1, nonce);
-    OrderRecord claimed = new OrderRecord(
-        current.snapshot(), OrderStatus.PENDING, null, current.lastError(), claimId, now, expires,
-        claimId.fence(), current.settledBy(), now);
+    OrderRecord claimed =
+        new OrderRecord(
+            current.snapshot(),
+            OrderStatus.PENDING,
+            null,
+            current.lastError(),
+            claimId,
+            now,
+            expires,
+            claimId.fence(),
+            current.settledBy(),
+            now);
     return new ClaimDecision(new ClaimResult.Claimed(claimId, claimed), claimed);
   }
 
@@ -89,33 +110,60 @@ public final class OrderStateMachine {
       return new WriteDecision(new WriteResult.Written(current), null, null);
     }
     if (!request.claimId().equals(current.claimId())) {
-      Orphan orphan = request instanceof WriteRequest.Complete complete
-          ? new Orphan(current.sessionId(), complete.claimId(), complete.item(), now)
-          : null;
+      Orphan orphan =
+          request instanceof WriteRequest.Complete complete
+              ? new Orphan(current.sessionId(), complete.claimId(), complete.item(), now)
+              : null;
       return new WriteDecision(new WriteResult.Superseded(current), null, orphan);
     }
     OrderRecord next;
     if (request instanceof WriteRequest.Complete complete) {
-      next = new OrderRecord(
-          current.snapshot(), OrderStatus.PROVISIONED, complete.item(), current.lastError(),
-          null, null, null, current.fence(), complete.claimId(), now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              OrderStatus.PROVISIONED,
+              complete.item(),
+              current.lastError(),
+              null,
+              null,
+              null,
+              current.fence(),
+              complete.claimId(),
+              now);
     } else if (request instanceof WriteRequest.Fail fail) {
-      next = new OrderRecord(
-          current.snapshot(), OrderStatus.FAILED, null, fail.error(),
-          null, null, null, current.fence(), fail.claimId(), now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              OrderStatus.FAILED,
+              null,
+              fail.error(),
+              null,
+              null,
+              null,
+              current.fence(),
+              fail.claimId(),
+              now);
     } else {
       WriteRequest.Extend extend = (WriteRequest.Extend) request;
-      next = new OrderRecord(
-          current.snapshot(), current.status(), current.item(), current.lastError(),
-          current.claimId(), current.claimedAt(), now.plusMillis(extend.lease().toMillis()),
-          current.fence(), current.settledBy(), now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              current.status(),
+              current.item(),
+              current.lastError(),
+              current.claimId(),
+              current.claimedAt(),
+              now.plusMillis(extend.lease().toMillis()),
+              current.fence(),
+              current.settledBy(),
+              now);
     }
     return new WriteDecision(new WriteResult.Written(next), next, null);
   }
 
   /**
-   * Whether the request repeats the settle that settled the order last, and the order still
-   * shows exactly what that settle wrote: then it is answered {@code Written} again, unchanged.
+   * Whether the request repeats the settle that settled the order last, and the order still shows
+   * exactly what that settle wrote: then it is answered {@code Written} again, unchanged.
    */
   private static boolean isReplay(OrderRecord current, WriteRequest request) {
     if (!request.claimId().equals(current.settledBy())) {
@@ -133,8 +181,11 @@ public final class OrderStateMachine {
   private static void requireSameOrder(OrderRecord current, String sessionId) {
     if (!current.sessionId().equals(sessionId)) {
       throw new IllegalArgumentException(
-          "the stored record is order '" + current.sessionId() + "' but the request is for '"
-              + sessionId + "': the backend returned the wrong row");
+          "the stored record is order '"
+              + current.sessionId()
+              + "' but the request is for '"
+              + sessionId
+              + "': the backend returned the wrong row");
     }
   }
 }

@@ -9,9 +9,9 @@ import java.util.Optional;
  * races), so a backend implements only this. The memory, SQLite and PostgreSQL stores are built
  * this way.
  *
- * <p>An implementation must guarantee that while {@link #atomically} runs its work for an
- * order, no other caller, in this process or another, reads that order inside its own
- * {@code atomically} or changes it; and that the work's writes land all together or not at all.
+ * <p>An implementation must guarantee that while {@link #atomically} runs its work for an order, no
+ * other caller, in this process or another, reads that order inside its own {@code atomically} or
+ * changes it; and that the work's writes land all together or not at all.
  */
 public interface OrderStorage extends AutoCloseable {
 
@@ -20,8 +20,8 @@ public interface OrderStorage extends AutoCloseable {
 
   /**
    * Runs {@code work} on one order in one atomic step (a transaction holding the order's lock),
-   * commits what it wrote and returns its result. If {@code work} throws, nothing it wrote may
-   * land and the exception propagates as it is.
+   * commits what it wrote and returns its result. If {@code work} throws, nothing it wrote may land
+   * and the exception propagates as it is.
    *
    * @param operation the store operation, for messages ("claim", "complete", ...)
    * @param sessionId the order's key
@@ -58,8 +58,8 @@ public interface OrderStorage extends AutoCloseable {
 
     /**
      * Creates the order. Returns {@code false} and writes nothing if another caller created it
-     * first (a backend whose lock cannot cover a row that does not exist yet, such as
-     * {@code INSERT ... ON CONFLICT DO NOTHING}); the caller then decides again.
+     * first (a backend whose lock cannot cover a row that does not exist yet, such as {@code INSERT
+     * ... ON CONFLICT DO NOTHING}); the caller then decides again.
      */
     boolean insert(OrderRecord record);
 
@@ -67,8 +67,8 @@ public interface OrderStorage extends AutoCloseable {
     void update(OrderRecord record);
 
     /**
-     * Records an orphan, unless one with the same claimId and providerOrderId is recorded for
-     * this order already (a retried complete): the first one is kept.
+     * Records an orphan, unless one with the same claimId and providerOrderId is recorded for this
+     * order already (a retried complete): the first one is kept.
      */
     void addOrphan(Orphan orphan);
   }

@@ -9,14 +9,14 @@ import java.util.Optional;
  *
  * <p>A lease stops two attempts working on an order at once; it does not stop an attempt whose
  * lease ran out from writing late over a newer attempt's result. The token does: every write
- * presents the token its claim returned, and a write whose token is no longer the order's
- * current claim changes nothing and answers {@link WriteResult.Superseded}.
+ * presents the token its claim returned, and a write whose token is no longer the order's current
+ * claim changes nothing and answers {@link WriteResult.Superseded}.
  *
  * <p>Every implementation is safe for many threads; the durable ones also for many processes
- * sharing one database. All lease arithmetic uses the {@link java.time.Clock} the store was
- * built with, at millisecond precision. Bad arguments throw {@link IllegalArgumentException} or
- * {@link NullPointerException} naming the argument before anything reaches the backend. A
- * backend that cannot be reached throws {@link StoreUnavailableException}.
+ * sharing one database. All lease arithmetic uses the {@link java.time.Clock} the store was built
+ * with, at millisecond precision. Bad arguments throw {@link IllegalArgumentException} or {@link
+ * NullPointerException} naming the argument before anything reaches the backend. A backend that
+ * cannot be reached throws {@link StoreUnavailableException}.
  */
 public interface OrderStore extends AutoCloseable {
 
@@ -33,6 +33,7 @@ public interface OrderStore extends AutoCloseable {
    *   <li>PENDING or FAILED with no claim or an expired lease: {@code Claimed}, fence + 1, a new
    *       nonce, status PENDING, lastError kept.
    * </ul>
+   *
    * The first snapshot is kept; later ones do not overwrite it.
    *
    * @param snapshot what the Checkout session says
@@ -45,8 +46,8 @@ public interface OrderStore extends AutoCloseable {
    * Settles the order as provisioned with what the provider delivered.
    *
    * <p>{@code Written} if {@code claimId} is the current claim (the lease may have run out, if
-   * nobody took over), or a replay of the complete that settled the order with this token and
-   * an equal item. Otherwise {@code Superseded}, nothing changes, and the item is recorded as an
+   * nobody took over), or a replay of the complete that settled the order with this token and an
+   * equal item. Otherwise {@code Superseded}, nothing changes, and the item is recorded as an
    * {@link Orphan} (once per claimId and providerOrderId) in the same atomic step.
    *
    * @throws UnknownOrderException if the order was never claimed
@@ -59,8 +60,8 @@ public interface OrderStore extends AutoCloseable {
    * Settles the order as failed, so the next attempt may claim it.
    *
    * <p>{@code Written} if {@code claimId} is the current claim, or a replay of the fail that
-   * settled the order with this token and an equal error while it is still FAILED. Otherwise
-   * {@code Superseded} and nothing changes.
+   * settled the order with this token and an equal error while it is still FAILED. Otherwise {@code
+   * Superseded} and nothing changes.
    *
    * @param error what went wrong; non-blank, at most {@value Validate#MAX_ERROR_LENGTH} characters
    * @throws UnknownOrderException if the order was never claimed
@@ -72,8 +73,8 @@ public interface OrderStore extends AutoCloseable {
   /**
    * Extends the current claim's lease to {@code now + lease} (a heartbeat from a slow attempt).
    *
-   * <p>{@code Written} if {@code claimId} is the current claim, even if its lease had run out
-   * and nobody took over; otherwise {@code Superseded} and nothing changes.
+   * <p>{@code Written} if {@code claimId} is the current claim, even if its lease had run out and
+   * nobody took over; otherwise {@code Superseded} and nothing changes.
    *
    * @throws UnknownOrderException if the order was never claimed
    * @throws StoreUnavailableException if the backend fails; the outcome is then unknown

@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * An item bought by an attempt that no longer owned the order when it tried to complete it.
  *
- * <p>This is real money: the provider was paid and nobody was shown the goods. A store keeps
- * every orphan, once per (claimId, providerOrderId), and never overwrites one, until someone
- * reconciles it (refunds or voids the purchase).
+ * <p>This is real money: the provider was paid and nobody was shown the goods. A store keeps every
+ * orphan, once per (claimId, providerOrderId), and never overwrites one, until someone reconciles
+ * it (refunds or voids the purchase).
  *
  * @param sessionId the order the purchase was made for
  * @param claimId the superseded token the complete carried

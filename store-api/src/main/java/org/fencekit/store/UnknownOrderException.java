@@ -1,8 +1,8 @@
 package org.fencekit.store;
 
 /**
- * A complete, fail or extend named an order the store has never seen. Nothing was written.
- * Only {@link OrderStore#claim} creates orders.
+ * A complete, fail or extend named an order the store has never seen. Nothing was written. Only
+ * {@link OrderStore#claim} creates orders.
  */
 public class UnknownOrderException extends RuntimeException {
 
@@ -16,9 +16,14 @@ public class UnknownOrderException extends RuntimeException {
    * @param sessionId the order's key
    */
   public UnknownOrderException(String backend, String operation, String sessionId) {
-    super(backend + " store: cannot " + operation + " order '" + sessionId
-        + "': no such order (nothing was written). Only claim creates an order: claim it first,"
-        + " and settle it with the token that claim returned.");
+    super(
+        backend
+            + " store: cannot "
+            + operation
+            + " order '"
+            + sessionId
+            + "': no such order (nothing was written). Only claim creates an order: claim it first,"
+            + " and settle it with the token that claim returned.");
     this.sessionId = sessionId;
   }
 

@@ -5,24 +5,27 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Every input rule of the contract, in one place. The value types and requests of this package
- * call it from their constructors; a store calls it (through {@link WriteRequest} and
- * {@link ClaimRequest}) before anything reaches its backend, and a backend's builder calls
- * {@link #identifier} for table names and key prefixes.
+ * Every input rule of the contract, in one place. The value types and requests of this package call
+ * it from their constructors; a store calls it (through {@link WriteRequest} and {@link
+ * ClaimRequest}) before anything reaches its backend, and a backend's builder calls {@link
+ * #identifier} for table names and key prefixes.
  *
- * <p>Null arguments throw {@link NullPointerException}, other bad values
- * {@link IllegalArgumentException}; either message names the argument. Strings are checked to
- * be well-formed UTF-16 without U+0000, because a backend stores them as UTF-8 text: an unpaired
+ * <p>Null arguments throw {@link NullPointerException}, other bad values {@link
+ * IllegalArgumentException}; either message names the argument. Strings are checked to be
+ * well-formed UTF-16 without U+0000, because a backend stores them as UTF-8 text: an unpaired
  * surrogate would be stored as '?' and two distinct session ids could become one key.
  */
 public final class Validate {
 
   /** The longest session id, product id or provider order id, in chars. */
   public static final int MAX_ID_LENGTH = 255;
+
   /** The longest customer email, in chars. */
   public static final int MAX_EMAIL_LENGTH = 320;
+
   /** The longest error a fail may record, in chars; truncate longer ones (a stack trace) first. */
   public static final int MAX_ERROR_LENGTH = 8192;
+
   /** The longest item payload, in chars. */
   public static final int MAX_PAYLOAD_LENGTH = 65536;
 
@@ -56,16 +59,21 @@ public final class Validate {
     for (int i = 0; i < value.length(); i++) {
       if (Character.isISOControl(value.charAt(i))) {
         throw new IllegalArgumentException(
-            name + " must not contain control characters, found U+"
-                + String.format("%04X", (int) value.charAt(i)) + " at index " + i + " in " + quote(value));
+            name
+                + " must not contain control characters, found U+"
+                + String.format("%04X", (int) value.charAt(i))
+                + " at index "
+                + i
+                + " in "
+                + quote(value));
       }
     }
     return value;
   }
 
   /**
-   * Free text (an error, a payload): at most {@code max} chars, well-formed UTF-16, no U+0000;
-   * line breaks and tabs are allowed.
+   * Free text (an error, a payload): at most {@code max} chars, well-formed UTF-16, no U+0000; line
+   * breaks and tabs are allowed.
    *
    * @param name the argument's name, for the message
    * @return {@code value}
@@ -74,14 +82,22 @@ public final class Validate {
     Objects.requireNonNull(value, name);
     if (value.length() > max) {
       throw new IllegalArgumentException(
-          name + " must be at most " + max + " characters, got " + value.length() + ": " + quote(value));
+          name
+              + " must be at most "
+              + max
+              + " characters, got "
+              + value.length()
+              + ": "
+              + quote(value));
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '\0') {
         throw new IllegalArgumentException(name + " must not contain U+0000, found at index " + i);
       }
-      if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         throw new IllegalArgumentException(
@@ -111,7 +127,8 @@ public final class Validate {
    */
   public static String currency(String currency) {
     Objects.requireNonNull(currency, "currency");
-    if (currency.length() != 3 || !currency.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+    if (currency.length() != 3
+        || !currency.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
       throw new IllegalArgumentException(
           "currency must be a three-letter ISO 4217 code such as 'usd', got " + quote(currency));
     }
@@ -131,7 +148,10 @@ public final class Validate {
     }
     if (lease.compareTo(OrderStore.MAX_LEASE) > 0) {
       throw new IllegalArgumentException(
-          "lease must be at most " + OrderStore.MAX_LEASE + " (24 h), got " + lease
+          "lease must be at most "
+              + OrderStore.MAX_LEASE
+              + " (24 h), got "
+              + lease
               + "; a slow attempt should extend its lease instead");
     }
     return lease;
@@ -148,8 +168,8 @@ public final class Validate {
   }
 
   /**
-   * A table or schema name: a plain SQL identifier, {@code [A-Za-z_][A-Za-z0-9_]{0,62}}, so it
-   * can be placed in SQL without quoting.
+   * A table or schema name: a plain SQL identifier, {@code [A-Za-z_][A-Za-z0-9_]{0,62}}, so it can
+   * be placed in SQL without quoting.
    *
    * @param name the property's name, for the message
    * @return {@code value}
@@ -158,8 +178,10 @@ public final class Validate {
     Objects.requireNonNull(value, name);
     if (!IDENTIFIER.matcher(value).matches()) {
       throw new IllegalArgumentException(
-          name + " must be a plain identifier (a letter or '_', then letters, digits or '_',"
-              + " at most 63 chars), got " + quote(value));
+          name
+              + " must be a plain identifier (a letter or '_', then letters, digits or '_',"
+              + " at most 63 chars), got "
+              + quote(value));
     }
     return value;
   }

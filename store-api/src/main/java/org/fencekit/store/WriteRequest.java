@@ -3,9 +3,8 @@ package org.fencekit.store;
 import java.time.Duration;
 
 /**
- * A validated complete, fail or extend. Building one checks every argument, in the order the
- * store method takes them, so a store validates by building the request before it touches its
- * backend.
+ * A validated complete, fail or extend. Building one checks every argument, in the order the store
+ * method takes them, so a store validates by building the request before it touches its backend.
  */
 public sealed interface WriteRequest {
 

@@ -31,8 +31,8 @@ public sealed interface WriteResult {
   }
 
   /**
-   * The token presented is not the order's current claim: nothing changed. A superseded
-   * complete was recorded as an {@link Orphan}.
+   * The token presented is not the order's current claim: nothing changed. A superseded complete
+   * was recorded as an {@link Orphan}.
    *
    * @param current the order as it is, untouched
    */

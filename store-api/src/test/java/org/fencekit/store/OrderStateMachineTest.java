@@ -42,10 +42,13 @@ class OrderStateMachineTest {
   }
 
   @Test
-  @DisplayName("a live lease answers InFlight and changes nothing; at expiry the order is claimable")
+  @DisplayName(
+      "a live lease answers InFlight and changes nothing; at expiry the order is claimable")
   void liveLeaseAndBoundary() {
     OrderRecord r = claimedFresh();
-    var live = OrderStateMachine.claim(r, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE).minusMillis(1), N2);
+    var live =
+        OrderStateMachine.claim(
+            r, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE).minusMillis(1), N2);
     assertInstanceOf(ClaimResult.InFlight.class, live.result());
     assertNull(live.next());
     var expired = OrderStateMachine.claim(r, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE), N2);
@@ -60,36 +63,49 @@ class OrderStateMachineTest {
     OrderRecord a = claimedFresh();
     Instant later = T0.plus(LEASE);
     OrderRecord b = OrderStateMachine.claim(a, new ClaimRequest(SNAPSHOT, LEASE), later, N2).next();
-    OrderRecord done = OrderStateMachine.write(
-        b, new WriteRequest.Complete(SNAPSHOT.sessionId(), b.claimId(), ESIM), later).next();
-    var stale = OrderStateMachine.write(
-        done, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "provider outage"), later.plusSeconds(40));
+    OrderRecord done =
+        OrderStateMachine.write(
+                b, new WriteRequest.Complete(SNAPSHOT.sessionId(), b.claimId(), ESIM), later)
+            .next();
+    var stale =
+        OrderStateMachine.write(
+            done,
+            new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "provider outage"),
+            later.plusSeconds(40));
     var superseded = assertInstanceOf(WriteResult.Superseded.class, stale.result());
     assertSame(done, superseded.current());
     assertNull(stale.next());
     assertNull(stale.orphan());
-    assertInstanceOf(ClaimResult.Provisioned.class,
-        OrderStateMachine.claim(done, new ClaimRequest(SNAPSHOT, LEASE), later.plus(LEASE), N1).result());
+    assertInstanceOf(
+        ClaimResult.Provisioned.class,
+        OrderStateMachine.claim(done, new ClaimRequest(SNAPSHOT, LEASE), later.plus(LEASE), N1)
+            .result());
   }
 
   @Test
   @DisplayName("a stale completion is superseded and its item becomes an orphan")
   void staleCompletionOrphan() {
     OrderRecord a = claimedFresh();
-    OrderRecord b = OrderStateMachine.claim(a, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE), N2).next();
+    OrderRecord b =
+        OrderStateMachine.claim(a, new ClaimRequest(SNAPSHOT, LEASE), T0.plus(LEASE), N2).next();
     Item other = new Item("prov-2", null);
-    var stale = OrderStateMachine.write(
-        b, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), other), T0.plus(LEASE));
+    var stale =
+        OrderStateMachine.write(
+            b, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), other), T0.plus(LEASE));
     assertInstanceOf(WriteResult.Superseded.class, stale.result());
-    assertEquals(new Orphan(SNAPSHOT.sessionId(), a.claimId(), other, T0.plus(LEASE)), stale.orphan());
+    assertEquals(
+        new Orphan(SNAPSHOT.sessionId(), a.claimId(), other, T0.plus(LEASE)), stale.orphan());
   }
 
   @Test
   @DisplayName("the holder of an expired lease nobody took over still settles")
   void expiredButNotTakenOver() {
     OrderRecord a = claimedFresh();
-    var late = OrderStateMachine.write(
-        a, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0.plus(LEASE).plusSeconds(60));
+    var late =
+        OrderStateMachine.write(
+            a,
+            new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM),
+            T0.plus(LEASE).plusSeconds(60));
     assertInstanceOf(WriteResult.Written.class, late.result());
     assertEquals(OrderStatus.PROVISIONED, late.next().status());
     assertEquals(a.claimId(), late.next().settledBy());
@@ -97,21 +113,31 @@ class OrderStateMachineTest {
   }
 
   @Test
-  @DisplayName("replaying the settle that landed answers Written and changes nothing; another item is an orphan")
+  @DisplayName(
+      "replaying the settle that landed answers Written and changes nothing; another item is an orphan")
   void replay() {
     OrderRecord a = claimedFresh();
-    OrderRecord done = OrderStateMachine.write(
-        a, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0).next();
-    var again = OrderStateMachine.write(
-        done, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0.plusSeconds(5));
+    OrderRecord done =
+        OrderStateMachine.write(
+                a, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM), T0)
+            .next();
+    var again =
+        OrderStateMachine.write(
+            done,
+            new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), ESIM),
+            T0.plusSeconds(5));
     assertSame(done, assertInstanceOf(WriteResult.Written.class, again.result()).record());
     assertNull(again.next());
-    var different = OrderStateMachine.write(
-        done, new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), new Item("prov-9", null)), T0);
+    var different =
+        OrderStateMachine.write(
+            done,
+            new WriteRequest.Complete(SNAPSHOT.sessionId(), a.claimId(), new Item("prov-9", null)),
+            T0);
     assertInstanceOf(WriteResult.Superseded.class, different.result());
     assertEquals("prov-9", different.orphan().item().providerOrderId());
-    var failAfterComplete = OrderStateMachine.write(
-        done, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "late"), T0);
+    var failAfterComplete =
+        OrderStateMachine.write(
+            done, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "late"), T0);
     assertInstanceOf(WriteResult.Superseded.class, failAfterComplete.result());
   }
 
@@ -119,15 +145,20 @@ class OrderStateMachineTest {
   @DisplayName("a fail replayed after the order was claimed again is superseded")
   void failReplayAfterReclaim() {
     OrderRecord a = claimedFresh();
-    OrderRecord failed = OrderStateMachine.write(
-        a, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0).next();
-    var replay = OrderStateMachine.write(
-        failed, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
+    OrderRecord failed =
+        OrderStateMachine.write(
+                a, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0)
+            .next();
+    var replay =
+        OrderStateMachine.write(
+            failed, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
     assertInstanceOf(WriteResult.Written.class, replay.result());
-    OrderRecord b = OrderStateMachine.claim(failed, new ClaimRequest(SNAPSHOT, LEASE), T0, N2).next();
+    OrderRecord b =
+        OrderStateMachine.claim(failed, new ClaimRequest(SNAPSHOT, LEASE), T0, N2).next();
     assertEquals("boom", b.lastError(), "lastError is kept across a re-claim");
-    var late = OrderStateMachine.write(
-        b, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
+    var late =
+        OrderStateMachine.write(
+            b, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
     assertInstanceOf(WriteResult.Superseded.class, late.result());
   }
 
@@ -135,8 +166,11 @@ class OrderStateMachineTest {
   @DisplayName("extend moves the lease from now and keeps status and token")
   void extend() {
     OrderRecord a = claimedFresh();
-    var ext = OrderStateMachine.write(
-        a, new WriteRequest.Extend(SNAPSHOT.sessionId(), a.claimId(), Duration.ofMinutes(5)), T0.plusSeconds(90));
+    var ext =
+        OrderStateMachine.write(
+            a,
+            new WriteRequest.Extend(SNAPSHOT.sessionId(), a.claimId(), Duration.ofMinutes(5)),
+            T0.plusSeconds(90));
     OrderRecord r = assertInstanceOf(WriteResult.Written.class, ext.result()).record();
     assertEquals(T0.plusSeconds(90).plus(Duration.ofMinutes(5)), r.leaseExpiresAt());
     assertEquals(a.claimId(), r.claimId());
@@ -148,8 +182,9 @@ class OrderStateMachineTest {
   @DisplayName("a token with the current fence but another nonce is superseded")
   void wrongNonce() {
     OrderRecord a = claimedFresh();
-    var forged = OrderStateMachine.write(
-        a, new WriteRequest.Fail(SNAPSHOT.sessionId(), new ClaimId(1, N2), "x"), T0);
+    var forged =
+        OrderStateMachine.write(
+            a, new WriteRequest.Fail(SNAPSHOT.sessionId(), new ClaimId(1, N2), "x"), T0);
     assertInstanceOf(WriteResult.Superseded.class, forged.result());
   }
 
@@ -158,7 +193,8 @@ class OrderStateMachineTest {
   void wrongRow() {
     OrderRecord a = claimedFresh();
     var other = new OrderSnapshot("cs_other", "p", 1, null, 0, "eur");
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> OrderStateMachine.claim(a, new ClaimRequest(other, LEASE), T0, N2));
   }
 }

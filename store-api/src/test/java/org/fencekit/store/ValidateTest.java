@@ -15,14 +15,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every bad input is refused with a message naming the argument. */
 class ValidateTest {
 
-  private static void refused(Class<? extends RuntimeException> type, String argument, Executable call) {
+  private static void refused(
+      Class<? extends RuntimeException> type, String argument, Executable call) {
     RuntimeException e = assertThrows(type, call);
-    assertTrue(e.getMessage() != null && e.getMessage().contains(argument),
+    assertTrue(
+        e.getMessage() != null && e.getMessage().contains(argument),
         "the message should name '" + argument + "': " + e.getMessage());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "   ", "a\u0000b", "line\nbreak", "tab\there", "\u007f", "lone\ud800surrogate", "x\udc00"})
+  @ValueSource(
+      strings = {
+        "",
+        "   ",
+        "a\u0000b",
+        "line\nbreak",
+        "tab\there",
+        "\u007f",
+        "lone\ud800surrogate",
+        "x\udc00"
+      })
   @DisplayName("a blank, control-character or malformed session id is refused")
   void badSessionIds(String sessionId) {
     refused(IllegalArgumentException.class, "sessionId", () -> Validate.sessionId(sessionId));
@@ -40,13 +52,34 @@ class ValidateTest {
   @Test
   @DisplayName("snapshot fields are checked when the snapshot is built")
   void snapshot() {
-    refused(IllegalArgumentException.class, "quantity", () -> new OrderSnapshot("s", "p", 0, null, 1, "usd"));
-    refused(IllegalArgumentException.class, "amountTotal", () -> new OrderSnapshot("s", "p", 1, null, -1, "usd"));
-    refused(IllegalArgumentException.class, "currency", () -> new OrderSnapshot("s", "p", 1, null, 1, "us"));
-    refused(IllegalArgumentException.class, "currency", () -> new OrderSnapshot("s", "p", 1, null, 1, "u5d"));
-    refused(NullPointerException.class, "currency", () -> new OrderSnapshot("s", "p", 1, null, 1, null));
-    refused(NullPointerException.class, "productId", () -> new OrderSnapshot("s", null, 1, null, 1, "usd"));
-    refused(IllegalArgumentException.class, "customerEmail", () -> new OrderSnapshot("s", "p", 1, "a\nb", 1, "usd"));
+    refused(
+        IllegalArgumentException.class,
+        "quantity",
+        () -> new OrderSnapshot("s", "p", 0, null, 1, "usd"));
+    refused(
+        IllegalArgumentException.class,
+        "amountTotal",
+        () -> new OrderSnapshot("s", "p", 1, null, -1, "usd"));
+    refused(
+        IllegalArgumentException.class,
+        "currency",
+        () -> new OrderSnapshot("s", "p", 1, null, 1, "us"));
+    refused(
+        IllegalArgumentException.class,
+        "currency",
+        () -> new OrderSnapshot("s", "p", 1, null, 1, "u5d"));
+    refused(
+        NullPointerException.class,
+        "currency",
+        () -> new OrderSnapshot("s", "p", 1, null, 1, null));
+    refused(
+        NullPointerException.class,
+        "productId",
+        () -> new OrderSnapshot("s", null, 1, null, 1, "usd"));
+    refused(
+        IllegalArgumentException.class,
+        "customerEmail",
+        () -> new OrderSnapshot("s", "p", 1, "a\nb", 1, "usd"));
     assertDoesNotThrow(() -> new OrderSnapshot("s", "p", 1, null, 0, "EUR"));
   }
 
@@ -55,8 +88,12 @@ class ValidateTest {
   void leases() {
     refused(IllegalArgumentException.class, "lease", () -> Validate.lease(Duration.ZERO));
     refused(IllegalArgumentException.class, "lease", () -> Validate.lease(Duration.ofMillis(-5)));
-    refused(IllegalArgumentException.class, "lease", () -> Validate.lease(Duration.ofNanos(999_999)));
-    refused(IllegalArgumentException.class, "lease", () -> Validate.lease(Duration.ofHours(24).plusMillis(1)));
+    refused(
+        IllegalArgumentException.class, "lease", () -> Validate.lease(Duration.ofNanos(999_999)));
+    refused(
+        IllegalArgumentException.class,
+        "lease",
+        () -> Validate.lease(Duration.ofHours(24).plusMillis(1)));
     refused(NullPointerException.class, "lease", () -> Validate.lease(null));
     assertEquals(Duration.ofHours(24), Validate.lease(Duration.ofHours(24)));
   }
@@ -65,26 +102,37 @@ class ValidateTest {
   @DisplayName("write requests name the missing argument, in the order the store method takes them")
   void writeRequests() {
     ClaimId id = new ClaimId(1, "0123456789abcdef0123456789abcdef");
-    refused(NullPointerException.class, "claimId", () -> new WriteRequest.Complete("s", null, new Item("p", null)));
+    refused(
+        NullPointerException.class,
+        "claimId",
+        () -> new WriteRequest.Complete("s", null, new Item("p", null)));
     refused(NullPointerException.class, "item", () -> new WriteRequest.Complete("s", id, null));
     refused(NullPointerException.class, "error", () -> new WriteRequest.Fail("s", id, null));
     refused(IllegalArgumentException.class, "error", () -> new WriteRequest.Fail("s", id, " "));
-    refused(IllegalArgumentException.class, "sessionId", () -> new WriteRequest.Extend("", id, Duration.ofSeconds(1)));
+    refused(
+        IllegalArgumentException.class,
+        "sessionId",
+        () -> new WriteRequest.Extend("", id, Duration.ofSeconds(1)));
     refused(IllegalArgumentException.class, "payload", () -> new Item("p", "x\u0000"));
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "1orders", "orders; DROP TABLE x", "o-rders", "\"orders\"", "orders\n"})
+  @ValueSource(
+      strings = {"", "1orders", "orders; DROP TABLE x", "o-rders", "\"orders\"", "orders\n"})
   @DisplayName("table names must be plain identifiers")
   void identifiers(String name) {
-    refused(IllegalArgumentException.class, "ordersTable", () -> Validate.identifier("ordersTable", name));
+    refused(
+        IllegalArgumentException.class,
+        "ordersTable",
+        () -> Validate.identifier("ordersTable", name));
   }
 
   @Test
   @DisplayName("key prefixes may not hold braces, which would change the cluster hash tag")
   void keyPrefixes() {
     assertDoesNotThrow(() -> Validate.keyPrefix("keyPrefix", "fencekit:order:"));
-    refused(IllegalArgumentException.class, "keyPrefix", () -> Validate.keyPrefix("keyPrefix", "a{b}"));
+    refused(
+        IllegalArgumentException.class, "keyPrefix", () -> Validate.keyPrefix("keyPrefix", "a{b}"));
     refused(IllegalArgumentException.class, "keyPrefix", () -> Validate.keyPrefix("keyPrefix", ""));
   }
 
@@ -93,7 +141,10 @@ class ValidateTest {
   void claimIds() {
     ClaimId id = new ClaimId(7, ClaimId.newNonce());
     assertEquals(id, ClaimId.parse(id.toString()));
-    refused(IllegalArgumentException.class, "fence", () -> new ClaimId(0, "0123456789abcdef0123456789abcdef"));
+    refused(
+        IllegalArgumentException.class,
+        "fence",
+        () -> new ClaimId(0, "0123456789abcdef0123456789abcdef"));
     refused(IllegalArgumentException.class, "nonce", () -> new ClaimId(1, "XYZ"));
     refused(IllegalArgumentException.class, "claimId", () -> ClaimId.parse("nonsense"));
   }
@@ -104,11 +155,13 @@ class ValidateTest {
     java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
     Thread[] threads = new Thread[4];
     for (int t = 0; t < threads.length; t++) {
-      threads[t] = new Thread(() -> {
-        for (int i = 0; i < 5_000; i++) {
-          seen.add(new ClaimId(1, ClaimId.newNonce()).nonce());
-        }
-      });
+      threads[t] =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 5_000; i++) {
+                  seen.add(new ClaimId(1, ClaimId.newNonce()).nonce());
+                }
+              });
       threads[t].start();
     }
     for (Thread thread : threads) {

@@ -33,22 +33,22 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * Invariant 5 of the contract: any concurrent history is equivalent to a sequential history of
- * the reference model, {@link OrderStateMachine}.
+ * Invariant 5 of the contract: any concurrent history is equivalent to a sequential history of the
+ * reference model, {@link OrderStateMachine}.
  *
- * <p>How a history is made: {@value #THREADS} threads make random calls (claim, complete,
- * fail, extend, get, orphans) on {@value #ORDERS} orders in {@value #ROUNDS} rounds of
- * {@value #CALLS_PER_ROUND} calls each. Within a round the threads run at once and the clock
- * stands still; between rounds it moves forward by a random step, so every call of a round saw
- * the same instant. Each call records its invocation and response on one global sequence, and
- * what it was told. After the last round, get and orphans of every order are recorded too.
+ * <p>How a history is made: {@value #THREADS} threads make random calls (claim, complete, fail,
+ * extend, get, orphans) on {@value #ORDERS} orders in {@value #ROUNDS} rounds of {@value
+ * #CALLS_PER_ROUND} calls each. Within a round the threads run at once and the clock stands still;
+ * between rounds it moves forward by a random step, so every call of a round saw the same instant.
+ * Each call records its invocation and response on one global sequence, and what it was told. After
+ * the last round, get and orphans of every order are recorded too.
  *
- * <p>How it is checked, per order (linearizability is local, so orders are independent): a
- * Wing and Gong search, with Lowe's memo of (calls done, model state) pairs, for an order of
- * the calls in which no call comes before one that had responded before it was invoked, and
- * whose replay through the state machine answers every call exactly as the store did, records
- * included. A granted claim's nonce is random, so the model is given the nonce the store's
- * Claimed answer carried; every other field must match.
+ * <p>How it is checked, per order (linearizability is local, so orders are independent): a Wing and
+ * Gong search, with Lowe's memo of (calls done, model state) pairs, for an order of the calls in
+ * which no call comes before one that had responded before it was invoked, and whose replay through
+ * the state machine answers every call exactly as the store did, records included. A granted
+ * claim's nonce is random, so the model is given the nonce the store's Claimed answer carried;
+ * every other field must match.
  */
 final class Linearizability {
 
@@ -57,15 +57,26 @@ final class Linearizability {
   static final int ROUNDS = 6;
   static final int CALLS_PER_ROUND = 3;
 
-  private static final List<Duration> LEASES = List.of(Duration.ofMillis(1000), Duration.ofMillis(2500));
-  private static final List<Duration> EXTENSIONS = List.of(Duration.ofMillis(500), Duration.ofMillis(3000));
-  private static final List<Duration> STEPS = List.of(Duration.ZERO, Duration.ofMillis(1),
-      Duration.ofNanos(400_000), Duration.ofMillis(500), Duration.ofMillis(999),
-      Duration.ofMillis(1000), Duration.ofMillis(2500), Duration.ofMillis(3000));
+  private static final List<Duration> LEASES =
+      List.of(Duration.ofMillis(1000), Duration.ofMillis(2500));
+  private static final List<Duration> EXTENSIONS =
+      List.of(Duration.ofMillis(500), Duration.ofMillis(3000));
+  private static final List<Duration> STEPS =
+      List.of(
+          Duration.ZERO,
+          Duration.ofMillis(1),
+          Duration.ofNanos(400_000),
+          Duration.ofMillis(500),
+          Duration.ofMillis(999),
+          Duration.ofMillis(1000),
+          Duration.ofMillis(2500),
+          Duration.ofMillis(3000));
   private static final List<Item> ITEMS = List.of(new Item("p-1", "code-1"), new Item("p-2", null));
   private static final List<String> ERRORS = List.of("timeout", "declined");
+
   /** The nonce the model is given for a claim the store did not grant. */
   private static final String NO_NONCE = "0".repeat(32);
+
   /** What the model answers a write on an order that does not exist. */
   private static final String UNKNOWN = "UnknownOrderException";
 
@@ -149,20 +160,22 @@ final class Linearizability {
     for (int round = 0; round < ROUNDS; round++) {
       Instant now = clock.instant();
       int r = round;
-      Race.run(THREADS, thread -> {
-        SplittableRandom random = new SplittableRandom(mix(seed, history, r, thread));
-        OrderStore store = stores.get(thread % stores.size());
-        for (int c = 0; c < CALLS_PER_ROUND; c++) {
-          String sid = sids.get(random.nextInt(sids.size()));
-          Call call = choose(random, sid, tokens.get(sid));
-          Op op = perform(store, thread, sid, call, now);
-          if (op.outcome() instanceof ClaimResult.Claimed) {
-            tokens.get(sid).add(((ClaimResult.Claimed) op.outcome()).claimId());
-          }
-          ops.get(sid).add(op);
-        }
-        return null;
-      });
+      Race.run(
+          THREADS,
+          thread -> {
+            SplittableRandom random = new SplittableRandom(mix(seed, history, r, thread));
+            OrderStore store = stores.get(thread % stores.size());
+            for (int c = 0; c < CALLS_PER_ROUND; c++) {
+              String sid = sids.get(random.nextInt(sids.size()));
+              Call call = choose(random, sid, tokens.get(sid));
+              Op op = perform(store, thread, sid, call, now);
+              if (op.outcome() instanceof ClaimResult.Claimed) {
+                tokens.get(sid).add(((ClaimResult.Claimed) op.outcome()).claimId());
+              }
+              ops.get(sid).add(op);
+            }
+            return null;
+          });
       clock.advance(STEPS.get(steps.nextInt(STEPS.size())));
     }
     Instant end = clock.instant();
@@ -190,7 +203,8 @@ final class Linearizability {
     int dice = random.nextInt(100);
     if (dice < 30 || (known.isEmpty() && dice < 70)) {
       int quantity = 1 + random.nextInt(2);
-      OrderSnapshot snapshot = new OrderSnapshot(sid, "esim", quantity, null, 100L * quantity, "usd");
+      OrderSnapshot snapshot =
+          new OrderSnapshot(sid, "esim", quantity, null, 100L * quantity, "usd");
       return new Claim(snapshot, LEASES.get(random.nextInt(LEASES.size())));
     }
     if (dice < 75) {
@@ -248,10 +262,13 @@ final class Linearizability {
     Call call = op.call();
     if (call instanceof Claim) {
       Claim claim = (Claim) call;
-      String nonce = op.outcome() instanceof ClaimResult.Claimed
-          ? ((ClaimResult.Claimed) op.outcome()).claimId().nonce() : NO_NONCE;
-      OrderStateMachine.ClaimDecision decision = OrderStateMachine.claim(
-          state.record(), new ClaimRequest(claim.snapshot(), claim.lease()), now, nonce);
+      String nonce =
+          op.outcome() instanceof ClaimResult.Claimed
+              ? ((ClaimResult.Claimed) op.outcome()).claimId().nonce()
+              : NO_NONCE;
+      OrderStateMachine.ClaimDecision decision =
+          OrderStateMachine.claim(
+              state.record(), new ClaimRequest(claim.snapshot(), claim.lease()), now, nonce);
       State next = decision.next() == null ? state : new State(decision.next(), state.orphans());
       return new Step(next, decision.result());
     }
@@ -275,11 +292,16 @@ final class Linearizability {
       Extend extend = (Extend) call;
       request = new WriteRequest.Extend(sid, extend.token(), extend.lease());
     }
-    OrderStateMachine.WriteDecision decision = OrderStateMachine.write(state.record(), request, now);
+    OrderStateMachine.WriteDecision decision =
+        OrderStateMachine.write(state.record(), request, now);
     List<Orphan> orphans = state.orphans();
     Orphan orphan = decision.orphan();
-    if (orphan != null && orphans.stream().noneMatch(o -> o.claimId().equals(orphan.claimId())
-        && o.item().providerOrderId().equals(orphan.item().providerOrderId()))) {
+    if (orphan != null
+        && orphans.stream()
+            .noneMatch(
+                o ->
+                    o.claimId().equals(orphan.claimId())
+                        && o.item().providerOrderId().equals(orphan.item().providerOrderId()))) {
       List<Orphan> more = new ArrayList<>(orphans);
       more.add(orphan);
       orphans = List.copyOf(more);
@@ -304,24 +326,51 @@ final class Linearizability {
     BitSet done = new BitSet();
   }
 
-  /** Checks one order's history; throws AssertionError with the seed and the history if it is not linearizable. */
+  /**
+   * Checks one order's history; throws AssertionError with the seed and the history if it is not
+   * linearizable.
+   */
   void check(int history, String sid, List<Op> ops) {
     for (Op op : ops) {
-      if (op.outcome() instanceof RuntimeException && !(op.outcome() instanceof UnknownOrderException)) {
-        throw new AssertionError("a call on order '" + sid + "' threw " + op.outcome() + "; "
-            + replay(history) + "\n" + format(ops), (Throwable) op.outcome());
+      if (op.outcome() instanceof RuntimeException
+          && !(op.outcome() instanceof UnknownOrderException)) {
+        throw new AssertionError(
+            "a call on order '"
+                + sid
+                + "' threw "
+                + op.outcome()
+                + "; "
+                + replay(history)
+                + "\n"
+                + format(ops),
+            (Throwable) op.outcome());
       }
     }
     Deepest deepest = new Deepest();
-    boolean found = search(sid, ops, new BitSet(), 0, new State(null, List.of()), new HashSet<>(),
-        new ArrayDeque<>(), deepest);
+    boolean found =
+        search(
+            sid,
+            ops,
+            new BitSet(),
+            0,
+            new State(null, List.of()),
+            new HashSet<>(),
+            new ArrayDeque<>(),
+            deepest);
     if (!found) {
       throw new AssertionError(explain(history, sid, ops, deepest));
     }
   }
 
-  private static boolean search(String sid, List<Op> ops, BitSet done, int count, State state,
-      Set<Key> seen, Deque<Op> path, Deepest deepest) {
+  private static boolean search(
+      String sid,
+      List<Op> ops,
+      BitSet done,
+      int count,
+      State state,
+      Set<Key> seen,
+      Deque<Op> path,
+      Deepest deepest) {
     if (count == ops.size()) {
       return true;
     }
@@ -359,37 +408,62 @@ final class Linearizability {
   // ---------------------------------------------------------------- the report
 
   private String replay(int history) {
-    return "seed " + seed + " (rerun with -Dfencekit.tck.seed=" + seed + " to make the same random"
-        + " choices; the thread interleaving is the scheduler's), history " + history;
+    return "seed "
+        + seed
+        + " (rerun with -Dfencekit.tck.seed="
+        + seed
+        + " to make the same random"
+        + " choices; the thread interleaving is the scheduler's), history "
+        + history;
   }
 
   private String explain(int history, String sid, List<Op> ops, Deepest deepest) {
-    StringBuilder out = new StringBuilder()
-        .append("invariant 5 (linearizability) violated on order '").append(sid).append("': no")
-        .append(" sequential order of its ").append(ops.size()).append(" calls respects real time")
-        .append(" and gives the answers the store gave when replayed through OrderStateMachine.\n")
-        .append(replay(history)).append(".\n")
-        .append("The longest valid sequential prefix has ").append(deepest.path.size())
-        .append(" calls:\n");
+    StringBuilder out =
+        new StringBuilder()
+            .append("invariant 5 (linearizability) violated on order '")
+            .append(sid)
+            .append("': no")
+            .append(" sequential order of its ")
+            .append(ops.size())
+            .append(" calls respects real time")
+            .append(
+                " and gives the answers the store gave when replayed through OrderStateMachine.\n")
+            .append(replay(history))
+            .append(".\n")
+            .append("The longest valid sequential prefix has ")
+            .append(deepest.path.size())
+            .append(" calls:\n");
     for (Op op : deepest.path) {
       out.append("  ").append(format(op)).append('\n');
     }
-    out.append("after which the model's order is ").append(brief(deepest.state.record()))
-        .append(" with orphans ").append(brief(deepest.state.orphans()))
+    out.append("after which the model's order is ")
+        .append(brief(deepest.state.record()))
+        .append(" with orphans ")
+        .append(brief(deepest.state.orphans()))
         .append(", and no remaining call can come next:\n");
     long firstResponse = Long.MAX_VALUE;
-    for (int i = deepest.done.nextClearBit(0); i < ops.size(); i = deepest.done.nextClearBit(i + 1)) {
+    for (int i = deepest.done.nextClearBit(0);
+        i < ops.size();
+        i = deepest.done.nextClearBit(i + 1)) {
       firstResponse = Math.min(firstResponse, ops.get(i).responded());
     }
-    for (int i = deepest.done.nextClearBit(0); i < ops.size(); i = deepest.done.nextClearBit(i + 1)) {
+    for (int i = deepest.done.nextClearBit(0);
+        i < ops.size();
+        i = deepest.done.nextClearBit(i + 1)) {
       Op op = ops.get(i);
       if (op.invoked() > firstResponse) {
         continue;
       }
       Object expected = step(deepest.state, op, sid).expected();
-      out.append("  ").append(format(op)).append("\n      the model would answer ")
-          .append(brief(expected)).append("\n      store answered in full: ").append(op.outcome())
-          .append("\n      model answer in full:   ").append(expected).append('\n');
+      out.append("  ")
+          .append(format(op))
+          .append("\n      the model would answer ")
+          .append(brief(expected))
+          .append("\n      store answered in full: ")
+          .append(op.outcome())
+          .append("\n      model answer in full:   ")
+          .append(expected)
+          .append('\n');
     }
     out.append("The whole history of the order, by invocation:\n").append(format(ops));
     return out.toString();
@@ -404,9 +478,18 @@ final class Linearizability {
   }
 
   private static String format(Op op) {
-    return "[" + op.invoked() + ".." + op.responded() + "] "
-        + (op.thread() < 0 ? "final" : "thread " + op.thread()) + " at " + t(op.now()) + ": "
-        + brief(op.call()) + " -> " + brief(op.outcome());
+    return "["
+        + op.invoked()
+        + ".."
+        + op.responded()
+        + "] "
+        + (op.thread() < 0 ? "final" : "thread " + op.thread())
+        + " at "
+        + t(op.now())
+        + ": "
+        + brief(op.call())
+        + " -> "
+        + brief(op.outcome());
   }
 
   private static String t(Instant instant) {
@@ -426,7 +509,11 @@ final class Linearizability {
   static String brief(Object value) {
     if (value instanceof Claim) {
       Claim claim = (Claim) value;
-      return "claim(quantity " + claim.snapshot().quantity() + ", lease " + claim.lease().toMillis() + "ms)";
+      return "claim(quantity "
+          + claim.snapshot().quantity()
+          + ", lease "
+          + claim.lease().toMillis()
+          + "ms)";
     }
     if (value instanceof Complete) {
       Complete complete = (Complete) value;
@@ -462,12 +549,26 @@ final class Linearizability {
     }
     if (value instanceof OrderRecord) {
       OrderRecord r = (OrderRecord) value;
-      return "{" + r.status() + " fence " + r.fence() + " claim " + brief(r.claimId())
-          + (r.claimId() == null ? "" : " [" + t(r.claimedAt()) + ", " + t(r.leaseExpiresAt()) + ")")
-          + " settledBy " + brief(r.settledBy())
-          + " item " + (r.item() == null ? "-" : r.item().providerOrderId())
-          + " lastError " + r.lastError() + " quantity " + r.snapshot().quantity()
-          + " updated " + t(r.updatedAt()) + "}";
+      return "{"
+          + r.status()
+          + " fence "
+          + r.fence()
+          + " claim "
+          + brief(r.claimId())
+          + (r.claimId() == null
+              ? ""
+              : " [" + t(r.claimedAt()) + ", " + t(r.leaseExpiresAt()) + ")")
+          + " settledBy "
+          + brief(r.settledBy())
+          + " item "
+          + (r.item() == null ? "-" : r.item().providerOrderId())
+          + " lastError "
+          + r.lastError()
+          + " quantity "
+          + r.snapshot().quantity()
+          + " updated "
+          + t(r.updatedAt())
+          + "}";
     }
     if (value instanceof List) {
       StringBuilder out = new StringBuilder("[");
@@ -477,8 +578,11 @@ final class Linearizability {
         }
         if (element instanceof Orphan) {
           Orphan orphan = (Orphan) element;
-          out.append(brief(orphan.claimId())).append('/').append(orphan.item().providerOrderId())
-              .append('@').append(t(orphan.recordedAt()));
+          out.append(brief(orphan.claimId()))
+              .append('/')
+              .append(orphan.item().providerOrderId())
+              .append('@')
+              .append(t(orphan.recordedAt()));
         } else {
           out.append(element);
         }

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs tasks on real threads that start together, so they hit the store at the same moment, and
- * waits for all of them with a bound, so a store that deadlocks fails the test instead of
- * hanging the build.
+ * waits for all of them with a bound, so a store that deadlocks fails the test instead of hanging
+ * the build.
  */
 final class Race {
 
@@ -33,33 +33,39 @@ final class Race {
   }
 
   /**
-   * Runs {@code task} on {@code threads} threads released at once by a barrier and returns
-   * their results by index.
+   * Runs {@code task} on {@code threads} threads released at once by a barrier and returns their
+   * results by index.
    *
    * @throws AssertionError if a racer throws (with its exception as the cause) or the race takes
    *     longer than {@value #TIMEOUT_SECONDS} s
    */
   static <T> List<T> run(int threads, Task<T> task) {
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread thread = new Thread(r, "fencekit-tck-racer-" + THREADS.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread thread = new Thread(r, "fencekit-tck-racer-" + THREADS.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
     try {
       CyclicBarrier start = new CyclicBarrier(threads);
       List<Future<T>> futures = new ArrayList<>(threads);
       for (int i = 0; i < threads; i++) {
         int index = i;
-        futures.add(pool.submit(() -> {
-          start.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-          return task.run(index);
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                  return task.run(index);
+                }));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
       List<T> results = new ArrayList<>(threads);
       for (int i = 0; i < threads; i++) {
         try {
-          results.add(futures.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+          results.add(
+              futures.get(i).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
         } catch (ExecutionException e) {
           Throwable cause = e.getCause();
           if (cause instanceof AssertionError) {
@@ -67,8 +73,13 @@ final class Race {
           }
           throw new AssertionError("racer " + i + " of " + threads + " threw " + cause, cause);
         } catch (TimeoutException e) {
-          throw new AssertionError("the race of " + threads + " threads did not finish within "
-              + TIMEOUT_SECONDS + " s: does the store deadlock, or wait on a lock it never gets?", e);
+          throw new AssertionError(
+              "the race of "
+                  + threads
+                  + " threads did not finish within "
+                  + TIMEOUT_SECONDS
+                  + " s: does the store deadlock, or wait on a lock it never gets?",
+              e);
         }
       }
       return results;

@@ -26,24 +26,25 @@ import org.fencekit.store.Orphan;
 import org.fencekit.store.WriteResult;
 
 /**
- * Many threads over many orders, then every invariant of the contract checked on what each call
- * was told and on the final state.
+ * Many threads over many orders, then every invariant of the contract checked on what each call was
+ * told and on the final state.
  *
  * <p>Each thread makes calls on random orders: a claim (short leases, so they expire while the
  * clock moves) often followed by a complete, a fail, an extend and a complete, or nothing (an
- * abandoned attempt); a write from a random token the order ever granted (mostly superseded
- * ones); a retry of the newest token's settle; a get. Items and errors are derived from the
- * token, so a retried write is a replay, and a token sometimes buys a second item. Thread 0
- * moves the clock forward now and then. Half the threads call through the peer instance when
- * there is one.
+ * abandoned attempt); a write from a random token the order ever granted (mostly superseded ones);
+ * a retry of the newest token's settle; a get. Items and errors are derived from the token, so a
+ * retried write is a replay, and a token sometimes buys a second item. Thread 0 moves the clock
+ * forward now and then. Half the threads call through the peer instance when there is one.
  */
 final class StressRun {
 
   /** The lease every extend asks for; one value, so later extends never end earlier. */
   private static final Duration EXTENSION = Duration.ofMillis(1200);
-  private static final List<Duration> LEASES = List.of(Duration.ofMillis(1000), Duration.ofMillis(3000));
-  private static final List<Duration> STEPS = List.of(Duration.ofMillis(200), Duration.ofMillis(700),
-      Duration.ofMillis(1500));
+
+  private static final List<Duration> LEASES =
+      List.of(Duration.ofMillis(1000), Duration.ofMillis(3000));
+  private static final List<Duration> STEPS =
+      List.of(Duration.ofMillis(200), Duration.ofMillis(700), Duration.ofMillis(1500));
 
   private final OrderStore store;
   private final OrderStore peer;
@@ -65,8 +66,15 @@ final class StressRun {
    * @param responded the sequence number taken after it returned
    * @param result what the store answered, or the exception it threw
    */
-  private record Call(int thread, String operation, ClaimId token, Item item, String error,
-      long invoked, long responded, Object result) {
+  private record Call(
+      int thread,
+      String operation,
+      ClaimId token,
+      Item item,
+      String error,
+      long invoked,
+      long responded,
+      Object result) {
 
     boolean written() {
       return result instanceof WriteResult.Written;
@@ -90,23 +98,42 @@ final class StressRun {
     }
 
     ClaimId granted() {
-      return result instanceof ClaimResult.Claimed ? ((ClaimResult.Claimed) result).claimId() : null;
+      return result instanceof ClaimResult.Claimed
+          ? ((ClaimResult.Claimed) result).claimId()
+          : null;
     }
 
     @Override
     public String toString() {
-      String shown = result instanceof RuntimeException ? result.toString()
-          : result == null ? "null" : result.getClass().getSimpleName();
+      String shown =
+          result instanceof RuntimeException
+              ? result.toString()
+              : result == null ? "null" : result.getClass().getSimpleName();
       OrderRecord record = record();
-      return "[" + invoked + ".." + responded + "] thread " + thread + " " + operation
-          + (token == null ? "" : "(" + token + (item == null ? "" : ", " + item.providerOrderId())
-          + (error == null ? "" : ", " + error) + ")")
+      return "["
+          + invoked
+          + ".."
+          + responded
+          + "] thread "
+          + thread
+          + " "
+          + operation
+          + (token == null
+              ? ""
+              : "("
+                  + token
+                  + (item == null ? "" : ", " + item.providerOrderId())
+                  + (error == null ? "" : ", " + error)
+                  + ")")
           + (granted() == null ? "" : " granted " + granted())
-          + " -> " + shown + (record == null ? "" : " " + OrderStoreTck.describe(record.sessionId(), token, record));
+          + " -> "
+          + shown
+          + (record == null ? "" : " " + OrderStoreTck.describe(record.sessionId(), token, record));
     }
   }
 
-  StressRun(OrderStore store, OrderStore peer, TestClock clock, long seed, int threads, int orders) {
+  StressRun(
+      OrderStore store, OrderStore peer, TestClock clock, long seed, int threads, int orders) {
     this.store = store;
     this.peer = peer;
     this.clock = clock;
@@ -127,18 +154,20 @@ final class StressRun {
       calls.put(sid, new ConcurrentLinkedQueue<>());
     }
     int callsPerThread = Math.max(1, orders * 6 / threads);
-    Race.run(threads, thread -> {
-      SplittableRandom random = new SplittableRandom(seed * 31 + thread);
-      OrderStore via = peer != null && thread % 2 == 1 ? peer : store;
-      for (int i = 0; i < callsPerThread; i++) {
-        if (thread == 0 && i % 16 == 15) {
-          clock.advance(STEPS.get(random.nextInt(STEPS.size())));
-        }
-        String sid = sids.get(random.nextInt(sids.size()));
-        work(via, thread, sid, random, tokens.get(sid), calls.get(sid));
-      }
-      return null;
-    });
+    Race.run(
+        threads,
+        thread -> {
+          SplittableRandom random = new SplittableRandom(seed * 31 + thread);
+          OrderStore via = peer != null && thread % 2 == 1 ? peer : store;
+          for (int i = 0; i < callsPerThread; i++) {
+            if (thread == 0 && i % 16 == 15) {
+              clock.advance(STEPS.get(random.nextInt(STEPS.size())));
+            }
+            String sid = sids.get(random.nextInt(sids.size()));
+            work(via, thread, sid, random, tokens.get(sid), calls.get(sid));
+          }
+          return null;
+        });
     for (String sid : sids) {
       List<Call> made = new ArrayList<>(calls.get(sid));
       made.sort(Comparator.comparingLong(Call::invoked));
@@ -146,8 +175,13 @@ final class StressRun {
     }
   }
 
-  private void work(OrderStore via, int thread, String sid, SplittableRandom random,
-      List<ClaimId> known, ConcurrentLinkedQueue<Call> log) {
+  private void work(
+      OrderStore via,
+      int thread,
+      String sid,
+      SplittableRandom random,
+      List<ClaimId> known,
+      ConcurrentLinkedQueue<Call> log) {
     int dice = random.nextInt(100);
     if (dice < 40 || known.isEmpty()) {
       Duration lease = LEASES.get(random.nextInt(LEASES.size()));
@@ -183,8 +217,10 @@ final class StressRun {
     }
     if (dice < 90) {
       ClaimId token = known.get(known.size() - 1);
-      log.add(random.nextBoolean() ? complete(via, thread, sid, token, item(token, random))
-          : fail(via, thread, sid, token));
+      log.add(
+          random.nextBoolean()
+              ? complete(via, thread, sid, token, item(token, random))
+              : fail(via, thread, sid, token));
       return;
     }
     log.add(call(thread, "get", null, null, null, () -> via.get(sid)));
@@ -196,8 +232,12 @@ final class StressRun {
 
   /** The item a token buys: one per token, and now and then a second one. */
   private static Item item(ClaimId token, SplittableRandom random) {
-    String purchase = "prov-" + token.fence() + "-" + token.nonce().substring(0, 8)
-        + (random.nextInt(10) == 0 ? "-b" : "");
+    String purchase =
+        "prov-"
+            + token.fence()
+            + "-"
+            + token.nonce().substring(0, 8)
+            + (random.nextInt(10) == 0 ? "-b" : "");
     return new Item(purchase, "code for " + purchase);
   }
 
@@ -216,7 +256,8 @@ final class StressRun {
     Object run();
   }
 
-  private Call call(int thread, String operation, ClaimId token, Item item, String error, Operation op) {
+  private Call call(
+      int thread, String operation, ClaimId token, Item item, String error, Operation op) {
     long invoked = sequence.incrementAndGet();
     Object result;
     try {
@@ -224,16 +265,24 @@ final class StressRun {
     } catch (RuntimeException e) {
       result = e;
     }
-    return new Call(thread, operation, token, item, error, invoked, sequence.incrementAndGet(), result);
+    return new Call(
+        thread, operation, token, item, error, invoked, sequence.incrementAndGet(), result);
   }
 
   // ---------------------------------------------------------------- the invariants
 
-  private AssertionError violation(String sid, String invariant, List<Call> involved, List<Call> all) {
-    StringBuilder out = new StringBuilder()
-        .append(invariant).append(" (order '").append(sid).append("'; seed ").append(seed)
-        .append(", rerun with -Dfencekit.tck.seed=").append(seed)
-        .append(" to make the same random choices)\ncalls involved:\n");
+  private AssertionError violation(
+      String sid, String invariant, List<Call> involved, List<Call> all) {
+    StringBuilder out =
+        new StringBuilder()
+            .append(invariant)
+            .append(" (order '")
+            .append(sid)
+            .append("'; seed ")
+            .append(seed)
+            .append(", rerun with -Dfencekit.tck.seed=")
+            .append(seed)
+            .append(" to make the same random choices)\ncalls involved:\n");
     for (Call call : involved) {
       out.append("  ").append(call).append('\n');
     }
@@ -247,7 +296,8 @@ final class StressRun {
   private void check(String sid, List<Call> calls) {
     for (Call call : calls) {
       if (call.result() instanceof RuntimeException) {
-        AssertionError error = violation(sid, "a call threw " + call.result(), List.of(call), calls);
+        AssertionError error =
+            violation(sid, "a call threw " + call.result(), List.of(call), calls);
         error.initCause((Throwable) call.result());
         throw error;
       }
@@ -264,28 +314,49 @@ final class StressRun {
       }
       Call twin = claims.put(granted.fence(), call);
       if (twin != null) {
-        throw violation(sid, "fence " + granted.fence() + " was granted twice (invariant 4: fences"
-            + " strictly increase)", List.of(twin, call), calls);
+        throw violation(
+            sid,
+            "fence "
+                + granted.fence()
+                + " was granted twice (invariant 4: fences"
+                + " strictly increase)",
+            List.of(twin, call),
+            calls);
       }
       OrderRecord record = call.record();
-      if (!granted.equals(record.claimId()) || record.fence() != granted.fence()
+      if (!granted.equals(record.claimId())
+          || record.fence() != granted.fence()
           || record.status() != OrderStatus.PENDING) {
-        throw violation(sid, "a Claimed answer must carry a PENDING record holding the granted"
-            + " token and its fence", List.of(call), calls);
+        throw violation(
+            sid,
+            "a Claimed answer must carry a PENDING record holding the granted"
+                + " token and its fence",
+            List.of(call),
+            calls);
       }
     }
     int granted = claims.size();
     for (long fence = 1; fence <= granted; fence++) {
       if (!claims.containsKey(fence)) {
-        throw violation(sid, granted + " claims were granted but fence " + fence + " is missing:"
-            + " fences must be 1, 2, 3, ... (invariant 4)", List.of(), calls);
+        throw violation(
+            sid,
+            granted
+                + " claims were granted but fence "
+                + fence
+                + " is missing:"
+                + " fences must be 1, 2, 3, ... (invariant 4)",
+            List.of(),
+            calls);
       }
     }
     for (Call a : claims.values()) {
       for (Call b : claims.values()) {
         if (a.responded() < b.invoked() && a.granted().fence() >= b.granted().fence()) {
-          throw violation(sid, "a claim granted after another had returned got a fence no larger"
-              + " (invariant 4)", List.of(a, b), calls);
+          throw violation(
+              sid,
+              "a claim granted after another had returned got a fence no larger" + " (invariant 4)",
+              List.of(a, b),
+              calls);
         }
       }
     }
@@ -296,8 +367,13 @@ final class StressRun {
       return;
     }
     if (last == null || last.fence() != granted) {
-      throw violation(sid, granted + " claims were granted but the order's fence is "
-          + (last == null ? "missing" : last.fence()), List.of(), calls);
+      throw violation(
+          sid,
+          granted
+              + " claims were granted but the order's fence is "
+              + (last == null ? "missing" : last.fence()),
+          List.of(),
+          calls);
     }
 
     // Invariant 2: no Written for a token that was superseded before the write began.
@@ -306,9 +382,13 @@ final class StressRun {
         continue;
       }
       for (Call claim : claims.values()) {
-        if (claim.granted().fence() > write.token().fence() && claim.responded() < write.invoked()) {
-          throw violation(sid, "a write from a token superseded before it began answered Written"
-              + " (invariant 2)", List.of(claim, write), calls);
+        if (claim.granted().fence() > write.token().fence()
+            && claim.responded() < write.invoked()) {
+          throw violation(
+              sid,
+              "a write from a token superseded before it began answered Written" + " (invariant 2)",
+              List.of(claim, write),
+              calls);
         }
       }
     }
@@ -321,9 +401,14 @@ final class StressRun {
       }
       if (provisioned == null) {
         provisioned = call;
-      } else if (!provisioned.token().equals(call.token()) || !provisioned.item().equals(call.item())) {
-        throw violation(sid, "two different completes answered Written (only a replay of the"
-            + " settling complete may: invariant 3)", List.of(provisioned, call), calls);
+      } else if (!provisioned.token().equals(call.token())
+          || !provisioned.item().equals(call.item())) {
+        throw violation(
+            sid,
+            "two different completes answered Written (only a replay of the"
+                + " settling complete may: invariant 3)",
+            List.of(provisioned, call),
+            calls);
       }
     }
     if (provisioned != null) {
@@ -333,19 +418,28 @@ final class StressRun {
           continue;
         }
         OrderRecord seen = call.record();
-        boolean answer = !call.operation().equals("claim")
-            || call.result() instanceof ClaimResult.Provisioned;
-        boolean write = !(call.operation().equals("fail") || call.operation().equals("extend"))
-            || call.superseded();
+        boolean answer =
+            !call.operation().equals("claim") || call.result() instanceof ClaimResult.Provisioned;
+        boolean write =
+            !(call.operation().equals("fail") || call.operation().equals("extend"))
+                || call.superseded();
         if (seen == null || !seen.equals(done) || !answer || !write) {
-          throw violation(sid, "after a complete landed, every later call must see the provisioned"
-              + " order unchanged, claims must answer Provisioned and other writes Superseded"
-              + " (invariant 3)", List.of(provisioned, call), calls);
+          throw violation(
+              sid,
+              "after a complete landed, every later call must see the provisioned"
+                  + " order unchanged, claims must answer Provisioned and other writes Superseded"
+                  + " (invariant 3)",
+              List.of(provisioned, call),
+              calls);
         }
       }
       if (!done.equals(last)) {
-        throw violation(sid, "the order was provisioned but get now finds "
-            + OrderStoreTck.describe(sid, null, last), List.of(provisioned), calls);
+        throw violation(
+            sid,
+            "the order was provisioned but get now finds "
+                + OrderStoreTck.describe(sid, null, last),
+            List.of(provisioned),
+            calls);
       }
     }
 
@@ -354,45 +448,80 @@ final class StressRun {
       long f = fence;
       Call previous = claims.get(f);
       Call next = claims.get(f + 1);
-      boolean settled = calls.stream().anyMatch(c -> c.written()
-          && c.token().equals(previous.granted())
-          && (c.operation().equals("fail") || c.operation().equals("complete")));
+      boolean settled =
+          calls.stream()
+              .anyMatch(
+                  c ->
+                      c.written()
+                          && c.token().equals(previous.granted())
+                          && (c.operation().equals("fail") || c.operation().equals("complete")));
       Instant expiry = previous.record().leaseExpiresAt();
       Instant extendedAt = null;
       for (Call call : calls) {
-        if (call.operation().equals("extend") && call.written() && call.token().equals(previous.granted())
+        if (call.operation().equals("extend")
+            && call.written()
+            && call.token().equals(previous.granted())
             && (extendedAt == null || !call.record().updatedAt().isBefore(extendedAt))) {
           extendedAt = call.record().updatedAt();
           expiry = call.record().leaseExpiresAt();
         }
       }
       if (!settled && next.record().claimedAt().isBefore(expiry)) {
-        throw violation(sid, "claim " + (f + 1) + " was granted at " + next.record().claimedAt()
-            + " while claim " + f + " was unsettled and its lease ran to " + expiry
-            + " (invariant 1: one live claim at a time)", List.of(previous, next), calls);
+        throw violation(
+            sid,
+            "claim "
+                + (f + 1)
+                + " was granted at "
+                + next.record().claimedAt()
+                + " while claim "
+                + f
+                + " was unsettled and its lease ran to "
+                + expiry
+                + " (invariant 1: one live claim at a time)",
+            List.of(previous, next),
+            calls);
       }
     }
 
     // The final state agrees with the answers.
     ClaimId newest = claims.get((long) granted).granted();
     if (last.claimId() != null && !last.claimId().equals(newest)) {
-      throw violation(sid, "the order's claim is " + last.claimId() + " but the newest granted is "
-          + newest, List.of(claims.get((long) granted)), calls);
+      throw violation(
+          sid,
+          "the order's claim is " + last.claimId() + " but the newest granted is " + newest,
+          List.of(claims.get((long) granted)),
+          calls);
     }
     if (last.claimId() != null) {
       for (Call call : calls) {
         if (newest.equals(call.token()) && !call.operation().equals("get") && !call.written()) {
-          throw violation(sid, "a write from the token that is still the order's claim was not"
-              + " Written", List.of(call), calls);
+          throw violation(
+              sid,
+              "a write from the token that is still the order's claim was not" + " Written",
+              List.of(call),
+              calls);
         }
       }
     }
     if (last.status() == OrderStatus.FAILED) {
-      boolean explained = calls.stream().anyMatch(c -> c.operation().equals("fail") && c.written()
-          && c.token().equals(last.settledBy()) && c.error().equals(last.lastError()));
+      boolean explained =
+          calls.stream()
+              .anyMatch(
+                  c ->
+                      c.operation().equals("fail")
+                          && c.written()
+                          && c.token().equals(last.settledBy())
+                          && c.error().equals(last.lastError()));
       if (!explained) {
-        throw violation(sid, "the order is FAILED by " + last.settledBy() + " with '" + last.lastError()
-            + "' but no fail with that token and error answered Written", List.of(), calls);
+        throw violation(
+            sid,
+            "the order is FAILED by "
+                + last.settledBy()
+                + " with '"
+                + last.lastError()
+                + "' but no fail with that token and error answered Written",
+            List.of(),
+            calls);
       }
     }
 
@@ -407,18 +536,31 @@ final class StressRun {
     for (Orphan orphan : orphans) {
       String key = orphan.claimId() + "/" + orphan.item().providerOrderId();
       if (!listed.add(key)) {
-        throw violation(sid, "orphan " + key + " is listed twice (invariant 6: once per claimId and"
-            + " providerOrderId)", List.of(), calls);
+        throw violation(
+            sid,
+            "orphan "
+                + key
+                + " is listed twice (invariant 6: once per claimId and"
+                + " providerOrderId)",
+            List.of(),
+            calls);
       }
       if (!orphan.item().equals(expected.get(key)) || !orphan.sessionId().equals(sid)) {
-        throw violation(sid, "orphan " + orphan + " matches no superseded complete", List.of(), calls);
+        throw violation(
+            sid, "orphan " + orphan + " matches no superseded complete", List.of(), calls);
       }
     }
     if (!listed.equals(expected.keySet())) {
       Set<String> missing = new HashSet<>(expected.keySet());
       missing.removeAll(listed);
-      throw violation(sid, "superseded completes " + missing + " are not in orphans (invariant 6:"
-          + " nothing lost)", List.of(), calls);
+      throw violation(
+          sid,
+          "superseded completes "
+              + missing
+              + " are not in orphans (invariant 6:"
+              + " nothing lost)",
+          List.of(),
+          calls);
     }
   }
 }

@@ -8,9 +8,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A {@link Clock} the tests move by hand, so lease expiry is tested without sleeping. Safe for
- * many threads: every reading and every advance is atomic. A store under test and its peer
- * share one {@code TestClock}.
+ * A {@link Clock} the tests move by hand, so lease expiry is tested without sleeping. Safe for many
+ * threads: every reading and every advance is atomic. A store under test and its peer share one
+ * {@code TestClock}.
  */
 public final class TestClock extends Clock {
 

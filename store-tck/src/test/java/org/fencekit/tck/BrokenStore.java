@@ -27,11 +27,11 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * A small in-memory store, written from the contract independently of OrderStateMachine, that
- * can be broken on purpose, one {@link Break} at a time, to prove the TCK catches each break.
- * With no break it is a correct store (one lock over everything) and must pass the whole TCK.
- * Several instances built over one {@link Data} share their orders, like two pools over one
- * database, so the cross-instance tests run too.
+ * A small in-memory store, written from the contract independently of OrderStateMachine, that can
+ * be broken on purpose, one {@link Break} at a time, to prove the TCK catches each break. With no
+ * break it is a correct store (one lock over everything) and must pass the whole TCK. Several
+ * instances built over one {@link Data} share their orders, like two pools over one database, so
+ * the cross-instance tests run too.
  */
 final class BrokenStore implements OrderStore {
 
@@ -41,7 +41,10 @@ final class BrokenStore implements OrderStore {
     NO_FENCE_ON_FAIL,
     /** complete writes whatever token it is given. */
     NO_FENCE_ON_COMPLETE,
-    /** complete and fail accept a token while its own lease is live, by time, instead of comparing tokens. */
+    /**
+     * complete and fail accept a token while its own lease is live, by time, instead of comparing
+     * tokens.
+     */
     FENCE_BY_LEASE_TIME,
     /** a PROVISIONED order is claimed again like a FAILED one. */
     PROVISIONED_CLAIMABLE,
@@ -84,6 +87,7 @@ final class BrokenStore implements OrderStore {
     private final Object lock = new Object();
     private final Map<String, OrderRecord> orders = new HashMap<>();
     private final Map<String, List<Orphan>> orphans = new HashMap<>();
+
     /** Each token's own lease end, for {@link Break#FENCE_BY_LEASE_TIME}. */
     private final Map<ClaimId, Instant> leases = new HashMap<>();
   }
@@ -147,13 +151,18 @@ final class BrokenStore implements OrderStore {
     Instant now = now();
     Instant expires = now.plusMillis(lease.toMillis());
     String sid = snapshot.sessionId();
-    String nonce = has(Break.NONCE_FROM_SESSION_ID)
-        ? HexFormat.of().formatHex(sid.getBytes(StandardCharsets.UTF_8)).concat("0".repeat(32)).substring(0, 32)
-        : ClaimId.newNonce();
+    String nonce =
+        has(Break.NONCE_FROM_SESSION_ID)
+            ? HexFormat.of()
+                .formatHex(sid.getBytes(StandardCharsets.UTF_8))
+                .concat("0".repeat(32))
+                .substring(0, 32)
+            : ClaimId.newNonce();
     if (current == null) {
       ClaimId token = new ClaimId(1, nonce);
-      OrderRecord created = new OrderRecord(snapshot, OrderStatus.PENDING, null, null, token, now,
-          expires, 1, null, now);
+      OrderRecord created =
+          new OrderRecord(
+              snapshot, OrderStatus.PENDING, null, null, token, now, expires, 1, null, now);
       data.orders.put(sid, created);
       data.leases.put(token, expires);
       return new ClaimResult.Claimed(token, created);
@@ -162,18 +171,28 @@ final class BrokenStore implements OrderStore {
       return new ClaimResult.Provisioned(current);
     }
     if (current.claimId() != null) {
-      boolean live = has(Break.LEASE_END_EXCLUSIVE)
-          ? !now.isAfter(current.leaseExpiresAt()) : now.isBefore(current.leaseExpiresAt());
+      boolean live =
+          has(Break.LEASE_END_EXCLUSIVE)
+              ? !now.isAfter(current.leaseExpiresAt())
+              : now.isBefore(current.leaseExpiresAt());
       if (live) {
         return new ClaimResult.InFlight(current);
       }
     }
     long fence = has(Break.FENCE_NOT_INCREASING) ? current.fence() : current.fence() + 1;
     ClaimId token = new ClaimId(fence, nonce);
-    OrderRecord claimed = new OrderRecord(
-        has(Break.SNAPSHOT_OVERWRITTEN) ? snapshot : current.snapshot(), OrderStatus.PENDING, null,
-        has(Break.LAST_ERROR_CLEARED) ? null : current.lastError(), token, now, expires, fence,
-        current.settledBy(), now);
+    OrderRecord claimed =
+        new OrderRecord(
+            has(Break.SNAPSHOT_OVERWRITTEN) ? snapshot : current.snapshot(),
+            OrderStatus.PENDING,
+            null,
+            has(Break.LAST_ERROR_CLEARED) ? null : current.lastError(),
+            token,
+            now,
+            expires,
+            fence,
+            current.settledBy(),
+            now);
     data.orders.put(sid, claimed);
     data.leases.put(token, expires);
     return new ClaimResult.Claimed(token, claimed);
@@ -218,30 +237,46 @@ final class BrokenStore implements OrderStore {
     }
     Instant now = now();
     ClaimId token = request.claimId();
-    boolean replay = token.equals(current.settledBy())
-        && ((request instanceof WriteRequest.Complete
-            && current.status() == OrderStatus.PROVISIONED
-            && ((WriteRequest.Complete) request).item().equals(current.item()))
-        || (request instanceof WriteRequest.Fail
-            && current.status() == OrderStatus.FAILED
-            && ((WriteRequest.Fail) request).error().equals(current.lastError())));
+    boolean replay =
+        token.equals(current.settledBy())
+            && ((request instanceof WriteRequest.Complete
+                    && current.status() == OrderStatus.PROVISIONED
+                    && ((WriteRequest.Complete) request).item().equals(current.item()))
+                || (request instanceof WriteRequest.Fail
+                    && current.status() == OrderStatus.FAILED
+                    && ((WriteRequest.Fail) request).error().equals(current.lastError())));
     if (replay) {
-      return has(Break.REPLAY_SUPERSEDED) ? new WriteResult.Superseded(current) : new WriteResult.Written(current);
+      return has(Break.REPLAY_SUPERSEDED)
+          ? new WriteResult.Superseded(current)
+          : new WriteResult.Written(current);
     }
     if (!accepts(current, request, now)) {
       if (request instanceof WriteRequest.Complete && !has(Break.NO_ORPHAN)) {
         Item item = ((WriteRequest.Complete) request).item();
         List<Orphan> list = data.orphans.computeIfAbsent(sid, k -> new ArrayList<>());
-        boolean known = list.stream().anyMatch(o -> o.claimId().equals(token)
-            && o.item().providerOrderId().equals(item.providerOrderId()));
+        boolean known =
+            list.stream()
+                .anyMatch(
+                    o ->
+                        o.claimId().equals(token)
+                            && o.item().providerOrderId().equals(item.providerOrderId()));
         if (!known || has(Break.ORPHAN_PER_RETRY)) {
           list.add(new Orphan(sid, token, item, now));
         }
       }
       if (has(Break.SUPERSEDED_TOUCHES_UPDATED_AT)) {
-        OrderRecord touched = new OrderRecord(current.snapshot(), current.status(), current.item(),
-            current.lastError(), current.claimId(), current.claimedAt(), current.leaseExpiresAt(),
-            current.fence(), current.settledBy(), now);
+        OrderRecord touched =
+            new OrderRecord(
+                current.snapshot(),
+                current.status(),
+                current.item(),
+                current.lastError(),
+                current.claimId(),
+                current.claimedAt(),
+                current.leaseExpiresAt(),
+                current.fence(),
+                current.settledBy(),
+                now);
         data.orders.put(sid, touched);
         return new WriteResult.Superseded(touched);
       }
@@ -250,20 +285,45 @@ final class BrokenStore implements OrderStore {
     boolean keepClaim = has(Break.SETTLE_KEEPS_CLAIM);
     OrderRecord next;
     if (request instanceof WriteRequest.Complete) {
-      next = new OrderRecord(current.snapshot(), OrderStatus.PROVISIONED,
-          ((WriteRequest.Complete) request).item(), current.lastError(),
-          keepClaim ? current.claimId() : null, keepClaim ? current.claimedAt() : null,
-          keepClaim ? current.leaseExpiresAt() : null, current.fence(), token, now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              OrderStatus.PROVISIONED,
+              ((WriteRequest.Complete) request).item(),
+              current.lastError(),
+              keepClaim ? current.claimId() : null,
+              keepClaim ? current.claimedAt() : null,
+              keepClaim ? current.leaseExpiresAt() : null,
+              current.fence(),
+              token,
+              now);
     } else if (request instanceof WriteRequest.Fail) {
-      next = new OrderRecord(current.snapshot(), OrderStatus.FAILED, null,
-          ((WriteRequest.Fail) request).error(),
-          keepClaim ? current.claimId() : null, keepClaim ? current.claimedAt() : null,
-          keepClaim ? current.leaseExpiresAt() : null, current.fence(), token, now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              OrderStatus.FAILED,
+              null,
+              ((WriteRequest.Fail) request).error(),
+              keepClaim ? current.claimId() : null,
+              keepClaim ? current.claimedAt() : null,
+              keepClaim ? current.leaseExpiresAt() : null,
+              current.fence(),
+              token,
+              now);
     } else {
       Instant expires = now.plusMillis(((WriteRequest.Extend) request).lease().toMillis());
-      next = new OrderRecord(current.snapshot(), current.status(), current.item(),
-          current.lastError(), current.claimId(), current.claimedAt(), expires, current.fence(),
-          current.settledBy(), now);
+      next =
+          new OrderRecord(
+              current.snapshot(),
+              current.status(),
+              current.item(),
+              current.lastError(),
+              current.claimId(),
+              current.claimedAt(),
+              expires,
+              current.fence(),
+              current.settledBy(),
+              now);
       data.leases.put(token, expires);
     }
     data.orders.put(sid, next);

@@ -3,8 +3,8 @@ package org.fencekit.tck;
 import org.fencekit.store.OrderStore;
 
 /**
- * The whole TCK against the correct {@link BrokenStore} (no break) and a peer over the same
- * data, run directly by Surefire: an implementation written from the contract independently of
+ * The whole TCK against the correct {@link BrokenStore} (no break) and a peer over the same data,
+ * run directly by Surefire: an implementation written from the contract independently of
  * OrderStateMachine must pass every rule, including the cross-instance ones.
  */
 class CorrectStoreTckTest extends OrderStoreTck {

@@ -15,15 +15,15 @@ import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStorage;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.store.Validate;
 import org.fencekit.store.WriteResult;
 
 /**
- * The reference {@link OrderStore}: orders in a {@link ConcurrentHashMap}, for tests, for a
- * single process that can afford to lose everything on restart, and as the model the other
- * stores are measured against.
+ * The reference {@link OrderStore}: orders in a {@link ConcurrentHashMap}, for tests, for a single
+ * process that can afford to lose everything on restart, and as the model the other stores are
+ * measured against.
  *
  * <p>Algorithm, per operation:
+ *
  * <ol>
  *   <li>validate the arguments;
  *   <li>enter {@link ConcurrentHashMap#compute} on the order's key, which excludes every other
@@ -32,6 +32,7 @@ import org.fencekit.store.WriteResult;
  *   <li>publish the new immutable order (record and orphans) as the key's value, or keep the old
  *       one: a reader sees either the whole change or none of it.
  * </ol>
+ *
  * Nothing survives the JVM: use a durable store wherever two processes handle webhooks.
  */
 public final class MemoryOrderStore implements OrderStore {
@@ -100,11 +101,13 @@ public final class MemoryOrderStore implements OrderStore {
     @Override
     public <T> T atomically(String operation, String sessionId, Work<T> work) {
       List<T> result = new ArrayList<>(1);
-      orders.compute(sessionId, (key, entry) -> {
-        Step step = new Step(entry);
-        result.add(work.run(step));
-        return step.published();
-      });
+      orders.compute(
+          sessionId,
+          (key, entry) -> {
+            Step step = new Step(entry);
+            result.add(work.run(step));
+            return step.published();
+          });
       return result.get(0);
     }
 
@@ -154,7 +157,8 @@ public final class MemoryOrderStore implements OrderStore {
     @Override
     public void update(OrderRecord next) {
       if (record == null) {
-        throw new IllegalStateException("update of order '" + next.sessionId() + "' that does not exist");
+        throw new IllegalStateException(
+            "update of order '" + next.sessionId() + "' that does not exist");
       }
       record = next;
     }

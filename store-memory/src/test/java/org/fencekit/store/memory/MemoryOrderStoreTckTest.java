@@ -5,9 +5,9 @@ import org.fencekit.tck.OrderStoreTck;
 import org.fencekit.tck.TestClock;
 
 /**
- * Runs the TCK against the in-memory reference store. The memory store cannot share its data
- * with a second instance, so {@code newPeerStore} keeps its default and the cross-instance
- * tests are skipped.
+ * Runs the TCK against the in-memory reference store. The memory store cannot share its data with a
+ * second instance, so {@code newPeerStore} keeps its default and the cross-instance tests are
+ * skipped.
  */
 class MemoryOrderStoreTckTest extends OrderStoreTck {
 

@@ -15,16 +15,17 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim and
- * the current owner's complete, fail or extend, each decided by one auto-commit statement (one
- * round trip), with the locking transaction ({@link org.fencekit.store.FencedOrderStore})
- * deciding everything else.
+ * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim and the
+ * current owner's complete, fail or extend, each decided by one auto-commit statement (one round
+ * trip), with the locking transaction ({@link org.fencekit.store.FencedOrderStore}) deciding
+ * everything else.
  *
  * <p>Why this decides exactly as {@link OrderStateMachine} does:
+ *
  * <ul>
  *   <li>each statement's WHERE (or ON CONFLICT) clause is the machine's condition for the one
- *       branch it takes, evaluated by PostgreSQL on the newest committed row (an UPDATE under
- *       READ COMMITTED re-checks a row changed while it waited for it, and an INSERT waits for a
+ *       branch it takes, evaluated by PostgreSQL on the newest committed row (an UPDATE under READ
+ *       COMMITTED re-checks a row changed while it waited for it, and an INSERT waits for a
  *       concurrent insert of the same key), and the statement writes and commits that row
  *       atomically; where the condition does not hold it writes nothing, and the call is a
  *       <em>miss</em>;
@@ -32,16 +33,17 @@ import org.fencekit.store.WriteResult;
  *       machine built for "no order"; a settle writes only columns whose new value the machine's
  *       Written branch takes from the request and the time alone (status, item, error, claim,
  *       lease, settledBy, updatedAt) and keeps the rest;
- *   <li>after a settle, the machine decides again on the row's pre-image as far as its branch
- *       reads it, rebuilt from the row returned (the columns the statement kept and the token
- *       that matched), and the result is the machine's; if the machine's record is not exactly
- *       the row written, the call throws {@link IllegalStateException}: the SQL and the machine
- *       have drifted apart, which is a bug;
- *   <li>a miss wrote nothing, so deciding again in the locking transaction is a new decision on
- *       the order as it is then: a claim on an existing order (Provisioned, InFlight, re-claim),
+ *   <li>after a settle, the machine decides again on the row's pre-image as far as its branch reads
+ *       it, rebuilt from the row returned (the columns the statement kept and the token that
+ *       matched), and the result is the machine's; if the machine's record is not exactly the row
+ *       written, the call throws {@link IllegalStateException}: the SQL and the machine have
+ *       drifted apart, which is a bug;
+ *   <li>a miss wrote nothing, so deciding again in the locking transaction is a new decision on the
+ *       order as it is then: a claim on an existing order (Provisioned, InFlight, re-claim),
  *       replay, superseded (and the orphan of a superseded complete) and unknown order all go
  *       there.
  * </ul>
+ *
  * The clock is read once per statement, in Java, and travels as a parameter.
  */
 final class FastPath {
@@ -55,6 +57,7 @@ final class FastPath {
   private final Counter completes = new Counter();
   private final Counter fails = new Counter();
   private final Counter extensions = new Counter();
+
   /** Session ids whose first-claim insert found the order there, one per slot by hash. */
   private final AtomicReferenceArray<String> existing = new AtomicReferenceArray<>(EXISTING_SLOTS);
 
@@ -66,12 +69,12 @@ final class FastPath {
   /**
    * The claim decided by insert-order.sql alone, or {@code null} on a miss: the order exists
    * (whatever the machine would answer: Provisioned, InFlight, or a re-claim), or a concurrent
-   * first claim created it first. A re-claim is left to the locking transaction on purpose: as
-   * a conditional UPDATE it made every caller of an order many fight over queue for the row and
-   * then decide again in the transaction, halving such a workload's throughput. An order whose
-   * insert missed is remembered (the last one per slot of {@value #EXISTING_SLOTS}), and a claim
-   * for it goes straight to the transaction: orders are never deleted, and a wrong guess only
-   * costs a round trip either way, never a different answer.
+   * first claim created it first. A re-claim is left to the locking transaction on purpose: as a
+   * conditional UPDATE it made every caller of an order many fight over queue for the row and then
+   * decide again in the transaction, halving such a workload's throughput. An order whose insert
+   * missed is remembered (the last one per slot of {@value #EXISTING_SLOTS}), and a claim for it
+   * goes straight to the transaction: orders are never deleted, and a wrong guess only costs a
+   * round trip either way, never a different answer.
    */
   ClaimResult claim(ClaimRequest request) {
     String sessionId = request.sessionId();
@@ -80,8 +83,8 @@ final class FastPath {
       claims.misses.increment(); // known to exist: the insert would miss
       return null;
     }
-    OrderStateMachine.ClaimDecision first = OrderStateMachine.claim(
-        null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
+    OrderStateMachine.ClaimDecision first =
+        OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
     if (storage.insertFast(first.next())) {
       claims.hits.increment();
       return first.result();
@@ -92,8 +95,8 @@ final class FastPath {
   }
 
   /**
-   * The write decided by complete-fast.sql, fail-fast.sql or extend-fast.sql, or {@code null} on
-   * a miss (superseded, replay, unknown order).
+   * The write decided by complete-fast.sql, fail-fast.sql or extend-fast.sql, or {@code null} on a
+   * miss (superseded, replay, unknown order).
    */
   WriteResult write(WriteRequest request) {
     Counter counter = counter(request);
@@ -115,10 +118,10 @@ final class FastPath {
 
   /**
    * The order before a settle as far as the machine's Written branch reads it: the columns the
-   * statement kept, and the token that matched as the current claim. What the statement
-   * overwrote and the branch does not read stands in as it is now: for a complete or fail the
-   * claim's times (the call's time) and status (PENDING, as under any claim), no item and no
-   * settledBy (the WHERE clause ruled out a replay); for an extend the lease and updatedAt.
+   * statement kept, and the token that matched as the current claim. What the statement overwrote
+   * and the branch does not read stands in as it is now: for a complete or fail the claim's times
+   * (the call's time) and status (PENDING, as under any claim), no item and no settledBy (the WHERE
+   * clause ruled out a replay); for an extend the lease and updatedAt.
    */
   private static OrderRecord preImage(OrderRecord written, WriteRequest request) {
     if (request instanceof WriteRequest.Extend) {
@@ -126,16 +129,34 @@ final class FastPath {
     }
     Instant at = written.updatedAt();
     String lastError = request instanceof WriteRequest.Complete ? written.lastError() : null;
-    return new OrderRecord(written.snapshot(), OrderStatus.PENDING, null, lastError,
-        request.claimId(), at, at, written.fence(), null, at);
+    return new OrderRecord(
+        written.snapshot(),
+        OrderStatus.PENDING,
+        null,
+        lastError,
+        request.claimId(),
+        at,
+        at,
+        written.fence(),
+        null,
+        at);
   }
 
-  private IllegalStateException drifted(String operation, OrderRecord written, OrderRecord machine) {
-    return new IllegalStateException("postgres store: the single-statement " + operation
-        + " of order '" + written.sessionId() + "' wrote " + written + " but the state machine's"
-        + " record is " + machine + ": the fast path's SQL and OrderStateMachine disagree, which"
-        + " is a bug in fencekit; build the store with singleStatementFastPath(false) and report"
-        + " it");
+  private IllegalStateException drifted(
+      String operation, OrderRecord written, OrderRecord machine) {
+    return new IllegalStateException(
+        "postgres store: the single-statement "
+            + operation
+            + " of order '"
+            + written.sessionId()
+            + "' wrote "
+            + written
+            + " but the state machine's"
+            + " record is "
+            + machine
+            + ": the fast path's SQL and OrderStateMachine disagree, which"
+            + " is a bug in fencekit; build the store with singleStatementFastPath(false) and report"
+            + " it");
   }
 
   private Counter counter(WriteRequest request) {
@@ -151,8 +172,8 @@ final class FastPath {
   }
 
   /**
-   * How many calls of {@code operation} went on to the locking transaction (for a claim, also
-   * those sent there at once because the order was known to exist). For tests.
+   * How many calls of {@code operation} went on to the locking transaction (for a claim, also those
+   * sent there at once because the order was known to exist). For tests.
    */
   long misses(String operation) {
     return counter(operation).misses.sum();
@@ -169,8 +190,8 @@ final class FastPath {
       case "extend":
         return extensions;
       default:
-        throw new IllegalArgumentException("operation must be claim, complete, fail or extend, got '"
-            + operation + "'");
+        throw new IllegalArgumentException(
+            "operation must be claim, complete, fail or extend, got '" + operation + "'");
     }
   }
 

@@ -33,14 +33,14 @@ import org.fencekit.store.WriteRequest;
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
  * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
  * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where
- * their WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides
- * around them.
+ * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where their
+ * WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides around
+ * them.
  *
- * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled
- * back by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in
- * all. Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome
- * is unknown only when the failure came from a COMMIT of a transaction that had written.
+ * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled back
+ * by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in all.
+ * Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome is
+ * unknown only when the failure came from a COMMIT of a transaction that had written.
  */
 final class PostgresStorage implements OrderStorage {
 
@@ -49,6 +49,7 @@ final class PostgresStorage implements OrderStorage {
 
   private static final String BACKEND = "postgres";
   private static final Set<String> RETRYABLE = Set.of("40001", "40P01");
+
   /** Two stores creating the same tables at once can collide in the catalogs; run again. */
   private static final Set<String> DDL_RACE = Set.of("23505", "42P07", "42710", "42P06");
 
@@ -69,8 +70,13 @@ final class PostgresStorage implements OrderStorage {
    * @param target where the data lives, for messages, without credentials
    * @param secrets strings that must never appear in a message
    */
-  PostgresStorage(DataSource dataSource, AutoCloseable ownedPool, Sql sql, int queryTimeoutSeconds,
-      String target, Secrets secrets) {
+  PostgresStorage(
+      DataSource dataSource,
+      AutoCloseable ownedPool,
+      Sql sql,
+      int queryTimeoutSeconds,
+      String target,
+      Secrets secrets) {
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.sql = sql;
@@ -101,43 +107,56 @@ final class PostgresStorage implements OrderStorage {
 
   /** Creates the schema (if configured) and both tables, if they do not exist. */
   void createSchema(boolean namespace) {
-    transaction("createSchema", null, e -> retryable(e) || DDL_RACE.contains(state(e)), tx -> {
-      tx.wrote = true;
-      try (Statement statement = tx.connection.createStatement()) {
-        statement.setQueryTimeout(queryTimeoutSeconds);
-        if (namespace) {
-          statement.execute(sql.createNamespace());
-        }
-        statement.execute(sql.schema());
-      }
-      return null;
-    });
+    transaction(
+        "createSchema",
+        null,
+        e -> retryable(e) || DDL_RACE.contains(state(e)),
+        tx -> {
+          tx.wrote = true;
+          try (Statement statement = tx.connection.createStatement()) {
+            statement.setQueryTimeout(queryTimeoutSeconds);
+            if (namespace) {
+              statement.execute(sql.createNamespace());
+            }
+            statement.execute(sql.schema());
+          }
+          return null;
+        });
   }
 
   @Override
   public <T> T atomically(String operation, String sessionId, Work<T> work) {
-    return transaction(operation, sessionId, PostgresStorage::retryable, tx -> {
-      try {
-        return work.run(new Step(tx, sessionId));
-      } catch (StepFailure failure) {
-        throw failure.getCause();
-      }
-    });
+    return transaction(
+        operation,
+        sessionId,
+        PostgresStorage::retryable,
+        tx -> {
+          try {
+            return work.run(new Step(tx, sessionId));
+          } catch (StepFailure failure) {
+            throw failure.getCause();
+          }
+        });
   }
 
   /**
    * The fast path's first claim: insert-order.sql alone, in auto-commit.
    *
    * @param created the record the state machine builds for a first claim
-   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first
-   *     claim created it, or the server rolled the statement back with 40001 or 40P01): the
-   *     caller then decides in a transaction
+   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first claim
+   *     created it, or the server rolled the statement back with 40001 or 40P01): the caller then
+   *     decides in a transaction
    */
   boolean insertFast(OrderRecord created) {
-    return single("claim", created.sessionId(), sql.insertOrder(), statement -> {
-      bindCreated(statement, 1, created);
-      return statement.executeUpdate() == 1;
-    }, false);
+    return single(
+        "claim",
+        created.sessionId(),
+        sql.insertOrder(),
+        statement -> {
+          bindCreated(statement, 1, created);
+          return statement.executeUpdate() == 1;
+        },
+        false);
   }
 
   /**
@@ -154,33 +173,48 @@ final class PostgresStorage implements OrderStorage {
   Optional<OrderRecord> settleFast(WriteRequest request, Instant now) {
     ClaimId token = request.claimId();
     if (request instanceof WriteRequest.Complete complete) {
-      return single("complete", request.sessionId(), sql.completeFast(), statement -> {
-        statement.setString(1, complete.item().providerOrderId());
-        setText(statement, 2, complete.item().payload());
-        statement.setLong(3, token.fence());
-        statement.setString(4, token.nonce());
-        statement.setLong(5, now.toEpochMilli());
-        bindToken(statement, 6, request);
-        return returnedRow(statement);
-      }, Optional.empty());
+      return single(
+          "complete",
+          request.sessionId(),
+          sql.completeFast(),
+          statement -> {
+            statement.setString(1, complete.item().providerOrderId());
+            setText(statement, 2, complete.item().payload());
+            statement.setLong(3, token.fence());
+            statement.setString(4, token.nonce());
+            statement.setLong(5, now.toEpochMilli());
+            bindToken(statement, 6, request);
+            return returnedRow(statement);
+          },
+          Optional.empty());
     }
     if (request instanceof WriteRequest.Fail fail) {
-      return single("fail", request.sessionId(), sql.failFast(), statement -> {
-        statement.setString(1, fail.error());
-        statement.setLong(2, token.fence());
-        statement.setString(3, token.nonce());
-        statement.setLong(4, now.toEpochMilli());
-        bindToken(statement, 5, request);
-        return returnedRow(statement);
-      }, Optional.empty());
+      return single(
+          "fail",
+          request.sessionId(),
+          sql.failFast(),
+          statement -> {
+            statement.setString(1, fail.error());
+            statement.setLong(2, token.fence());
+            statement.setString(3, token.nonce());
+            statement.setLong(4, now.toEpochMilli());
+            bindToken(statement, 5, request);
+            return returnedRow(statement);
+          },
+          Optional.empty());
     }
     WriteRequest.Extend extend = (WriteRequest.Extend) request;
-    return single("extend", request.sessionId(), sql.extendFast(), statement -> {
-      statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
-      statement.setLong(2, now.toEpochMilli());
-      bindToken(statement, 3, request);
-      return returnedRow(statement);
-    }, Optional.empty());
+    return single(
+        "extend",
+        request.sessionId(),
+        sql.extendFast(),
+        statement -> {
+          statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
+          statement.setLong(2, now.toEpochMilli());
+          bindToken(statement, 3, request);
+          return returnedRow(statement);
+        },
+        Optional.empty());
   }
 
   /** Binds session_id, then the token's fence and nonce, from {@code index} on. */
@@ -192,27 +226,28 @@ final class PostgresStorage implements OrderStorage {
   }
 
   /** Executes the statement and reads the one row it returns, if any. */
-  private static Optional<OrderRecord> returnedRow(PreparedStatement statement) throws SQLException {
+  private static Optional<OrderRecord> returnedRow(PreparedStatement statement)
+      throws SQLException {
     try (ResultSet rows = statement.executeQuery()) {
       return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
     }
   }
 
   /**
-   * Runs one statement in auto-commit, so that it is one round trip with no BEGIN or COMMIT:
-   * the server commits it as it ends. The connection goes back with the auto-commit setting it
-   * was lent with.
+   * Runs one statement in auto-commit, so that it is one round trip with no BEGIN or COMMIT: the
+   * server commits it as it ends. The connection goes back with the auto-commit setting it was lent
+   * with.
    *
-   * <p>A 40001 or 40P01 (possible at REPEATABLE READ or SERIALIZABLE, where a row changed since
-   * the statement's snapshot cannot be updated) means the server rolled the statement back: the
-   * result is {@code nothing}, as for a statement that matched nothing. Any other failure is a
-   * {@link StoreUnavailableException}, whose outcome is unknown when the statement had been sent
-   * and the server did not answer it with an error (an error answer means it was rolled back).
+   * <p>A 40001 or 40P01 (possible at REPEATABLE READ or SERIALIZABLE, where a row changed since the
+   * statement's snapshot cannot be updated) means the server rolled the statement back: the result
+   * is {@code nothing}, as for a statement that matched nothing. Any other failure is a {@link
+   * StoreUnavailableException}, whose outcome is unknown when the statement had been sent and the
+   * server did not answer it with an error (an error answer means it was rolled back).
    *
    * @param nothing the result that means "wrote nothing"
    */
-  private <T> T single(String operation, String sessionId, String statementSql,
-      StatementWork<T> work, T nothing) {
+  private <T> T single(
+      String operation, String sessionId, String statementSql, StatementWork<T> work, T nothing) {
     requireOpen(operation, sessionId);
     Connection connection;
     try {
@@ -253,13 +288,15 @@ final class PostgresStorage implements OrderStorage {
   }
 
   /**
-   * Whether the server answered the statement with an error, which in auto-commit means it
-   * rolled the statement back; a lost connection (class 08, no SQLState) or a terminated backend
-   * (57P0x) leaves it unknown whether the statement committed before the answer was lost.
+   * Whether the server answered the statement with an error, which in auto-commit means it rolled
+   * the statement back; a lost connection (class 08, no SQLState) or a terminated backend (57P0x)
+   * leaves it unknown whether the statement committed before the answer was lost.
    */
   private static boolean answeredWithError(SQLException e) {
     String state = state(e);
-    return !state.isEmpty() && !state.startsWith("08") && !state.startsWith("57P")
+    return !state.isEmpty()
+        && !state.startsWith("08")
+        && !state.startsWith("57P")
         && !(e instanceof SQLTransientConnectionException)
         && !(e instanceof SQLNonTransientConnectionException)
         && !(e instanceof SQLRecoverableException);
@@ -268,41 +305,53 @@ final class PostgresStorage implements OrderStorage {
   private void requireOpen(String operation, String sessionId) {
     if (closed.get()) {
       throw new IllegalStateException(
-          "postgres store is closed, cannot " + operation + (sessionId == null ? "" : " order '" + sessionId + "'")
+          "postgres store is closed, cannot "
+              + operation
+              + (sessionId == null ? "" : " order '" + sessionId + "'")
               + ": build a new store");
     }
   }
 
   @Override
   public Optional<OrderRecord> read(String sessionId) {
-    return transaction("get", sessionId, PostgresStorage::retryable, tx -> {
-      try (PreparedStatement statement = prepare(tx.connection, sql.selectOrder())) {
-        statement.setString(1, sessionId);
-        try (ResultSet rows = statement.executeQuery()) {
-          return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
-        }
-      }
-    });
+    return transaction(
+        "get",
+        sessionId,
+        PostgresStorage::retryable,
+        tx -> {
+          try (PreparedStatement statement = prepare(tx.connection, sql.selectOrder())) {
+            statement.setString(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+              return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
+            }
+          }
+        });
   }
 
   @Override
   public List<Orphan> orphans(String sessionId) {
-    return transaction("orphans", sessionId, PostgresStorage::retryable, tx -> {
-      try (PreparedStatement statement = prepare(tx.connection, sql.selectOrphans())) {
-        statement.setString(1, sessionId);
-        try (ResultSet rows = statement.executeQuery()) {
-          List<Orphan> orphans = new ArrayList<>();
-          while (rows.next()) {
-            orphans.add(new Orphan(
-                rows.getString("session_id"),
-                new ClaimId(rows.getLong("claim_fence"), rows.getString("claim_nonce")),
-                new Item(rows.getString("provider_order_id"), rows.getString("item_payload")),
-                Instant.ofEpochMilli(rows.getLong("recorded_at"))));
+    return transaction(
+        "orphans",
+        sessionId,
+        PostgresStorage::retryable,
+        tx -> {
+          try (PreparedStatement statement = prepare(tx.connection, sql.selectOrphans())) {
+            statement.setString(1, sessionId);
+            try (ResultSet rows = statement.executeQuery()) {
+              List<Orphan> orphans = new ArrayList<>();
+              while (rows.next()) {
+                orphans.add(
+                    new Orphan(
+                        rows.getString("session_id"),
+                        new ClaimId(rows.getLong("claim_fence"), rows.getString("claim_nonce")),
+                        new Item(
+                            rows.getString("provider_order_id"), rows.getString("item_payload")),
+                        Instant.ofEpochMilli(rows.getLong("recorded_at"))));
+              }
+              return List.copyOf(orphans);
+            }
           }
-          return List.copyOf(orphans);
-        }
-      }
-    });
+        });
   }
 
   @Override
@@ -312,8 +361,11 @@ final class PostgresStorage implements OrderStorage {
         ownedPool.close();
       } catch (Exception e) {
         throw new IllegalStateException(
-            "postgres store: closing the connection pool for " + target + " failed: "
-                + secrets.clean(String.valueOf(e.getMessage())), e);
+            "postgres store: closing the connection pool for "
+                + target
+                + " failed: "
+                + secrets.clean(String.valueOf(e.getMessage())),
+            e);
       }
     }
   }
@@ -415,15 +467,23 @@ final class PostgresStorage implements OrderStorage {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      StoreUnavailableException failure = new StoreUnavailableException(BACKEND, operation, sessionId,
-          false, "interrupted while waiting to run the transaction again after SQLState "
-              + cause.getSQLState() + " (the server had rolled it back)", cause);
+      StoreUnavailableException failure =
+          new StoreUnavailableException(
+              BACKEND,
+              operation,
+              sessionId,
+              false,
+              "interrupted while waiting to run the transaction again after SQLState "
+                  + cause.getSQLState()
+                  + " (the server had rolled it back)",
+              cause);
       failure.addSuppressed(e);
       throw failure;
     }
   }
 
-  private PreparedStatement prepare(Connection connection, String statementSql) throws SQLException {
+  private PreparedStatement prepare(Connection connection, String statementSql)
+      throws SQLException {
     PreparedStatement statement = connection.prepareStatement(statementSql);
     try {
       statement.setQueryTimeout(queryTimeoutSeconds);
@@ -454,8 +514,10 @@ final class PostgresStorage implements OrderStorage {
   }
 
   private static String describe(SQLException e) {
-    StringBuilder text = new StringBuilder(e.getSQLState() == null ? "no SQLState" : "SQLState " + e.getSQLState())
-        .append(": ").append(e.getMessage());
+    StringBuilder text =
+        new StringBuilder(e.getSQLState() == null ? "no SQLState" : "SQLState " + e.getSQLState())
+            .append(": ")
+            .append(e.getMessage());
     Throwable cause = e.getCause();
     for (int depth = 0; cause != null && depth < 3; depth++, cause = cause.getCause()) {
       if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
@@ -468,23 +530,33 @@ final class PostgresStorage implements OrderStorage {
   private String remedy(SQLException e, int attempts) {
     String state = state(e);
     if (retryable(e)) {
-      return "gave up after " + attempts + " runs of the transaction that each met a deadlock or"
+      return "gave up after "
+          + attempts
+          + " runs of the transaction that each met a deadlock or"
           + " serialization failure; retry the call later";
     }
-    if (state.startsWith("08") || state.startsWith("53") || state.equals("57P01")
-        || state.equals("57P02") || state.equals("57P03")
+    if (state.startsWith("08")
+        || state.startsWith("53")
+        || state.equals("57P01")
+        || state.equals("57P02")
+        || state.equals("57P03")
         || e instanceof SQLTransientConnectionException
-        || e instanceof SQLNonTransientConnectionException || e instanceof SQLRecoverableException) {
-      return "check that PostgreSQL is up and reachable at " + target
+        || e instanceof SQLNonTransientConnectionException
+        || e instanceof SQLRecoverableException) {
+      return "check that PostgreSQL is up and reachable at "
+          + target
           + ", and that the pool has connections to spare for the callers waiting";
     }
     if (state.equals("57014") || state.equals("55P03")) {
-      return "a statement waited longer than the query timeout (" + queryTimeoutSeconds
+      return "a statement waited longer than the query timeout ("
+          + queryTimeoutSeconds
           + " s) or was cancelled: look in pg_stat_activity for a transaction holding this"
           + " order's row lock, or raise queryTimeout";
     }
     if (state.equals("42P01") || state.equals("3F000")) {
-      return "the fencekit tables do not exist at " + target + ": build the store with"
+      return "the fencekit tables do not exist at "
+          + target
+          + ": build the store with"
           + " createSchema(true), or run schema.sql from the store-postgres jar";
     }
     if (state.equals("42501")) {
@@ -500,11 +572,17 @@ final class PostgresStorage implements OrderStorage {
   }
 
   private static OrderRecord toRecord(ResultSet row) throws SQLException {
-    OrderSnapshot snapshot = new OrderSnapshot(
-        row.getString("session_id"), row.getString("product_id"), row.getInt("quantity"),
-        row.getString("customer_email"), row.getLong("amount_total"), row.getString("currency"));
+    OrderSnapshot snapshot =
+        new OrderSnapshot(
+            row.getString("session_id"),
+            row.getString("product_id"),
+            row.getInt("quantity"),
+            row.getString("customer_email"),
+            row.getLong("amount_total"),
+            row.getString("currency"));
     String providerOrderId = row.getString("provider_order_id");
-    Item item = providerOrderId == null ? null : new Item(providerOrderId, row.getString("item_payload"));
+    Item item =
+        providerOrderId == null ? null : new Item(providerOrderId, row.getString("item_payload"));
     long fence = row.getLong("fence");
     String claimNonce = row.getString("claim_nonce");
     String settledNonce = row.getString("settled_nonce");
@@ -526,7 +604,8 @@ final class PostgresStorage implements OrderStorage {
     return row.wasNull() ? null : Instant.ofEpochMilli(millis);
   }
 
-  private static void setText(PreparedStatement statement, int index, String value) throws SQLException {
+  private static void setText(PreparedStatement statement, int index, String value)
+      throws SQLException {
     if (value == null) {
       statement.setNull(index, Types.VARCHAR);
     } else {
@@ -534,7 +613,8 @@ final class PostgresStorage implements OrderStorage {
     }
   }
 
-  private static void setMillis(PreparedStatement statement, int index, Instant value) throws SQLException {
+  private static void setMillis(PreparedStatement statement, int index, Instant value)
+      throws SQLException {
     if (value == null) {
       statement.setNull(index, Types.BIGINT);
     } else {
@@ -542,7 +622,8 @@ final class PostgresStorage implements OrderStorage {
     }
   }
 
-  private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
+  private static void setLong(PreparedStatement statement, int index, Long value)
+      throws SQLException {
     if (value == null) {
       statement.setNull(index, Types.BIGINT);
     } else {
@@ -551,8 +632,8 @@ final class PostgresStorage implements OrderStorage {
   }
 
   /**
-   * Binds the columns every write sets, from {@code index} on, in the order of insert-order.sql
-   * and update-order.sql: status to updated_at.
+   * Binds the columns every write sets, from {@code index} on, in the order of insert-order.sql and
+   * update-order.sql: status to updated_at.
    *
    * @return the next free index
    */
@@ -574,8 +655,8 @@ final class PostgresStorage implements OrderStorage {
   }
 
   /**
-   * Binds a whole record, from {@code index} on, in the column order of insert-order.sql:
-   * the snapshot, then the state.
+   * Binds a whole record, from {@code index} on, in the column order of insert-order.sql: the
+   * snapshot, then the state.
    */
   private static void bindCreated(PreparedStatement statement, int index, OrderRecord record)
       throws SQLException {
@@ -604,8 +685,10 @@ final class PostgresStorage implements OrderStorage {
   /** One transaction: its connection, and whether a statement in it changed a row. */
   private static final class Tx {
     final Connection connection;
+
     /** The connection was lent in auto-commit mode and goes back in it. */
     final boolean restoreAutoCommit;
+
     boolean wrote;
 
     Tx(Connection connection, boolean restoreAutoCommit) {
@@ -678,8 +761,10 @@ final class PostgresStorage implements OrderStorage {
     public void update(OrderRecord record) {
       requireThisOrder(record.sessionId());
       if (!locked || current == null) {
-        throw new IllegalStateException("postgres store: update of order '" + sessionId
-            + "' that was not read under its row lock first; read current() before update()");
+        throw new IllegalStateException(
+            "postgres store: update of order '"
+                + sessionId
+                + "' that was not read under its row lock first; read current() before update()");
       }
       int updated;
       try (PreparedStatement statement = prepare(tx.connection, sql.updateOrder())) {
@@ -690,9 +775,13 @@ final class PostgresStorage implements OrderStorage {
         throw new StepFailure(e);
       }
       if (updated != 1) {
-        throw new IllegalStateException("postgres store: update of order '" + sessionId
-            + "' changed " + updated + " rows under its row lock, expected 1; was the row"
-            + " deleted or its session_id changed outside the store?");
+        throw new IllegalStateException(
+            "postgres store: update of order '"
+                + sessionId
+                + "' changed "
+                + updated
+                + " rows under its row lock, expected 1; was the row"
+                + " deleted or its session_id changed outside the store?");
       }
       tx.wrote = true;
       current = record;
@@ -718,8 +807,12 @@ final class PostgresStorage implements OrderStorage {
 
     private void requireThisOrder(String other) {
       if (!sessionId.equals(other)) {
-        throw new IllegalArgumentException("postgres store: a step on order '" + sessionId
-            + "' was asked to write order '" + other + "'");
+        throw new IllegalArgumentException(
+            "postgres store: a step on order '"
+                + sessionId
+                + "' was asked to write order '"
+                + other
+                + "'");
       }
     }
   }

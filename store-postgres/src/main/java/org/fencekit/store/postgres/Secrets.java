@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The credentials a store was configured with, so that none of them reaches a message: the
- * password given to the builder and every {@code password}-like parameter of the JDBC URL.
+ * The credentials a store was configured with, so that none of them reaches a message: the password
+ * given to the builder and every {@code password}-like parameter of the JDBC URL.
  */
 final class Secrets {
 
@@ -41,7 +41,8 @@ final class Secrets {
       if (query >= 0) {
         for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
           int equals = parameter.indexOf('=');
-          if (equals > 0 && parameter.substring(0, equals).toLowerCase(Locale.ROOT).contains("password")) {
+          if (equals > 0
+              && parameter.substring(0, equals).toLowerCase(Locale.ROOT).contains("password")) {
             String raw = parameter.substring(equals + 1);
             if (!raw.isEmpty()) {
               values.add(raw);
@@ -64,9 +65,7 @@ final class Secrets {
     return new Secrets(values);
   }
 
-  /**
-   * A JDBC URL fit for a message: host, port and database, without user info or parameters.
-   */
+  /** A JDBC URL fit for a message: host, port and database, without user info or parameters. */
   static String redactUrl(String jdbcUrl) {
     int query = jdbcUrl.indexOf('?');
     String base = query < 0 ? jdbcUrl : jdbcUrl.substring(0, query);

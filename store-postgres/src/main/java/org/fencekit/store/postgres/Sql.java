@@ -11,11 +11,11 @@ import java.util.regex.Pattern;
 
 /**
  * The store's SQL, read once from the resources next to this class and bound to the configured
- * table names. The resources name the default tables ({@code fencekit_orders},
- * {@code fencekit_orphans}) so that each file is valid SQL as it stands; this class replaces those
- * words with the configured names, which {@code Validate.identifier} has checked, lower-cased
- * and double-quoted (the same table PostgreSQL folds an unquoted name to, and safe for a name
- * that is a keyword). Every value travels as a bound parameter.
+ * table names. The resources name the default tables ({@code fencekit_orders}, {@code
+ * fencekit_orphans}) so that each file is valid SQL as it stands; this class replaces those words
+ * with the configured names, which {@code Validate.identifier} has checked, lower-cased and
+ * double-quoted (the same table PostgreSQL folds an unquoted name to, and safe for a name that is a
+ * keyword). Every value travels as a bound parameter.
  */
 record Sql(
     String createNamespace,
@@ -32,18 +32,19 @@ record Sql(
 
   private static final Pattern NAMES = Pattern.compile("\\bfencekit_(orders|orphans|schema)\\b");
 
-  private static final Map<String, String> TEMPLATES = Map.ofEntries(
-      Map.entry("create-namespace", load("create-namespace.sql")),
-      Map.entry("schema", load("schema.sql")),
-      Map.entry("select-order", load("select-order.sql")),
-      Map.entry("lock-order", load("lock-order.sql")),
-      Map.entry("insert-order", load("insert-order.sql")),
-      Map.entry("update-order", load("update-order.sql")),
-      Map.entry("insert-orphan", load("insert-orphan.sql")),
-      Map.entry("select-orphans", load("select-orphans.sql")),
-      Map.entry("complete-fast", load("complete-fast.sql")),
-      Map.entry("fail-fast", load("fail-fast.sql")),
-      Map.entry("extend-fast", load("extend-fast.sql")));
+  private static final Map<String, String> TEMPLATES =
+      Map.ofEntries(
+          Map.entry("create-namespace", load("create-namespace.sql")),
+          Map.entry("schema", load("schema.sql")),
+          Map.entry("select-order", load("select-order.sql")),
+          Map.entry("lock-order", load("lock-order.sql")),
+          Map.entry("insert-order", load("insert-order.sql")),
+          Map.entry("update-order", load("update-order.sql")),
+          Map.entry("insert-orphan", load("insert-orphan.sql")),
+          Map.entry("select-orphans", load("select-orphans.sql")),
+          Map.entry("complete-fast", load("complete-fast.sql")),
+          Map.entry("fail-fast", load("fail-fast.sql")),
+          Map.entry("extend-fast", load("extend-fast.sql")));
 
   /**
    * The statements for these names, each already validated as a plain identifier.
@@ -52,10 +53,11 @@ record Sql(
    */
   static Sql forTables(String schema, String ordersTable, String orphansTable) {
     String prefix = schema == null ? "" : quote(schema) + ".";
-    Map<String, String> names = Map.of(
-        "orders", prefix + quote(ordersTable),
-        "orphans", prefix + quote(orphansTable),
-        "schema", schema == null ? "" : quote(schema));
+    Map<String, String> names =
+        Map.of(
+            "orders", prefix + quote(ordersTable),
+            "orphans", prefix + quote(orphansTable),
+            "schema", schema == null ? "" : quote(schema));
     return new Sql(
         bind("create-namespace", names),
         bind("schema", names),
@@ -88,7 +90,10 @@ record Sql(
     try (InputStream in = Sql.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(
-            "resource " + resource + " is missing next to " + Sql.class.getName()
+            "resource "
+                + resource
+                + " is missing next to "
+                + Sql.class.getName()
                 + ": the store-postgres jar is incomplete; rebuild it");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -24,21 +24,23 @@ import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
 
 /**
- * One side of the cross-process claim race: racers, each with a store of its own (its own pool,
- * the fast path on for even racers and off for odd ones) and a clock of its own, go over the same orders for several rounds. In round {@code r} a
- * racer's clock reads {@code START + r * 2 * LEASE}, past every lease of the rounds before. On
- * each order a racer:
+ * One side of the cross-process claim race: racers, each with a store of its own (its own pool, the
+ * fast path on for even racers and off for odd ones) and a clock of its own, go over the same
+ * orders for several rounds. In round {@code r} a racer's clock reads {@code START + r * 2 *
+ * LEASE}, past every lease of the rounds before. On each order a racer:
+ *
  * <ol>
  *   <li>claims it, and on Claimed extends the new claim at once;
- *   <li>if it holds a token from an earlier round for that order, fails the order with that
- *       token: that token is stale by then whatever the claim answered (Claimed: replaced by the
- *       racer's own; InFlight: a live lease can only be a newer claim's), so the fail must be
- *       Superseded and must never land.
+ *   <li>if it holds a token from an earlier round for that order, fails the order with that token:
+ *       that token is stale by then whatever the claim answered (Claimed: replaced by the racer's
+ *       own; InFlight: a live lease can only be a newer claim's), so the fail must be Superseded
+ *       and must never land.
  * </ol>
- * Every result becomes one line (see {@link #run}), which the test reads back from both
- * processes and checks as a whole. Run as a program, this is the forked JVM: it builds its
- * stores, prints {@code READY}, waits for {@code GO} on its standard input, races, prints its
- * lines and {@code DONE}.
+ *
+ * Every result becomes one line (see {@link #run}), which the test reads back from both processes
+ * and checks as a whole. Run as a program, this is the forked JVM: it builds its stores, prints
+ * {@code READY}, waits for {@code GO} on its standard input, races, prints its lines and {@code
+ * DONE}.
  */
 final class ClaimRace {
 
@@ -58,16 +60,22 @@ final class ClaimRace {
 
   /**
    * A store for racer {@code index}: a pool of its own; even racers decide on the single-statement
-   * fast path, odd racers in locking transactions only, so the two ways race each other within
-   * and across the processes.
+   * fast path, odd racers in locking transactions only, so the two ways race each other within and
+   * across the processes.
    */
   static PostgresOrderStore store(String jdbcUrl, String schema, TestClock clock, int index) {
-    return PostgresOrderStore.builder().jdbcUrl(jdbcUrl).schema(schema).maximumPoolSize(1)
-        .singleStatementFastPath(index % 2 == 0).clock(clock).build();
+    return PostgresOrderStore.builder()
+        .jdbcUrl(jdbcUrl)
+        .schema(schema)
+        .maximumPoolSize(1)
+        .singleStatementFastPath(index % 2 == 0)
+        .clock(clock)
+        .build();
   }
 
   /**
    * Runs one racer and returns its lines, in the order it did things:
+   *
    * <pre>
    * CLAIM  racer sid fence nonce claimedAtMs leaseExpiresAtMs
    * BUSY   racer sid result
@@ -75,8 +83,13 @@ final class ClaimRace {
    * STALE  racer sid fence result currentFence
    * </pre>
    */
-  static List<String> run(String racer, OrderStore store, TestClock clock, List<String> ids,
-      int rounds, boolean reverse) {
+  static List<String> run(
+      String racer,
+      OrderStore store,
+      TestClock clock,
+      List<String> ids,
+      int rounds,
+      boolean reverse) {
     List<String> order = new ArrayList<>(ids);
     if (reverse) {
       Collections.reverse(order);
@@ -86,25 +99,48 @@ final class ClaimRace {
     for (int round = 0; round < rounds; round++) {
       clock.set(TestClock.START.plus(LEASE.multipliedBy(2L * round)));
       for (String sid : order) {
-        ClaimResult result = store.claim(new OrderSnapshot(sid, "esim", 1, null, 500, "usd"), LEASE);
+        ClaimResult result =
+            store.claim(new OrderSnapshot(sid, "esim", 1, null, 500, "usd"), LEASE);
         ClaimId old = held.get(sid);
         if (result instanceof ClaimResult.Claimed) {
           ClaimId token = ((ClaimResult.Claimed) result).claimId();
           held.put(sid, token);
-          lines.add(String.join(" ", "CLAIM", racer, sid, Long.toString(token.fence()), token.nonce(),
-              millis(result.record().claimedAt()), millis(result.record().leaseExpiresAt())));
+          lines.add(
+              String.join(
+                  " ",
+                  "CLAIM",
+                  racer,
+                  sid,
+                  Long.toString(token.fence()),
+                  token.nonce(),
+                  millis(result.record().claimedAt()),
+                  millis(result.record().leaseExpiresAt())));
           WriteResult extended = store.extend(sid, token, LEASE);
           ClaimId now = extended.record().claimId();
-          lines.add(String.join(" ", "EXTEND", racer, sid, Long.toString(token.fence()),
-              extended.getClass().getSimpleName(), Long.toString(extended.record().fence()),
-              now == null ? "-" : now.nonce()));
+          lines.add(
+              String.join(
+                  " ",
+                  "EXTEND",
+                  racer,
+                  sid,
+                  Long.toString(token.fence()),
+                  extended.getClass().getSimpleName(),
+                  Long.toString(extended.record().fence()),
+                  now == null ? "-" : now.nonce()));
         } else {
           lines.add(String.join(" ", "BUSY", racer, sid, result.getClass().getSimpleName()));
         }
         if (old != null) {
           WriteResult stale = store.fail(sid, old, "stale attempt of " + racer);
-          lines.add(String.join(" ", "STALE", racer, sid, Long.toString(old.fence()),
-              stale.getClass().getSimpleName(), Long.toString(stale.record().fence())));
+          lines.add(
+              String.join(
+                  " ",
+                  "STALE",
+                  racer,
+                  sid,
+                  Long.toString(old.fence()),
+                  stale.getClass().getSimpleName(),
+                  Long.toString(stale.record().fence())));
         }
       }
     }
@@ -112,11 +148,16 @@ final class ClaimRace {
   }
 
   /**
-   * Runs {@code count} racers on threads released together, racer {@code i} named
-   * {@code prefix + i} and going over the orders backwards when {@code i} is odd.
+   * Runs {@code count} racers on threads released together, racer {@code i} named {@code prefix +
+   * i} and going over the orders backwards when {@code i} is odd.
    */
-  static List<String> runAll(String prefix, List<PostgresOrderStore> stores, List<TestClock> clocks,
-      List<String> ids, int rounds) throws Exception {
+  static List<String> runAll(
+      String prefix,
+      List<PostgresOrderStore> stores,
+      List<TestClock> clocks,
+      List<String> ids,
+      int rounds)
+      throws Exception {
     int count = stores.size();
     ExecutorService pool = Executors.newFixedThreadPool(count);
     try {
@@ -124,10 +165,17 @@ final class ClaimRace {
       List<Future<List<String>>> futures = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         int index = i;
-        Callable<List<String>> racer = () -> {
-          start.await(60, TimeUnit.SECONDS);
-          return run(prefix + index, stores.get(index), clocks.get(index), ids, rounds, index % 2 == 1);
-        };
+        Callable<List<String>> racer =
+            () -> {
+              start.await(60, TimeUnit.SECONDS);
+              return run(
+                  prefix + index,
+                  stores.get(index),
+                  clocks.get(index),
+                  ids,
+                  rounds,
+                  index % 2 == 1);
+            };
         futures.add(pool.submit(racer));
       }
       List<String> lines = new ArrayList<>();
@@ -145,8 +193,8 @@ final class ClaimRace {
   }
 
   /**
-   * The forked JVM: {@code schema runId orders rounds racers}; the server's URL comes from
-   * {@value PostgresTestServer#URL_VARIABLE}.
+   * The forked JVM: {@code schema runId orders rounds racers}; the server's URL comes from {@value
+   * PostgresTestServer#URL_VARIABLE}.
    */
   public static void main(String[] args) throws Exception {
     String url = System.getenv(PostgresTestServer.URL_VARIABLE);
@@ -165,7 +213,8 @@ final class ClaimRace {
       }
       System.out.println("READY");
       System.out.flush();
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
       if (!"GO".equals(in.readLine())) {
         System.exit(2);
       }

@@ -28,18 +28,21 @@ import org.fencekit.store.WriteResult;
  * ones) and not a test: a program that prints a table, for a change's report.
  *
  * <p>Workloads, each at 1 and 16 threads, each thread calling the store in a loop:
+ *
  * <ul>
  *   <li>{@code fresh}: claim a new order, complete it (one op = both calls);
  *   <li>{@code hot-1}, {@code hot-16}: claim one of 1 or 16 shared orders with a 5 ms lease (real
  *       clock); if claimed, fail it so it is claimable again (one op = one claim, plus the fail
  *       when it won).
  * </ul>
+ *
  * Both stores (pool of 16 each, built from the URL) work in a fresh schema, dropped at the end.
  * Runs alternate between the two paths, the order flipping each round, and the table gives the
  * median ops/s of the rounds and the ratio fast / locking.
  *
  * <p>Run (the server from {@value PostgresTestServer#URL_VARIABLE}; arguments: seconds per run,
  * rounds, and optionally a comma-separated list of workloads):
+ *
  * <pre>{@code
  * ./mvnw -B -o -q -pl store-postgres test-compile
  * ./mvnw -B -o -q -pl store-postgres dependency:build-classpath -Dmdep.outputFile=/tmp/fencekit-pg.cp
@@ -74,47 +77,75 @@ public final class FastPathThroughput {
     String[] workloads = args.length > 2 ? args[2].split(",") : WORKLOADS;
     String url = System.getenv(PostgresTestServer.URL_VARIABLE);
     if (url == null || url.isBlank()) {
-      throw new IllegalStateException("set " + PostgresTestServer.URL_VARIABLE
-          + "=jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+      throw new IllegalStateException(
+          "set "
+              + PostgresTestServer.URL_VARIABLE
+              + "=jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     }
     String schema = "fencekit_throughput_" + ClaimId.newNonce().substring(0, 10);
     execute(url, "CREATE SCHEMA " + schema);
     Map<String, List<Double>> results = new LinkedHashMap<>();
     try (PostgresOrderStore fast = store(url, schema, true);
-         PostgresOrderStore locking = store(url, schema, false)) {
+        PostgresOrderStore locking = store(url, schema, false)) {
       for (int round = 0; round < rounds; round++) {
         for (String workload : workloads) {
           for (int threads : THREADS) {
-            PostgresOrderStore[] order = round % 2 == 0
-                ? new PostgresOrderStore[] {locking, fast}
-                : new PostgresOrderStore[] {fast, locking};
+            PostgresOrderStore[] order =
+                round % 2 == 0
+                    ? new PostgresOrderStore[] {locking, fast}
+                    : new PostgresOrderStore[] {fast, locking};
             for (PostgresOrderStore store : order) {
               String path = store == fast ? "fast" : "locking";
               double opsPerSecond =
                   run(store, op(workload, round + "-" + threads + "-" + path), threads, seconds);
-              results.computeIfAbsent(workload + " " + threads + " " + path, k -> new ArrayList<>())
+              results
+                  .computeIfAbsent(workload + " " + threads + " " + path, k -> new ArrayList<>())
                   .add(opsPerSecond);
-              System.err.printf(Locale.ROOT, "round %d %-7s T=%-2d %-7s %,10.0f ops/s%n",
-                  round + 1, workload, threads, path, opsPerSecond);
+              System.err.printf(
+                  Locale.ROOT,
+                  "round %d %-7s T=%-2d %-7s %,10.0f ops/s%n",
+                  round + 1,
+                  workload,
+                  threads,
+                  path,
+                  opsPerSecond);
             }
           }
         }
       }
-      System.out.printf(Locale.ROOT, "%nfast hits/misses: claim %d/%d, complete %d/%d, fail %d/%d%n",
-          fast.fastPath().hits("claim"), fast.fastPath().misses("claim"),
-          fast.fastPath().hits("complete"), fast.fastPath().misses("complete"),
-          fast.fastPath().hits("fail"), fast.fastPath().misses("fail"));
+      System.out.printf(
+          Locale.ROOT,
+          "%nfast hits/misses: claim %d/%d, complete %d/%d, fail %d/%d%n",
+          fast.fastPath().hits("claim"),
+          fast.fastPath().misses("claim"),
+          fast.fastPath().hits("complete"),
+          fast.fastPath().misses("complete"),
+          fast.fastPath().hits("fail"),
+          fast.fastPath().misses("fail"));
     } finally {
       execute(url, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
     }
     System.out.printf(Locale.ROOT, "%nmedian of %d runs of %d s each%n", rounds, seconds);
-    System.out.printf(Locale.ROOT, "%-8s %3s %14s %14s %7s%n", "workload", "T", "locking op/s", "fast op/s", "ratio");
+    System.out.printf(
+        Locale.ROOT,
+        "%-8s %3s %14s %14s %7s%n",
+        "workload",
+        "T",
+        "locking op/s",
+        "fast op/s",
+        "ratio");
     for (String workload : workloads) {
       for (int threads : THREADS) {
         double locking = median(results.get(workload + " " + threads + " locking"));
         double fast = median(results.get(workload + " " + threads + " fast"));
-        System.out.printf(Locale.ROOT, "%-8s %3d %,14.0f %,14.0f %6.2fx%n",
-            workload, threads, locking, fast, fast / locking);
+        System.out.printf(
+            Locale.ROOT,
+            "%-8s %3d %,14.0f %,14.0f %6.2fx%n",
+            workload,
+            threads,
+            locking,
+            fast,
+            fast / locking);
       }
     }
   }
@@ -149,18 +180,20 @@ public final class FastPathThroughput {
     List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     for (int t = 0; t < threads; t++) {
       int thread = t;
-      Thread worker = new Thread(() -> {
-        try {
-          start.await();
-          long i = 0;
-          while (!stop.get()) {
-            op.run(store, thread, i++);
-          }
-          done.addAndGet(i);
-        } catch (Throwable e) {
-          failures.add(e);
-        }
-      });
+      Thread worker =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  long i = 0;
+                  while (!stop.get()) {
+                    op.run(store, thread, i++);
+                  }
+                  done.addAndGet(i);
+                } catch (Throwable e) {
+                  failures.add(e);
+                }
+              });
       worker.start();
       workers.add(worker);
     }
@@ -179,8 +212,14 @@ public final class FastPathThroughput {
   }
 
   private static PostgresOrderStore store(String url, String schema, boolean fastPath) {
-    return PostgresOrderStore.builder().jdbcUrl(url).schema(schema).createSchema(true)
-        .maximumPoolSize(16).singleStatementFastPath(fastPath).clock(Clock.systemUTC()).build();
+    return PostgresOrderStore.builder()
+        .jdbcUrl(url)
+        .schema(schema)
+        .createSchema(true)
+        .maximumPoolSize(16)
+        .singleStatementFastPath(fastPath)
+        .clock(Clock.systemUTC())
+        .build();
   }
 
   private static OrderSnapshot snapshot(String sessionId) {
@@ -196,7 +235,7 @@ public final class FastPathThroughput {
 
   private static void execute(String url, String sql) throws SQLException {
     try (Connection connection = DriverManager.getConnection(url);
-         Statement statement = connection.createStatement()) {
+        Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }
   }

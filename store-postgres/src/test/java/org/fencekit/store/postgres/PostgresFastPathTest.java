@@ -26,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -40,21 +39,17 @@ import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The single-statement fast path against a real PostgreSQL (see {@link PostgresTestServer}):
- * that it decides the common cases in one auto-commit statement (watched through a DataSource
- * that logs what the store does with each connection), that every other case misses and the
- * locking transaction decides it, that a user's connections go back as lent, what a failure at
- * the statement means, and races of fast statements against each other and against locking
- * transactions across pools.
+ * The single-statement fast path against a real PostgreSQL (see {@link PostgresTestServer}): that
+ * it decides the common cases in one auto-commit statement (watched through a DataSource that logs
+ * what the store does with each connection), that every other case misses and the locking
+ * transaction decides it, that a user's connections go back as lent, what a failure at the
+ * statement means, and races of fast statements against each other and against locking transactions
+ * across pools.
  */
 class PostgresFastPathTest extends PostgresStoreTestSupport {
 
@@ -63,8 +58,12 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     FastPath fast = store.fastPath();
     StringBuilder text = new StringBuilder();
     for (String operation : List.of("claim", "complete", "fail", "extend")) {
-      text.append(operation).append(' ').append(fast.hits(operation)).append('/')
-          .append(fast.misses(operation)).append(' ');
+      text.append(operation)
+          .append(' ')
+          .append(fast.hits(operation))
+          .append('/')
+          .append(fast.misses(operation))
+          .append(' ');
     }
     return text.toString().trim();
   }
@@ -72,18 +71,21 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   // ------------------------------------------------------------------ one statement decides
 
   /**
-   * What the store does with each connection it borrows: every statement prepared (its first
-   * words, and whether auto-commit was on), every commit and rollback.
+   * What the store does with each connection it borrows: every statement prepared (its first words,
+   * and whether auto-commit was on), every commit and rollback.
    */
   private static final class ConnectionLog {
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
 
     DataSource wrap(DataSource real) {
-      return (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-          new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-            Object result = call(real, method, args);
-            return result instanceof Connection ? connection((Connection) result) : result;
-          });
+      return (DataSource)
+          Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {DataSource.class},
+              (proxy, method, args) -> {
+                Object result = call(real, method, args);
+                return result instanceof Connection ? connection((Connection) result) : result;
+              });
     }
 
     List<String> take() {
@@ -95,16 +97,21 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     }
 
     private Connection connection(Connection real) {
-      return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-          new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-            switch (method.getName()) {
-              case "prepareStatement" -> events.add(statement((String) args[0])
-                  + (real.getAutoCommit() ? " autocommit" : " in transaction"));
-              case "commit", "rollback" -> events.add(method.getName());
-              default -> { }
-            }
-            return call(real, method, args);
-          });
+      return (Connection)
+          Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {Connection.class},
+              (proxy, method, args) -> {
+                switch (method.getName()) {
+                  case "prepareStatement" ->
+                      events.add(
+                          statement((String) args[0])
+                              + (real.getAutoCommit() ? " autocommit" : " in transaction"));
+                  case "commit", "rollback" -> events.add(method.getName());
+                  default -> {}
+                }
+                return call(real, method, args);
+              });
     }
 
     /** The statement's resource name, recognised by its text. */
@@ -137,11 +144,17 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a claim on an existing order is the locking transaction")
+  @DisplayName(
+      "a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a claim on an existing order is the locking transaction")
   void commonCasesAreSingleStatements() {
     ConnectionLog log = new ConnectionLog();
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
-        .schema(schema.name()).createSchema(true).clock(clock));
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(log.wrap(simpleDataSource()))
+                .schema(schema.name())
+                .createSchema(true)
+                .clock(clock));
     String sid = sid("common");
     log.take();
 
@@ -157,8 +170,13 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
     ClaimResult again = store.claim(snapshot(sid), LEASE);
     assertInstanceOf(ClaimResult.Claimed.class, again);
-    assertEquals(List.of("insert-order autocommit", "lock-order in transaction",
-        "update-order in transaction", "commit"), log.take(),
+    assertEquals(
+        List.of(
+            "insert-order autocommit",
+            "lock-order in transaction",
+            "update-order in transaction",
+            "commit"),
+        log.take(),
         "a re-claim is the insert that finds the order, then the locking transaction");
     assertEquals(again.record(), record(store, sid), "the re-claim returns exactly what it wrote");
     assertEquals(2, again.record().fence());
@@ -174,7 +192,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     log.take();
 
     assertInstanceOf(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE));
-    assertEquals(List.of("lock-order in transaction", "commit"), log.take(),
+    assertEquals(
+        List.of("lock-order in transaction", "commit"),
+        log.take(),
         "an order whose insert missed before is known to exist: no insert for it again");
     assertEquals("claim 1/2 complete 1/0 fail 1/0 extend 1/0", counts(store));
   }
@@ -183,21 +203,30 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   @DisplayName("with the fast path off, every claim and settle is one locking transaction")
   void lockingOnly() {
     ConnectionLog log = new ConnectionLog();
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(log.wrap(simpleDataSource()))
-        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(log.wrap(simpleDataSource()))
+                .schema(schema.name())
+                .createSchema(true)
+                .singleStatementFastPath(false)
+                .clock(clock));
     assertNull(store.fastPath());
     String sid = sid("locking");
     log.take();
     ClaimId token = claimed(store, sid);
-    assertEquals(List.of("lock-order in transaction", "insert-order in transaction", "commit"), log.take());
+    assertEquals(
+        List.of("lock-order in transaction", "insert-order in transaction", "commit"), log.take());
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
-    assertEquals(List.of("lock-order in transaction", "update-order in transaction", "commit"), log.take());
+    assertEquals(
+        List.of("lock-order in transaction", "update-order in transaction", "commit"), log.take());
   }
 
   // ------------------------------------------------------------------ every miss falls back
 
   @Test
-  @DisplayName("a claim on an order in flight or provisioned misses the fast path; the locking transaction answers InFlight, then Provisioned")
+  @DisplayName(
+      "a claim on an order in flight or provisioned misses the fast path; the locking transaction answers InFlight, then Provisioned")
   void claimMisses() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("claim_miss");
@@ -221,13 +250,16 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a lapsed lease nobody took over: the holder still settles on the fast path; once re-claimed, its complete misses and is recorded as an orphan, once")
+  @DisplayName(
+      "a lapsed lease nobody took over: the holder still settles on the fast path; once re-claimed, its complete misses and is recorded as an orphan, once")
   void supersededCompleteRecordsTheOrphan() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("orphan");
     ClaimId slow = claimed(store, sid);
     clock.advance(LEASE);
-    assertInstanceOf(WriteResult.Written.class, store.extend(sid, slow, LEASE),
+    assertInstanceOf(
+        WriteResult.Written.class,
+        store.extend(sid, slow, LEASE),
         "the fence is ownership, not time: an expired lease nobody took over still extends");
     clock.advance(LEASE);
     ClaimId fresh = claimed(store, sid);
@@ -237,7 +269,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     Item bought = new Item("prov-late", "LPA:late");
     for (int i = 0; i < 2; i++) {
       WriteResult stale = store.complete(sid, slow, bought);
-      assertInstanceOf(WriteResult.Superseded.class, stale, "complete " + (i + 1) + " with " + slow);
+      assertInstanceOf(
+          WriteResult.Superseded.class, stale, "complete " + (i + 1) + " with " + slow);
       assertEquals(done, stale.record());
     }
     assertEquals(done, record(store, sid), "the stale complete changed nothing");
@@ -248,7 +281,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a stale fail or extend misses the fast path and changes nothing, not even updatedAt")
+  @DisplayName(
+      "a stale fail or extend misses the fast path and changes nothing, not even updatedAt")
   void staleFailAndExtendMiss() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("stale");
@@ -261,7 +295,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, slow, "late"));
     assertInstanceOf(WriteResult.Superseded.class, store.extend(sid, slow, LEASE));
     ClaimId madeUp = new ClaimId(fresh.fence(), ClaimId.newNonce());
-    assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, madeUp, "same fence, other nonce"));
+    assertInstanceOf(
+        WriteResult.Superseded.class, store.fail(sid, madeUp, "same fence, other nonce"));
     assertEquals(current, record(store, sid));
     assertEquals(0, store.fastPath().hits("fail") + store.fastPath().hits("extend"));
     assertEquals(3, store.fastPath().misses("fail"));
@@ -269,7 +304,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a replayed complete or fail misses the fast path and answers Written with the order unchanged")
+  @DisplayName(
+      "a replayed complete or fail misses the fast path and answers Written with the order unchanged")
   void replaysMiss() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("replay");
@@ -279,9 +315,13 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     WriteResult replay = store.fail(sid, token, "provider outage");
     assertInstanceOf(WriteResult.Written.class, replay);
     assertEquals(failed.record(), replay.record(), "a replay changes nothing, not even updatedAt");
-    assertInstanceOf(WriteResult.Superseded.class, store.fail(sid, token, "another error"),
+    assertInstanceOf(
+        WriteResult.Superseded.class,
+        store.fail(sid, token, "another error"),
         "the same token with another error is not a replay");
-    assertInstanceOf(WriteResult.Superseded.class, store.extend(sid, token, LEASE),
+    assertInstanceOf(
+        WriteResult.Superseded.class,
+        store.extend(sid, token, LEASE),
         "an extend is never a replay");
 
     String other = sid("replay_complete");
@@ -309,7 +349,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a later snapshot does not overwrite the first: the insert that finds the order writes nothing")
+  @DisplayName(
+      "a later snapshot does not overwrite the first: the insert that finds the order writes nothing")
   void reclaimKeepsTheFirstSnapshot() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("snapshot");
@@ -324,23 +365,38 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a fast statement that writes something other than the state machine's record is caught, not answered")
+  @DisplayName(
+      "a fast statement that writes something other than the state machine's record is caught, not answered")
   void driftBetweenSqlAndMachineIsCaught() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("drift");
     ClaimId token = claimed(store, sid);
-    Sql real = Sql.forTables(schema.name(), PostgresOrderStore.DEFAULT_ORDERS_TABLE,
-        PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+    Sql real =
+        Sql.forTables(
+            schema.name(),
+            PostgresOrderStore.DEFAULT_ORDERS_TABLE,
+            PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
     assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
-    Sql drifted = new Sql(real.createNamespace(), real.schema(), real.selectOrder(), real.lockOrder(),
-        real.insertOrder(), real.updateOrder(), real.insertOrphan(), real.selectOrphans(),
-        real.completeFast(), real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
-        real.extendFast());
-    PostgresStorage storage = new PostgresStorage(simpleDataSource(), null, drifted, 30, "test",
-        Secrets.none());
+    Sql drifted =
+        new Sql(
+            real.createNamespace(),
+            real.schema(),
+            real.selectOrder(),
+            real.lockOrder(),
+            real.insertOrder(),
+            real.updateOrder(),
+            real.insertOrphan(),
+            real.selectOrphans(),
+            real.completeFast(),
+            real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
+            real.extendFast());
+    PostgresStorage storage =
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none());
     FastPath fast = new FastPath(storage, clock);
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> fast.write(new WriteRequest.Fail(sid, token, "provider outage")));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> fast.write(new WriteRequest.Fail(sid, token, "provider outage")));
     assertTrue(e.getMessage().contains("disagree"), e.getMessage());
     assertTrue(e.getMessage().contains("drifted: provider outage"), e.getMessage());
     assertEquals(0, fast.hits("fail"));
@@ -349,20 +405,27 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   // ------------------------------------------------------------------ connections and failures
 
   @Test
-  @DisplayName("a user's pool lending connections with auto-commit off gets them back with auto-commit off")
+  @DisplayName(
+      "a user's pool lending connections with auto-commit off gets them back with auto-commit off")
   void userPoolAutoCommitOff() throws SQLException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(PostgresTestServer.jdbcUrl());
     config.setMaximumPoolSize(2);
     config.setAutoCommit(false);
     try (HikariDataSource pool = new HikariDataSource(config)) {
-      PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(pool)
-          .schema(schema.name()).createSchema(true).clock(clock));
+      PostgresOrderStore store =
+          store(
+              PostgresOrderStore.builder()
+                  .dataSource(pool)
+                  .schema(schema.name())
+                  .createSchema(true)
+                  .clock(clock));
       String sid = sid("user_pool");
       ClaimId token = claimed(store, sid);
       assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
       assertEquals("claim 1/0 complete 1/0 fail 0/0 extend 0/0", counts(store));
-      assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
+      assertEquals(
+          0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
       try (Connection connection = pool.getConnection()) {
         assertFalse(connection.getAutoCommit(), "auto-commit as the pool lent it");
         connection.rollback();
@@ -371,66 +434,88 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a connection lost at a fast statement: StoreUnavailableException with the outcome unknown, and the retry is safe")
+  @DisplayName(
+      "a connection lost at a fast statement: StoreUnavailableException with the outcome unknown, and the retry is safe")
   void lostConnectionLeavesTheOutcomeUnknown() {
     AtomicBoolean killAtComplete = new AtomicBoolean();
-    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
-      @Override
-      public void beforePrepare(String sql, int pid) throws SQLException {
-        if (sql.contains("SET status = 'PROVISIONED'") && killAtComplete.getAndSet(false)) {
-          Sabotage.terminate(pid);
-        }
-      }
-    });
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).createSchema(true).clock(clock));
+    DataSource dataSource =
+        Sabotage.wrap(
+            simpleDataSource(),
+            new Sabotage.Hooks() {
+              @Override
+              public void beforePrepare(String sql, int pid) throws SQLException {
+                if (sql.contains("SET status = 'PROVISIONED'") && killAtComplete.getAndSet(false)) {
+                  Sabotage.terminate(pid);
+                }
+              }
+            });
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(dataSource)
+                .schema(schema.name())
+                .createSchema(true)
+                .clock(clock));
     String sid = sid("lost");
     ClaimId token = claimed(store, sid);
 
     killAtComplete.set(true);
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-        () -> store.complete(sid, token, ITEM));
+    StoreUnavailableException e =
+        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
     assertTrue(e.outcomeUnknown(), e::getMessage);
     assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
     assertEquals("complete", e.operation());
 
-    assertEquals(OrderStatus.PENDING, record(store, sid).status(), "the backend died before the statement ran");
+    assertEquals(
+        OrderStatus.PENDING,
+        record(store, sid).status(),
+        "the backend died before the statement ran");
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM), "a replay");
   }
 
   @Test
-  @DisplayName("a fast statement the server refuses with an error (the tables are missing) wrote nothing, and says so")
+  @DisplayName(
+      "a fast statement the server refuses with an error (the tables are missing) wrote nothing, and says so")
   void serverErrorIsNotUnknown() {
-    PostgresOrderStore store = store(pooled().schema(schema.name() + "_absent").createSchema(false));
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-        () -> store.claim(snapshot(sid("absent")), LEASE));
+    PostgresOrderStore store =
+        store(pooled().schema(schema.name() + "_absent").createSchema(false));
+    StoreUnavailableException e =
+        assertThrows(
+            StoreUnavailableException.class, () -> store.claim(snapshot(sid("absent")), LEASE));
     assertFalse(e.outcomeUnknown(), e::getMessage);
     assertTrue(e.getMessage().contains("createSchema(true)"), e.getMessage());
   }
 
   @Test
-  @DisplayName("at SERIALIZABLE, a fast settle that meets a concurrent update is rolled back (40001) and the locking transaction decides")
+  @DisplayName(
+      "at SERIALIZABLE, a fast settle that meets a concurrent update is rolled back (40001) and the locking transaction decides")
   void serializationFailureFallsBack() throws Exception {
     PGSimpleDataSource serializable = simpleDataSource();
     serializable.setOptions("-c default_transaction_isolation=serializable");
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(serializable)
-        .schema(schema.name()).createSchema(true).clock(clock));
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(serializable)
+                .schema(schema.name())
+                .createSchema(true)
+                .clock(clock));
     String sid = sid("serializable");
     ClaimId token = claimed(store, sid);
     String orders = schema.name() + ".fencekit_orders";
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try (Connection other = PostgresTestServer.connect()) {
       other.setAutoCommit(false);
-      try (PreparedStatement lock = other.prepareStatement(
-          "SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
+      try (PreparedStatement lock =
+          other.prepareStatement("SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
         lock.setString(1, sid);
         lock.executeQuery().close();
       }
       Future<WriteResult> complete = executor.submit(() -> store.complete(sid, token, ITEM));
       PostgresOrderStoreTest.awaitLockWait("%SET status = 'PROVISIONED'%");
-      try (PreparedStatement touch = other.prepareStatement(
-          "UPDATE " + orders + " SET updated_at = updated_at WHERE session_id = ?")) {
+      try (PreparedStatement touch =
+          other.prepareStatement(
+              "UPDATE " + orders + " SET updated_at = updated_at WHERE session_id = ?")) {
         touch.setString(1, sid);
         touch.executeUpdate();
       }
@@ -449,16 +534,18 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   /**
    * Per order: attempt A claims, its lease lapses, then A's late settle and attempt B's claim are
-   * released together, from two stores with pools of their own (B alternating between the fast
-   * path and locking transactions). The fence is ownership: whichever lands first decides, and
-   * the other must see it.
+   * released together, from two stores with pools of their own (B alternating between the fast path
+   * and locking transactions). The fence is ownership: whichever lands first decides, and the other
+   * must see it.
    */
   @Test
-  @DisplayName("a stale settle racing a fresh claim across two pools: the settle lands and the claim sees it, or the claim wins and the settle is superseded; never both")
+  @DisplayName(
+      "a stale settle racing a fresh claim across two pools: the settle lands and the claim sees it, or the claim wins and the settle is superseded; never both")
   void staleSettleRacesFreshClaim() throws Exception {
     PostgresOrderStore a = store(pooled());
     PostgresOrderStore fastB = store(pooled().createSchema(false));
-    PostgresOrderStore lockingB = store(pooled().createSchema(false).singleStatementFastPath(false));
+    PostgresOrderStore lockingB =
+        store(pooled().createSchema(false).singleStatementFastPath(false));
     ExecutorService executor = Executors.newFixedThreadPool(2);
     int settledFirst = 0;
     int claimedFirst = 0;
@@ -470,21 +557,34 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         ClaimId slow = claimed(a, sid);
         clock.advance(LEASE);
         CyclicBarrier start = new CyclicBarrier(2);
-        Callable<WriteResult> settle = () -> {
-          start.await(30, TimeUnit.SECONDS);
-          return complete ? a.complete(sid, slow, ITEM) : a.fail(sid, slow, "provider outage");
-        };
-        Callable<ClaimResult> claim = () -> {
-          start.await(30, TimeUnit.SECONDS);
-          return b.claim(snapshot(sid), LEASE);
-        };
+        Callable<WriteResult> settle =
+            () -> {
+              start.await(30, TimeUnit.SECONDS);
+              return complete ? a.complete(sid, slow, ITEM) : a.fail(sid, slow, "provider outage");
+            };
+        Callable<ClaimResult> claim =
+            () -> {
+              start.await(30, TimeUnit.SECONDS);
+              return b.claim(snapshot(sid), LEASE);
+            };
         Future<WriteResult> settled = executor.submit(settle);
         Future<ClaimResult> claimed = executor.submit(claim);
         WriteResult s = settled.get(60, TimeUnit.SECONDS);
         ClaimResult c = claimed.get(60, TimeUnit.SECONDS);
         OrderRecord end = record(a, sid);
-        String what = "order '" + sid + "', stale " + (complete ? "complete" : "fail") + " with "
-            + slow + ": settle " + s + ", claim " + c + ", record " + end;
+        String what =
+            "order '"
+                + sid
+                + "', stale "
+                + (complete ? "complete" : "fail")
+                + " with "
+                + slow
+                + ": settle "
+                + s
+                + ", claim "
+                + c
+                + ", record "
+                + end;
         List<Orphan> orphans = a.orphans(sid);
         if (s instanceof WriteResult.Written) {
           settledFirst++;
@@ -515,20 +615,24 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   /**
-   * Four stores, two on the fast path and two on locking transactions, each with a pool of its
-   * own, claim the same 30 fresh orders, released together per order (the fast inserts race the
-   * locking transactions' insert-if-absent); then, past the lease, all of them claim each order
-   * again (the fast inserts miss and race the locking re-claims). Each round must grant exactly one claim per order, with
-   * fence 1 and then 2, and everyone else must be told InFlight with the winner's claim. Then
-   * every winner settles: only the second round's winners land; the first round's are orphaned.
+   * Four stores, two on the fast path and two on locking transactions, each with a pool of its own,
+   * claim the same 30 fresh orders, released together per order (the fast inserts race the locking
+   * transactions' insert-if-absent); then, past the lease, all of them claim each order again (the
+   * fast inserts miss and race the locking re-claims). Each round must grant exactly one claim per
+   * order, with fence 1 and then 2, and everyone else must be told InFlight with the winner's
+   * claim. Then every winner settles: only the second round's winners land; the first round's are
+   * orphaned.
    */
   @Test
-  @DisplayName("fast first claims race locking claims over the same orders, then re-claims: one owner per fence, the rest InFlight")
+  @DisplayName(
+      "fast first claims race locking claims over the same orders, then re-claims: one owner per fence, the rest InFlight")
   void firstClaimsAndReclaimsRace() throws Exception {
-    List<PostgresOrderStore> stores = List.of(
-        store(pooled()), store(pooled().createSchema(false)),
-        store(pooled().createSchema(false).singleStatementFastPath(false)),
-        store(pooled().createSchema(false).singleStatementFastPath(false)));
+    List<PostgresOrderStore> stores =
+        List.of(
+            store(pooled()),
+            store(pooled().createSchema(false)),
+            store(pooled().createSchema(false).singleStatementFastPath(false)),
+            store(pooled().createSchema(false).singleStatementFastPath(false)));
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       ids.add(sid("claims_" + i));
@@ -540,29 +644,36 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       List<ClaimId> seconds = round(executor, stores, ids, 2);
       for (int i = 0; i < ids.size(); i++) {
         String sid = ids.get(i);
-        assertInstanceOf(WriteResult.Superseded.class, stores.get(i % 4).complete(sid, firsts.get(i), ITEM));
-        assertInstanceOf(WriteResult.Written.class, stores.get((i + 1) % 4).complete(sid, seconds.get(i), ITEM));
+        assertInstanceOf(
+            WriteResult.Superseded.class, stores.get(i % 4).complete(sid, firsts.get(i), ITEM));
+        assertInstanceOf(
+            WriteResult.Written.class, stores.get((i + 1) % 4).complete(sid, seconds.get(i), ITEM));
         assertEquals(1, stores.get(0).orphans(sid).size(), "order '" + sid + "'");
       }
     } finally {
       executor.shutdownNow();
     }
-    long fastClaims = stores.get(0).fastPath().hits("claim") + stores.get(1).fastPath().hits("claim");
-    assertTrue(fastClaims > 0, "the fast path must have won some claims, or the race tests nothing");
+    long fastClaims =
+        stores.get(0).fastPath().hits("claim") + stores.get(1).fastPath().hits("claim");
+    assertTrue(
+        fastClaims > 0, "the fast path must have won some claims, or the race tests nothing");
   }
 
   /** Every store claims every order, together per order; returns the winner's token per order. */
-  private List<ClaimId> round(ExecutorService executor, List<PostgresOrderStore> stores,
-      List<String> ids, long fence) throws Exception {
+  private List<ClaimId> round(
+      ExecutorService executor, List<PostgresOrderStore> stores, List<String> ids, long fence)
+      throws Exception {
     List<ClaimId> winners = new ArrayList<>();
     for (String sid : ids) {
       CyclicBarrier start = new CyclicBarrier(stores.size());
       List<Future<ClaimResult>> futures = new ArrayList<>();
       for (PostgresOrderStore store : stores) {
-        futures.add(executor.submit(() -> {
-          start.await(30, TimeUnit.SECONDS);
-          return store.claim(snapshot(sid), LEASE);
-        }));
+        futures.add(
+            executor.submit(
+                () -> {
+                  start.await(30, TimeUnit.SECONDS);
+                  return store.claim(snapshot(sid), LEASE);
+                }));
       }
       List<ClaimResult> results = new ArrayList<>();
       for (Future<ClaimResult> future : futures) {
@@ -579,7 +690,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       assertEquals(fence, winner.fence(), () -> "order '" + sid + "': " + results);
       for (ClaimResult result : results) {
         if (!(result instanceof ClaimResult.Claimed)) {
-          assertInstanceOf(ClaimResult.InFlight.class, result, () -> "order '" + sid + "': " + results);
+          assertInstanceOf(
+              ClaimResult.InFlight.class, result, () -> "order '" + sid + "': " + results);
           assertEquals(winner, result.record().claimId(), () -> "order '" + sid + "': " + results);
         }
       }

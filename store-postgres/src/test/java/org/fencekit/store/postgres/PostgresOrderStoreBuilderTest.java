@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The builder's checks and the store's failure messages, with no server: a closed port stands
- * in for a PostgreSQL that is down.
+ * The builder's checks and the store's failure messages, with no server: a closed port stands in
+ * for a PostgreSQL that is down.
  */
 class PostgresOrderStoreBuilderTest {
 
@@ -30,58 +30,82 @@ class PostgresOrderStoreBuilderTest {
     return PostgresOrderStore.builder().dataSource(new PGSimpleDataSource());
   }
 
-  private static IllegalArgumentException rejects(UnaryOperator<PostgresOrderStore.Builder> config) {
-    return assertThrows(IllegalArgumentException.class, () -> config.apply(withDataSource()).build());
+  private static IllegalArgumentException rejects(
+      UnaryOperator<PostgresOrderStore.Builder> config) {
+    return assertThrows(
+        IllegalArgumentException.class, () -> config.apply(withDataSource()).build());
   }
 
   @Test
-  @DisplayName("a table or schema name that is not a plain identifier is rejected, naming the property")
+  @DisplayName(
+      "a table or schema name that is not a plain identifier is rejected, naming the property")
   void identifiers() {
-    assertTrue(rejects(b -> b.ordersTable("orders; DROP TABLE x")).getMessage().startsWith("ordersTable"));
+    assertTrue(
+        rejects(b -> b.ordersTable("orders; DROP TABLE x")).getMessage().startsWith("ordersTable"));
     assertTrue(rejects(b -> b.orphansTable("or-phans")).getMessage().startsWith("orphansTable"));
     assertTrue(rejects(b -> b.schema("\"public\"")).getMessage().startsWith("schema"));
     assertTrue(rejects(b -> b.ordersTable("")).getMessage().startsWith("ordersTable"));
-    assertTrue(rejects(b -> b.ordersTable("t").orphansTable("T")).getMessage().startsWith("orphansTable"));
-    NullPointerException nullTable = assertThrows(NullPointerException.class,
-        () -> withDataSource().ordersTable(null).build());
+    assertTrue(
+        rejects(b -> b.ordersTable("t").orphansTable("T")).getMessage().startsWith("orphansTable"));
+    NullPointerException nullTable =
+        assertThrows(NullPointerException.class, () -> withDataSource().ordersTable(null).build());
     assertEquals("ordersTable", nullTable.getMessage());
-    NullPointerException nullClock = assertThrows(NullPointerException.class,
-        () -> withDataSource().clock(null).build());
+    NullPointerException nullClock =
+        assertThrows(NullPointerException.class, () -> withDataSource().clock(null).build());
     assertEquals("clock", nullClock.getMessage());
   }
 
   @Test
   @DisplayName("exactly one of dataSource and jdbcUrl, and pool settings only with jdbcUrl")
   void source() {
-    String neither = assertThrows(IllegalArgumentException.class,
-        () -> PostgresOrderStore.builder().build()).getMessage();
+    String neither =
+        assertThrows(IllegalArgumentException.class, () -> PostgresOrderStore.builder().build())
+            .getMessage();
     assertTrue(neither.contains("dataSource or jdbcUrl"), neither);
-    assertTrue(rejects(b -> b.jdbcUrl("jdbc:postgresql://h/db")).getMessage().startsWith("jdbcUrl"));
+    assertTrue(
+        rejects(b -> b.jdbcUrl("jdbc:postgresql://h/db")).getMessage().startsWith("jdbcUrl"));
     assertTrue(rejects(b -> b.maximumPoolSize(3)).getMessage().startsWith("maximumPoolSize"));
     assertTrue(rejects(b -> b.username("u")).getMessage().startsWith("username"));
     assertTrue(rejects(b -> b.password("p")).getMessage().startsWith("password"));
-    assertTrue(rejects(b -> b.connectionTimeout(Duration.ofSeconds(1))).getMessage().startsWith("connectionTimeout"));
+    assertTrue(
+        rejects(b -> b.connectionTimeout(Duration.ofSeconds(1)))
+            .getMessage()
+            .startsWith("connectionTimeout"));
   }
 
   @Test
   @DisplayName("pool sizes and timeouts out of range are rejected, naming the property")
   void ranges() {
-    PostgresOrderStore.Builder url = PostgresOrderStore.builder().jdbcUrl("jdbc:postgresql://127.0.0.1:1/db");
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> url.maximumPoolSize(0).build())
-        .getMessage().startsWith("maximumPoolSize"));
+    PostgresOrderStore.Builder url =
+        PostgresOrderStore.builder().jdbcUrl("jdbc:postgresql://127.0.0.1:1/db");
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> url.maximumPoolSize(0).build())
+            .getMessage()
+            .startsWith("maximumPoolSize"));
     url.maximumPoolSize(1);
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> url.connectionTimeout(Duration.ofMillis(10)).build()).getMessage().startsWith("connectionTimeout"));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> url.connectionTimeout(Duration.ofMillis(10)).build())
+            .getMessage()
+            .startsWith("connectionTimeout"));
     url.connectionTimeout(Duration.ofSeconds(1));
     assertTrue(rejects(b -> b.queryTimeout(Duration.ZERO)).getMessage().startsWith("queryTimeout"));
-    assertTrue(rejects(b -> b.queryTimeout(Duration.ofDays(2))).getMessage().startsWith("queryTimeout"));
+    assertTrue(
+        rejects(b -> b.queryTimeout(Duration.ofDays(2))).getMessage().startsWith("queryTimeout"));
   }
 
   @Test
   @DisplayName("a URL that is not PostgreSQL's is rejected without echoing its password")
   void foreignUrl() {
-    String message = assertThrows(IllegalArgumentException.class, () -> PostgresOrderStore.builder()
-        .jdbcUrl("jdbc:mysql://db:3306/shop?user=app&password=" + SECRET).build()).getMessage();
+    String message =
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    PostgresOrderStore.builder()
+                        .jdbcUrl("jdbc:mysql://db:3306/shop?user=app&password=" + SECRET)
+                        .build())
+            .getMessage();
     assertTrue(message.startsWith("jdbcUrl"), message);
     assertFalse(message.contains(SECRET), message);
   }
@@ -89,24 +113,37 @@ class PostgresOrderStoreBuilderTest {
   @Test
   @DisplayName("a password in the URL and by password() at once is rejected")
   void passwordTwice() {
-    String message = assertThrows(IllegalArgumentException.class, () -> PostgresOrderStore.builder()
-        .jdbcUrl("jdbc:postgresql://127.0.0.1:1/db?password=" + SECRET).password("other").build())
-        .getMessage();
+    String message =
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    PostgresOrderStore.builder()
+                        .jdbcUrl("jdbc:postgresql://127.0.0.1:1/db?password=" + SECRET)
+                        .password("other")
+                        .build())
+            .getMessage();
     assertTrue(message.startsWith("password"), message);
     assertFalse(message.contains(SECRET), message);
   }
 
   @Test
-  @DisplayName("a server that is down: StoreUnavailableException, nothing written, and no password in any message")
+  @DisplayName(
+      "a server that is down: StoreUnavailableException, nothing written, and no password in any message")
   void downServerNeverLeaksThePassword() throws IOException {
-    String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test?user=postgres&password=" + SECRET;
+    String url =
+        "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test?user=postgres&password=" + SECRET;
     OrderSnapshot snapshot = new OrderSnapshot("cs_down_1", "esim", 1, null, 100, "usd");
-    try (PostgresOrderStore store = PostgresOrderStore.builder().jdbcUrl(url)
-        .connectionTimeout(Duration.ofMillis(500)).clock(new TestClock()).build()) {
+    try (PostgresOrderStore store =
+        PostgresOrderStore.builder()
+            .jdbcUrl(url)
+            .connectionTimeout(Duration.ofMillis(500))
+            .clock(new TestClock())
+            .build()) {
       assertFalse(store.toString().contains(SECRET), store.toString());
 
-      StoreUnavailableException claim = assertThrows(StoreUnavailableException.class,
-          () -> store.claim(snapshot, Duration.ofMinutes(2)));
+      StoreUnavailableException claim =
+          assertThrows(
+              StoreUnavailableException.class, () -> store.claim(snapshot, Duration.ofMinutes(2)));
       assertEquals("postgres", claim.backend());
       assertEquals("claim", claim.operation());
       assertFalse(claim.outcomeUnknown(), "no connection, so nothing can have been written");
@@ -115,20 +152,37 @@ class PostgresOrderStoreBuilderTest {
       assertTrue(claim.getMessage().contains("127.0.0.1"), claim.getMessage());
       assertNoSecret(claim);
 
-      StoreUnavailableException complete = assertThrows(StoreUnavailableException.class,
-          () -> store.complete("cs_down_1", new ClaimId(1, ClaimId.newNonce()), new Item("p-1", null)));
+      StoreUnavailableException complete =
+          assertThrows(
+              StoreUnavailableException.class,
+              () ->
+                  store.complete(
+                      "cs_down_1", new ClaimId(1, ClaimId.newNonce()), new Item("p-1", null)));
       assertFalse(complete.outcomeUnknown(), "a failure before any write leaves nothing written");
       assertNoSecret(complete);
     }
   }
 
   @Test
-  @DisplayName("createSchema against a server that is down fails the build without leaking the password")
+  @DisplayName(
+      "createSchema against a server that is down fails the build without leaking the password")
   void createSchemaOnDownServer() throws IOException {
-    String url = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test?password=" + SECRET + "&user=postgres";
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> PostgresOrderStore
-        .builder().jdbcUrl(url).password(null).connectionTimeout(Duration.ofMillis(500))
-        .createSchema(true).build());
+    String url =
+        "jdbc:postgresql://127.0.0.1:"
+            + closedPort()
+            + "/test?password="
+            + SECRET
+            + "&user=postgres";
+    StoreUnavailableException e =
+        assertThrows(
+            StoreUnavailableException.class,
+            () ->
+                PostgresOrderStore.builder()
+                    .jdbcUrl(url)
+                    .password(null)
+                    .connectionTimeout(Duration.ofMillis(500))
+                    .createSchema(true)
+                    .build());
     assertEquals("createSchema", e.operation());
     assertNoSecret(e);
   }
@@ -140,8 +194,16 @@ class PostgresOrderStoreBuilderTest {
     assertTrue(sql.lockOrder().contains("FROM \"shop\".\"orders\""), sql.lockOrder());
     assertTrue(sql.insertOrphan().contains("INTO \"shop\".\"order\""), sql.insertOrphan());
     assertTrue(sql.createNamespace().contains("IF NOT EXISTS \"shop\""), sql.createNamespace());
-    for (String statement : new String[] {sql.schema(), sql.selectOrder(), sql.lockOrder(),
-        sql.insertOrder(), sql.updateOrder(), sql.insertOrphan(), sql.selectOrphans()}) {
+    for (String statement :
+        new String[] {
+          sql.schema(),
+          sql.selectOrder(),
+          sql.lockOrder(),
+          sql.insertOrder(),
+          sql.updateOrder(),
+          sql.insertOrphan(),
+          sql.selectOrphans()
+        }) {
       assertFalse(statement.contains("fencekit_orders"), statement);
       assertFalse(statement.contains("fencekit_orphans"), statement);
     }
@@ -153,10 +215,14 @@ class PostgresOrderStoreBuilderTest {
   @Test
   @DisplayName("a URL shown in a message keeps host and database only")
   void redactedUrl() {
-    assertEquals("jdbc:postgresql://db:5432/shop?...",
+    assertEquals(
+        "jdbc:postgresql://db:5432/shop?...",
         Secrets.redactUrl("jdbc:postgresql://db:5432/shop?user=a&password=" + SECRET));
-    assertEquals("jdbc:postgresql://db/shop", Secrets.redactUrl("jdbc:postgresql://a:" + SECRET + "@db/shop"));
-    Secrets secrets = Secrets.of("jdbc:postgresql://db/shop?password=s%40cret&sslpassword=k3y", "given");
+    assertEquals(
+        "jdbc:postgresql://db/shop",
+        Secrets.redactUrl("jdbc:postgresql://a:" + SECRET + "@db/shop"));
+    Secrets secrets =
+        Secrets.of("jdbc:postgresql://db/shop?password=s%40cret&sslpassword=k3y", "given");
     assertEquals("*** *** *** ***", secrets.clean("s%40cret s@cret k3y given"));
   }
 

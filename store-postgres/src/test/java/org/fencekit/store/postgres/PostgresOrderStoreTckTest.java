@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Nested;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The whole TCK against a real PostgreSQL (see {@link PostgresTestServer}), in four
- * configurations: a HikariCP pool the store builds from a JDBC URL and an unpooled DataSource of
- * the user's, each with the single-statement fast path (the default) and with locking
- * transactions only; and a fast-path store whose peer decides only in locking transactions, so
- * the two ways race each other over the same orders. The peer store is always a second store
- * with its own connections. All of it runs in one schema with a random name, dropped afterwards.
+ * The whole TCK against a real PostgreSQL (see {@link PostgresTestServer}), in four configurations:
+ * a HikariCP pool the store builds from a JDBC URL and an unpooled DataSource of the user's, each
+ * with the single-statement fast path (the default) and with locking transactions only; and a
+ * fast-path store whose peer decides only in locking transactions, so the two ways race each other
+ * over the same orders. The peer store is always a second store with its own connections. All of it
+ * runs in one schema with a random name, dropped afterwards.
  */
 class PostgresOrderStoreTckTest {
 
@@ -45,8 +45,8 @@ class PostgresOrderStoreTckTest {
   }
 
   /**
-   * The user's DataSource, unpooled: every call opens a connection (a server process) of its
-   * own, so no call can lean on session state left by another.
+   * The user's DataSource, unpooled: every call opens a connection (a server process) of its own,
+   * so no call can lean on session state left by another.
    */
   private static OrderStore unpooled(TestClock clock, boolean createSchema, boolean fastPath) {
     String url = PostgresTestServer.jdbcUrl(); // skips the test if there is no server

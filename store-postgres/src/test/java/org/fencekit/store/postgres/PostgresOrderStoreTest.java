@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -34,47 +33,52 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
-import org.fencekit.tck.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * What the TCK cannot see: the schema, table names, the pool, the transaction boundaries and
- * what a failure at each of them means, against a real PostgreSQL (see
- * {@link PostgresTestServer}); the tests about a transaction's COMMIT or its statements build
- * the store with the fast path off ({@link PostgresFastPathTest} has the fast path's own). Failures are made real: the test terminates the store's backend
- * or commits a competing transaction at a chosen moment.
+ * What the TCK cannot see: the schema, table names, the pool, the transaction boundaries and what a
+ * failure at each of them means, against a real PostgreSQL (see {@link PostgresTestServer}); the
+ * tests about a transaction's COMMIT or its statements build the store with the fast path off
+ * ({@link PostgresFastPathTest} has the fast path's own). Failures are made real: the test
+ * terminates the store's backend or commits a competing transaction at a chosen moment.
  */
 class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   // ------------------------------------------------------------------ failures, made real
 
   @Test
-  @DisplayName("a connection lost during COMMIT of a write: StoreUnavailableException with the outcome unknown")
+  @DisplayName(
+      "a connection lost during COMMIT of a write: StoreUnavailableException with the outcome unknown")
   void commitFailureLeavesTheOutcomeUnknown() {
     AtomicBoolean killAtCommit = new AtomicBoolean();
-    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
-      @Override
-      public void beforeCommit(int pid) throws SQLException {
-        if (killAtCommit.getAndSet(false)) {
-          Sabotage.terminate(pid);
-        }
-      }
-    });
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
+    DataSource dataSource =
+        Sabotage.wrap(
+            simpleDataSource(),
+            new Sabotage.Hooks() {
+              @Override
+              public void beforeCommit(int pid) throws SQLException {
+                if (killAtCommit.getAndSet(false)) {
+                  Sabotage.terminate(pid);
+                }
+              }
+            });
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(dataSource)
+                .schema(schema.name())
+                .createSchema(true)
+                .singleStatementFastPath(false)
+                .clock(clock));
     String sid = sid("commit");
     ClaimId token = claimed(store, sid);
 
     killAtCommit.set(true);
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-        () -> store.complete(sid, token, ITEM));
+    StoreUnavailableException e =
+        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
     assertTrue(e.outcomeUnknown(), e::getMessage);
     assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
     assertEquals("complete", e.operation());
@@ -87,8 +91,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     // A COMMIT of a transaction that wrote nothing (a superseded fail) cannot leave it unknown.
     killAtCommit.set(true);
     ClaimId madeUp = new ClaimId(7, ClaimId.newNonce());
-    StoreUnavailableException readOnly = assertThrows(StoreUnavailableException.class,
-        () -> store.fail(sid, madeUp, "late"));
+    StoreUnavailableException readOnly =
+        assertThrows(StoreUnavailableException.class, () -> store.fail(sid, madeUp, "late"));
     assertFalse(readOnly.outcomeUnknown(), readOnly::getMessage);
   }
 
@@ -97,51 +101,67 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   void failureBeforeCommitWritesNothing() {
     AtomicBoolean killAtLock = new AtomicBoolean();
     AtomicBoolean killAtUpdate = new AtomicBoolean();
-    DataSource dataSource = Sabotage.wrap(simpleDataSource(), new Sabotage.Hooks() {
-      @Override
-      public void beforePrepare(String sql, int pid) throws SQLException {
-        if ((sql.contains("FOR UPDATE") && killAtLock.getAndSet(false))
-            || (sql.contains("UPDATE \"") && killAtUpdate.getAndSet(false))) {
-          Sabotage.terminate(pid);
-        }
-      }
-    });
-    PostgresOrderStore store = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).createSchema(true).singleStatementFastPath(false).clock(clock));
+    DataSource dataSource =
+        Sabotage.wrap(
+            simpleDataSource(),
+            new Sabotage.Hooks() {
+              @Override
+              public void beforePrepare(String sql, int pid) throws SQLException {
+                if ((sql.contains("FOR UPDATE") && killAtLock.getAndSet(false))
+                    || (sql.contains("UPDATE \"") && killAtUpdate.getAndSet(false))) {
+                  Sabotage.terminate(pid);
+                }
+              }
+            });
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(dataSource)
+                .schema(schema.name())
+                .createSchema(true)
+                .singleStatementFastPath(false)
+                .clock(clock));
     String sid = sid("before");
     ClaimId token = claimed(store, sid);
     OrderRecord before = record(store, sid);
 
     killAtLock.set(true);
-    StoreUnavailableException atLock = assertThrows(StoreUnavailableException.class,
-        () -> store.fail(sid, token, "provider outage"));
+    StoreUnavailableException atLock =
+        assertThrows(
+            StoreUnavailableException.class, () -> store.fail(sid, token, "provider outage"));
     assertFalse(atLock.outcomeUnknown(), atLock::getMessage);
     assertTrue(atLock.getMessage().contains("Nothing was written"), atLock.getMessage());
 
     killAtUpdate.set(true);
-    StoreUnavailableException afterLock = assertThrows(StoreUnavailableException.class,
-        () -> store.fail(sid, token, "provider outage"));
-    assertFalse(afterLock.outcomeUnknown(), "an UPDATE that was never committed cannot have landed");
+    StoreUnavailableException afterLock =
+        assertThrows(
+            StoreUnavailableException.class, () -> store.fail(sid, token, "provider outage"));
+    assertFalse(
+        afterLock.outcomeUnknown(), "an UPDATE that was never committed cannot have landed");
 
     assertEquals(before, record(store, sid), "nothing was written");
     assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
   }
 
   @Test
-  @DisplayName("a statement stuck behind another transaction's row lock fails after the query timeout, nothing written")
+  @DisplayName(
+      "a statement stuck behind another transaction's row lock fails after the query timeout, nothing written")
   void queryTimeout() throws SQLException {
     PostgresOrderStore store = store(pooled().queryTimeout(Duration.ofSeconds(1)));
     String sid = sid("timeout");
     ClaimId token = claimed(store, sid);
     try (Connection blocker = PostgresTestServer.connect()) {
       blocker.setAutoCommit(false);
-      try (PreparedStatement lock = blocker.prepareStatement(
-          "SELECT 1 FROM " + schema.name() + ".fencekit_orders WHERE session_id = ? FOR UPDATE")) {
+      try (PreparedStatement lock =
+          blocker.prepareStatement(
+              "SELECT 1 FROM "
+                  + schema.name()
+                  + ".fencekit_orders WHERE session_id = ? FOR UPDATE")) {
         lock.setString(1, sid);
         lock.executeQuery().close();
       }
-      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-          () -> store.complete(sid, token, ITEM));
+      StoreUnavailableException e =
+          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
       assertFalse(e.outcomeUnknown(), e::getMessage);
       assertTrue(e.getMessage().contains("query timeout"), e.getMessage());
       blocker.rollback();
@@ -150,14 +170,16 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a pool with no connection to lend in time: StoreUnavailableException, nothing written")
+  @DisplayName(
+      "a pool with no connection to lend in time: StoreUnavailableException, nothing written")
   void poolExhausted() throws SQLException {
-    PostgresOrderStore store = store(pooled().maximumPoolSize(1).connectionTimeout(Duration.ofMillis(250)));
+    PostgresOrderStore store =
+        store(pooled().maximumPoolSize(1).connectionTimeout(Duration.ofMillis(250)));
     String sid = sid("exhausted");
     ClaimId token = claimed(store, sid);
     try (Connection held = store.storage().dataSource().getConnection()) {
-      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-          () -> store.complete(sid, token, ITEM));
+      StoreUnavailableException e =
+          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
       assertFalse(e.outcomeUnknown(), e::getMessage);
       assertTrue(e.getMessage().contains("connections to spare"), e.getMessage());
       held.rollback();
@@ -169,9 +191,10 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   /**
    * Claim B, a locking transaction, reads "no order" and is held before its INSERT while claim A
-   * (the fast path's single statement) creates the order. Under READ COMMITTED, B's INSERT ... ON CONFLICT DO NOTHING inserts nothing and
-   * the claim is decided again; under SERIALIZABLE it raises 40001 and the transaction is run
-   * again. Either way B must answer InFlight, never a second Claimed or an exception.
+   * (the fast path's single statement) creates the order. Under READ COMMITTED, B's INSERT ... ON
+   * CONFLICT DO NOTHING inserts nothing and the claim is decided again; under SERIALIZABLE it
+   * raises 40001 and the transaction is run again. Either way B must answer InFlight, never a
+   * second Claimed or an exception.
    */
   private void creationRace(boolean serializable) throws Exception {
     CountDownLatch paused = new CountDownLatch(1);
@@ -181,23 +204,34 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     if (serializable) {
       base.setOptions("-c default_transaction_isolation=serializable");
     }
-    DataSource dataSource = Sabotage.wrap(base, new Sabotage.Hooks() {
-      @Override
-      public void beforePrepare(String sql, int pid) {
-        if (sql.contains("INSERT INTO") && sql.contains("_orders") && pauseOnce.getAndSet(false)) {
-          paused.countDown();
-          try {
-            assertTrue(released.await(30, TimeUnit.SECONDS), "the test never released claim B");
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-          }
-        }
-      }
-    });
+    DataSource dataSource =
+        Sabotage.wrap(
+            base,
+            new Sabotage.Hooks() {
+              @Override
+              public void beforePrepare(String sql, int pid) {
+                if (sql.contains("INSERT INTO")
+                    && sql.contains("_orders")
+                    && pauseOnce.getAndSet(false)) {
+                  paused.countDown();
+                  try {
+                    assertTrue(
+                        released.await(30, TimeUnit.SECONDS), "the test never released claim B");
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError(e);
+                  }
+                }
+              }
+            });
     PostgresOrderStore storeA = store(pooled());
-    PostgresOrderStore storeB = store(PostgresOrderStore.builder().dataSource(dataSource)
-        .schema(schema.name()).singleStatementFastPath(false).clock(clock));
+    PostgresOrderStore storeB =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(dataSource)
+                .schema(schema.name())
+                .singleStatementFastPath(false)
+                .clock(clock));
     String sid = sid(serializable ? "race_serializable" : "race_read_committed");
 
     ExecutorService executor = Executors.newSingleThreadExecutor();
@@ -209,7 +243,9 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       ClaimResult resultB = claimB.get(30, TimeUnit.SECONDS);
       assertInstanceOf(ClaimResult.InFlight.class, resultB, () -> "claim B: " + resultB);
       assertEquals(tokenA, resultB.record().claimId(), "B must see A's claim");
-      assertEquals(serializable ? 1 : 0, storeB.storage().retries(),
+      assertEquals(
+          serializable ? 1 : 0,
+          storeB.storage().retries(),
           "transactions run again after a serialization failure");
     } finally {
       released.countDown();
@@ -218,13 +254,15 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("two first claims: the one that loses the insert is decided again against the winner's order")
+  @DisplayName(
+      "two first claims: the one that loses the insert is decided again against the winner's order")
   void creationRaceReadCommitted() throws Exception {
     creationRace(false);
   }
 
   @Test
-  @DisplayName("a serialization failure (40001) on a server running SERIALIZABLE is retried, not surfaced")
+  @DisplayName(
+      "a serialization failure (40001) on a server running SERIALIZABLE is retried, not surfaced")
   void creationRaceSerializable() throws Exception {
     creationRace(true);
   }
@@ -252,8 +290,11 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       try (Statement statement = other.createStatement()) {
         statement.execute("SET LOCAL deadlock_timeout = '30s'");
       }
-      try (PreparedStatement insert = other.prepareStatement("INSERT INTO " + orphans
-          + " (session_id, claim_fence, claim_nonce, provider_order_id, recorded_at) VALUES (?, ?, ?, ?, 0)")) {
+      try (PreparedStatement insert =
+          other.prepareStatement(
+              "INSERT INTO "
+                  + orphans
+                  + " (session_id, claim_fence, claim_nonce, provider_order_id, recorded_at) VALUES (?, ?, ?, ?, 0)")) {
         insert.setString(1, sid);
         insert.setLong(2, stale.fence());
         insert.setString(3, stale.nonce());
@@ -262,8 +303,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       }
       Future<WriteResult> complete = executor.submit(() -> store.complete(sid, stale, ITEM));
       awaitLockWait("%INSERT INTO \"" + schema.name() + "\".\"fencekit_orphans\"%");
-      try (PreparedStatement lock = other.prepareStatement(
-          "SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
+      try (PreparedStatement lock =
+          other.prepareStatement("SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
         lock.setString(1, sid);
         lock.executeQuery().close();
       }
@@ -281,8 +322,10 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   static void awaitLockWait(String pattern) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     try (Connection watcher = PostgresTestServer.connect();
-         PreparedStatement waiting = watcher.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-             + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
+        PreparedStatement waiting =
+            watcher.prepareStatement(
+                "SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
       waiting.setString(1, pattern);
       while (true) {
         try (ResultSet rows = waiting.executeQuery()) {
@@ -291,7 +334,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
             return;
           }
         }
-        assertTrue(System.nanoTime() < deadline, "no statement like " + pattern + " waited for a lock");
+        assertTrue(
+            System.nanoTime() < deadline, "no statement like " + pattern + " waited for a lock");
         Thread.sleep(20); // polling the server's state, not waiting for a lease
       }
     }
@@ -322,7 +366,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     String created = schema.name() + "_created";
     try {
       try (Connection connection = PostgresTestServer.connect();
-           Statement statement = connection.createStatement()) {
+          Statement statement = connection.createStatement()) {
         statement.execute("CREATE SCHEMA " + manual);
         statement.execute("SET search_path TO " + manual);
         statement.execute(Sql.shippedSchema());
@@ -336,7 +380,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       clock.advance(LEASE);
       ClaimId fresh = claimed(store, sid);
       assertInstanceOf(WriteResult.Written.class, store.complete(sid, fresh, ITEM));
-      assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, new Item("prov-2", null)));
+      assertInstanceOf(
+          WriteResult.Superseded.class, store.complete(sid, stale, new Item("prov-2", null)));
       assertEquals(1, store.orphans(sid).size());
     } finally {
       PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + manual + " CASCADE");
@@ -355,9 +400,15 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     assertInstanceOf(WriteResult.Written.class, store.fail(sid, fresh, "out of stock"));
     assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, ITEM));
     try (Connection connection = PostgresTestServer.connect();
-         PreparedStatement statement = connection.prepareStatement("SELECT"
-             + " (SELECT count(*) FROM " + schema.name() + ".\"order\" WHERE session_id = ?),"
-             + " (SELECT count(*) FROM " + schema.name() + ".\"user\" WHERE session_id = ?)")) {
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT"
+                    + " (SELECT count(*) FROM "
+                    + schema.name()
+                    + ".\"order\" WHERE session_id = ?),"
+                    + " (SELECT count(*) FROM "
+                    + schema.name()
+                    + ".\"user\" WHERE session_id = ?)")) {
       statement.setString(1, sid);
       statement.setString(2, sid);
       try (ResultSet rows = statement.executeQuery()) {
@@ -369,7 +420,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a user with only SELECT, INSERT and UPDATE on the tables runs the store; createSchema needs more")
+  @DisplayName(
+      "a user with only SELECT, INSERT and UPDATE on the tables runs the store; createSchema needs more")
   void leastPrivilege() {
     store(pooled()).close(); // the tables exist
     String role = "fencekit_app_" + ClaimId.newNonce().substring(0, 10);
@@ -377,8 +429,13 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     PostgresTestServer.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
       PostgresTestServer.execute("GRANT USAGE ON SCHEMA " + schema.name() + " TO " + role);
-      PostgresTestServer.execute("GRANT SELECT, INSERT, UPDATE ON " + schema.name() + ".fencekit_orders, "
-          + schema.name() + ".fencekit_orphans TO " + role);
+      PostgresTestServer.execute(
+          "GRANT SELECT, INSERT, UPDATE ON "
+              + schema.name()
+              + ".fencekit_orders, "
+              + schema.name()
+              + ".fencekit_orphans TO "
+              + role);
       String url = asUser(PostgresTestServer.jdbcUrl(), role, password);
 
       try (PostgresOrderStore store = pooled().jdbcUrl(url).createSchema(false).build()) {
@@ -392,8 +449,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
         assertEquals(1, store.orphans(sid).size());
       }
 
-      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-          () -> pooled().jdbcUrl(url).build());
+      StoreUnavailableException e =
+          assertThrows(StoreUnavailableException.class, () -> pooled().jdbcUrl(url).build());
       assertTrue(e.getMessage().contains("42501"), e.getMessage());
       assertTrue(e.getMessage().contains("leave it off"), e.getMessage());
       assertFalse(e.getMessage().contains(password), "the password must not appear");
@@ -406,11 +463,17 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   /** {@code url} with its user and password replaced. */
   private static String asUser(String url, String user, String password) {
     int query = url.indexOf('?');
-    StringBuilder out = new StringBuilder(query < 0 ? url : url.substring(0, query))
-        .append("?user=").append(user).append("&password=").append(password);
+    StringBuilder out =
+        new StringBuilder(query < 0 ? url : url.substring(0, query))
+            .append("?user=")
+            .append(user)
+            .append("&password=")
+            .append(password);
     if (query >= 0) {
       for (String parameter : url.substring(query + 1).split("&")) {
-        if (!parameter.startsWith("user=") && !parameter.startsWith("password=") && !parameter.isEmpty()) {
+        if (!parameter.startsWith("user=")
+            && !parameter.startsWith("password=")
+            && !parameter.isEmpty()) {
           out.append('&').append(parameter);
         }
       }
@@ -421,12 +484,15 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   // ------------------------------------------------------------------ values
 
   @Test
-  @DisplayName("records round-trip exactly, to the millisecond, and hostile strings travel as bound values")
+  @DisplayName(
+      "records round-trip exactly, to the millisecond, and hostile strings travel as bound values")
   void roundTrip() {
     clock.set(Instant.parse("2026-09-14T12:00:00.123456789Z"));
     PostgresOrderStore store = store(pooled());
-    String sid = "cs_'); DROP TABLE fencekit_orders; -- \u00e9\uD83D\uDE00 " + ORDERS.incrementAndGet();
-    OrderSnapshot snapshot = new OrderSnapshot(sid, "esim \"eu\" 5gb", 3, "o'brien@example.com", 0, "EUR");
+    String sid =
+        "cs_'); DROP TABLE fencekit_orders; -- \u00e9\uD83D\uDE00 " + ORDERS.incrementAndGet();
+    OrderSnapshot snapshot =
+        new OrderSnapshot(sid, "esim \"eu\" 5gb", 3, "o'brien@example.com", 0, "EUR");
     ClaimResult claim = store.claim(snapshot, Duration.ofMillis(1500));
     assertInstanceOf(ClaimResult.Claimed.class, claim);
     assertEquals(Instant.parse("2026-09-14T12:00:00.123Z"), claim.record().claimedAt());
@@ -443,28 +509,38 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     clock.advance(Duration.ofMillis(7));
     store.complete(sid, stale, new Item("prov '2'", null));
     List<Orphan> orphans = store.orphans(sid);
-    assertEquals(List.of(new Orphan(sid, stale, new Item("prov '2'", null),
-        Instant.parse("2026-09-14T12:00:01.630Z"))), orphans);
+    assertEquals(
+        List.of(
+            new Orphan(
+                sid, stale, new Item("prov '2'", null), Instant.parse("2026-09-14T12:00:01.630Z"))),
+        orphans);
   }
 
   // ------------------------------------------------------------------ pools
 
   @Test
-  @DisplayName("the user's DataSource stays open after close, and gets its connections back as lent")
+  @DisplayName(
+      "the user's DataSource stays open after close, and gets its connections back as lent")
   void userDataSource() throws SQLException {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(PostgresTestServer.jdbcUrl());
     config.setMaximumPoolSize(2);
     config.setAutoCommit(true);
     try (HikariDataSource pool = new HikariDataSource(config)) {
-      PostgresOrderStore store = PostgresOrderStore.builder().dataSource(pool)
-          .schema(schema.name()).createSchema(true).clock(clock).build();
+      PostgresOrderStore store =
+          PostgresOrderStore.builder()
+              .dataSource(pool)
+              .schema(schema.name())
+              .createSchema(true)
+              .clock(clock)
+              .build();
       String sid = sid("user_ds");
       ClaimId token = claimed(store, sid);
       assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
       store.close();
       assertFalse(pool.isClosed(), "the store must not close a DataSource it was given");
-      assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
+      assertEquals(
+          0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
       try (Connection connection = pool.getConnection()) {
         assertTrue(connection.getAutoCommit(), "auto-commit as the pool lent it");
       }
@@ -472,7 +548,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   }
 
   @Test
-  @DisplayName("a pool built from a URL: no server-side prepared statements, no password in its URL, closed with the store")
+  @DisplayName(
+      "a pool built from a URL: no server-side prepared statements, no password in its URL, closed with the store")
   void ownedPool() throws SQLException {
     PostgresOrderStore store = store(pooled().maximumPoolSize(1));
     String sid = sid("owned");
@@ -481,11 +558,12 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     }
     HikariDataSource pool = (HikariDataSource) store.storage().dataSource();
     try (Connection connection = pool.getConnection();
-         Statement statement = connection.createStatement();
-         ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_prepared_statements")) {
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_prepared_statements")) {
       assertEquals(0, connection.unwrap(PGConnection.class).getPrepareThreshold());
       rows.next();
-      assertEquals(0, rows.getInt(1), "a transaction pooler cannot follow named prepared statements");
+      assertEquals(
+          0, rows.getInt(1), "a transaction pooler cannot follow named prepared statements");
       connection.commit();
     }
     store.close();
@@ -493,13 +571,23 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     assertThrows(IllegalStateException.class, () -> store.get(sid));
 
     String url = PostgresTestServer.jdbcUrl();
-    String withPassword = url + (url.contains("?") ? "&" : "?") + "prepareThreshold=3&password=ignored-by-trust";
-    PostgresOrderStore tuned = store(PostgresOrderStore.builder().jdbcUrl(withPassword).maximumPoolSize(1)
-        .schema(schema.name()).createSchema(true).clock(clock));
+    String withPassword =
+        url + (url.contains("?") ? "&" : "?") + "prepareThreshold=3&password=ignored-by-trust";
+    PostgresOrderStore tuned =
+        store(
+            PostgresOrderStore.builder()
+                .jdbcUrl(withPassword)
+                .maximumPoolSize(1)
+                .schema(schema.name())
+                .createSchema(true)
+                .clock(clock));
     HikariDataSource tunedPool = (HikariDataSource) tuned.storage().dataSource();
-    assertFalse(tunedPool.getJdbcUrl().contains("password"), "the driver is given the password as a property");
+    assertFalse(
+        tunedPool.getJdbcUrl().contains("password"),
+        "the driver is given the password as a property");
     try (Connection connection = tunedPool.getConnection()) {
-      assertEquals(3, connection.unwrap(PGConnection.class).getPrepareThreshold(), "the URL's setting wins");
+      assertEquals(
+          3, connection.unwrap(PGConnection.class).getPrepareThreshold(), "the URL's setting wins");
       connection.rollback();
     }
   }
@@ -507,8 +595,9 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   private static List<String> tables(String schemaName) throws SQLException {
     List<String> names = new ArrayList<>();
     try (Connection connection = PostgresTestServer.connect();
-         PreparedStatement statement = connection.prepareStatement(
-             "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1")) {
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1")) {
       statement.setString(1, schemaName);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
@@ -522,14 +611,23 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   private static List<String> columns(String schemaName) throws SQLException {
     List<String> columns = new ArrayList<>();
     try (Connection connection = PostgresTestServer.connect();
-         PreparedStatement statement = connection.prepareStatement(
-             "SELECT table_name, column_name, data_type, is_nullable, is_identity"
-                 + " FROM information_schema.columns WHERE table_schema = ? ORDER BY 1, ordinal_position")) {
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT table_name, column_name, data_type, is_nullable, is_identity"
+                    + " FROM information_schema.columns WHERE table_schema = ? ORDER BY 1, ordinal_position")) {
       statement.setString(1, schemaName);
       try (ResultSet rows = statement.executeQuery()) {
         while (rows.next()) {
-          columns.add(rows.getString(1) + "." + rows.getString(2) + " " + rows.getString(3)
-              + " null=" + rows.getString(4) + " identity=" + rows.getString(5));
+          columns.add(
+              rows.getString(1)
+                  + "."
+                  + rows.getString(2)
+                  + " "
+                  + rows.getString(3)
+                  + " null="
+                  + rows.getString(4)
+                  + " identity="
+                  + rows.getString(5));
         }
       }
     }

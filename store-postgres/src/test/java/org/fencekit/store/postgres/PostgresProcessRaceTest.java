@@ -35,11 +35,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * A forked JVM with pools of its own races this JVM for claims over 200 orders (see
- * {@link ClaimRace} for what each racer does; in each process one racer is on the fast path and
- * one on locking transactions), then the union of both processes' results is
- * checked against the contract: one owner per fence, fences strictly increasing with no gap, no
- * two live leases overlapping, and no stale write landing.
+ * A forked JVM with pools of its own races this JVM for claims over 200 orders (see {@link
+ * ClaimRace} for what each racer does; in each process one racer is on the fast path and one on
+ * locking transactions), then the union of both processes' results is checked against the contract:
+ * one owner per fence, fences strictly increasing with no gap, no two live leases overlapping, and
+ * no stale write landing.
  */
 class PostgresProcessRaceTest {
 
@@ -68,14 +68,21 @@ class PostgresProcessRaceTest {
   }
 
   @Test
-  @DisplayName("two processes racing over 200 orders: one owner per fence, fences strictly increasing, no stale write lands")
+  @DisplayName(
+      "two processes racing over 200 orders: one owner per fence, fences strictly increasing, no stale write lands")
   void twoProcessesRace() throws Exception {
     String url = PostgresTestServer.jdbcUrl();
     String runId = ClaimId.newNonce().substring(0, 8);
     List<String> ids = ClaimRace.sessionIds(runId, ORDERS);
     TestClock setupClock = new TestClock();
-    try (PostgresOrderStore setup = PostgresOrderStore.builder().jdbcUrl(url).schema(schema.name())
-        .maximumPoolSize(1).createSchema(true).clock(setupClock).build()) {
+    try (PostgresOrderStore setup =
+        PostgresOrderStore.builder()
+            .jdbcUrl(url)
+            .schema(schema.name())
+            .maximumPoolSize(1)
+            .createSchema(true)
+            .clock(setupClock)
+            .build()) {
       setup.get(ids.get(0));
     }
 
@@ -90,29 +97,48 @@ class PostgresProcessRaceTest {
         stores.add(ClaimRace.store(url, schema.name(), clock, i));
         stores.get(i).get(ids.get(0));
       }
-      ProcessBuilder builder = new ProcessBuilder(javaExecutable(), "-cp", classPath(),
-          ClaimRace.class.getName(), schema.name(), runId, Integer.toString(ORDERS),
-          Integer.toString(ROUNDS), Integer.toString(RACERS_PER_PROCESS));
+      ProcessBuilder builder =
+          new ProcessBuilder(
+              javaExecutable(),
+              "-cp",
+              classPath(),
+              ClaimRace.class.getName(),
+              schema.name(),
+              runId,
+              Integer.toString(ORDERS),
+              Integer.toString(ROUNDS),
+              Integer.toString(RACERS_PER_PROCESS));
       builder.environment().put(PostgresTestServer.URL_VARIABLE, url);
       builder.redirectError(errors);
       child = builder.start();
       ChildOutput output = new ChildOutput(child);
-      assertTrue(output.ready.await(CHILD_SECONDS, TimeUnit.SECONDS),
+      assertTrue(
+          output.ready.await(CHILD_SECONDS, TimeUnit.SECONDS),
           () -> "the forked JVM never printed READY; its stderr: " + read(errors));
       try (Writer go = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
         go.write("GO\n");
       }
-      List<String> lines = new ArrayList<>(ClaimRace.runAll("parent-", stores, clocks, ids, ROUNDS));
-      assertTrue(child.waitFor(CHILD_SECONDS, TimeUnit.SECONDS), "the forked JVM did not finish in time");
+      List<String> lines =
+          new ArrayList<>(ClaimRace.runAll("parent-", stores, clocks, ids, ROUNDS));
+      assertTrue(
+          child.waitFor(CHILD_SECONDS, TimeUnit.SECONDS), "the forked JVM did not finish in time");
       output.join();
-      assertEquals(0, child.exitValue(), () -> "the forked JVM failed; its stderr: " + read(errors));
-      assertTrue(output.done, () -> "the forked JVM did not print DONE; its stderr: " + read(errors));
+      assertEquals(
+          0, child.exitValue(), () -> "the forked JVM failed; its stderr: " + read(errors));
+      assertTrue(
+          output.done, () -> "the forked JVM did not print DONE; its stderr: " + read(errors));
       lines.addAll(output.lines);
       FastPath fast = stores.get(0).fastPath();
-      assertTrue(fast.hits("claim") > 0 && fast.misses("claim") > 0 && fast.hits("extend") > 0,
-          () -> "the fast path must have decided first claims and extends, and missed re-claims, in"
-              + " the race: claim " + fast.hits("claim") + "/" + fast.misses("claim") + ", extend "
-              + fast.hits("extend"));
+      assertTrue(
+          fast.hits("claim") > 0 && fast.misses("claim") > 0 && fast.hits("extend") > 0,
+          () ->
+              "the fast path must have decided first claims and extends, and missed re-claims, in"
+                  + " the race: claim "
+                  + fast.hits("claim")
+                  + "/"
+                  + fast.misses("claim")
+                  + ", extend "
+                  + fast.hits("extend"));
 
       check(lines, ids, stores.get(0), clocks.get(0));
     } finally {
@@ -130,7 +156,8 @@ class PostgresProcessRaceTest {
   /** One granted claim, as the racer that got it reported it. */
   private record Claim(String racer, long fence, String nonce, long claimedAt, long expiresAt) {}
 
-  private static void check(List<String> lines, List<String> ids, PostgresOrderStore store, TestClock clock) {
+  private static void check(
+      List<String> lines, List<String> ids, PostgresOrderStore store, TestClock clock) {
     Map<String, TreeMap<Long, Claim>> claims = new HashMap<>();
     Map<String, Long> lastFenceOfRacer = new HashMap<>();
     int stale = 0;
@@ -140,15 +167,33 @@ class PostgresProcessRaceTest {
       String sid = f[2];
       switch (f[0]) {
         case "CLAIM" -> {
-          Claim claim = new Claim(f[1], Long.parseLong(f[3]), f[4], Long.parseLong(f[5]), Long.parseLong(f[6]));
+          Claim claim =
+              new Claim(
+                  f[1], Long.parseLong(f[3]), f[4], Long.parseLong(f[5]), Long.parseLong(f[6]));
           Claim twin = claims.computeIfAbsent(sid, k -> new TreeMap<>()).put(claim.fence(), claim);
           if (twin != null) {
-            fail("two owners of fence " + claim.fence() + " of order '" + sid + "': " + twin + " and " + claim);
+            fail(
+                "two owners of fence "
+                    + claim.fence()
+                    + " of order '"
+                    + sid
+                    + "': "
+                    + twin
+                    + " and "
+                    + claim);
           }
           Long previous = lastFenceOfRacer.put(claim.racer() + " " + sid, claim.fence());
           if (previous != null && previous >= claim.fence()) {
-            fail("racer " + claim.racer() + " got fence " + claim.fence() + " of order '" + sid
-                + "' after fence " + previous + ": fences must strictly increase");
+            fail(
+                "racer "
+                    + claim.racer()
+                    + " got fence "
+                    + claim.fence()
+                    + " of order '"
+                    + sid
+                    + "' after fence "
+                    + previous
+                    + ": fences must strictly increase");
           }
         }
         case "EXTEND" -> {
@@ -157,15 +202,19 @@ class PostgresProcessRaceTest {
           if (f[4].equals("Written")) {
             assertEquals(fence, current, () -> "an extend landed on a newer claim: " + line);
           } else {
-            assertTrue(current > fence, () -> "an extend was superseded with no newer claim: " + line);
+            assertTrue(
+                current > fence, () -> "an extend was superseded with no newer claim: " + line);
           }
         }
         case "STALE" -> {
           stale++;
           assertEquals("Superseded", f[4], () -> "a stale fail landed: " + line);
-          assertTrue(Long.parseLong(f[5]) > Long.parseLong(f[3]), () -> "the current fence must be newer: " + line);
+          assertTrue(
+              Long.parseLong(f[5]) > Long.parseLong(f[3]),
+              () -> "the current fence must be newer: " + line);
         }
-        case "BUSY" -> assertEquals("InFlight", f[3], () -> "nothing completes in the race: " + line);
+        case "BUSY" ->
+            assertEquals("InFlight", f[3], () -> "nothing completes in the race: " + line);
         default -> fail("unexpected line: " + line);
       }
     }
@@ -175,19 +224,38 @@ class PostgresProcessRaceTest {
       TreeMap<Long, Claim> granted = claims.get(sid);
       assertNotNull(granted, "nobody claimed order '" + sid + "'");
       OrderRecord record = store.get(sid).orElseThrow();
-      assertEquals(granted.size(), record.fence(), () -> "order '" + sid + "' has fence "
-          + record.fence() + " but " + granted.size() + " claims were granted: " + granted.keySet());
-      assertEquals(granted.lastKey(), record.fence(), "fences of '" + sid + "' must run 1.." + granted.size());
-      assertEquals(OrderStatus.PENDING, record.status(), () -> "a stale fail landed on '" + sid + "': " + record);
-      assertEquals(new ClaimId(record.fence(), granted.lastEntry().getValue().nonce()), record.claimId(),
+      assertEquals(
+          granted.size(),
+          record.fence(),
+          () ->
+              "order '"
+                  + sid
+                  + "' has fence "
+                  + record.fence()
+                  + " but "
+                  + granted.size()
+                  + " claims were granted: "
+                  + granted.keySet());
+      assertEquals(
+          granted.lastKey(),
+          record.fence(),
+          "fences of '" + sid + "' must run 1.." + granted.size());
+      assertEquals(
+          OrderStatus.PENDING,
+          record.status(),
+          () -> "a stale fail landed on '" + sid + "': " + record);
+      assertEquals(
+          new ClaimId(record.fence(), granted.lastEntry().getValue().nonce()),
+          record.claimId(),
           "the current claim of '" + sid + "' must be the last one granted");
       Claim before = null;
       boolean bothProcesses = false;
       for (Claim claim : granted.values()) {
         if (before != null) {
           Claim earlier = before;
-          assertTrue(claim.claimedAt() >= earlier.expiresAt(), () -> "two live claims on '" + sid
-              + "' at once: " + earlier + " then " + claim);
+          assertTrue(
+              claim.claimedAt() >= earlier.expiresAt(),
+              () -> "two live claims on '" + sid + "' at once: " + earlier + " then " + claim);
           bothProcesses |= earlier.racer().charAt(0) != claim.racer().charAt(0);
         }
         before = claim;
@@ -201,12 +269,14 @@ class PostgresProcessRaceTest {
       for (Claim claim : granted.headMap(record.fence()).values()) {
         ClaimId token = new ClaimId(claim.fence(), claim.nonce());
         WriteResult result = store.complete(sid, token, new Item("late-" + claim.fence(), null));
-        assertInstanceOf(WriteResult.Superseded.class, result, () -> "stale " + token + " on '" + sid + "'");
+        assertInstanceOf(
+            WriteResult.Superseded.class, result, () -> "stale " + token + " on '" + sid + "'");
         assertEquals(record, result.record(), "a superseded write changes nothing");
       }
       assertEquals(granted.size() - 1, store.orphans(sid).size(), "one orphan per stale complete");
     }
-    assertTrue(sawOtherProcess > 0, "ownership must have passed between the processes at least once");
+    assertTrue(
+        sawOtherProcess > 0, "ownership must have passed between the processes at least once");
   }
 
   /** The child's standard output, read on a thread of its own. */
@@ -224,8 +294,9 @@ class PostgresProcessRaceTest {
 
     @Override
     public void run() {
-      try (BufferedReader out = new BufferedReader(
-          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
           if (line.equals("READY")) {
             ready.countDown();
@@ -242,13 +313,17 @@ class PostgresProcessRaceTest {
   }
 
   private static String javaExecutable() {
-    return ProcessHandle.current().info().command()
+    return ProcessHandle.current()
+        .info()
+        .command()
         .orElse(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
   }
 
   private static String classPath() {
     String surefire = System.getProperty("surefire.test.class.path");
-    return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
+    return surefire != null && !surefire.isBlank()
+        ? surefire
+        : System.getProperty("java.class.path");
   }
 
   private static String read(File file) {

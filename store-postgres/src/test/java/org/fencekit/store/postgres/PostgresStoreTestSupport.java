@@ -19,10 +19,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * What the store tests beside the TCK share: a schema of their own on the test server (made
- * before a class's tests, dropped after them; test classes run one at a time, JUnit's default),
- * a fresh {@link TestClock} per test, stores and connections closed after each test, and small
- * helpers to make orders.
+ * What the store tests beside the TCK share: a schema of their own on the test server (made before
+ * a class's tests, dropped after them; test classes run one at a time, JUnit's default), a fresh
+ * {@link TestClock} per test, stores and connections closed after each test, and small helpers to
+ * make orders.
  */
 abstract class PostgresStoreTestSupport {
 
@@ -70,8 +70,12 @@ abstract class PostgresStoreTestSupport {
 
   /** A store with its own pool of two in this class's schema, on the test clock. */
   PostgresOrderStore.Builder pooled() {
-    return PostgresOrderStore.builder().jdbcUrl(PostgresTestServer.jdbcUrl()).maximumPoolSize(2)
-        .schema(schema.name()).createSchema(true).clock(clock);
+    return PostgresOrderStore.builder()
+        .jdbcUrl(PostgresTestServer.jdbcUrl())
+        .maximumPoolSize(2)
+        .schema(schema.name())
+        .createSchema(true)
+        .clock(clock);
   }
 
   PostgresOrderStore store(PostgresOrderStore.Builder builder) {
@@ -95,11 +99,14 @@ abstract class PostgresStoreTestSupport {
 
   static ClaimId claimed(PostgresOrderStore store, String sessionId) {
     ClaimResult result = store.claim(snapshot(sessionId), LEASE);
-    assertInstanceOf(ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
+    assertInstanceOf(
+        ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
     return ((ClaimResult.Claimed) result).claimId();
   }
 
   static OrderRecord record(PostgresOrderStore store, String sessionId) {
-    return store.get(sessionId).orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
+    return store
+        .get(sessionId)
+        .orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
   }
 }

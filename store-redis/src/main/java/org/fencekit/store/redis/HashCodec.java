@@ -28,7 +28,8 @@ final class HashCodec {
    */
   static OrderRecord record(String key, String sessionId, Object hgetall) {
     if (!(hgetall instanceof List)) {
-      throw corrupt(key, "a script answered " + hgetall + " where the order's fields were expected");
+      throw corrupt(
+          key, "a script answered " + hgetall + " where the order's fields were expected");
     }
     List<?> flat = (List<?>) hgetall;
     Map<String, String> fields = new HashMap<>();
@@ -41,23 +42,41 @@ final class HashCodec {
   /** The order in an HGETALL map. */
   static OrderRecord record(String key, String sessionId, Map<String, String> h) {
     try {
-      OrderSnapshot snapshot = new OrderSnapshot(
-          required(h, "sessionId"), required(h, "productId"), Integer.parseInt(required(h, "quantity")),
-          h.get("customerEmail"), Long.parseLong(required(h, "amountTotal")), required(h, "currency"));
+      OrderSnapshot snapshot =
+          new OrderSnapshot(
+              required(h, "sessionId"),
+              required(h, "productId"),
+              Integer.parseInt(required(h, "quantity")),
+              h.get("customerEmail"),
+              Long.parseLong(required(h, "amountTotal")),
+              required(h, "currency"));
       if (!snapshot.sessionId().equals(sessionId)) {
-        throw corrupt(key, "it holds order '" + snapshot.sessionId() + "', not '" + sessionId + "'");
+        throw corrupt(
+            key, "it holds order '" + snapshot.sessionId() + "', not '" + sessionId + "'");
       }
       String itemId = h.get("itemId");
       Item item = itemId == null ? null : new Item(itemId, h.get("itemPayload"));
       String claimNonce = h.get("claimNonce");
-      ClaimId claim = claimNonce == null ? null : new ClaimId(Long.parseLong(required(h, "claimFence")), claimNonce);
+      ClaimId claim =
+          claimNonce == null
+              ? null
+              : new ClaimId(Long.parseLong(required(h, "claimFence")), claimNonce);
       String settledNonce = h.get("settledNonce");
-      ClaimId settledBy = settledNonce == null
-          ? null : new ClaimId(Long.parseLong(required(h, "settledFence")), settledNonce);
+      ClaimId settledBy =
+          settledNonce == null
+              ? null
+              : new ClaimId(Long.parseLong(required(h, "settledFence")), settledNonce);
       return new OrderRecord(
-          snapshot, OrderStatus.valueOf(required(h, "status")), item, h.get("lastError"), claim,
-          instant(h.get("claimedAt")), instant(h.get("leaseExpiresAt")), Long.parseLong(required(h, "fence")),
-          settledBy, instant(required(h, "updatedAt")));
+          snapshot,
+          OrderStatus.valueOf(required(h, "status")),
+          item,
+          h.get("lastError"),
+          claim,
+          instant(h.get("claimedAt")),
+          instant(h.get("leaseExpiresAt")),
+          Long.parseLong(required(h, "fence")),
+          settledBy,
+          instant(required(h, "updatedAt")));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw corrupt(key, e.getMessage());
     }
@@ -67,7 +86,8 @@ final class HashCodec {
   static Orphan orphan(String key, String sessionId, Map<String, String> fields) {
     try {
       return new Orphan(
-          sessionId, ClaimId.parse(required(fields, "claim")),
+          sessionId,
+          ClaimId.parse(required(fields, "claim")),
           new Item(required(fields, "providerOrderId"), fields.get("payload")),
           instant(required(fields, "recordedAt")));
     } catch (IllegalArgumentException | NullPointerException e) {
@@ -97,7 +117,10 @@ final class HashCodec {
 
   private static IllegalStateException corrupt(String key, String detail) {
     return new IllegalStateException(
-        "redis store: key '" + key + "' does not hold an order this store wrote: " + detail
+        "redis store: key '"
+            + key
+            + "' does not hold an order this store wrote: "
+            + detail
             + ". Is another application writing under the same key prefix? Give this store a"
             + " prefix of its own (RedisOrderStore.builder().keyPrefix(...)).");
   }

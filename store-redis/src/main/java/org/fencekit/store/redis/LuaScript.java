@@ -15,10 +15,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * One of the store's Lua scripts: its source, read once from this package's resources, and the
  * SHA-1 Redis knows it by.
  *
- * <p>{@link #run} sends EVALSHA. A node whose script cache was emptied (a restart, a failover to
- * a replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything,
- * so the script is then sent once more in full with EVAL, which also caches it on that node
- * again. Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
+ * <p>{@link #run} sends EVALSHA. A node whose script cache was emptied (a restart, a failover to a
+ * replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything, so
+ * the script is then sent once more in full with EVAL, which also caches it on that node again.
+ * Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
  */
 final class LuaScript {
 
@@ -37,8 +37,11 @@ final class LuaScript {
     String resource = name + ".lua";
     try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException("resource " + resource + " is missing from the store-redis jar;"
-            + " rebuild store-redis");
+        throw new IllegalStateException(
+            "resource "
+                + resource
+                + " is missing from the store-redis jar;"
+                + " rebuild store-redis");
       }
       return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException e) {
@@ -70,7 +73,8 @@ final class LuaScript {
       MessageDigest digest = MessageDigest.getInstance("SHA-1");
       return HexFormat.of().formatHex(digest.digest(source.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("this JVM has no SHA-1, which every Java platform must provide", e);
+      throw new IllegalStateException(
+          "this JVM has no SHA-1, which every Java platform must provide", e);
     }
   }
 }

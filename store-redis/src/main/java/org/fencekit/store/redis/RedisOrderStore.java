@@ -46,73 +46,75 @@ import redis.clients.jedis.util.JedisURIHelper;
  * cluster, or the user's own).
  *
  * <p>Layout: each order is one hash under {@code <prefix>{<tag>}}, where the tag encodes the
- * session id injectively and never holds a brace; its orphans are a stream
- * ({@code <prefix>{<tag>}:orphans}) and a set of their identities
- * ({@code <prefix>{<tag>}:orphan-ids}). The three keys share the tag, hence one cluster slot,
- * so every script touches one slot and runs unchanged on a cluster. The hash holds the first
- * snapshot's fields, {@code status}, {@code itemId}/{@code itemPayload}, {@code lastError},
- * {@code fence}, the current claim ({@code claimFence}, {@code claimNonce}, {@code claimedAt},
- * {@code leaseExpiresAt}), {@code settledFence}/{@code settledNonce} and {@code updatedAt}; times
- * are epoch milliseconds; an absent field is {@code null}.
+ * session id injectively and never holds a brace; its orphans are a stream ({@code
+ * <prefix>{<tag>}:orphans}) and a set of their identities ({@code <prefix>{<tag>}:orphan-ids}). The
+ * three keys share the tag, hence one cluster slot, so every script touches one slot and runs
+ * unchanged on a cluster. The hash holds the first snapshot's fields, {@code status}, {@code
+ * itemId}/{@code itemPayload}, {@code lastError}, {@code fence}, the current claim ({@code
+ * claimFence}, {@code claimNonce}, {@code claimedAt}, {@code leaseExpiresAt}), {@code
+ * settledFence}/{@code settledNonce} and {@code updatedAt}; times are epoch milliseconds; an absent
+ * field is {@code null}.
  *
- * <p>Algorithm: claim, complete, fail and extend are each one Lua script (resources
- * {@code claim.lua}, {@code complete.lua}, {@code fail.lua}, {@code extend.lua}), which Redis runs
+ * <p>Algorithm: claim, complete, fail and extend are each one Lua script (resources {@code
+ * claim.lua}, {@code complete.lua}, {@code fail.lua}, {@code extend.lua}), which Redis runs
  * atomically: no other command touches the order while it runs. Each operation:
+ *
  * <ol>
- *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so
- *       bad input never reaches Redis;
- *   <li>reads the store's {@link Clock} once, at millisecond precision, and computes
- *       {@code now + lease} in Java; a claim also draws its nonce here ({@link ClaimId#newNonce()});
+ *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so bad
+ *       input never reaches Redis;
+ *   <li>reads the store's {@link Clock} once, at millisecond precision, and computes {@code now +
+ *       lease} in Java; a claim also draws its nonce here ({@link ClaimId#newNonce()});
  *   <li>sends EVALSHA with the order's keys as KEYS and every value (the times, the nonce, the
  *       token, the item, the error, the snapshot) as ARGV; on NOSCRIPT it sends the script once
  *       more with EVAL, which runs it and caches it on that node again;
- *   <li>the script reads the order's fields (HMGET) and decides as
- *       {@link OrderStateMachine} does:
+ *   <li>the script reads the order's fields (HMGET) and decides as {@link OrderStateMachine} does:
  *       <ul>
- *         <li>claim: no order: create it PENDING with fence 1 and the new claim. The claim
- *             already holds this call's nonce: this very call landed before (a retried
- *             command), answer Claimed again. PROVISIONED: Provisioned. A claim whose
- *             {@code now < leaseExpiresAt}: InFlight. Otherwise fence + 1 (refused at 2^53 - 1),
- *             the new claim, status PENDING, lastError and settledBy kept;
+ *         <li>claim: no order: create it PENDING with fence 1 and the new claim. The claim already
+ *             holds this call's nonce: this very call landed before (a retried command), answer
+ *             Claimed again. PROVISIONED: Provisioned. A claim whose {@code now < leaseExpiresAt}:
+ *             InFlight. Otherwise fence + 1 (refused at 2^53 - 1), the new claim, status PENDING,
+ *             lastError and settledBy kept;
  *         <li>complete/fail/extend: no order: answer {@code unknown}, write nothing. The token
  *             equals settledBy and the order still shows that settle (same status and item, or
- *             error): Written, unchanged. The token is not the current claim (fence and nonce
- *             both compared): Superseded, unchanged; a complete also adds
- *             {@code <fence>:<nonce>:<providerOrderId>} to the orphan set and, if it was not
- *             there, appends the orphan to the stream. Otherwise write: complete sets
- *             PROVISIONED and the item, fail sets FAILED and lastError, both clear the claim and
- *             set settledBy; extend sets leaseExpiresAt;
+ *             error): Written, unchanged. The token is not the current claim (fence and nonce both
+ *             compared): Superseded, unchanged; a complete also adds {@code
+ *             <fence>:<nonce>:<providerOrderId>} to the orphan set and, if it was not there,
+ *             appends the orphan to the stream. Otherwise write: complete sets PROVISIONED and the
+ *             item, fail sets FAILED and lastError, both clear the claim and set settledBy; extend
+ *             sets leaseExpiresAt;
  *       </ul>
- *       every check comes before the first write (a Lua script that failed halfway would not
- *       roll back), and the script answers its outcome with the order's HGETALL;
+ *       every check comes before the first write (a Lua script that failed halfway would not roll
+ *       back), and the script answers its outcome with the order's HGETALL;
  *   <li>the reply is mapped to {@link ClaimResult} / {@link WriteResult}; {@code unknown} becomes
  *       {@link UnknownOrderException}.
  * </ol>
+ *
  * {@link #get} is one HGETALL and {@link #orphans} one XRANGE, each atomic on its own.
  *
  * <p>Durability is the Redis deployment's, and weaker than a database's unless configured:
+ *
  * <ul>
- *   <li>replication is asynchronous: a failover can promote a replica that never received the
- *       last writes, so an acknowledged claim or settle can vanish;
- *   <li>a restart without persistence, or eviction under {@code maxmemory}, drops orders;
- *       a dropped order is created again by the next claim with fence 1. Its new nonce keeps a
- *       token from before the loss from settling it (the write is Superseded), but the
- *       provider may be called again for an order that was lost after it was provisioned;
+ *   <li>replication is asynchronous: a failover can promote a replica that never received the last
+ *       writes, so an acknowledged claim or settle can vanish;
+ *   <li>a restart without persistence, or eviction under {@code maxmemory}, drops orders; a dropped
+ *       order is created again by the next claim with fence 1. Its new nonce keeps a token from
+ *       before the loss from settling it (the write is Superseded), but the provider may be called
+ *       again for an order that was lost after it was provisioned;
  *   <li>configure {@code appendonly yes} with {@code appendfsync always} (or {@code everysec},
- *       accepting a second of loss), {@code maxmemory-policy noeviction}, and for replicas,
- *       {@code WAIT numreplicas timeout} after a settle or {@code min-replicas-to-write}; none of
- *       them makes failover lossless.
+ *       accepting a second of loss), {@code maxmemory-policy noeviction}, and for replicas, {@code
+ *       WAIT numreplicas timeout} after a settle or {@code min-replicas-to-write}; none of them
+ *       makes failover lossless.
  * </ul>
  *
- * <p>Failures: a lost connection or a timeout becomes {@link StoreUnavailableException} naming
- * the operation and the order; for claim, complete, fail and extend the outcome is then
- * unknown, and retrying the same call is safe (a landed settle answers Written again, a landed
- * claim answers Claimed again on a retry of the same client command, InFlight on a new call).
- * Messages never contain the password of the URL. A cluster client retries a command whose
- * connection failed; every script is safe to run twice for that reason.
+ * <p>Failures: a lost connection or a timeout becomes {@link StoreUnavailableException} naming the
+ * operation and the order; for claim, complete, fail and extend the outcome is then unknown, and
+ * retrying the same call is safe (a landed settle answers Written again, a landed claim answers
+ * Claimed again on a retry of the same client command, InFlight on a new call). Messages never
+ * contain the password of the URL. A cluster client retries a command whose connection failed;
+ * every script is safe to run twice for that reason.
  *
- * <p>The store is safe for many threads and many processes. {@link #close()} closes the client
- * the store built, never one passed to {@link Builder#client}.
+ * <p>The store is safe for many threads and many processes. {@link #close()} closes the client the
+ * store built, never one passed to {@link Builder#client}.
  */
 public final class RedisOrderStore implements OrderStore {
 
@@ -132,7 +134,11 @@ public final class RedisOrderStore implements OrderStore {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RedisOrderStore(
-      UnifiedJedis client, boolean ownsClient, String keyPrefix, Clock clock, Redactor redactor,
+      UnifiedJedis client,
+      boolean ownsClient,
+      String keyPrefix,
+      Clock clock,
+      Redactor redactor,
       String target) {
     this.client = client;
     this.ownsClient = ownsClient;
@@ -160,10 +166,17 @@ public final class RedisOrderStore implements OrderStore {
     Instant expires = now.plusMillis(request.lease().toMillis());
     OrderSnapshot s = request.snapshot();
     String nonce = ClaimId.newNonce();
-    List<String> args = List.of(
-        millis(now), millis(expires), nonce, s.sessionId(), s.productId(),
-        Integer.toString(s.quantity()), s.customerEmail() == null ? "" : s.customerEmail(),
-        Long.toString(s.amountTotal()), s.currency());
+    List<String> args =
+        List.of(
+            millis(now),
+            millis(expires),
+            nonce,
+            s.sessionId(),
+            s.productId(),
+            Integer.toString(s.quantity()),
+            s.customerEmail() == null ? "" : s.customerEmail(),
+            Long.toString(s.amountTotal()),
+            s.currency());
     String key = keys.order(sessionId);
     List<?> reply = run(CLAIM, "claim", sessionId, List.of(key), args);
     String outcome = HashCodec.text(reply.get(0));
@@ -171,7 +184,8 @@ public final class RedisOrderStore implements OrderStore {
     switch (outcome) {
       case "claimed":
         if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
-          throw unexpected(CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
+          throw unexpected(
+              CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
         }
         return new ClaimResult.Claimed(record.claimId(), record);
       case "provisioned":
@@ -186,18 +200,25 @@ public final class RedisOrderStore implements OrderStore {
   /**
    * {@inheritDoc}
    *
-   * <p>On Redis: one run of {@code complete.lua}; a superseded complete's orphan is written by
-   * the same script as the rejection.
+   * <p>On Redis: one run of {@code complete.lua}; a superseded complete's orphan is written by the
+   * same script as the rejection.
    */
   @Override
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
     Instant now = now();
     String payload = request.item().payload();
-    return write(COMPLETE, request,
+    return write(
+        COMPLETE,
+        request,
         List.of(keys.order(sessionId), keys.orphans(sessionId), keys.orphanIds(sessionId)),
-        List.of(fence(claimId), claimId.nonce(), millis(now), request.item().providerOrderId(),
-            payload == null ? "0" : "1", payload == null ? "" : payload));
+        List.of(
+            fence(claimId),
+            claimId.nonce(),
+            millis(now),
+            request.item().providerOrderId(),
+            payload == null ? "0" : "1",
+            payload == null ? "" : payload));
   }
 
   /**
@@ -209,7 +230,10 @@ public final class RedisOrderStore implements OrderStore {
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
     Instant now = now();
-    return write(FAIL, request, List.of(keys.order(sessionId)),
+    return write(
+        FAIL,
+        request,
+        List.of(keys.order(sessionId)),
         List.of(fence(claimId), claimId.nonce(), millis(now), request.error()));
   }
 
@@ -222,12 +246,19 @@ public final class RedisOrderStore implements OrderStore {
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
     Instant now = now();
-    return write(EXTEND, request, List.of(keys.order(sessionId)),
-        List.of(fence(claimId), claimId.nonce(), millis(now),
+    return write(
+        EXTEND,
+        request,
+        List.of(keys.order(sessionId)),
+        List.of(
+            fence(claimId),
+            claimId.nonce(),
+            millis(now),
             millis(now.plusMillis(request.lease().toMillis()))));
   }
 
-  private WriteResult write(LuaScript script, WriteRequest request, List<String> keyList, List<String> args) {
+  private WriteResult write(
+      LuaScript script, WriteRequest request, List<String> keyList, List<String> args) {
     String sessionId = request.sessionId();
     List<?> reply = run(script, request.operation(), sessionId, keyList, args);
     String outcome = HashCodec.text(reply.get(0));
@@ -252,7 +283,8 @@ public final class RedisOrderStore implements OrderStore {
     String key = keys.order(sessionId);
     Map<String, String> fields = call("get", sessionId, false, () -> client.hgetAll(key));
     return fields == null || fields.isEmpty()
-        ? Optional.empty() : Optional.of(HashCodec.record(key, sessionId, fields));
+        ? Optional.empty()
+        : Optional.of(HashCodec.record(key, sessionId, fields));
   }
 
   /** {@inheritDoc} On Redis: one XRANGE over the order's orphan stream. */
@@ -260,7 +292,8 @@ public final class RedisOrderStore implements OrderStore {
   public List<Orphan> orphans(String sessionId) {
     Validate.sessionId(sessionId);
     String key = keys.orphans(sessionId);
-    List<StreamEntry> entries = call("orphans", sessionId, false, () -> client.xrange(key, "-", "+"));
+    List<StreamEntry> entries =
+        call("orphans", sessionId, false, () -> client.xrange(key, "-", "+"));
     List<Orphan> orphans = new ArrayList<>(entries.size());
     for (StreamEntry entry : entries) {
       orphans.add(HashCodec.orphan(key, sessionId, entry.getFields()));
@@ -268,7 +301,10 @@ public final class RedisOrderStore implements OrderStore {
     return List.copyOf(orphans);
   }
 
-  /** Closes the client this store built; a client passed to {@link Builder#client} stays open. Idempotent. */
+  /**
+   * Closes the client this store built; a client passed to {@link Builder#client} stays open.
+   * Idempotent.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true) && ownsClient) {
@@ -281,7 +317,12 @@ public final class RedisOrderStore implements OrderStore {
     return "RedisOrderStore[" + target + ", keyPrefix=" + keys.prefix() + "]";
   }
 
-  private List<?> run(LuaScript script, String operation, String sessionId, List<String> keyList, List<String> args) {
+  private List<?> run(
+      LuaScript script,
+      String operation,
+      String sessionId,
+      List<String> keyList,
+      List<String> args) {
     Object reply = call(operation, sessionId, true, () -> script.run(client, keyList, args));
     if (!(reply instanceof List) || ((List<?>) reply).isEmpty()) {
       throw unexpected(script, String.valueOf(reply));
@@ -293,11 +334,17 @@ public final class RedisOrderStore implements OrderStore {
     return list;
   }
 
-  /** Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}. */
+  /**
+   * Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}.
+   */
   private <T> T call(String operation, String sessionId, boolean writes, Supplier<T> command) {
     if (closed.get()) {
-      throw new IllegalStateException("redis store: cannot " + operation + " order '" + sessionId
-          + "': the store is closed. Build a new RedisOrderStore.");
+      throw new IllegalStateException(
+          "redis store: cannot "
+              + operation
+              + " order '"
+              + sessionId
+              + "': the store is closed. Build a new RedisOrderStore.");
     }
     try {
       return command.get();
@@ -306,10 +353,12 @@ public final class RedisOrderStore implements OrderStore {
     }
   }
 
-  private StoreUnavailableException unavailable(String operation, String sessionId, boolean writes, Throwable e) {
+  private StoreUnavailableException unavailable(
+      String operation, String sessionId, boolean writes, Throwable e) {
     String detail = redactor.redact(describe(e)) + " (Redis at " + target + ")";
-    String remedy = "; check that Redis 7 or later is up, reachable from here, and answers within"
-        + " the client's timeout";
+    String remedy =
+        "; check that Redis 7 or later is up, reachable from here, and answers within"
+            + " the client's timeout";
     return new StoreUnavailableException(
         BACKEND, operation, sessionId, writes, detail + remedy, redactor.scrub(e));
   }
@@ -323,7 +372,8 @@ public final class RedisOrderStore implements OrderStore {
       out.append(t.getClass().getSimpleName());
       String message = t.getMessage();
       if (message != null) {
-        out.append(": ").append(message.endsWith(".") ? message.substring(0, message.length() - 1) : message);
+        out.append(": ")
+            .append(message.endsWith(".") ? message.substring(0, message.length() - 1) : message);
       }
       if (t.getCause() == t) {
         break;
@@ -341,9 +391,12 @@ public final class RedisOrderStore implements OrderStore {
       millis = Long.MAX_VALUE;
     }
     if (Math.abs(millis) > MAX_EXACT - OrderStore.MAX_LEASE.toMillis()) {
-      throw new IllegalStateException("redis store: the clock reads " + now + ", too far from 1970"
-          + " for the scripts to compare epoch milliseconds exactly (they must stay within 2^53);"
-          + " check the Clock given to RedisOrderStore.builder().clock(...)");
+      throw new IllegalStateException(
+          "redis store: the clock reads "
+              + now
+              + ", too far from 1970"
+              + " for the scripts to compare epoch milliseconds exactly (they must stay within 2^53);"
+              + " check the Clock given to RedisOrderStore.builder().clock(...)");
     }
     return now;
   }
@@ -357,14 +410,20 @@ public final class RedisOrderStore implements OrderStore {
   }
 
   private static IllegalStateException unexpected(LuaScript script, String reply) {
-    return new IllegalStateException("redis store: script " + script.name() + " (sha1 "
-        + script.sha1() + ") answered '" + reply + "', which is none of the outcomes it can give;"
-        + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
+    return new IllegalStateException(
+        "redis store: script "
+            + script.name()
+            + " (sha1 "
+            + script.sha1()
+            + ") answered '"
+            + reply
+            + "', which is none of the outcomes it can give;"
+            + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
   }
 
   /**
-   * Builds a {@link RedisOrderStore}. Exactly one of {@link #url}, {@link #clusterNodes} or
-   * {@link #client} must be given; {@link #build()} checks every property and names the bad one.
+   * Builds a {@link RedisOrderStore}. Exactly one of {@link #url}, {@link #clusterNodes} or {@link
+   * #client} must be given; {@link #build()} checks every property and names the bad one.
    */
   public static final class Builder {
 
@@ -398,7 +457,9 @@ public final class RedisOrderStore implements OrderStore {
       return this;
     }
 
-    /** A Redis Cluster given as {@code "host:port,host:port,..."}; see {@link #clusterNodes(Set)}. */
+    /**
+     * A Redis Cluster given as {@code "host:port,host:port,..."}; see {@link #clusterNodes(Set)}.
+     */
     public Builder clusterNodes(String nodes) {
       this.clusterNodesText = nodes;
       this.clusterNodes = null;
@@ -406,15 +467,18 @@ public final class RedisOrderStore implements OrderStore {
     }
 
     /**
-     * The user's own client ({@link RedisClient}, {@link RedisClusterClient} or any
-     * {@link UnifiedJedis}); the store uses it and never closes it.
+     * The user's own client ({@link RedisClient}, {@link RedisClusterClient} or any {@link
+     * UnifiedJedis}); the store uses it and never closes it.
      */
     public Builder client(UnifiedJedis client) {
       this.client = client;
       return this;
     }
 
-    /** The prefix of every key the store writes; 1 to 64 of {@code [A-Za-z0-9_:.-]}. Default {@code "fencekit:"}. */
+    /**
+     * The prefix of every key the store writes; 1 to 64 of {@code [A-Za-z0-9_:.-]}. Default {@code
+     * "fencekit:"}.
+     */
     public Builder keyPrefix(String keyPrefix) {
       this.keyPrefix = keyPrefix;
       return this;
@@ -427,8 +491,8 @@ public final class RedisOrderStore implements OrderStore {
     }
 
     /**
-     * How long to wait to connect and for each answer, for a client the store builds; at least
-     * 1 ms, at most 10 minutes. Default 2 seconds.
+     * How long to wait to connect and for each answer, for a client the store builds; at least 1
+     * ms, at most 10 minutes. Default 2 seconds.
      */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
@@ -446,18 +510,24 @@ public final class RedisOrderStore implements OrderStore {
       Validate.keyPrefix("keyPrefix", keyPrefix);
       Validate.notNull("clock", clock);
       Validate.notNull("timeout", timeout);
-      if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
-        throw new IllegalArgumentException("timeout must be from 1 ms to 10 minutes, got " + timeout);
+      if (timeout.compareTo(Duration.ofMillis(1)) < 0
+          || timeout.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException(
+            "timeout must be from 1 ms to 10 minutes, got " + timeout);
       }
-      int sources = (url != null ? 1 : 0) + (clusterNodes != null || clusterNodesText != null ? 1 : 0)
-          + (client != null ? 1 : 0);
+      int sources =
+          (url != null ? 1 : 0)
+              + (clusterNodes != null || clusterNodesText != null ? 1 : 0)
+              + (client != null ? 1 : 0);
       if (sources != 1) {
-        throw new IllegalArgumentException("give exactly one of url, clusterNodes or client, got "
-            + sources + "; for example RedisOrderStore.builder().url(\"redis://127.0.0.1:6379\")");
+        throw new IllegalArgumentException(
+            "give exactly one of url, clusterNodes or client, got "
+                + sources
+                + "; for example RedisOrderStore.builder().url(\"redis://127.0.0.1:6379\")");
       }
       if (client != null) {
-        return new RedisOrderStore(client, false, keyPrefix, clock, Redactor.NONE,
-            client.getClass().getSimpleName());
+        return new RedisOrderStore(
+            client, false, keyPrefix, clock, Redactor.NONE, client.getClass().getSimpleName());
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -467,33 +537,47 @@ public final class RedisOrderStore implements OrderStore {
       if (url != null) {
         URI uri = parseUrl(url);
         Redactor redactor = Redactor.of(uri);
-        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
-            .user(JedisURIHelper.getUser(uri))
-            .password(JedisURIHelper.getPassword(uri))
-            .database(JedisURIHelper.getDBIndex(uri))
-            .ssl(JedisURIHelper.isRedisSSLScheme(uri))
-            .timeoutMillis(timeoutMillis)
-            .build();
-        RedisClient built = RedisClient.builder()
-            .hostAndPort(JedisURIHelper.getHostAndPort(uri))
-            .clientConfig(config)
-            .poolConfig(pool)
-            .build();
+        DefaultJedisClientConfig config =
+            DefaultJedisClientConfig.builder()
+                .user(JedisURIHelper.getUser(uri))
+                .password(JedisURIHelper.getPassword(uri))
+                .database(JedisURIHelper.getDBIndex(uri))
+                .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                .timeoutMillis(timeoutMillis)
+                .build();
+        RedisClient built =
+            RedisClient.builder()
+                .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+                .clientConfig(config)
+                .poolConfig(pool)
+                .build();
         return new RedisOrderStore(built, true, keyPrefix, clock, redactor, redactor.redact(url));
       }
-      Set<HostAndPort> nodes = clusterNodes != null ? checkNodes(clusterNodes) : parseNodes(clusterNodesText);
-      String target = "cluster " + nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(","));
+      Set<HostAndPort> nodes =
+          clusterNodes != null ? checkNodes(clusterNodes) : parseNodes(clusterNodesText);
+      String target =
+          "cluster " + nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(","));
       RedisClusterClient built;
       try {
-        built = RedisClusterClient.builder()
-            .nodes(nodes)
-            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build())
-            .poolConfig(pool)
-            .build();
+        built =
+            RedisClusterClient.builder()
+                .nodes(nodes)
+                .clientConfig(
+                    DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build())
+                .poolConfig(pool)
+                .build();
       } catch (JedisException e) {
-        throw new StoreUnavailableException(BACKEND, "connect", null, false,
-            describe(e) + " (Redis at " + target + "); check that the cluster is up, that these"
-                + " nodes belong to it and that cluster_state is ok on them", e);
+        throw new StoreUnavailableException(
+            BACKEND,
+            "connect",
+            null,
+            false,
+            describe(e)
+                + " (Redis at "
+                + target
+                + "); check that the cluster is up, that these"
+                + " nodes belong to it and that cluster_state is ok on them",
+            e);
       }
       return new RedisOrderStore(built, true, keyPrefix, clock, Redactor.NONE, target);
     }
@@ -504,19 +588,27 @@ public final class RedisOrderStore implements OrderStore {
         uri = new URI(url);
       } catch (URISyntaxException e) {
         // URISyntaxException's message repeats the input, password included: not passed on.
-        throw new IllegalArgumentException("url must look like redis://[user:password@]host[:port][/db],"
-            + " got " + Redactor.redactUserInfo(url) + ", which is not a URI (" + e.getReason() + ")");
+        throw new IllegalArgumentException(
+            "url must look like redis://[user:password@]host[:port][/db],"
+                + " got "
+                + Redactor.redactUserInfo(url)
+                + ", which is not a URI ("
+                + e.getReason()
+                + ")");
       }
       String shown = Redactor.of(uri).redact(url);
       if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {
-        throw new IllegalArgumentException("url must start with redis:// or rediss://, got " + shown);
+        throw new IllegalArgumentException(
+            "url must start with redis:// or rediss://, got " + shown);
       }
       if (uri.getHost() == null) {
-        throw new IllegalArgumentException("url must name a host, as in redis://127.0.0.1:6379, got " + shown);
+        throw new IllegalArgumentException(
+            "url must name a host, as in redis://127.0.0.1:6379, got " + shown);
       }
       String path = uri.getPath();
       if (path != null && !path.isEmpty() && !path.equals("/") && !path.matches("/[0-9]{1,5}")) {
-        throw new IllegalArgumentException("url's path must be empty or a database number such as /0, got " + shown);
+        throw new IllegalArgumentException(
+            "url's path must be empty or a database number such as /0, got " + shown);
       }
       return uri;
     }
@@ -535,8 +627,8 @@ public final class RedisOrderStore implements OrderStore {
         try {
           port = Integer.parseInt(node.substring(colon + 1));
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("clusterNodes has a port that is not a number in '" + node
-              + "' of '" + text + "'");
+          throw new IllegalArgumentException(
+              "clusterNodes has a port that is not a number in '" + node + "' of '" + text + "'");
         }
         String host = node.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -553,9 +645,14 @@ public final class RedisOrderStore implements OrderStore {
       }
       for (HostAndPort node : nodes) {
         Validate.notNull("clusterNodes element", node);
-        if (node.getHost() == null || node.getHost().isBlank() || node.getPort() < 1 || node.getPort() > 65535) {
-          throw new IllegalArgumentException("clusterNodes has a bad node '" + node
-              + "': a host and a port from 1 to 65535 are needed");
+        if (node.getHost() == null
+            || node.getHost().isBlank()
+            || node.getPort() < 1
+            || node.getPort() > 65535) {
+          throw new IllegalArgumentException(
+              "clusterNodes has a bad node '"
+                  + node
+                  + "': a host and a port from 1 to 65535 are needed");
         }
       }
       return new LinkedHashSet<>(nodes);
@@ -584,7 +681,8 @@ public final class RedisOrderStore implements OrderStore {
       }
       int r = raw.indexOf(':');
       int d = decoded.indexOf(':');
-      return new Redactor(r < 0 ? raw : raw.substring(r + 1), d < 0 ? decoded : decoded.substring(d + 1));
+      return new Redactor(
+          r < 0 ? raw : raw.substring(r + 1), d < 0 ? decoded : decoded.substring(d + 1));
     }
 
     static String redactUserInfo(String text) {
@@ -621,7 +719,8 @@ public final class RedisOrderStore implements OrderStore {
         return e;
       }
       Throwable cause = e.getCause() == null || e.getCause() == e ? null : scrub(e.getCause());
-      JedisException copy = new JedisException(e.getClass().getName() + ": " + redact(e.getMessage()), cause);
+      JedisException copy =
+          new JedisException(e.getClass().getName() + ": " + redact(e.getMessage()), cause);
       copy.setStackTrace(e.getStackTrace());
       return copy;
     }

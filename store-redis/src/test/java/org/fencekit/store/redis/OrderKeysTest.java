@@ -17,13 +17,37 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 class OrderKeysTest {
 
   /** Ids that would break a naive {@code prefix + "{" + sessionId + "}"}. */
-  static final List<String> TRICKY = List.of(
-      "a", "a}", "{a}", "a}b", "}", "{", "{}", "}{", "a{b}c", "a%7D", "a%7d", "%", "%25", "%%",
-      "a b", "a:b", "a*b?[c]", "é", "e\u0301", "\uD83D\uDE00", "cs_test_a1B2c3", "cs_test_a1B2c3}x");
+  static final List<String> TRICKY =
+      List.of(
+          "a",
+          "a}",
+          "{a}",
+          "a}b",
+          "}",
+          "{",
+          "{}",
+          "}{",
+          "a{b}c",
+          "a%7D",
+          "a%7d",
+          "%",
+          "%25",
+          "%%",
+          "a b",
+          "a:b",
+          "a*b?[c]",
+          "é",
+          "e\u0301",
+          "\uD83D\uDE00",
+          "cs_test_a1B2c3",
+          "cs_test_a1B2c3}x");
 
   private final OrderKeys keys = new OrderKeys("fk:");
 
-  /** The hash tag Redis Cluster hashes: between the first '{' and the first '}' after it, if non-empty. */
+  /**
+   * The hash tag Redis Cluster hashes: between the first '{' and the first '}' after it, if
+   * non-empty.
+   */
   static String hashedPart(String key) {
     int open = key.indexOf('{');
     if (open >= 0) {
@@ -36,16 +60,24 @@ class OrderKeysTest {
   }
 
   @Test
-  @DisplayName("an order's three keys hash to one slot, the tag of its session id, whatever braces the id holds")
+  @DisplayName(
+      "an order's three keys hash to one slot, the tag of its session id, whatever braces the id holds")
   void oneSlotPerOrder() {
     for (String id : TRICKY) {
       String tag = OrderKeys.tag(id);
       for (String key : List.of(keys.order(id), keys.orphans(id), keys.orphanIds(id))) {
-        assertEquals(tag, hashedPart(key), "key " + key + " of session id '" + id + "' hashes a part other than its tag");
-        assertEquals(JedisClusterCRC16.getSlot(keys.order(id)), JedisClusterCRC16.getSlot(key),
+        assertEquals(
+            tag,
+            hashedPart(key),
+            "key " + key + " of session id '" + id + "' hashes a part other than its tag");
+        assertEquals(
+            JedisClusterCRC16.getSlot(keys.order(id)),
+            JedisClusterCRC16.getSlot(key),
             "key " + key + " of session id '" + id + "' is in another slot than the order's hash");
       }
-      assertFalse(tag.contains("{") || tag.contains("}"), "tag '" + tag + "' of '" + id + "' holds a brace");
+      assertFalse(
+          tag.contains("{") || tag.contains("}"),
+          "tag '" + tag + "' of '" + id + "' holds a brace");
     }
   }
 
@@ -74,7 +106,8 @@ class OrderKeysTest {
       }
       String key = keys.order(id.toString());
       String before = seen.putIfAbsent(key, id.toString());
-      assertTrue(before == null || before.equals(id.toString()),
+      assertTrue(
+          before == null || before.equals(id.toString()),
           "session ids '" + before + "' and '" + id + "' share key " + key);
       assertEquals(id.toString(), OrderKeys.sessionIdOf(OrderKeys.tag(id.toString())));
     }
@@ -92,7 +125,8 @@ class OrderKeysTest {
   @DisplayName("a key prefix with a brace or a glob character is refused, naming keyPrefix")
   void badPrefix() {
     for (String prefix : List.of("a{", "a}", "", "a*", "a b", "x".repeat(65))) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new OrderKeys(prefix));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> new OrderKeys(prefix));
       assertTrue(e.getMessage().startsWith("keyPrefix"), e.getMessage());
     }
   }

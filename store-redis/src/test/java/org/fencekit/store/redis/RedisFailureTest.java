@@ -55,31 +55,46 @@ class RedisFailureTest {
   }
 
   @Test
-  @DisplayName("a password URL to a closed loopback port: StoreUnavailableException without the password")
+  @DisplayName(
+      "a password URL to a closed loopback port: StoreUnavailableException without the password")
   void closedPortHidesPassword() {
     int port = RedisBackends.closedPort();
-    for (String url : List.of(
-        "redis://fencekit:" + PASSWORD + "@127.0.0.1:" + port,
-        "redis://:" + PASSWORD + "@127.0.0.1:" + port + "/0")) {
-      try (RedisOrderStore store = RedisOrderStore.builder().url(url).keyPrefix(PREFIX)
-          .timeout(Duration.ofMillis(500)).build()) {
+    for (String url :
+        List.of(
+            "redis://fencekit:" + PASSWORD + "@127.0.0.1:" + port,
+            "redis://:" + PASSWORD + "@127.0.0.1:" + port + "/0")) {
+      try (RedisOrderStore store =
+          RedisOrderStore.builder()
+              .url(url)
+              .keyPrefix(PREFIX)
+              .timeout(Duration.ofMillis(500))
+              .build()) {
         assertFalse(store.toString().contains(PASSWORD), store.toString());
 
         StoreUnavailableException claim =
-            assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot("cs_closed"), LEASE));
+            assertThrows(
+                StoreUnavailableException.class, () -> store.claim(snapshot("cs_closed"), LEASE));
         assertFalse(logged(claim).contains(PASSWORD), logged(claim));
         assertTrue(claim.outcomeUnknown());
         assertEquals("redis", claim.backend());
         assertEquals("claim", claim.operation());
-        assertTrue(claim.getMessage().contains("cs_closed") && claim.getMessage().contains("127.0.0.1:" + port)
-            && claim.getMessage().contains("outcome is unknown"), claim.getMessage());
+        assertTrue(
+            claim.getMessage().contains("cs_closed")
+                && claim.getMessage().contains("127.0.0.1:" + port)
+                && claim.getMessage().contains("outcome is unknown"),
+            claim.getMessage());
 
-        StoreUnavailableException complete = assertThrows(StoreUnavailableException.class,
-            () -> store.complete("cs_closed", new ClaimId(1, ClaimId.newNonce()), new Item("p", null)));
+        StoreUnavailableException complete =
+            assertThrows(
+                StoreUnavailableException.class,
+                () ->
+                    store.complete(
+                        "cs_closed", new ClaimId(1, ClaimId.newNonce()), new Item("p", null)));
         assertTrue(complete.outcomeUnknown());
         assertFalse(logged(complete).contains(PASSWORD), logged(complete));
 
-        StoreUnavailableException get = assertThrows(StoreUnavailableException.class, () -> store.get("cs_closed"));
+        StoreUnavailableException get =
+            assertThrows(StoreUnavailableException.class, () -> store.get("cs_closed"));
         assertFalse(get.outcomeUnknown(), "a read writes nothing");
         assertTrue(get.getMessage().contains("Nothing was written"), get.getMessage());
         assertFalse(logged(get).contains(PASSWORD), logged(get));
@@ -90,54 +105,105 @@ class RedisFailureTest {
   @Test
   @DisplayName("a URL that is not one is refused, naming url, and never echoes its password")
   void badUrlHidesPassword() {
-    for (String url : List.of(
-        "redis://u:" + PASSWORD + "@127.0.0.1:notaport",
-        "redis://u:" + PASSWORD + "@127.0.0.1:6379/ x",
-        "http://u:" + PASSWORD + "@127.0.0.1:6379",
-        "redis://u:" + PASSWORD + "@/0",
-        "redis://u:" + PASSWORD + "@127.0.0.1:6379/db")) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> RedisOrderStore.builder().url(url).build(), url);
+    for (String url :
+        List.of(
+            "redis://u:" + PASSWORD + "@127.0.0.1:notaport",
+            "redis://u:" + PASSWORD + "@127.0.0.1:6379/ x",
+            "http://u:" + PASSWORD + "@127.0.0.1:6379",
+            "redis://u:" + PASSWORD + "@/0",
+            "redis://u:" + PASSWORD + "@127.0.0.1:6379/db")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> RedisOrderStore.builder().url(url).build(),
+              url);
       assertTrue(e.getMessage().startsWith("url"), e.getMessage());
       assertFalse(logged(e).contains(PASSWORD), logged(e));
     }
   }
 
   @Test
-  @DisplayName("the builder names the bad property: key prefix, clock, timeout, and exactly one target")
+  @DisplayName(
+      "the builder names the bad property: key prefix, clock, timeout, and exactly one target")
   void builderValidates() {
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").keyPrefix("a{b}").build())
-        .getMessage().startsWith("keyPrefix"));
-    assertEquals("keyPrefix", assertThrows(NullPointerException.class,
-        () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").keyPrefix(null).build()).getMessage());
-    assertEquals("clock", assertThrows(NullPointerException.class,
-        () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").clock(null).build()).getMessage());
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").timeout(Duration.ZERO).build())
-        .getMessage().startsWith("timeout"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> RedisOrderStore.builder().build())
-        .getMessage().contains("exactly one of url, clusterNodes or client"));
-    assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").clusterNodes("127.0.0.1:7001").build())
-        .getMessage().contains("exactly one"));
-    for (String nodes : List.of("", "127.0.0.1", "127.0.0.1:x", "127.0.0.1:7001,,", ":7001", "127.0.0.1:0")) {
-      assertTrue(assertThrows(IllegalArgumentException.class,
-          () -> RedisOrderStore.builder().clusterNodes(nodes).build(), nodes)
-          .getMessage().startsWith("clusterNodes"), nodes);
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RedisOrderStore.builder()
+                        .url("redis://127.0.0.1:6379")
+                        .keyPrefix("a{b}")
+                        .build())
+            .getMessage()
+            .startsWith("keyPrefix"));
+    assertEquals(
+        "keyPrefix",
+        assertThrows(
+                NullPointerException.class,
+                () ->
+                    RedisOrderStore.builder().url("redis://127.0.0.1:6379").keyPrefix(null).build())
+            .getMessage());
+    assertEquals(
+        "clock",
+        assertThrows(
+                NullPointerException.class,
+                () -> RedisOrderStore.builder().url("redis://127.0.0.1:6379").clock(null).build())
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RedisOrderStore.builder()
+                        .url("redis://127.0.0.1:6379")
+                        .timeout(Duration.ZERO)
+                        .build())
+            .getMessage()
+            .startsWith("timeout"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> RedisOrderStore.builder().build())
+            .getMessage()
+            .contains("exactly one of url, clusterNodes or client"));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    RedisOrderStore.builder()
+                        .url("redis://127.0.0.1:6379")
+                        .clusterNodes("127.0.0.1:7001")
+                        .build())
+            .getMessage()
+            .contains("exactly one"));
+    for (String nodes :
+        List.of("", "127.0.0.1", "127.0.0.1:x", "127.0.0.1:7001,,", ":7001", "127.0.0.1:0")) {
+      assertTrue(
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> RedisOrderStore.builder().clusterNodes(nodes).build(),
+                  nodes)
+              .getMessage()
+              .startsWith("clusterNodes"),
+          nodes);
     }
   }
 
   @Test
-  @DisplayName("bad input is refused before any command is sent (the store points at a closed port)")
+  @DisplayName(
+      "bad input is refused before any command is sent (the store points at a closed port)")
   void badInputBeforeBackend() {
-    try (RedisOrderStore store = RedisOrderStore.builder().url("redis://127.0.0.1:" + RedisBackends.closedPort())
-        .keyPrefix(PREFIX).timeout(Duration.ofMillis(200)).build()) {
+    try (RedisOrderStore store =
+        RedisOrderStore.builder()
+            .url("redis://127.0.0.1:" + RedisBackends.closedPort())
+            .keyPrefix(PREFIX)
+            .timeout(Duration.ofMillis(200))
+            .build()) {
       ClaimId token = new ClaimId(1, ClaimId.newNonce());
-      assertThrows(IllegalArgumentException.class, () -> store.claim(snapshot("ok"), Duration.ZERO));
-      assertThrows(IllegalArgumentException.class, () -> store.claim(snapshot("ok"), Duration.ofHours(25)));
+      assertThrows(
+          IllegalArgumentException.class, () -> store.claim(snapshot("ok"), Duration.ZERO));
+      assertThrows(
+          IllegalArgumentException.class, () -> store.claim(snapshot("ok"), Duration.ofHours(25)));
       assertThrows(NullPointerException.class, () -> store.claim(null, LEASE));
-      assertThrows(NullPointerException.class, () -> store.complete("ok", null, new Item("p", null)));
+      assertThrows(
+          NullPointerException.class, () -> store.complete("ok", null, new Item("p", null)));
       assertThrows(NullPointerException.class, () -> store.complete("ok", token, null));
       assertThrows(IllegalArgumentException.class, () -> store.fail("ok", token, " "));
       assertThrows(IllegalArgumentException.class, () -> store.extend("bad\nid", token, LEASE));
@@ -148,22 +214,35 @@ class RedisFailureTest {
   }
 
   @Test
-  @DisplayName("a cluster whose seed nodes are all closed fails to build with StoreUnavailableException")
+  @DisplayName(
+      "a cluster whose seed nodes are all closed fails to build with StoreUnavailableException")
   void clusterUnreachable() {
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> RedisOrderStore.builder()
-        .clusterNodes("127.0.0.1:" + RedisBackends.closedPort()).timeout(Duration.ofMillis(300)).build());
+    StoreUnavailableException e =
+        assertThrows(
+            StoreUnavailableException.class,
+            () ->
+                RedisOrderStore.builder()
+                    .clusterNodes("127.0.0.1:" + RedisBackends.closedPort())
+                    .timeout(Duration.ofMillis(300))
+                    .build());
     assertEquals("connect", e.operation());
     assertFalse(e.outcomeUnknown());
   }
 
   @Test
-  @DisplayName("a settle that times out says its outcome is unknown; it did land, and the retry answers Written")
+  @DisplayName(
+      "a settle that times out says its outcome is unknown; it did land, and the retry answers Written")
   void timeoutLeavesOutcomeUnknown() throws Exception {
     String url = RedisBackends.nodeUrl();
     TestClock clock = new TestClock();
     String id = "cs_timeout_" + ClaimId.newNonce().substring(0, 8);
-    try (RedisOrderStore store = RedisOrderStore.builder().url(url).keyPrefix(PREFIX).clock(clock)
-        .timeout(Duration.ofMillis(300)).build()) {
+    try (RedisOrderStore store =
+        RedisOrderStore.builder()
+            .url(url)
+            .keyPrefix(PREFIX)
+            .clock(clock)
+            .timeout(Duration.ofMillis(300))
+            .build()) {
       ClaimId token = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
       Item item = new Item("prov-timeout", "code");
 
@@ -175,36 +254,52 @@ class RedisFailureTest {
       assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
       busy.get(30, TimeUnit.SECONDS);
 
-      assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status(),
+      assertEquals(
+          OrderStatus.PROVISIONED,
+          store.get(id).orElseThrow().status(),
           "the complete reached Redis before the client gave up, and ran once the server was free");
-      assertInstanceOf(WriteResult.Written.class, store.complete(id, token, item), "retrying the settle is safe");
+      assertInstanceOf(
+          WriteResult.Written.class,
+          store.complete(id, token, item),
+          "retrying the settle is safe");
       assertNull(store.get(id).orElseThrow().claimId());
     }
   }
 
   /**
    * Keeps the real server busy for {@code millis} with a script that spins on TIME (under the
-   * default 5 s busy-script limit; other clients' commands wait meanwhile), and returns once a PING with a short timeout goes unanswered.
+   * default 5 s busy-script limit; other clients' commands wait meanwhile), and returns once a PING
+   * with a short timeout goes unanswered.
    */
-  private static CompletableFuture<Object> blockServerFor(String url, int millis) throws InterruptedException {
-    String spin = "local t0 = redis.call('TIME') "
-        + "repeat local t = redis.call('TIME') "
-        + "until (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) > tonumber(ARGV[1]) * 1000 return 1";
-    RedisClient blocker = RedisClient.builder().hostAndPort(HostAndPort.from(URI.create(url).getAuthority()))
-        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(30_000).build()).build();
-    CompletableFuture<Object> done = CompletableFuture.supplyAsync(() -> {
-      try {
-        return blocker.eval(spin, List.of(), List.of(Integer.toString(millis)));
-      } finally {
-        blocker.close();
-      }
-    });
+  private static CompletableFuture<Object> blockServerFor(String url, int millis)
+      throws InterruptedException {
+    String spin =
+        "local t0 = redis.call('TIME') "
+            + "repeat local t = redis.call('TIME') "
+            + "until (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) > tonumber(ARGV[1]) * 1000 return 1";
+    RedisClient blocker =
+        RedisClient.builder()
+            .hostAndPort(HostAndPort.from(URI.create(url).getAuthority()))
+            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(30_000).build())
+            .build();
+    CompletableFuture<Object> done =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return blocker.eval(spin, List.of(), List.of(Integer.toString(millis)));
+              } finally {
+                blocker.close();
+              }
+            });
     URI uri = URI.create(url);
     for (int i = 0; i < 200; i++) {
-      try (Jedis probe = new Jedis(new HostAndPort(uri.getHost(), uri.getPort()),
-          DefaultJedisClientConfig.builder().timeoutMillis(50).build())) {
+      try (Jedis probe =
+          new Jedis(
+              new HostAndPort(uri.getHost(), uri.getPort()),
+              DefaultJedisClientConfig.builder().timeoutMillis(50).build())) {
         probe.ping();
-        TimeUnit.MILLISECONDS.sleep(10); // not about leases: waiting for the spinning script to start
+        TimeUnit.MILLISECONDS.sleep(
+            10); // not about leases: waiting for the spinning script to start
       } catch (RuntimeException blocked) {
         return done;
       }

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 
 /**
- * The whole TCK against a single Redis node and against a three-master Redis Cluster. Each
- * peer store is a second client of its own over the same keys.
+ * The whole TCK against a single Redis node and against a three-master Redis Cluster. Each peer
+ * store is a second client of its own over the same keys.
  */
 @DisplayName("RedisOrderStore passes the TCK")
 class RedisOrderStoreTckTest {
@@ -32,7 +32,9 @@ class RedisOrderStoreTckTest {
   static void deleteKeysAndCheckSlots() {
     RedisBackends.deleteKeys(false, PREFIX);
     RedisBackends.deleteKeys(true, PREFIX);
-    assertEquals(crossSlotBefore, RedisBackends.crossSlotErrors(),
+    assertEquals(
+        crossSlotBefore,
+        RedisBackends.crossSlotErrors(),
         "a command of the TCK run answered CROSSSLOT on a cluster master (INFO errorstats, by node id)");
   }
 
@@ -40,7 +42,9 @@ class RedisOrderStoreTckTest {
   @Nested
   @DisplayName("on a single node")
   class SingleNode extends OrderStoreTck {
-    /** Skips (or fails) the test up front when there is no node, before the TCK touches the store. */
+    /**
+     * Skips (or fails) the test up front when there is no node, before the TCK touches the store.
+     */
     @BeforeEach
     void requireNode() {
       RedisBackends.nodeUrl();
@@ -48,7 +52,11 @@ class RedisOrderStoreTckTest {
 
     @Override
     protected OrderStore newStore(TestClock clock) {
-      return RedisOrderStore.builder().url(RedisBackends.nodeUrl()).keyPrefix(PREFIX).clock(clock).build();
+      return RedisOrderStore.builder()
+          .url(RedisBackends.nodeUrl())
+          .keyPrefix(PREFIX)
+          .clock(clock)
+          .build();
     }
 
     @Override
@@ -61,7 +69,10 @@ class RedisOrderStoreTckTest {
   @Nested
   @DisplayName("on a Redis Cluster")
   class Cluster extends OrderStoreTck {
-    /** Skips (or fails) the test up front when there is no cluster, before the TCK touches the store. */
+    /**
+     * Skips (or fails) the test up front when there is no cluster, before the TCK touches the
+     * store.
+     */
     @BeforeEach
     void requireCluster() {
       RedisBackends.clusterNodes();
@@ -69,8 +80,11 @@ class RedisOrderStoreTckTest {
 
     @Override
     protected OrderStore newStore(TestClock clock) {
-      return RedisOrderStore.builder().clusterNodes(RedisBackends.clusterNodes()).keyPrefix(PREFIX)
-          .clock(clock).build();
+      return RedisOrderStore.builder()
+          .clusterNodes(RedisBackends.clusterNodes())
+          .keyPrefix(PREFIX)
+          .clock(clock)
+          .build();
     }
 
     @Override

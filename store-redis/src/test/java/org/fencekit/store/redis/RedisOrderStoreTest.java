@@ -82,7 +82,8 @@ class RedisOrderStoreTest {
     void eachMaster(Consumer<Jedis> action) {
       try (RedisClusterClient client = RedisBackends.clusterClient()) {
         for (ConnectionPool pool : client.getClusterNodes().values()) {
-          try (Connection connection = pool.getResource(); Jedis jedis = new Jedis(connection)) {
+          try (Connection connection = pool.getResource();
+              Jedis jedis = new Jedis(connection)) {
             if (jedis.role().get(0).equals("master")) {
               action.accept(jedis);
             }
@@ -97,7 +98,8 @@ class RedisOrderStoreTest {
     }
 
     @Test
-    @DisplayName("orders spread over all three masters, each order's keys in its own slot, and no command answers CROSSSLOT")
+    @DisplayName(
+        "orders spread over all three masters, each order's keys in its own slot, and no command answers CROSSSLOT")
     void ordersSpreadAndNothingCrossesSlots() {
       Map<String, Long> crossSlotBefore = RedisBackends.crossSlotErrors();
       List<String> masters = new ArrayList<>();
@@ -117,37 +119,65 @@ class RedisOrderStoreTest {
           assertInstanceOf(WriteResult.Written.class, store.extend(id, token, LEASE));
           clock.advance(LEASE);
           ClaimId fresh = claimed(store.claim(snapshot(id), LEASE));
-          assertInstanceOf(WriteResult.Superseded.class, store.complete(id, token, new Item("late-" + id, null)));
+          assertInstanceOf(
+              WriteResult.Superseded.class,
+              store.complete(id, token, new Item("late-" + id, null)));
           assertInstanceOf(WriteResult.Superseded.class, store.fail(id, token, "late"));
-          assertInstanceOf(WriteResult.Written.class, store.complete(id, fresh, new Item("ok-" + id, "x")));
+          assertInstanceOf(
+              WriteResult.Written.class, store.complete(id, fresh, new Item("ok-" + id, "x")));
           assertEquals(1, store.orphans(id).size());
           store.get(id).orElseThrow();
 
           List<String> holders = new ArrayList<>();
-          eachMaster(jedis -> {
-            long slot = jedis.clusterKeySlot(keys.order(id));
-            assertEquals(slot, jedis.clusterKeySlot(keys.orphans(id)), "orphans of " + id + " in another slot");
-            assertEquals(slot, jedis.clusterKeySlot(keys.orphanIds(id)), "orphan ids of " + id + " in another slot");
-            assertEquals(JedisClusterCRC16.getSlot(OrderKeys.tag(id)), slot, "order " + id + " is not in its tag's slot");
-            if (servesSlot(jedis, slot)) {
-              assertTrue(jedis.exists(keys.order(id)) && jedis.exists(keys.orphans(id)) && jedis.exists(keys.orphanIds(id)),
-                  "the keys of order " + id + " are not all on master " + jedis.clusterMyId() + ", which serves slot " + slot);
-              holders.add(jedis.clusterMyId());
-            }
-          });
-          assertEquals(1, holders.size(), "order " + id + " must be served by exactly one master: " + holders);
+          eachMaster(
+              jedis -> {
+                long slot = jedis.clusterKeySlot(keys.order(id));
+                assertEquals(
+                    slot,
+                    jedis.clusterKeySlot(keys.orphans(id)),
+                    "orphans of " + id + " in another slot");
+                assertEquals(
+                    slot,
+                    jedis.clusterKeySlot(keys.orphanIds(id)),
+                    "orphan ids of " + id + " in another slot");
+                assertEquals(
+                    JedisClusterCRC16.getSlot(OrderKeys.tag(id)),
+                    slot,
+                    "order " + id + " is not in its tag's slot");
+                if (servesSlot(jedis, slot)) {
+                  assertTrue(
+                      jedis.exists(keys.order(id))
+                          && jedis.exists(keys.orphans(id))
+                          && jedis.exists(keys.orphanIds(id)),
+                      "the keys of order "
+                          + id
+                          + " are not all on master "
+                          + jedis.clusterMyId()
+                          + ", which serves slot "
+                          + slot);
+                  holders.add(jedis.clusterMyId());
+                }
+              });
+          assertEquals(
+              1,
+              holders.size(),
+              "order " + id + " must be served by exactly one master: " + holders);
           ordersPerMaster.merge(holders.get(0), 1, Integer::sum);
         }
       }
-      assertEquals(3, ordersPerMaster.size(), "orders did not reach every master: " + ordersPerMaster);
-      assertEquals(crossSlotBefore, RedisBackends.crossSlotErrors(), "some command answered CROSSSLOT");
+      assertEquals(
+          3, ordersPerMaster.size(), "orders did not reach every master: " + ordersPerMaster);
+      assertEquals(
+          crossSlotBefore, RedisBackends.crossSlotErrors(), "some command answered CROSSSLOT");
     }
 
     /** Whether this node owns {@code slot}, by CLUSTER SHARDS as the node itself sees it. */
     private boolean servesSlot(Jedis jedis, long slot) {
       String me = jedis.clusterMyId();
       for (ClusterShardInfo shard : jedis.clusterShards()) {
-        boolean mine = shard.getNodes().stream().anyMatch(n -> n.getId().equals(me) && n.getRole().equals("master"));
+        boolean mine =
+            shard.getNodes().stream()
+                .anyMatch(n -> n.getId().equals(me) && n.getRole().equals("master"));
         for (List<Long> range : shard.getSlots()) {
           if (mine && range.get(0) <= slot && slot <= range.get(1)) {
             return true;

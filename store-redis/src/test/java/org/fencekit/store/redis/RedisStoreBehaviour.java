@@ -38,8 +38,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * What the Redis store must do beyond the TCK, run on a single node and on a cluster by the
- * nested classes of {@link RedisOrderStoreTest}.
+ * What the Redis store must do beyond the TCK, run on a single node and on a cluster by the nested
+ * classes of {@link RedisOrderStoreTest}.
  */
 abstract class RedisStoreBehaviour {
 
@@ -72,7 +72,9 @@ abstract class RedisStoreBehaviour {
   }
 
   static ClaimId claimed(ClaimResult result) {
-    return assertInstanceOf(ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result).claimId();
+    return assertInstanceOf(
+            ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result)
+        .claimId();
   }
 
   @Test
@@ -86,7 +88,8 @@ abstract class RedisStoreBehaviour {
       String claimSha = LuaScript.load("claim").sha1();
       int[] cached = {0};
       eachMaster(jedis -> cached[0] += jedis.scriptExists(claimSha) ? 1 : 0);
-      assertEquals(1, cached[0], "after NOSCRIPT the claim script is cached again on the node that ran it");
+      assertEquals(
+          1, cached[0], "after NOSCRIPT the claim script is cached again on the node that ran it");
       flushScripts();
       assertInstanceOf(WriteResult.Written.class, store.extend(id, slow, LEASE));
       clock.advance(LEASE.plusSeconds(1));
@@ -97,9 +100,11 @@ abstract class RedisStoreBehaviour {
       flushScripts();
       assertInstanceOf(WriteResult.Written.class, store.complete(id, fresh, ESIM));
       flushScripts();
-      assertInstanceOf(WriteResult.Superseded.class, store.complete(id, slow, new Item("prov-late", null)));
+      assertInstanceOf(
+          WriteResult.Superseded.class, store.complete(id, slow, new Item("prov-late", null)));
       flushScripts();
-      assertInstanceOf(WriteResult.Written.class, store.complete(id, fresh, ESIM), "a replay is Written again");
+      assertInstanceOf(
+          WriteResult.Written.class, store.complete(id, fresh, ESIM), "a replay is Written again");
       flushScripts();
       assertInstanceOf(ClaimResult.Provisioned.class, store.claim(snapshot(id), LEASE));
       flushScripts();
@@ -113,7 +118,8 @@ abstract class RedisStoreBehaviour {
   }
 
   @Test
-  @DisplayName("an order lost by Redis and claimed again cannot be settled with a token from before the loss")
+  @DisplayName(
+      "an order lost by Redis and claimed again cannot be settled with a token from before the loss")
   void resurrectedOrderRejectsStaleToken() {
     TestClock clock = new TestClock();
     try (RedisOrderStore store = store(clock)) {
@@ -125,7 +131,8 @@ abstract class RedisStoreBehaviour {
       assertEquals(before.fence(), after.fence(), "the fence starts over at 1 on a new record");
       assertNotEquals(before.nonce(), after.nonce());
 
-      assertInstanceOf(WriteResult.Superseded.class, store.fail(id, before, "from before the loss"));
+      assertInstanceOf(
+          WriteResult.Superseded.class, store.fail(id, before, "from before the loss"));
       WriteResult stale = store.complete(id, before, ESIM);
       assertInstanceOf(WriteResult.Superseded.class, stale);
       OrderRecord current = store.get(id).orElseThrow();
@@ -138,7 +145,8 @@ abstract class RedisStoreBehaviour {
   }
 
   @Test
-  @DisplayName("session ids with braces, percent signs and any other characters each get an order of their own")
+  @DisplayName(
+      "session ids with braces, percent signs and any other characters each get an order of their own")
   void trickySessionIds() {
     TestClock clock = new TestClock();
     String run = ClaimId.newNonce().substring(0, 8);
@@ -146,22 +154,31 @@ abstract class RedisStoreBehaviour {
       Map<String, ClaimId> tokens = new HashMap<>();
       for (String tricky : OrderKeysTest.TRICKY) {
         String id = run + tricky;
-        OrderSnapshot snapshot = new OrderSnapshot(id, "p-]]..redis.call('flushall')--" + tricky, 1, null, 0, "EUR");
+        OrderSnapshot snapshot =
+            new OrderSnapshot(id, "p-]]..redis.call('flushall')--" + tricky, 1, null, 0, "EUR");
         tokens.put(id, claimed(store.claim(snapshot, LEASE)));
       }
       for (String tricky : OrderKeysTest.TRICKY) {
         String id = run + tricky;
-        OrderRecord record = store.get(id).orElseThrow(() -> new AssertionError("order '" + id + "' is missing"));
+        OrderRecord record =
+            store.get(id).orElseThrow(() -> new AssertionError("order '" + id + "' is missing"));
         assertEquals(id, record.sessionId());
         assertEquals("p-]]..redis.call('flushall')--" + tricky, record.snapshot().productId());
         assertEquals(1, record.fence(), "order '" + id + "' was claimed by another id's claim too");
         assertEquals(tokens.get(id), record.claimId());
-        assertInstanceOf(WriteResult.Written.class, store.complete(id, tokens.get(id), new Item("p-" + tricky, tricky)));
+        assertInstanceOf(
+            WriteResult.Written.class,
+            store.complete(id, tokens.get(id), new Item("p-" + tricky, tricky)));
         assertEquals(new Item("p-" + tricky, tricky), store.get(id).orElseThrow().item());
       }
       int[] hashes = {0};
-      eachMaster(jedis -> hashes[0] += (int) RedisBackends.scan(jedis, PREFIX + "{" + OrderKeys.tag(run))
-          .stream().filter(key -> !key.endsWith(":orphans") && !key.endsWith(":orphan-ids")).count());
+      eachMaster(
+          jedis ->
+              hashes[0] +=
+                  (int)
+                      RedisBackends.scan(jedis, PREFIX + "{" + OrderKeys.tag(run)).stream()
+                          .filter(key -> !key.endsWith(":orphans") && !key.endsWith(":orphan-ids"))
+                          .count());
       assertEquals(OrderKeysTest.TRICKY.size(), hashes[0], "one hash per session id");
     }
   }
@@ -171,7 +188,8 @@ abstract class RedisStoreBehaviour {
   void userClientStaysOpen() {
     UnifiedJedis own = raw();
     try {
-      RedisOrderStore store = RedisOrderStore.builder().client(own).keyPrefix(PREFIX).clock(new TestClock()).build();
+      RedisOrderStore store =
+          RedisOrderStore.builder().client(own).keyPrefix(PREFIX).clock(new TestClock()).build();
       String id = sid("own");
       claimed(store.claim(snapshot(id), LEASE));
       store.close();
@@ -184,7 +202,8 @@ abstract class RedisStoreBehaviour {
   }
 
   @Test
-  @DisplayName("a claim command run twice (a client retry after a lost reply) answers Claimed both times, once")
+  @DisplayName(
+      "a claim command run twice (a client retry after a lost reply) answers Claimed both times, once")
   void claimScriptIsIdempotentPerNonce() {
     String id = sid("retry");
     String key = new OrderKeys(PREFIX).order(id);
@@ -193,12 +212,20 @@ abstract class RedisStoreBehaviour {
     List<String> args = List.of("1000", "2000", nonce, id, "p", "1", "", "0", "usd");
     try (UnifiedJedis raw = raw()) {
       List<?> first = (List<?>) claim.run(raw, List.of(key), args);
-      List<?> again = (List<?>) claim.run(raw, List.of(key), List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd"));
+      List<?> again =
+          (List<?>)
+              claim.run(
+                  raw, List.of(key), List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd"));
       assertEquals("claimed", first.get(0));
       assertEquals("claimed", again.get(0));
       assertEquals("1", raw.hget(key, "fence"));
       assertEquals("2000", raw.hget(key, "leaseExpiresAt"), "the retry changed nothing");
-      List<?> other = (List<?>) claim.run(raw, List.of(key), List.of("1500", "2500", ClaimId.newNonce(), id, "p", "1", "", "0", "usd"));
+      List<?> other =
+          (List<?>)
+              claim.run(
+                  raw,
+                  List.of(key),
+                  List.of("1500", "2500", ClaimId.newNonce(), id, "p", "1", "", "0", "usd"));
       assertEquals("inflight", other.get(0));
     }
   }
@@ -209,7 +236,8 @@ abstract class RedisStoreBehaviour {
     TestClock clock = new TestClock();
     String id = sid("fence");
     String key = new OrderKeys(PREFIX).order(id);
-    try (RedisOrderStore store = store(clock); UnifiedJedis raw = raw()) {
+    try (RedisOrderStore store = store(clock);
+        UnifiedJedis raw = raw()) {
       ClaimId first = claimed(store.claim(snapshot(id), LEASE));
       assertInstanceOf(WriteResult.Written.class, store.fail(id, first, "boom"));
       raw.hset(key, "fence", "9007199254740990");
@@ -218,62 +246,76 @@ abstract class RedisStoreBehaviour {
       assertEquals(9007199254740991L, store.get(id).orElseThrow().fence());
       assertInstanceOf(WriteResult.Written.class, store.fail(id, last, "boom"));
       OrderRecord before = store.get(id).orElseThrow();
-      StoreUnavailableException e = assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(id), LEASE));
+      StoreUnavailableException e =
+          assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(id), LEASE));
       assertTrue(e.getMessage().contains("2^53"), e.getMessage());
       assertEquals(before, store.get(id).orElseThrow(), "the refused claim wrote nothing");
     }
   }
 
   @Test
-  @DisplayName("a key under the prefix that this store did not write is reported, naming the key and the remedy")
+  @DisplayName(
+      "a key under the prefix that this store did not write is reported, naming the key and the remedy")
   void foreignHash() {
     String id = sid("foreign");
     String key = new OrderKeys(PREFIX).order(id);
-    try (RedisOrderStore store = store(new TestClock()); UnifiedJedis raw = raw()) {
+    try (RedisOrderStore store = store(new TestClock());
+        UnifiedJedis raw = raw()) {
       raw.hset(key, "something", "else");
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.get(id));
-      assertTrue(e.getMessage().contains(key) && e.getMessage().contains("keyPrefix"), e.getMessage());
+      assertTrue(
+          e.getMessage().contains(key) && e.getMessage().contains("keyPrefix"), e.getMessage());
     }
   }
 
   @Test
-  @DisplayName("a forked JVM racing this one for 200 orders: one owner per claim, fences strictly increasing")
+  @DisplayName(
+      "a forked JVM racing this one for 200 orders: one owner per claim, fences strictly increasing")
   void forkedJvmRace() throws Exception {
     int orders = 200;
     int rounds = 2;
     String sessions = sid("race-") + "-";
     List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+    command.add(
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(System.getProperty("java.home") + "/bin/java"));
     command.add("-cp");
-    command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    command.add(
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     command.add(ClaimRaceChild.class.getName());
     command.addAll(childTarget());
     command.add(PREFIX);
     command.add(sessions);
     command.add(Integer.toString(orders));
     command.add(Integer.toString(rounds));
-    Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process child =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     try (RedisOrderStore store = target(RedisOrderStore.builder()).keyPrefix(PREFIX).build()) {
-      BufferedReader fromChild = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader fromChild =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
       CompletableFuture<List<String>> childLines = new CompletableFuture<>();
       CompletableFuture<Void> ready = new CompletableFuture<>();
-      Thread reader = new Thread(() -> {
-        List<String> lines = new ArrayList<>();
-        try {
-          for (String line; (line = fromChild.readLine()) != null; ) {
-            if (line.equals("READY")) {
-              ready.complete(null);
-            } else {
-              lines.add(line);
-            }
-          }
-          ready.complete(null);
-          childLines.complete(lines);
-        } catch (Exception e) {
-          ready.completeExceptionally(e);
-          childLines.completeExceptionally(e);
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                List<String> lines = new ArrayList<>();
+                try {
+                  for (String line; (line = fromChild.readLine()) != null; ) {
+                    if (line.equals("READY")) {
+                      ready.complete(null);
+                    } else {
+                      lines.add(line);
+                    }
+                  }
+                  ready.complete(null);
+                  childLines.complete(lines);
+                } catch (Exception e) {
+                  ready.completeExceptionally(e);
+                  childLines.completeExceptionally(e);
+                }
+              });
       reader.setDaemon(true);
       reader.start();
       ready.get(60, TimeUnit.SECONDS);
@@ -293,7 +335,8 @@ abstract class RedisStoreBehaviour {
       Map<String, TreeSet<Long>> fences = new HashMap<>();
       Map<String, TreeSet<Integer>> owners = new HashMap<>();
       int[] granted = new int[2];
-      List<List<String>> sides = List.of(List.of(mine.toString(StandardCharsets.UTF_8).split("\n")), theirs);
+      List<List<String>> sides =
+          List.of(List.of(mine.toString(StandardCharsets.UTF_8).split("\n")), theirs);
       for (int side = 0; side < 2; side++) {
         for (String line : sides.get(side)) {
           if (!line.startsWith("C ")) {
@@ -301,23 +344,41 @@ abstract class RedisStoreBehaviour {
           }
           String[] f = line.split(" ");
           granted[side]++;
-          assertEquals("Written", f[4], "a claim's own extend was not Written, so another owner held the order: " + line);
-          assertEquals("Written", f[5], "a claim's own fail was not Written, so another owner held the order: " + line);
+          assertEquals(
+              "Written",
+              f[4],
+              "a claim's own extend was not Written, so another owner held the order: " + line);
+          assertEquals(
+              "Written",
+              f[5],
+              "a claim's own fail was not Written, so another owner held the order: " + line);
           owners.computeIfAbsent(f[1], k -> new TreeSet<>()).add(side);
-          assertTrue(fences.computeIfAbsent(f[1], k -> new TreeSet<>()).add(Long.parseLong(f[2])),
+          assertTrue(
+              fences.computeIfAbsent(f[1], k -> new TreeSet<>()).add(Long.parseLong(f[2])),
               "fence " + f[2] + " of order " + f[1] + " was granted twice");
         }
       }
       for (int i = 0; i < orders; i++) {
         String id = sessions + i;
-        OrderRecord record = store.get(id).orElseThrow(() -> new AssertionError("order " + id + " is missing"));
+        OrderRecord record =
+            store.get(id).orElseThrow(() -> new AssertionError("order " + id + " is missing"));
         TreeSet<Long> seen = fences.get(id);
-        assertEquals(record.fence(), seen.size(), "order " + id + ": fence " + record.fence() + " but claims " + seen);
+        assertEquals(
+            record.fence(),
+            seen.size(),
+            "order " + id + ": fence " + record.fence() + " but claims " + seen);
         assertEquals(record.fence(), seen.last(), "order " + id + ": claims " + seen);
       }
       long shared = owners.values().stream().filter(who -> who.size() == 2).count();
-      System.out.println("forkedJvmRace: claims granted to the test JVM " + granted[0] + ", to the child "
-          + granted[1] + "; orders claimed by both JVMs " + shared + " of " + orders);
+      System.out.println(
+          "forkedJvmRace: claims granted to the test JVM "
+              + granted[0]
+              + ", to the child "
+              + granted[1]
+              + "; orders claimed by both JVMs "
+              + shared
+              + " of "
+              + orders);
     } finally {
       child.destroyForcibly();
       child.waitFor(10, TimeUnit.SECONDS);

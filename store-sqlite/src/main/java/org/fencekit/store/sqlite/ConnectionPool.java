@@ -12,11 +12,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fixed number of connections to one file. A connection that failed is closed and opened
- * again when next taken, so one bad moment does not poison the pool. Each connection keeps the
- * statements prepared on it ({@link Slot#prepare}) until it is closed: a slot is used by one
- * thread at a time, so its statements are never shared between connections or threads, and a
- * reopened connection prepares fresh ones.
+ * A fixed number of connections to one file. A connection that failed is closed and opened again
+ * when next taken, so one bad moment does not poison the pool. Each connection keeps the statements
+ * prepared on it ({@link Slot#prepare}) until it is closed: a slot is used by one thread at a time,
+ * so its statements are never shared between connections or threads, and a reopened connection
+ * prepares fresh ones.
  */
 final class ConnectionPool {
 
@@ -40,9 +40,9 @@ final class ConnectionPool {
     }
 
     /**
-     * The statement for {@code sql} on this slot's connection, prepared on first use and kept
-     * until the connection is closed, with its parameters cleared. Only the thread that took the
-     * slot may call this and use the statement, and only until it gives the slot back.
+     * The statement for {@code sql} on this slot's connection, prepared on first use and kept until
+     * the connection is closed, with its parameters cleared. Only the thread that took the slot may
+     * call this and use the statement, and only until it gives the slot back.
      */
     PreparedStatement prepare(String sql) throws SQLException {
       PreparedStatement statement = prepared.get(sql);
@@ -159,7 +159,9 @@ final class ConnectionPool {
 
   /** {@code duration} in nanoseconds, saturating instead of overflowing past 292 years. */
   static long nanos(Duration duration) {
-    return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : duration.toNanos();
+    return duration.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0
+        ? Long.MAX_VALUE
+        : duration.toNanos();
   }
 
   private static void closeQuietly(Slot slot) {

@@ -10,10 +10,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>SQLite lets one connection write at a time and makes the others wait in its busy handler,
  * which polls with growing sleeps: several connections of one process writing through it alone
- * stall single calls for seconds and still fail with SQLITE_BUSY. So this process's writers
- * queue here, first come first served, and only writers of other processes meet in the busy
- * handler. Locks are keyed by the file's real path (symbolic links resolved) and dropped when
- * the last store on the file closes.
+ * stall single calls for seconds and still fail with SQLITE_BUSY. So this process's writers queue
+ * here, first come first served, and only writers of other processes meet in the busy handler.
+ * Locks are keyed by the file's real path (symbolic links resolved) and dropped when the last store
+ * on the file closes.
  */
 final class FileLocks {
 

@@ -21,50 +21,51 @@ import org.fencekit.store.Validate;
 import org.fencekit.store.WriteResult;
 
 /**
- * An {@link OrderStore} in one SQLite file, safe for many threads, many store instances and
- * many processes sharing the file.
+ * An {@link OrderStore} in one SQLite file, safe for many threads, many store instances and many
+ * processes sharing the file.
  *
  * <pre>{@code
  * OrderStore store = SqliteOrderStore.builder(Path.of("/var/lib/shop/orders.db")).build();
  * }</pre>
  *
  * <p>Algorithm, per claim, complete, fail or extend:
+ *
  * <ol>
  *   <li>validate the arguments ({@link FencedOrderStore} does, before any I/O);
  *   <li>take this JVM's fair write lock on the file, shared by every store open on it, so this
- *       process's writers queue first come first served (waiting up to
- *       {@link Builder#acquireTimeout acquireTimeout}) instead of polling in SQLite's busy
- *       handler;
- *   <li>take a pooled connection and run {@code BEGIN IMMEDIATE}: SQLite's write lock on the
- *       file, waited for up to {@link Builder#busyTimeout busyTimeout} if another process
- *       holds it. From here until COMMIT no other writer, in any process, can change the file;
- *   <li>read the order's row and the clock, and decide with
- *       {@link org.fencekit.store.OrderStateMachine}: the token presented must equal the row's
- *       current claim (fence and nonce), or the write is superseded;
- *   <li>in the same transaction, insert or update the row, or for a superseded complete insert
- *       the orphan ({@code ON CONFLICT DO NOTHING}, so a retried complete records it once);
+ *       process's writers queue first come first served (waiting up to {@link
+ *       Builder#acquireTimeout acquireTimeout}) instead of polling in SQLite's busy handler;
+ *   <li>take a pooled connection and run {@code BEGIN IMMEDIATE}: SQLite's write lock on the file,
+ *       waited for up to {@link Builder#busyTimeout busyTimeout} if another process holds it. From
+ *       here until COMMIT no other writer, in any process, can change the file;
+ *   <li>read the order's row and the clock, and decide with {@link
+ *       org.fencekit.store.OrderStateMachine}: the token presented must equal the row's current
+ *       claim (fence and nonce), or the write is superseded;
+ *   <li>in the same transaction, insert or update the row, or for a superseded complete insert the
+ *       orphan ({@code ON CONFLICT DO NOTHING}, so a retried complete records it once);
  *   <li>COMMIT, which with {@code synchronous=FULL} is on disk when it returns; on any exception
  *       ROLLBACK, so nothing of the step lands.
  * </ol>
- * {@link #get} and {@link #orphans} run one SELECT on any pooled connection without the lock:
- * in WAL mode a reader sees the last commit and neither blocks nor waits for writers.
  *
- * <p>Durability: the file is in WAL mode. With {@link Synchronous#FULL} (the default) every
- * commit is synced to disk before it returns. {@link Synchronous#NORMAL} syncs only at
- * checkpoints: faster, and still consistent after a crash of the process, but a power loss or
- * an operating system crash can lose the last commits, and with them a claim or a settle the
- * caller was told had landed.
+ * {@link #get} and {@link #orphans} run one SELECT on any pooled connection without the lock: in
+ * WAL mode a reader sees the last commit and neither blocks nor waits for writers.
+ *
+ * <p>Durability: the file is in WAL mode. With {@link Synchronous#FULL} (the default) every commit
+ * is synced to disk before it returns. {@link Synchronous#NORMAL} syncs only at checkpoints:
+ * faster, and still consistent after a crash of the process, but a power loss or an operating
+ * system crash can lose the last commits, and with them a claim or a settle the caller was told had
+ * landed.
  *
  * <p>Failures: SQLite errors (the file held by another process beyond busyTimeout, a full or
- * failing disk, a file that cannot be opened) throw {@link StoreUnavailableException} naming
- * the file. For a write it says whether the outcome is unknown: a failure before or during the
- * transaction that was rolled back wrote nothing; a failure at COMMIT, or a rollback that
- * failed too, leaves the outcome unknown, and the same call may be retried. Writers of other
- * processes meet in SQLite's busy handler, which polls: under sustained writes from this
- * process, a writer in another process can wait up to busyTimeout and then fail.
+ * failing disk, a file that cannot be opened) throw {@link StoreUnavailableException} naming the
+ * file. For a write it says whether the outcome is unknown: a failure before or during the
+ * transaction that was rolled back wrote nothing; a failure at COMMIT, or a rollback that failed
+ * too, leaves the outcome unknown, and the same call may be retried. Writers of other processes
+ * meet in SQLite's busy handler, which polls: under sustained writes from this process, a writer in
+ * another process can wait up to busyTimeout and then fail.
  *
- * <p>The file must be on a local file system (WAL needs shared memory between the processes
- * that open it; network file systems do not provide it).
+ * <p>The file must be on a local file system (WAL needs shared memory between the processes that
+ * open it; network file systems do not provide it).
  */
 public final class SqliteOrderStore implements OrderStore {
 
@@ -73,8 +74,8 @@ public final class SqliteOrderStore implements OrderStore {
     /** Every commit is on disk when it returns. The default; survives a power loss. */
     FULL,
     /**
-     * The WAL is synced at checkpoints only: commits are faster and the file stays consistent,
-     * but a power loss or an operating system crash can lose the last commits.
+     * The WAL is synced at checkpoints only: commits are faster and the file stays consistent, but
+     * a power loss or an operating system crash can lose the last commits.
      */
     NORMAL
   }
@@ -90,11 +91,11 @@ public final class SqliteOrderStore implements OrderStore {
   }
 
   /**
-   * A builder for a store on {@code file}, created with its tables if missing. The file's
-   * directory must exist.
+   * A builder for a store on {@code file}, created with its tables if missing. The file's directory
+   * must exist.
    *
-   * @param file the database file, as the user gives it; relative paths resolve against the
-   *     working directory
+   * @param file the database file, as the user gives it; relative paths resolve against the working
+   *     directory
    */
   public static Builder builder(Path file) {
     return new Builder(Objects.requireNonNull(file, "file"));
@@ -127,8 +128,8 @@ public final class SqliteOrderStore implements OrderStore {
   /**
    * {@inheritDoc}
    *
-   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
-   *     fail may have landed, and retrying it with the same token and error is safe
+   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the fail
+   *     may have landed, and retrying it with the same token and error is safe
    * @throws IllegalStateException if the store is closed
    */
   @Override
@@ -139,8 +140,8 @@ public final class SqliteOrderStore implements OrderStore {
   /**
    * {@inheritDoc}
    *
-   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
-   *     extend may have landed
+   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the extend
+   *     may have landed
    * @throws IllegalStateException if the store is closed
    */
   @Override
@@ -195,17 +196,20 @@ public final class SqliteOrderStore implements OrderStore {
   }
 
   /**
-   * Configures a {@link SqliteOrderStore}. Every property has a default; {@link #build()}
-   * checks them all and names the first bad one, before the file is touched.
+   * Configures a {@link SqliteOrderStore}. Every property has a default; {@link #build()} checks
+   * them all and names the first bad one, before the file is touched.
    */
   public static final class Builder {
 
     /** The default {@link #connections(int)}. */
     public static final int DEFAULT_CONNECTIONS = 4;
+
     /** The most {@link #connections(int)} allowed. */
     public static final int MAX_CONNECTIONS = 64;
+
     /** The default {@link #busyTimeout(Duration)}. */
     public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(5);
+
     /** The default {@link #acquireTimeout(Duration)}. */
     public static final Duration DEFAULT_ACQUIRE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -223,9 +227,9 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * The clock all lease arithmetic uses, at millisecond precision. Default: the system UTC
-     * clock. Every process sharing the file should have clocks in step (NTP): a lease is read
-     * against the clock of the process that claims.
+     * The clock all lease arithmetic uses, at millisecond precision. Default: the system UTC clock.
+     * Every process sharing the file should have clocks in step (NTP): a lease is read against the
+     * clock of the process that claims.
      *
      * @return this builder
      */
@@ -235,8 +239,8 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * The orders table: a plain identifier, not starting with {@code sqlite_}. Default
-     * {@code fencekit_orders}.
+     * The orders table: a plain identifier, not starting with {@code sqlite_}. Default {@code
+     * fencekit_orders}.
      *
      * @return this builder
      */
@@ -257,8 +261,8 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * How commits are synced to disk. Default {@link Synchronous#FULL}; see {@link Synchronous}
-     * for what {@link Synchronous#NORMAL} may lose.
+     * How commits are synced to disk. Default {@link Synchronous#FULL}; see {@link Synchronous} for
+     * what {@link Synchronous#NORMAL} may lose.
      *
      * @return this builder
      */
@@ -269,8 +273,8 @@ public final class SqliteOrderStore implements OrderStore {
 
     /**
      * How many connections the store keeps open, from 1 to {@value #MAX_CONNECTIONS}. Default
-     * {@value #DEFAULT_CONNECTIONS}. Writes use one at a time (SQLite has one writer per
-     * file); the others serve reads alongside.
+     * {@value #DEFAULT_CONNECTIONS}. Writes use one at a time (SQLite has one writer per file); the
+     * others serve reads alongside.
      *
      * @return this builder
      */
@@ -280,9 +284,9 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * How long a write waits for another process holding the file's write lock (SQLite's
-     * {@code busy_timeout}, set on every connection) before failing with
-     * {@link StoreUnavailableException}. From 1 ms to {@link Integer#MAX_VALUE} ms. Default 5 s.
+     * How long a write waits for another process holding the file's write lock (SQLite's {@code
+     * busy_timeout}, set on every connection) before failing with {@link
+     * StoreUnavailableException}. From 1 ms to {@link Integer#MAX_VALUE} ms. Default 5 s.
      *
      * @return this builder
      */
@@ -292,9 +296,9 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * How long an operation waits inside this JVM before failing with
-     * {@link StoreUnavailableException}: a write for the writes to the same file queued ahead
-     * of it, any operation for a free pooled connection. At least 1 ms. Default 30 s.
+     * How long an operation waits inside this JVM before failing with {@link
+     * StoreUnavailableException}: a write for the writes to the same file queued ahead of it, any
+     * operation for a free pooled connection. At least 1 ms. Default 30 s.
      *
      * @return this builder
      */
@@ -304,12 +308,12 @@ public final class SqliteOrderStore implements OrderStore {
     }
 
     /**
-     * Checks every property, then opens the file (creating it and its tables if missing),
-     * switches it to WAL and opens the connections.
+     * Checks every property, then opens the file (creating it and its tables if missing), switches
+     * it to WAL and opens the connections.
      *
      * @throws NullPointerException if a property is null, naming it
-     * @throws IllegalArgumentException if a property is out of range, naming it; nothing is
-     *     created on disk then
+     * @throws IllegalArgumentException if a property is out of range, naming it; nothing is created
+     *     on disk then
      * @throws StoreUnavailableException if the file cannot be opened or written
      * @throws IllegalStateException if the tables exist with another shape, or the file system
      *     cannot do WAL
@@ -319,13 +323,22 @@ public final class SqliteOrderStore implements OrderStore {
       String orders = table("ordersTable", ordersTable);
       String orphans = table("orphansTable", orphansTable);
       if (orders.equalsIgnoreCase(orphans)) {
-        throw new IllegalArgumentException("orphansTable must differ from ordersTable (SQLite"
-            + " names ignore case), both are '" + orders + "'");
+        throw new IllegalArgumentException(
+            "orphansTable must differ from ordersTable (SQLite"
+                + " names ignore case), both are '"
+                + orders
+                + "'");
       }
       Validate.notNull("synchronous", synchronous);
       if (connections < 1 || connections > MAX_CONNECTIONS) {
-        throw new IllegalArgumentException("connections must be from 1 to " + MAX_CONNECTIONS
-            + ", got " + connections + "; " + DEFAULT_CONNECTIONS + " suits most uses");
+        throw new IllegalArgumentException(
+            "connections must be from 1 to "
+                + MAX_CONNECTIONS
+                + ", got "
+                + connections
+                + "; "
+                + DEFAULT_CONNECTIONS
+                + " suits most uses");
       }
       Validate.notNull("busyTimeout", busyTimeout);
       if (busyTimeout.compareTo(Duration.ofMillis(1)) < 0
@@ -335,11 +348,20 @@ public final class SqliteOrderStore implements OrderStore {
       }
       Validate.notNull("acquireTimeout", acquireTimeout);
       if (acquireTimeout.compareTo(Duration.ofMillis(1)) < 0) {
-        throw new IllegalArgumentException("acquireTimeout must be at least 1 ms, got " + acquireTimeout);
+        throw new IllegalArgumentException(
+            "acquireTimeout must be at least 1 ms, got " + acquireTimeout);
       }
       Path absolute = checkFile(file);
-      SqliteStorage storage = SqliteStorage.open(new SqliteStorage.Settings(
-          absolute, orders, orphans, synchronous, connections, busyTimeout, acquireTimeout));
+      SqliteStorage storage =
+          SqliteStorage.open(
+              new SqliteStorage.Settings(
+                  absolute,
+                  orders,
+                  orphans,
+                  synchronous,
+                  connections,
+                  busyTimeout,
+                  acquireTimeout));
       return new SqliteOrderStore(storage, clock, file);
     }
 
@@ -357,15 +379,21 @@ public final class SqliteOrderStore implements OrderStore {
       if (absolute.toString().indexOf('?') >= 0) {
         throw new IllegalArgumentException(
             "file must not contain '?', which the SQLite driver reads as the start of its"
-                + " parameters, got " + file);
+                + " parameters, got "
+                + file);
       }
       if (Files.isDirectory(absolute)) {
-        throw new IllegalArgumentException("file must be a database file, got the directory " + file);
+        throw new IllegalArgumentException(
+            "file must be a database file, got the directory " + file);
       }
       Path directory = absolute.getParent();
       if (directory == null || !Files.isDirectory(directory)) {
-        throw new IllegalArgumentException("file must be in an existing directory, but "
-            + directory + " does not exist (file " + file + "); create it first");
+        throw new IllegalArgumentException(
+            "file must be in an existing directory, but "
+                + directory
+                + " does not exist (file "
+                + file
+                + "); create it first");
       }
       return absolute;
     }

@@ -30,13 +30,13 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * The {@link OrderStorage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode,
- * read and written through a small pool of connections. A write step is one
- * {@code BEGIN IMMEDIATE} transaction, entered while holding the file's fair write lock in this
- * JVM ({@link FileLocks}); a read is a single statement on any pooled connection, without the
- * lock (WAL readers see the last commit and do not block writers). Every statement, the
- * transaction control included, is prepared once per pooled connection and reused
- * ({@link ConnectionPool.Slot#prepare}); a connection that failed is reopened with fresh ones.
+ * The {@link OrderStorage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode, read
+ * and written through a small pool of connections. A write step is one {@code BEGIN IMMEDIATE}
+ * transaction, entered while holding the file's fair write lock in this JVM ({@link FileLocks}); a
+ * read is a single statement on any pooled connection, without the lock (WAL readers see the last
+ * commit and do not block writers). Every statement, the transaction control included, is prepared
+ * once per pooled connection and reused ({@link ConnectionPool.Slot#prepare}); a connection that
+ * failed is reopened with fresh ones.
  */
 final class SqliteStorage implements OrderStorage {
 
@@ -49,10 +49,26 @@ final class SqliteStorage implements OrderStorage {
   private static final String JOURNAL_MODE_WAL = "PRAGMA journal_mode = WAL";
   // The columns of select-order.sql in the order it lists them, read by position (a read by name
   // makes the driver build a name index for every result set); checked once in open.
-  private static final List<String> ORDER_COLUMNS = List.of(
-      "session_id", "product_id", "quantity", "customer_email", "amount_total", "currency", "status",
-      "provider_order_id", "item_payload", "last_error", "fence", "claim_fence", "claim_nonce",
-      "claimed_at", "lease_expires_at", "settled_fence", "settled_nonce", "updated_at");
+  private static final List<String> ORDER_COLUMNS =
+      List.of(
+          "session_id",
+          "product_id",
+          "quantity",
+          "customer_email",
+          "amount_total",
+          "currency",
+          "status",
+          "provider_order_id",
+          "item_payload",
+          "last_error",
+          "fence",
+          "claim_fence",
+          "claim_nonce",
+          "claimed_at",
+          "lease_expires_at",
+          "settled_fence",
+          "settled_nonce",
+          "updated_at");
 
   /** What {@link #open} needs, validated by the builder. */
   record Settings(
@@ -81,7 +97,11 @@ final class SqliteStorage implements OrderStorage {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private SqliteStorage(
-      Settings settings, Statements sql, ConnectionPool pool, Path realFile, ReentrantLock writeLock) {
+      Settings settings,
+      Statements sql,
+      ConnectionPool pool,
+      Path realFile,
+      ReentrantLock writeLock) {
     this.settings = settings;
     this.sql = sql;
     this.pool = pool;
@@ -90,12 +110,12 @@ final class SqliteStorage implements OrderStorage {
   }
 
   /**
-   * Opens the file (creating it if missing), switches it to WAL, creates the tables if missing
-   * and checks that existing ones have the columns the statements need, then opens the pool.
+   * Opens the file (creating it if missing), switches it to WAL, creates the tables if missing and
+   * checks that existing ones have the columns the statements need, then opens the pool.
    *
    * @throws StoreUnavailableException if the file cannot be opened or written
-   * @throws IllegalStateException if a table of that name exists with another shape, or the
-   *     file system cannot do WAL
+   * @throws IllegalStateException if a table of that name exists with another shape, or the file
+   *     system cannot do WAL
    */
   static SqliteStorage open(Settings settings) {
     Statements sql = Statements.forTables(settings.ordersTable(), settings.orphansTable());
@@ -110,16 +130,22 @@ final class SqliteStorage implements OrderStorage {
       realFile = settings.file().toRealPath();
     } catch (IOException e) {
       closeQuietly(first);
-      throw new StoreUnavailableException(BACKEND, "open", null, false,
-          "could not resolve the real path of " + settings.file() + " (" + e + ")", e);
+      throw new StoreUnavailableException(
+          BACKEND,
+          "open",
+          null,
+          false,
+          "could not resolve the real path of " + settings.file() + " (" + e + ")",
+          e);
     }
     ReentrantLock writeLock = FileLocks.acquire(realFile);
     boolean opened = false;
     writeLock.lock();
     try {
       createSchema(settings, sql, first);
-      ConnectionPool pool = new ConnectionPool(
-          settings.connections(), () -> openConnection(settings), closedMessage(settings));
+      ConnectionPool pool =
+          new ConnectionPool(
+              settings.connections(), () -> openConnection(settings), closedMessage(settings));
       SqliteStorage storage = new SqliteStorage(settings, sql, pool, realFile, writeLock);
       storage.openAll(first);
       opened = true;
@@ -145,8 +171,13 @@ final class SqliteStorage implements OrderStorage {
       Thread.currentThread().interrupt();
       taken.forEach(slot -> pool.give(slot, true));
       pool.close();
-      throw new StoreUnavailableException(BACKEND, "open", null, false,
-          "interrupted while opening connections to " + settings.file(), e);
+      throw new StoreUnavailableException(
+          BACKEND,
+          "open",
+          null,
+          false,
+          "interrupted while opening connections to " + settings.file(),
+          e);
     } catch (SQLException e) {
       taken.forEach(slot -> pool.give(slot, true));
       pool.close();
@@ -159,18 +190,23 @@ final class SqliteStorage implements OrderStorage {
   private static Connection openConnection(Settings settings) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setBusyTimeout(Math.toIntExact(settings.busyTimeout().toMillis()));
-    config.setSynchronous(settings.synchronous() == SqliteOrderStore.Synchronous.FULL
-        ? SQLiteConfig.SynchronousMode.FULL
-        : SQLiteConfig.SynchronousMode.NORMAL);
+    config.setSynchronous(
+        settings.synchronous() == SqliteOrderStore.Synchronous.FULL
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
     Connection connection = config.createConnection("jdbc:sqlite:" + settings.file());
     try (Statement statement = connection.createStatement();
         ResultSet rs = statement.executeQuery(JOURNAL_MODE_WAL)) {
       String mode = rs.next() ? rs.getString(1) : null;
       if (!"wal".equalsIgnoreCase(mode)) {
-        throw new IllegalStateException("sqlite store: " + settings.file() + " is in journal mode '"
-            + mode + "' and could not be switched to WAL, which the store needs to read while"
-            + " another connection writes; put the file on a local file system (WAL does not work"
-            + " over a network file system)");
+        throw new IllegalStateException(
+            "sqlite store: "
+                + settings.file()
+                + " is in journal mode '"
+                + mode
+                + "' and could not be switched to WAL, which the store needs to read while"
+                + " another connection writes; put the file on a local file system (WAL does not work"
+                + " over a network file system)");
       }
       return connection;
     } catch (SQLException | RuntimeException e) {
@@ -200,11 +236,19 @@ final class SqliteStorage implements OrderStorage {
           checkOrderColumns(statement);
         }
       } catch (SQLException e) {
-        throw new IllegalStateException("sqlite store: the tables '" + settings.ordersTable()
-            + "' and '" + settings.orphansTable() + "' in " + settings.file()
-            + " exist but do not have the columns this store needs (" + e.getMessage() + ");"
-            + " choose other table names with ordersTable(...) and orphansTable(...), or move the"
-            + " existing tables away", e);
+        throw new IllegalStateException(
+            "sqlite store: the tables '"
+                + settings.ordersTable()
+                + "' and '"
+                + settings.orphansTable()
+                + "' in "
+                + settings.file()
+                + " exist but do not have the columns this store needs ("
+                + e.getMessage()
+                + ");"
+                + " choose other table names with ordersTable(...) and orphansTable(...), or move the"
+                + " existing tables away",
+            e);
       }
     }
   }
@@ -217,9 +261,13 @@ final class SqliteStorage implements OrderStorage {
       columns.add(meta.getColumnName(i));
     }
     if (!columns.equals(ORDER_COLUMNS)) {
-      throw new IllegalStateException("store-sqlite: select-order.sql reads the columns " + columns
-          + " but the store reads them by position as " + ORDER_COLUMNS + "; the jar is"
-          + " inconsistent, rebuild it with the SQL and the code from the same version");
+      throw new IllegalStateException(
+          "store-sqlite: select-order.sql reads the columns "
+              + columns
+              + " but the store reads them by position as "
+              + ORDER_COLUMNS
+              + "; the jar is"
+              + " inconsistent, rebuild it with the SQL and the code from the same version");
     }
   }
 
@@ -229,11 +277,12 @@ final class SqliteStorage implements OrderStorage {
   }
 
   /**
-   * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction, holding this JVM's write lock
-   * on the file; commits if it returns, rolls back if it throws.
+   * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction, holding this JVM's write lock on
+   * the file; commits if it returns, rolls back if it throws.
    *
-   * @throws StoreUnavailableException if SQLite fails; {@link StoreUnavailableException#outcomeUnknown}
-   *     is true when the failure came at or after COMMIT, or the rollback failed too
+   * @throws StoreUnavailableException if SQLite fails; {@link
+   *     StoreUnavailableException#outcomeUnknown} is true when the failure came at or after COMMIT,
+   *     or the rollback failed too
    * @throws IllegalStateException if the store is closed
    */
   @Override
@@ -260,25 +309,41 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
-  private <T> T transaction(ConnectionPool.Slot slot, String operation, String sessionId, Work<T> work) {
+  private <T> T transaction(
+      ConnectionPool.Slot slot, String operation, String sessionId, Work<T> work) {
     try {
       slot.prepare(BEGIN).execute();
     } catch (SQLException e) {
-      throw unavailable(settings, operation, sessionId, false,
-          "could not begin the write transaction (BEGIN IMMEDIATE)", e);
+      throw unavailable(
+          settings,
+          operation,
+          sessionId,
+          false,
+          "could not begin the write transaction (BEGIN IMMEDIATE)",
+          e);
     }
     T result;
     try {
       result = work.run(new SqlOrder(slot, sessionId));
     } catch (SqlFailure failure) {
       boolean rolledBack = rollback(slot, failure.sqlCause());
-      throw unavailable(settings, operation, sessionId, !rolledBack,
-          "a statement failed inside the transaction" + (rolledBack ? ", which was rolled back"
-              : " and the rollback failed too"), failure.sqlCause());
+      throw unavailable(
+          settings,
+          operation,
+          sessionId,
+          !rolledBack,
+          "a statement failed inside the transaction"
+              + (rolledBack ? ", which was rolled back" : " and the rollback failed too"),
+          failure.sqlCause());
     } catch (RuntimeException | Error e) {
       if (!rollback(slot, e)) {
-        throw new StoreUnavailableException(BACKEND, operation, sessionId, true,
-            "the transaction on " + settings.file() + " could not be rolled back after " + e, e);
+        throw new StoreUnavailableException(
+            BACKEND,
+            operation,
+            sessionId,
+            true,
+            "the transaction on " + settings.file() + " could not be rolled back after " + e,
+            e);
       }
       throw e;
     }
@@ -311,20 +376,25 @@ final class SqliteStorage implements OrderStorage {
   @Override
   public List<Orphan> orphans(String sessionId) {
     checkOpen();
-    return query("orphans", sessionId, slot -> {
-      PreparedStatement select = slot.prepare(sql.selectOrphans());
-      select.setString(1, sessionId);
-      try (ResultSet rs = select.executeQuery()) {
-        List<Orphan> orphans = new ArrayList<>();
-        while (rs.next()) {
-          orphans.add(new Orphan(sessionId,
-              new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
-              new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
-              Instant.ofEpochMilli(rs.getLong("recorded_at"))));
-        }
-        return List.copyOf(orphans);
-      }
-    });
+    return query(
+        "orphans",
+        sessionId,
+        slot -> {
+          PreparedStatement select = slot.prepare(sql.selectOrphans());
+          select.setString(1, sessionId);
+          try (ResultSet rs = select.executeQuery()) {
+            List<Orphan> orphans = new ArrayList<>();
+            while (rs.next()) {
+              orphans.add(
+                  new Orphan(
+                      sessionId,
+                      new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
+                      new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
+                      Instant.ofEpochMilli(rs.getLong("recorded_at"))));
+            }
+            return List.copyOf(orphans);
+          }
+        });
   }
 
   /** Closes every connection (busy ones when their operation ends). Idempotent. */
@@ -354,15 +424,17 @@ final class SqliteStorage implements OrderStorage {
         ConnectionPool.Slot slot = take("connectionSettings", null);
         taken.add(slot);
         try (Statement statement = slot.connection().createStatement()) {
-          all.add(new ConnectionSettings(
-              pragma(statement, "PRAGMA journal_mode"),
-              Integer.parseInt(pragma(statement, "PRAGMA synchronous")),
-              Long.parseLong(pragma(statement, "PRAGMA busy_timeout"))));
+          all.add(
+              new ConnectionSettings(
+                  pragma(statement, "PRAGMA journal_mode"),
+                  Integer.parseInt(pragma(statement, "PRAGMA synchronous")),
+                  Long.parseLong(pragma(statement, "PRAGMA busy_timeout"))));
         }
       }
       return all;
     } catch (SQLException e) {
-      throw unavailable(settings, "connectionSettings", null, false, "could not read the pragmas", e);
+      throw unavailable(
+          settings, "connectionSettings", null, false, "could not read the pragmas", e);
     } finally {
       taken.forEach(slot -> pool.give(slot, true));
     }
@@ -429,24 +501,42 @@ final class SqliteStorage implements OrderStorage {
   }
 
   private static String closedMessage(Settings settings) {
-    return "the sqlite store on " + settings.file() + " is closed; build a new store to use the file again";
+    return "the sqlite store on "
+        + settings.file()
+        + " is closed; build a new store to use the file again";
   }
 
   private void lockWrites(String operation, String sessionId) {
     boolean locked;
     try {
-      locked = writeLock.tryLock(ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS);
+      locked =
+          writeLock.tryLock(ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
-          "interrupted while waiting for this process's earlier writes to " + settings.file(), e);
+      throw new StoreUnavailableException(
+          BACKEND,
+          operation,
+          sessionId,
+          false,
+          "interrupted while waiting for this process's earlier writes to " + settings.file(),
+          e);
     }
     if (!locked) {
-      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
-          "waited acquireTimeout (" + settings.acquireTimeout() + ") for this process's earlier"
-              + " writes to " + settings.file() + " to finish, with " + writeLock.getQueueLength()
+      throw new StoreUnavailableException(
+          BACKEND,
+          operation,
+          sessionId,
+          false,
+          "waited acquireTimeout ("
+              + settings.acquireTimeout()
+              + ") for this process's earlier"
+              + " writes to "
+              + settings.file()
+              + " to finish, with "
+              + writeLock.getQueueLength()
               + " other writes queued; raise acquireTimeout, or find what keeps the writes slow"
-              + " (another process holding the file, a slow disk)", null);
+              + " (another process holding the file, a slow disk)",
+          null);
     }
   }
 
@@ -456,16 +546,31 @@ final class SqliteStorage implements OrderStorage {
       slot = pool.take(settings.acquireTimeout());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
-          "interrupted while waiting for a connection to " + settings.file(), e);
+      throw new StoreUnavailableException(
+          BACKEND,
+          operation,
+          sessionId,
+          false,
+          "interrupted while waiting for a connection to " + settings.file(),
+          e);
     } catch (SQLException e) {
       throw unavailable(settings, operation, sessionId, false, "could not reopen a connection", e);
     }
     if (slot == null) {
-      throw new StoreUnavailableException(BACKEND, operation, sessionId, false,
-          "no connection to " + settings.file() + " came free within acquireTimeout ("
-              + settings.acquireTimeout() + "); all " + pool.size() + " are in use: raise"
-              + " connections(...) or acquireTimeout(...)", null);
+      throw new StoreUnavailableException(
+          BACKEND,
+          operation,
+          sessionId,
+          false,
+          "no connection to "
+              + settings.file()
+              + " came free within acquireTimeout ("
+              + settings.acquireTimeout()
+              + "); all "
+              + pool.size()
+              + " are in use: raise"
+              + " connections(...) or acquireTimeout(...)",
+          null);
     }
     return slot;
   }
@@ -500,10 +605,19 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
-  /** The order in the current row of select-order.sql, read by the positions of {@link #ORDER_COLUMNS}. */
+  /**
+   * The order in the current row of select-order.sql, read by the positions of {@link
+   * #ORDER_COLUMNS}.
+   */
   private static OrderRecord toRecord(ResultSet rs) throws SQLException {
-    OrderSnapshot snapshot = new OrderSnapshot(
-        rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getLong(5), rs.getString(6));
+    OrderSnapshot snapshot =
+        new OrderSnapshot(
+            rs.getString(1),
+            rs.getString(2),
+            rs.getInt(3),
+            rs.getString(4),
+            rs.getLong(5),
+            rs.getString(6));
     String providerOrderId = rs.getString(8);
     return new OrderRecord(
         snapshot,
@@ -630,9 +744,15 @@ final class SqliteStorage implements OrderStorage {
         throw new SqlFailure(e);
       }
       if (updated != 1) {
-        throw new IllegalStateException("sqlite store: update of order '" + record.sessionId()
-            + "' in " + settings.file() + " changed " + updated + " rows instead of 1; the"
-            + " transaction was rolled back");
+        throw new IllegalStateException(
+            "sqlite store: update of order '"
+                + record.sessionId()
+                + "' in "
+                + settings.file()
+                + " changed "
+                + updated
+                + " rows instead of 1; the"
+                + " transaction was rolled back");
       }
     }
 
@@ -654,10 +774,19 @@ final class SqliteStorage implements OrderStorage {
   }
 
   private static StoreUnavailableException unavailable(
-      Settings settings, String operation, String sessionId, boolean outcomeUnknown, String what,
+      Settings settings,
+      String operation,
+      String sessionId,
+      boolean outcomeUnknown,
+      String what,
       SQLException e) {
-    return new StoreUnavailableException(BACKEND, operation, sessionId, outcomeUnknown,
-        what + " on " + settings.file() + " (" + e.getMessage() + "); " + remedy(settings, e), e);
+    return new StoreUnavailableException(
+        BACKEND,
+        operation,
+        sessionId,
+        outcomeUnknown,
+        what + " on " + settings.file() + " (" + e.getMessage() + "); " + remedy(settings, e),
+        e);
   }
 
   private static String remedy(Settings settings, SQLException e) {
@@ -669,7 +798,8 @@ final class SqliteStorage implements OrderStorage {
       case SQLITE_BUSY:
       case SQLITE_LOCKED:
         return "another process held the file's write lock for longer than busyTimeout ("
-            + settings.busyTimeout() + "); raise busyTimeout or shorten that process's transactions";
+            + settings.busyTimeout()
+            + "); raise busyTimeout or shorten that process's transactions";
       case SQLITE_FULL:
         return "the disk is full; free space on it";
       case SQLITE_READONLY:

@@ -28,13 +28,14 @@ record Statements(
     String insertOrphan,
     String selectOrphans) {
 
-  private static final Map<String, String> TEMPLATES = Map.of(
-      "schema", load("schema.sql"),
-      "selectOrder", load("select-order.sql"),
-      "insertOrder", load("insert-order.sql"),
-      "updateOrder", load("update-order.sql"),
-      "insertOrphan", load("insert-orphan.sql"),
-      "selectOrphans", load("select-orphans.sql"));
+  private static final Map<String, String> TEMPLATES =
+      Map.of(
+          "schema", load("schema.sql"),
+          "selectOrder", load("select-order.sql"),
+          "insertOrder", load("insert-order.sql"),
+          "updateOrder", load("update-order.sql"),
+          "insertOrphan", load("insert-orphan.sql"),
+          "selectOrphans", load("select-orphans.sql"));
 
   /**
    * The statements for the given tables.
@@ -69,7 +70,8 @@ record Statements(
   private static List<String> splitScript(String script) {
     List<String> statements = new ArrayList<>();
     for (String part : script.split(";[ \\t]*(\\r?\\n|$)")) {
-      boolean code = part.lines().anyMatch(line -> !line.isBlank() && !line.strip().startsWith("--"));
+      boolean code =
+          part.lines().anyMatch(line -> !line.isBlank() && !line.strip().startsWith("--"));
       if (code) {
         statements.add(part.strip());
       }
@@ -81,7 +83,9 @@ record Statements(
     try (InputStream in = Statements.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException(
-            "store-sqlite resource " + name + " is missing from the classpath; the jar is incomplete");
+            "store-sqlite resource "
+                + name
+                + " is missing from the classpath; the jar is incomplete");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {

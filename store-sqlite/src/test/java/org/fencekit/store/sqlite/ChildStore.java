@@ -34,18 +34,22 @@ final class ChildStore implements AutoCloseable {
     this.process = process;
     this.stderr = stderr;
     this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          stdout.add(line);
-        }
-      } catch (IOException e) {
-        stdout.add("error reading the child's stdout: " + e);
-      } finally {
-        stdout.add(EOF);
-      }
-    }, "child-store-stdout");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                  stdout.add(line);
+                }
+              } catch (IOException e) {
+                stdout.add("error reading the child's stdout: " + e);
+              } finally {
+                stdout.add(EOF);
+              }
+            },
+            "child-store-stdout");
     reader.setDaemon(true);
     reader.start();
   }
@@ -56,15 +60,26 @@ final class ChildStore implements AutoCloseable {
    * @param dir where the child's stderr is kept
    */
   static ChildStore start(Path file, Path dir) throws IOException, InterruptedException {
-    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    String java = ProcessHandle.current().info().command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     Path stderr = Files.createTempFile(dir, "child-", ".stderr");
-    Process process = new ProcessBuilder(List.of(
-        java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", classpath,
-        StoreProcess.class.getName(), file.toString()))
-        .redirectError(stderr.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-Xmx128m",
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    classpath,
+                    StoreProcess.class.getName(),
+                    file.toString()))
+            .redirectError(stderr.toFile())
+            .start();
     ChildStore child = new ChildStore(process, stderr);
     try {
       assertEquals("ready", child.next(Duration.ofSeconds(60)), "the child store did not start");

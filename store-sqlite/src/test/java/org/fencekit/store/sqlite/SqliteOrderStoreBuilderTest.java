@@ -26,27 +26,45 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The builder: every bad property is named and rejected before the file is touched. */
 class SqliteOrderStoreBuilderTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private Path file() {
     return dir.resolve("orders.db");
   }
 
-  /** Builds with {@code change} applied and expects {@code type} naming {@code property}; no file. */
+  /**
+   * Builds with {@code change} applied and expects {@code type} naming {@code property}; no file.
+   */
   private void rejected(
-      Class<? extends RuntimeException> type, String property, UnaryOperator<SqliteOrderStore.Builder> change) {
-    RuntimeException e = assertThrows(type, () -> change.apply(SqliteOrderStore.builder(file())).build().close());
-    assertTrue(String.valueOf(e.getMessage()).contains(property),
+      Class<? extends RuntimeException> type,
+      String property,
+      UnaryOperator<SqliteOrderStore.Builder> change) {
+    RuntimeException e =
+        assertThrows(type, () -> change.apply(SqliteOrderStore.builder(file())).build().close());
+    assertTrue(
+        String.valueOf(e.getMessage()).contains(property),
         () -> "the message should name " + property + ": " + e.getMessage());
     assertFalse(Files.exists(file()), "a rejected builder must not create " + file());
   }
 
   @ParameterizedTest(name = "ordersTable {0}")
-  @ValueSource(strings = {
-      "", " ", "1orders", "orders-x", "orders x", "\"orders\"", "orders\"; DROP TABLE t; --",
-      "orders; DROP TABLE fencekit_orphans", "o'rders", "orders)", "ordérs", "sqlite_master", "SQLITE_orders",
-      "a123456789012345678901234567890123456789012345678901234567890123"})
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "1orders",
+        "orders-x",
+        "orders x",
+        "\"orders\"",
+        "orders\"; DROP TABLE t; --",
+        "orders; DROP TABLE fencekit_orphans",
+        "o'rders",
+        "orders)",
+        "ordérs",
+        "sqlite_master",
+        "SQLITE_orders",
+        "a123456789012345678901234567890123456789012345678901234567890123"
+      })
   @DisplayName("a table name that is not a plain identifier is rejected, SQL injection included")
   void badTableNames(String name) {
     rejected(IllegalArgumentException.class, "ordersTable", b -> b.ordersTable(name));
@@ -62,14 +80,18 @@ class SqliteOrderStoreBuilderTest {
     rejected(NullPointerException.class, "synchronous", b -> b.synchronous(null));
     rejected(NullPointerException.class, "busyTimeout", b -> b.busyTimeout(null));
     rejected(NullPointerException.class, "acquireTimeout", b -> b.acquireTimeout(null));
-    NullPointerException e = assertThrows(NullPointerException.class, () -> SqliteOrderStore.builder(null));
+    NullPointerException e =
+        assertThrows(NullPointerException.class, () -> SqliteOrderStore.builder(null));
     assertEquals("file", e.getMessage());
   }
 
   @Test
   @DisplayName("the two tables must differ, ignoring case as SQLite does")
   void sameTables() {
-    rejected(IllegalArgumentException.class, "orphansTable", b -> b.ordersTable("shop").orphansTable("SHOP"));
+    rejected(
+        IllegalArgumentException.class,
+        "orphansTable",
+        b -> b.ordersTable("shop").orphansTable("SHOP"));
   }
 
   @Test
@@ -79,17 +101,21 @@ class SqliteOrderStoreBuilderTest {
     rejected(IllegalArgumentException.class, "connections", b -> b.connections(-4));
     rejected(IllegalArgumentException.class, "connections", b -> b.connections(65));
     rejected(IllegalArgumentException.class, "busyTimeout", b -> b.busyTimeout(Duration.ZERO));
-    rejected(IllegalArgumentException.class, "busyTimeout", b -> b.busyTimeout(Duration.ofMillis(-1)));
-    rejected(IllegalArgumentException.class, "busyTimeout", b -> b.busyTimeout(Duration.ofDays(30)));
-    rejected(IllegalArgumentException.class, "acquireTimeout", b -> b.acquireTimeout(Duration.ZERO));
+    rejected(
+        IllegalArgumentException.class, "busyTimeout", b -> b.busyTimeout(Duration.ofMillis(-1)));
+    rejected(
+        IllegalArgumentException.class, "busyTimeout", b -> b.busyTimeout(Duration.ofDays(30)));
+    rejected(
+        IllegalArgumentException.class, "acquireTimeout", b -> b.acquireTimeout(Duration.ZERO));
   }
 
   @Test
   @DisplayName("a file in a missing directory is rejected, and the directory is not created")
   void missingDirectory() {
     Path missing = dir.resolve("no/such/dir/orders.db");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SqliteOrderStore.builder(missing).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> SqliteOrderStore.builder(missing).build());
     assertTrue(e.getMessage().startsWith("file "), e.getMessage());
     assertFalse(Files.exists(dir.resolve("no")));
   }
@@ -99,8 +125,8 @@ class SqliteOrderStoreBuilderTest {
   void notAFile() {
     assertThrows(IllegalArgumentException.class, () -> SqliteOrderStore.builder(dir).build());
     Path query = dir.resolve("orders.db?journal_mode=DELETE");
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> SqliteOrderStore.builder(query).build());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> SqliteOrderStore.builder(query).build());
     assertTrue(e.getMessage().contains("'?'"), e.getMessage());
     try (var files = Files.list(dir)) {
       assertEquals(List.of(), files.toList());
@@ -110,12 +136,16 @@ class SqliteOrderStoreBuilderTest {
   }
 
   @Test
-  @DisplayName("a file that is not a SQLite database fails with StoreUnavailableException naming it")
+  @DisplayName(
+      "a file that is not a SQLite database fails with StoreUnavailableException naming it")
   void notADatabase() throws Exception {
-    Files.writeString(file(), "this is not a database, it is a shopping list: milk, eggs, bread, "
-        + "and enough text to fill SQLite's header check");
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-        () -> SqliteOrderStore.builder(file()).build());
+    Files.writeString(
+        file(),
+        "this is not a database, it is a shopping list: milk, eggs, bread, "
+            + "and enough text to fill SQLite's header check");
+    StoreUnavailableException e =
+        assertThrows(
+            StoreUnavailableException.class, () -> SqliteOrderStore.builder(file()).build());
     assertTrue(e.getMessage().contains(file().toString()), e.getMessage());
     assertTrue(e.getMessage().startsWith("sqlite store: open"), e.getMessage());
   }
@@ -128,27 +158,31 @@ class SqliteOrderStoreBuilderTest {
         Statement s = raw.createStatement()) {
       s.execute("CREATE TABLE fencekit_orders (id INTEGER PRIMARY KEY, name TEXT)");
     }
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> SqliteOrderStore.builder(file()).build());
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> SqliteOrderStore.builder(file()).build());
     assertTrue(e.getMessage().contains("fencekit_orders"), e.getMessage());
     assertEquals(locks, FileLocks.size(), "a failed build must give up the file's lock");
   }
 
   @Test
-  @DisplayName("a user-given path in nested directories, with spaces and non-ASCII names, works and persists")
+  @DisplayName(
+      "a user-given path in nested directories, with spaces and non-ASCII names, works and persists")
   void userPath() throws Exception {
     Path nested = Files.createDirectories(dir.resolve("shop data/ünïcode dir/deeper"));
     Path file = nested.resolve("my orders.sqlite");
     TestClock clock = new TestClock();
     try (SqliteOrderStore store = SqliteOrderStore.builder(file).clock(clock).build()) {
       assertEquals(file, store.file());
-      assertInstanceOf(ClaimResult.Claimed.class,
+      assertInstanceOf(
+          ClaimResult.Claimed.class,
           store.claim(StoreProcess.snapshot("cs_nested"), Duration.ofMinutes(2)));
     }
     assertTrue(Files.isRegularFile(file));
     try (SqliteOrderStore again = SqliteOrderStore.builder(file).clock(clock).build()) {
-      assertEquals(1, again.get("cs_nested").orElseThrow().fence(), "the order must survive a reopen");
-      assertInstanceOf(ClaimResult.InFlight.class,
+      assertEquals(
+          1, again.get("cs_nested").orElseThrow().fence(), "the order must survive a reopen");
+      assertInstanceOf(
+          ClaimResult.InFlight.class,
           again.claim(StoreProcess.snapshot("cs_nested"), Duration.ofMinutes(2)));
     }
   }

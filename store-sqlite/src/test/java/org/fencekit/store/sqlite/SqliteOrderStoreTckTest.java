@@ -7,16 +7,16 @@ import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The TCK against {@link SqliteOrderStore}: each test on a fresh file, and its peer a second
- * store, with its own pool, on the same file.
+ * The TCK against {@link SqliteOrderStore}: each test on a fresh file, and its peer a second store,
+ * with its own pool, on the same file.
  */
 class SqliteOrderStoreTckTest extends OrderStoreTck {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** The file of the last {@link #newStore}, which {@link #newPeerStore} opens again. */
   private Path file;
+
   private int files;
 
   @Override

@@ -43,8 +43,7 @@ class SqliteOrderStoreTest {
   private static final Duration LEASE = Duration.ofMinutes(2);
   private static final Item ESIM = new Item("prov-esim-1", "LPA:1$smdp.example$ACTIVATION-1");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private final TestClock clock = new TestClock();
   private final List<SqliteOrderStore> stores = new ArrayList<>();
@@ -69,11 +68,14 @@ class SqliteOrderStoreTest {
   }
 
   private static ClaimId claimed(ClaimResult result) {
-    return assertInstanceOf(ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result).claimId();
+    return assertInstanceOf(
+            ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result)
+        .claimId();
   }
 
   @Test
-  @DisplayName("by default every pooled connection runs WAL, synchronous FULL and a 5 s busy_timeout")
+  @DisplayName(
+      "by default every pooled connection runs WAL, synchronous FULL and a 5 s busy_timeout")
   void defaultPragmas() {
     List<SqliteStorage.ConnectionSettings> settings = open().storage().connectionSettings();
     assertEquals(SqliteOrderStore.Builder.DEFAULT_CONNECTIONS, settings.size());
@@ -85,9 +87,13 @@ class SqliteOrderStoreTest {
   @Test
   @DisplayName("synchronous NORMAL, busyTimeout and connections are applied to every connection")
   void configuredPragmas() {
-    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock)
-        .synchronous(SqliteOrderStore.Synchronous.NORMAL).busyTimeout(Duration.ofMillis(1234))
-        .connections(6));
+    SqliteOrderStore store =
+        open(
+            SqliteOrderStore.builder(file())
+                .clock(clock)
+                .synchronous(SqliteOrderStore.Synchronous.NORMAL)
+                .busyTimeout(Duration.ofMillis(1234))
+                .connections(6));
     List<SqliteStorage.ConnectionSettings> settings = store.storage().connectionSettings();
     assertEquals(6, settings.size());
     for (SqliteStorage.ConnectionSettings each : settings) {
@@ -108,22 +114,32 @@ class SqliteOrderStoreTest {
   @Test
   @DisplayName("stores with other table names in the same file keep separate orders")
   void customTables() {
-    SqliteOrderStore shopA = open(SqliteOrderStore.builder(file()).clock(clock)
-        .ordersTable("shop_a_orders").orphansTable("shop_a_orphans"));
-    SqliteOrderStore shopB = open(SqliteOrderStore.builder(file()).clock(clock)
-        .ordersTable("select").orphansTable("Order"));
+    SqliteOrderStore shopA =
+        open(
+            SqliteOrderStore.builder(file())
+                .clock(clock)
+                .ordersTable("shop_a_orders")
+                .orphansTable("shop_a_orphans"));
+    SqliteOrderStore shopB =
+        open(
+            SqliteOrderStore.builder(file())
+                .clock(clock)
+                .ordersTable("select")
+                .orphansTable("Order"));
     claimed(shopA.claim(StoreProcess.snapshot("cs_shared_id"), LEASE));
     assertEquals(Optional.empty(), shopB.get("cs_shared_id"));
     claimed(shopB.claim(StoreProcess.snapshot("cs_shared_id"), LEASE));
   }
 
   @Test
-  @DisplayName("every store on one file shares one fair write lock, whatever path spelling it was given")
+  @DisplayName(
+      "every store on one file shares one fair write lock, whatever path spelling it was given")
   void sharedLock() throws Exception {
     Files.createDirectories(dir.resolve("sub"));
     Path link = Files.createSymbolicLink(dir.resolve("link.db"), file());
     SqliteOrderStore plain = open();
-    SqliteOrderStore dotted = open(SqliteOrderStore.builder(dir.resolve("sub/../orders.db")).clock(clock));
+    SqliteOrderStore dotted =
+        open(SqliteOrderStore.builder(dir.resolve("sub/../orders.db")).clock(clock));
     SqliteOrderStore linked = open(SqliteOrderStore.builder(link).clock(clock));
     SqliteOrderStore other = open(SqliteOrderStore.builder(dir.resolve("other.db")).clock(clock));
     assertTrue(plain.storage().writeLock().isFair());
@@ -147,16 +163,21 @@ class SqliteOrderStoreTest {
   }
 
   @Test
-  @DisplayName("close is idempotent, later calls throw IllegalStateException, and other stores carry on")
+  @DisplayName(
+      "close is idempotent, later calls throw IllegalStateException, and other stores carry on")
   void close() {
     SqliteOrderStore store = open();
     SqliteOrderStore other = open();
     ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_close"), LEASE));
     store.close();
     store.close();
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> store.claim(StoreProcess.snapshot("cs_close_2"), LEASE));
-    assertTrue(e.getMessage().contains("closed") && e.getMessage().contains(file().toString()), e.getMessage());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> store.claim(StoreProcess.snapshot("cs_close_2"), LEASE));
+    assertTrue(
+        e.getMessage().contains("closed") && e.getMessage().contains(file().toString()),
+        e.getMessage());
     assertThrows(IllegalStateException.class, () -> store.complete("cs_close", token, ESIM));
     assertThrows(IllegalStateException.class, () -> store.get("cs_close"));
     assertThrows(IllegalStateException.class, () -> store.orphans("cs_close"));
@@ -166,8 +187,11 @@ class SqliteOrderStoreTest {
   @Test
   @DisplayName("an acquireTimeout too long to count in nanoseconds waits as long as it can")
   void hugeAcquireTimeout() {
-    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock)
-        .acquireTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
+    SqliteOrderStore store =
+        open(
+            SqliteOrderStore.builder(file())
+                .clock(clock)
+                .acquireTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
     ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_patient"), LEASE));
     assertEquals(token, store.get("cs_patient").orElseThrow().claimId());
   }
@@ -182,24 +206,30 @@ class SqliteOrderStoreTest {
   }
 
   @Test
-  @DisplayName("another process holding the write lock past busyTimeout: StoreUnavailableException, nothing written")
+  @DisplayName(
+      "another process holding the write lock past busyTimeout: StoreUnavailableException, nothing written")
   void busyElsewhere() throws Exception {
-    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).busyTimeout(Duration.ofMillis(50)));
+    SqliteOrderStore store =
+        open(SqliteOrderStore.builder(file()).clock(clock).busyTimeout(Duration.ofMillis(50)));
     ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_busy"), LEASE));
     // A connection outside the store stands for another process: it holds the write lock with an
     // uncommitted change.
     try (Connection intruder = DriverManager.getConnection("jdbc:sqlite:" + file());
         Statement s = intruder.createStatement()) {
       s.execute("BEGIN IMMEDIATE");
-      s.execute("UPDATE fencekit_orders SET last_error = 'uncommitted' WHERE session_id = 'cs_busy'");
+      s.execute(
+          "UPDATE fencekit_orders SET last_error = 'uncommitted' WHERE session_id = 'cs_busy'");
 
-      StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
-          () -> store.complete("cs_busy", token, ESIM));
+      StoreUnavailableException e =
+          assertThrows(
+              StoreUnavailableException.class, () -> store.complete("cs_busy", token, ESIM));
       assertFalse(e.outcomeUnknown(), "nothing was written: " + e.getMessage());
       assertEquals("complete", e.operation());
-      assertTrue(e.getMessage().contains(file().toString()) && e.getMessage().contains("busyTimeout"),
+      assertTrue(
+          e.getMessage().contains(file().toString()) && e.getMessage().contains("busyTimeout"),
           e.getMessage());
-      assertThrows(StoreUnavailableException.class,
+      assertThrows(
+          StoreUnavailableException.class,
           () -> store.claim(StoreProcess.snapshot("cs_busy_new"), LEASE));
 
       // WAL: reads go on, and see the last commit, not the intruder's change.
@@ -209,7 +239,9 @@ class SqliteOrderStoreTest {
       s.execute("ROLLBACK");
     }
     assertEquals(Optional.empty(), store.get("cs_busy_new"));
-    assertInstanceOf(WriteResult.Written.class, store.complete("cs_busy", token, ESIM),
+    assertInstanceOf(
+        WriteResult.Written.class,
+        store.complete("cs_busy", token, ESIM),
         "the store must recover once the file is free");
   }
 
@@ -220,19 +252,44 @@ class SqliteOrderStoreTest {
     ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_rollback"), LEASE));
     OrderRecord before = store.get("cs_rollback").orElseThrow();
     IllegalStateException thrown = new IllegalStateException("boom after writing");
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> store.storage().atomically("complete", "cs_rollback", order -> {
-          OrderRecord current = order.current().orElseThrow();
-          order.update(new OrderRecord(current.snapshot(), OrderStatus.FAILED, null, "half done",
-              null, null, null, current.fence(), current.claimId(), current.updatedAt()));
-          order.addOrphan(new org.fencekit.store.Orphan("cs_rollback", token, ESIM, current.updatedAt()));
-          assertEquals(OrderStatus.FAILED, order.current().orElseThrow().status(), "the step sees its own write");
-          throw thrown;
-        }));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                store
+                    .storage()
+                    .atomically(
+                        "complete",
+                        "cs_rollback",
+                        order -> {
+                          OrderRecord current = order.current().orElseThrow();
+                          order.update(
+                              new OrderRecord(
+                                  current.snapshot(),
+                                  OrderStatus.FAILED,
+                                  null,
+                                  "half done",
+                                  null,
+                                  null,
+                                  null,
+                                  current.fence(),
+                                  current.claimId(),
+                                  current.updatedAt()));
+                          order.addOrphan(
+                              new org.fencekit.store.Orphan(
+                                  "cs_rollback", token, ESIM, current.updatedAt()));
+                          assertEquals(
+                              OrderStatus.FAILED,
+                              order.current().orElseThrow().status(),
+                              "the step sees its own write");
+                          throw thrown;
+                        }));
     assertSame(thrown, e);
     assertEquals(before, store.get("cs_rollback").orElseThrow());
     assertEquals(List.of(), store.orphans("cs_rollback"));
-    assertInstanceOf(WriteResult.Written.class, store.complete("cs_rollback", token, ESIM),
+    assertInstanceOf(
+        WriteResult.Written.class,
+        store.complete("cs_rollback", token, ESIM),
         "the connection must be usable after a rollback");
   }
 
@@ -241,8 +298,8 @@ class SqliteOrderStoreTest {
   void noBusyWithinOneProcess() throws Exception {
     // busy_timeout 1 ms: any two of these writers meeting inside SQLite would fail at once, so
     // every write succeeding shows this process's writers queue on the shared lock instead.
-    SqliteOrderStore.Builder builder = SqliteOrderStore.builder(file()).clock(clock)
-        .busyTimeout(Duration.ofMillis(1));
+    SqliteOrderStore.Builder builder =
+        SqliteOrderStore.builder(file()).clock(clock).busyTimeout(Duration.ofMillis(1));
     List<SqliteOrderStore> two = List.of(open(builder), open(builder));
     int threads = 6;
     int rounds = 15;
@@ -255,24 +312,27 @@ class SqliteOrderStoreTest {
       for (int t = 0; t < threads; t++) {
         SqliteOrderStore store = two.get(t % 2);
         int thread = t;
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < rounds; i++) {
-            String own = "cs_hammer_" + thread + "_" + i;
-            ClaimId token = claimed(store.claim(StoreProcess.snapshot(own), LEASE));
-            WriteResult written = i % 2 == 0
-                ? store.complete(own, token, ESIM)
-                : store.fail(own, token, "provider outage");
-            if (!(written instanceof WriteResult.Written)) {
-              problems.add(own + ": " + written);
-            }
-            if (store.claim(StoreProcess.snapshot("cs_hammer_shared_" + i % 3), LEASE)
-                instanceof ClaimResult.Claimed) {
-              sharedClaims.incrementAndGet();
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < rounds; i++) {
+                    String own = "cs_hammer_" + thread + "_" + i;
+                    ClaimId token = claimed(store.claim(StoreProcess.snapshot(own), LEASE));
+                    WriteResult written =
+                        i % 2 == 0
+                            ? store.complete(own, token, ESIM)
+                            : store.fail(own, token, "provider outage");
+                    if (!(written instanceof WriteResult.Written)) {
+                      problems.add(own + ": " + written);
+                    }
+                    if (store.claim(StoreProcess.snapshot("cs_hammer_shared_" + i % 3), LEASE)
+                        instanceof ClaimResult.Claimed) {
+                      sharedClaims.incrementAndGet();
+                    }
+                  }
+                  return null;
+                }));
       }
       start.countDown();
       for (Future<?> each : done) {
@@ -282,7 +342,8 @@ class SqliteOrderStoreTest {
       pool.shutdownNow();
     }
     assertEquals(List.of(), List.copyOf(problems));
-    assertEquals(3, sharedClaims.get(), "each shared order is claimed exactly once while its lease lives");
+    assertEquals(
+        3, sharedClaims.get(), "each shared order is claimed exactly once while its lease lives");
   }
 
   /** Claims, completes, reads and rolls back {@code rounds} orders named {@code prefix_i}. */
@@ -294,11 +355,20 @@ class SqliteOrderStoreTest {
       assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
       assertEquals(List.of(), store.orphans(id));
       RuntimeException thrown = new IllegalStateException("roll back");
-      assertSame(thrown, assertThrows(RuntimeException.class,
-          () -> store.storage().atomically("complete", id, order -> {
-            order.current().orElseThrow();
-            throw thrown;
-          })));
+      assertSame(
+          thrown,
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  store
+                      .storage()
+                      .atomically(
+                          "complete",
+                          id,
+                          order -> {
+                            order.current().orElseThrow();
+                            throw thrown;
+                          })));
     }
   }
 
@@ -318,11 +388,13 @@ class SqliteOrderStoreTest {
       assertTrue(use.prepares() <= STATEMENTS, () -> "statements prepared again: " + uses);
       prepares += use.prepares();
     }
-    assertTrue(prepares >= STATEMENTS, () -> "every statement is prepared on some connection: " + uses);
+    assertTrue(
+        prepares >= STATEMENTS, () -> "every statement is prepared on some connection: " + uses);
   }
 
   @Test
-  @DisplayName("a connection closed under the store fails one call, then is reopened with fresh statements")
+  @DisplayName(
+      "a connection closed under the store fails one call, then is reopened with fresh statements")
   void brokenConnectionReopened() throws Exception {
     SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(2));
     useEveryStatement(store, "cs_before_break", 3);
@@ -341,7 +413,8 @@ class SqliteOrderStoreTest {
         failures++;
       }
     }
-    assertTrue(failures >= 1 && failures <= 2, "one failure per broken connection, got " + failures);
+    assertTrue(
+        failures >= 1 && failures <= 2, "one failure per broken connection, got " + failures);
     assertTrue(token != null, "the store recovered");
     useEveryStatement(store, "cs_after_break", 5);
     assertInstanceOf(WriteResult.Written.class, store.complete("cs_after_break", token, ESIM));
@@ -369,8 +442,10 @@ class SqliteOrderStoreTest {
     }
 
     for (SqliteStorage.ConnectionUse use : store.storage().connectionUse()) {
-      assertTrue(use.opens() >= 2 && use.opens() <= 3, "every broken connection was reopened: " + use);
-      assertTrue(use.prepares() >= 1 && use.prepares() <= STATEMENTS,
+      assertTrue(
+          use.opens() >= 2 && use.opens() <= 3, "every broken connection was reopened: " + use);
+      assertTrue(
+          use.prepares() >= 1 && use.prepares() <= STATEMENTS,
           "the reopened connection prepared its own statements, once: " + use);
     }
   }

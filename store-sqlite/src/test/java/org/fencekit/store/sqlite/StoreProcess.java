@@ -24,22 +24,24 @@ import org.fencekit.tck.TestClock;
 
 /**
  * A {@link SqliteOrderStore} in a second JVM, driven one line at a time over stdin and answering
- * one line per command on stdout, for the tests that need two processes on one file. Its clock
- * is a {@link TestClock} set by each command, since a clock cannot be shared across processes.
+ * one line per command on stdout, for the tests that need two processes on one file. Its clock is a
+ * {@link TestClock} set by each command, since a clock cannot be shared across processes.
  *
  * <p>Usage: {@code StoreProcess <file>}; prints {@code ready} once the store is open. Commands
  * (times are epoch millis):
+ *
  * <ul>
- *   <li>{@code claim <now> <sessionId> <leaseMillis>}: {@code claimed <token>},
- *       {@code inflight <fence>} or {@code provisioned <fence>};
- *   <li>{@code complete <now> <sessionId> <token> <providerOrderId>} and
- *       {@code fail <now> <sessionId> <token> <error>}: {@code written <status> <fence>} or
- *       {@code superseded <status> <fence>};
- *   <li>{@code race <startAt> <start> <leaseMillis> <rounds> <orders> <prefix> <seed>}: waits until the
- *       wall clock reads {@code startAt}, so both processes begin together, then answers
- *       {@link #race}'s entries, separated by commas;
+ *   <li>{@code claim <now> <sessionId> <leaseMillis>}: {@code claimed <token>}, {@code inflight
+ *       <fence>} or {@code provisioned <fence>};
+ *   <li>{@code complete <now> <sessionId> <token> <providerOrderId>} and {@code fail <now>
+ *       <sessionId> <token> <error>}: {@code written <status> <fence>} or {@code superseded
+ *       <status> <fence>};
+ *   <li>{@code race <startAt> <start> <leaseMillis> <rounds> <orders> <prefix> <seed>}: waits until
+ *       the wall clock reads {@code startAt}, so both processes begin together, then answers {@link
+ *       #race}'s entries, separated by commas;
  *   <li>{@code quit}.
  * </ul>
+ *
  * A command that throws answers {@code error <exception> <message>}.
  */
 public final class StoreProcess {
@@ -50,17 +52,28 @@ public final class StoreProcess {
 
   /** Runs the store until stdin ends or {@code quit}. */
   public static void main(String[] args) throws Exception {
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    PrintStream out =
+        new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     TestClock clock = new TestClock();
-    try (SqliteOrderStore store = SqliteOrderStore.builder(Path.of(args[0])).clock(clock)
-        .busyTimeout(Duration.ofSeconds(60)).build()) {
+    try (SqliteOrderStore store =
+        SqliteOrderStore.builder(Path.of(args[0]))
+            .clock(clock)
+            .busyTimeout(Duration.ofSeconds(60))
+            .build()) {
       out.println("ready");
-      for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
+      for (String line = in.readLine();
+          line != null && !line.equals("quit");
+          line = in.readLine()) {
         try {
           out.println(run(store, clock, line.split(" ")));
         } catch (RuntimeException e) {
-          out.println("error " + e.getClass().getSimpleName() + " " + String.valueOf(e.getMessage()).replace('\n', ' '));
+          out.println(
+              "error "
+                  + e.getClass().getSimpleName()
+                  + " "
+                  + String.valueOf(e.getMessage()).replace('\n', ' '));
         }
       }
     }
@@ -79,16 +92,25 @@ public final class StoreProcess {
         return describe(store.fail(w[2], ClaimId.parse(w[3]), w[4]));
       case "race":
         awaitWallClock(Long.parseLong(w[1]));
-        return String.join(",", race(store, clock, Long.parseLong(w[2]), Long.parseLong(w[3]),
-            Integer.parseInt(w[4]), Integer.parseInt(w[5]), w[6], Long.parseLong(w[7])));
+        return String.join(
+            ",",
+            race(
+                store,
+                clock,
+                Long.parseLong(w[2]),
+                Long.parseLong(w[3]),
+                Integer.parseInt(w[4]),
+                Integer.parseInt(w[5]),
+                w[6],
+                Long.parseLong(w[7])));
       default:
         throw new IllegalArgumentException("unknown command " + w[0]);
     }
   }
 
   /**
-   * Sleeps until the wall clock reads {@code epochMillis}: a start line for two processes, never
-   * a wait for a lease (leases run on the test clock).
+   * Sleeps until the wall clock reads {@code epochMillis}: a start line for two processes, never a
+   * wait for a lease (leases run on the test clock).
    */
   static void awaitWallClock(long epochMillis) {
     try {
@@ -108,15 +130,22 @@ public final class StoreProcess {
   }
 
   /**
-   * Claims orders {@code <prefix>0 .. <prefix><orders - 1>} once per round, in an order shuffled
-   * by {@code seed} (each process its own, so which process gets to an order first varies),
-   * round {@code r} at time {@code start + r * lease}: each round's claims find the previous
-   * round's leases just expired. Returns one entry per claim, in call order:
-   * {@code <round>:<sessionId>:<kind>:<fence>} with kind {@code claimed}, {@code inflight} or
-   * {@code provisioned}.
+   * Claims orders {@code <prefix>0 .. <prefix><orders - 1>} once per round, in an order shuffled by
+   * {@code seed} (each process its own, so which process gets to an order first varies), round
+   * {@code r} at time {@code start + r * lease}: each round's claims find the previous round's
+   * leases just expired. Returns one entry per claim, in call order: {@code
+   * <round>:<sessionId>:<kind>:<fence>} with kind {@code claimed}, {@code inflight} or {@code
+   * provisioned}.
    */
-  static List<String> race(OrderStore store, TestClock clock, long start, long lease, int rounds,
-      int orders, String prefix, long seed) {
+  static List<String> race(
+      OrderStore store,
+      TestClock clock,
+      long start,
+      long lease,
+      int rounds,
+      int orders,
+      String prefix,
+      long seed) {
     List<Integer> sequence = new ArrayList<>();
     for (int i = 0; i < orders; i++) {
       sequence.add(i);
@@ -129,8 +158,10 @@ public final class StoreProcess {
       for (int i : sequence) {
         String sessionId = prefix + i;
         ClaimResult result = store.claim(snapshot(sessionId), Duration.ofMillis(lease));
-        String kind = result instanceof ClaimResult.Claimed ? "claimed"
-            : result instanceof ClaimResult.InFlight ? "inflight" : "provisioned";
+        String kind =
+            result instanceof ClaimResult.Claimed
+                ? "claimed"
+                : result instanceof ClaimResult.InFlight ? "inflight" : "provisioned";
         entries.add(round + ":" + sessionId + ":" + kind + ":" + result.record().fence());
         // A handler does work between two deliveries. Claims back to back would leave the
         // file's lock free only for microseconds at a time, and the other process, polling in
