@@ -1,0 +1,360 @@
+package org.fencekit.fulfilment.scenarios;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.fulfilment.ProviderException;
+import org.fencekit.fulfilment.Purchase;
+import org.fencekit.store.Item;
+
+/**
+ * A provider the scenarios control, shared by every handler instance of a run: each call takes the
+ * next {@link Behaviour} queued with {@link #next}, and every purchase is counted per order. By
+ * default it honours idempotency keys as Stripe-style providers do: a call with a key it has bought
+ * for before hands that purchase back instead of buying again.
+ */
+public final class FakeProvider {
+
+  private final ScenarioRun run;
+  private final Deque<Behaviour> script = new ArrayDeque<>();
+  private final List<ProviderCall> calls = new ArrayList<>();
+  private final List<Bought> purchases = new ArrayList<>();
+  private final Map<String, Item> byKey = new HashMap<>();
+  private boolean honoursKeys = true;
+
+  FakeProvider(ScenarioRun run) {
+    this.run = run;
+  }
+
+  /** A purchase the provider made. */
+  record Bought(String sessionId, String idempotencyKey, Item item, String instance) {}
+
+  /** Queues what the next calls do, in order. */
+  public FakeProvider next(Behaviour... behaviours) {
+    StringBuilder java = new StringBuilder();
+    synchronized (this) {
+      for (Behaviour behaviour : behaviours) {
+        script.add(behaviour);
+        java.append(java.length() == 0 ? "" : ", ").append(behaviour.java());
+      }
+    }
+    run.replay().line("run.provider().next(" + java + ");");
+    return this;
+  }
+
+  /**
+   * Whether a call with an idempotency key bought for before hands back that purchase (the default)
+   * or buys again, as a provider without idempotency keys does.
+   */
+  public FakeProvider honourIdempotencyKeys(boolean honours) {
+    synchronized (this) {
+      honoursKeys = honours;
+    }
+    run.replay().line("run.provider().honourIdempotencyKeys(" + honours + ");");
+    run.timeline().add("kit", "the provider " + (honours ? "honours" : "ignores") + " keys");
+    return this;
+  }
+
+  /**
+   * Waits, in real time but bounded by the run's patience, until the {@code n}-th call (counting
+   * from 1, over all instances) has reached the provider.
+   */
+  public ProviderCall awaitCall(int n) {
+    run.replay().line("run.provider().awaitCall(" + n + ");");
+    return call(n);
+  }
+
+  private ProviderCall call(int n) {
+    long deadline = System.nanoTime() + run.patience().toNanos();
+    synchronized (this) {
+      while (calls.size() < n) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw run.failure(
+              "the provider got "
+                  + calls.size()
+                  + " call(s) within "
+                  + Timeline.format(run.patience())
+                  + ", the scenario waits for call "
+                  + n);
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw run.failure("interrupted while waiting for provider call " + n);
+        }
+      }
+      return calls.get(n - 1);
+    }
+  }
+
+  /** Waits for the {@code n}-th call and releases it: it buys and answers. */
+  public void release(int n) {
+    run.replay().line("run.provider().release(" + n + ");");
+    call(n).release(Behaviour.succeed());
+  }
+
+  /**
+   * Waits for the {@code n}-th call and releases it with a failure, which certainly bought nothing
+   * if {@code nothingBought}, else bought and then timed out.
+   */
+  public void releaseWithFailure(int n, String error, boolean nothingBought) {
+    run.replay()
+        .line(
+            "run.provider().releaseWithFailure("
+                + n
+                + ", "
+                + Replay.quote(error)
+                + ", "
+                + nothingBought
+                + ");");
+    call(n)
+        .release(
+            nothingBought
+                ? Behaviour.refuse(error)
+                : new Behaviour(Behaviour.Kind.BUY_THEN_TIME_OUT, error));
+  }
+
+  /** How many purchases were made for the order (idempotent replays do not count). */
+  public synchronized int purchases(String sessionId) {
+    int count = 0;
+    for (Bought bought : purchases) {
+      if (bought.sessionId().equals(sessionId)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** The items bought for the order, in the order they were bought. */
+  public synchronized List<Item> items(String sessionId) {
+    List<Item> items = new ArrayList<>();
+    for (Bought bought : purchases) {
+      if (bought.sessionId().equals(sessionId)) {
+        items.add(bought.item());
+      }
+    }
+    return items;
+  }
+
+  /** How many calls reached the provider for the order. */
+  public synchronized int calls(String sessionId) {
+    int count = 0;
+    for (ProviderCall call : calls) {
+      if (call.sessionId().equals(sessionId)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** All calls so far, in arrival order. */
+  public synchronized List<ProviderCall> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** The provider as instance {@code instance} sees it. */
+  Provider forInstance(Instance instance) {
+    return purchase -> buy(instance, purchase);
+  }
+
+  private Item buy(Instance instance, Purchase purchase)
+      throws ProviderException, InterruptedException {
+    ProviderCall call;
+    synchronized (this) {
+      Behaviour behaviour = script.isEmpty() ? Behaviour.succeed() : script.poll();
+      call = new ProviderCall(this, calls.size() + 1, instance, purchase, behaviour);
+      calls.add(call);
+      notifyAll();
+    }
+    run.timeline()
+        .add(
+            instance.name(),
+            "provider call #"
+                + call.number()
+                + " for "
+                + run.label(purchase.sessionId())
+                + " with key "
+                + purchase.idempotencyKey()
+                + ": "
+                + call.behaviour().kind());
+    return call.perform();
+  }
+
+  /** Buys for the call (or hands back the key's purchase) and returns the item. */
+  Item purchase(ProviderCall call) {
+    String key = call.purchase().idempotencyKey();
+    String sessionId = call.purchase().sessionId();
+    Item item;
+    boolean replayed;
+    synchronized (this) {
+      Item earlier = honoursKeys ? byKey.get(key) : null;
+      replayed = earlier != null;
+      if (replayed) {
+        item = earlier;
+      } else {
+        int number = purchases.size() + 1;
+        item = new Item("prov-" + number, "LPA:1$smdp.fake.example$ACTIVATION-" + number);
+        purchases.add(new Bought(sessionId, key, item, call.instance().name()));
+        byKey.putIfAbsent(key, item);
+      }
+    }
+    run.timeline()
+        .add(
+            call.instance().name(),
+            "provider call #"
+                + call.number()
+                + (replayed
+                    ? " handed back earlier purchase " + item.providerOrderId() + " for its key"
+                    : " bought " + item.providerOrderId()));
+    return item;
+  }
+
+  /** Ends every call still waiting (at the end of a run), so no thread is left parked. */
+  void releaseAll() {
+    for (ProviderCall call : calls()) {
+      call.abandon();
+    }
+  }
+
+  /**
+   * One call that reached the provider. A hanging call is released by the test with {@link
+   * FakeProvider#release} or {@link FakeProvider#releaseWithFailure}.
+   */
+  public static final class ProviderCall {
+
+    private final FakeProvider provider;
+    private final int number;
+    private final Instance instance;
+    private final Purchase purchase;
+    private final Behaviour behaviour;
+    private final CountDownLatch released = new CountDownLatch(1);
+    private volatile Behaviour releasedWith;
+    private volatile boolean abandoned;
+    private volatile boolean interrupted;
+
+    ProviderCall(
+        FakeProvider provider, int number, Instance instance, Purchase purchase, Behaviour b) {
+      this.provider = provider;
+      this.number = number;
+      this.instance = instance;
+      this.purchase = purchase;
+      this.behaviour = b;
+    }
+
+    /** Its number, counting from 1 over the run. */
+    public int number() {
+      return number;
+    }
+
+    /** The order it is for. */
+    public String sessionId() {
+      return purchase.sessionId();
+    }
+
+    /** What the handler sent: the order, the key and the attempt's ownership. */
+    public Purchase purchase() {
+      return purchase;
+    }
+
+    /** What it was told to do. */
+    public Behaviour behaviour() {
+      return behaviour;
+    }
+
+    /** The instance that made it. */
+    Instance instance() {
+      return instance;
+    }
+
+    /** Whether the handler interrupted the thread making it. */
+    public boolean interrupted() {
+      return interrupted;
+    }
+
+    void release(Behaviour with) {
+      ScenarioRun run = provider.run;
+      if (behaviour.kind() != Behaviour.Kind.HANG) {
+        throw run.failure("provider call #" + number + " does not hang; it cannot be released");
+      }
+      run.timeline().add("kit", "releases provider call #" + number + " to " + with.kind());
+      releasedWith = with;
+      released.countDown();
+      run.quiesce();
+    }
+
+    private void abandon() {
+      abandoned = true;
+      released.countDown();
+    }
+
+    Item perform() throws ProviderException, InterruptedException {
+      ScenarioRun run = provider.run;
+      switch (behaviour.kind()) {
+        case SUCCEED:
+          return provider.purchase(this);
+        case REFUSE:
+          throw ProviderException.nothingBought(behaviour.error());
+        case BUY_THEN_TIME_OUT:
+          provider.purchase(this);
+          throw ProviderException.outcomeUnknown(behaviour.error(), null);
+        case HANG:
+          awaitRelease();
+          if (abandoned) {
+            throw new ScenarioRun.RunEnded();
+          }
+          Behaviour with = releasedWith;
+          if (with.kind() == Behaviour.Kind.SUCCEED) {
+            return provider.purchase(this);
+          }
+          if (with.kind() == Behaviour.Kind.REFUSE) {
+            throw ProviderException.nothingBought(with.error());
+          }
+          provider.purchase(this);
+          throw ProviderException.outcomeUnknown(with.error(), null);
+        case CRASH_BEFORE_BUYING:
+          instance.crash("its provider call #" + number + " had not reached the provider");
+          awaitRelease();
+          throw new ScenarioRun.RunEnded();
+        case CRASH_AFTER_BUYING:
+          provider.purchase(this);
+          instance.crash("the provider answered call #" + number + ", nothing recorded it");
+          awaitRelease();
+          throw new ScenarioRun.RunEnded();
+        default:
+          throw new IllegalStateException("unknown behaviour " + behaviour);
+      }
+    }
+
+    // Waits until released, ignoring interrupts (as a blocking HTTP client does) but noting them.
+    private void awaitRelease() {
+      while (true) {
+        try {
+          if (released.await(1, TimeUnit.HOURS)) {
+            return;
+          }
+        } catch (InterruptedException e) {
+          if (!interrupted) {
+            interrupted = true;
+            provider
+                .run
+                .timeline()
+                .add(instance.name(), "provider call #" + number + " interrupted");
+          }
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "provider call #" + number + " (" + behaviour.kind() + ")";
+    }
+  }
+}

@@ -1,0 +1,196 @@
+package org.fencekit.fulfilment.scenarios;
+
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayNameGeneration;
+import org.junit.jupiter.api.DisplayNameGenerator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scenario kit: replays the failure sequences of {@link Scenario} against your Checkout webhook
+ * handler. Extend it with one method that builds your handler from a {@link HandlerContext} (store,
+ * provider, clock, scheduler, ...):
+ *
+ * <pre>{@code
+ * class MyHandlerScenariosTest extends FulfilmentScenarios {
+ *   @Override
+ *   protected HandlerUnderTest newHandler(HandlerContext context) {
+ *     return new MyWebhookHandler(context.store(), context.provider(), context.clock(),
+ *         context.scheduler(), context.providerExecutor(), context.orphanListener())::handle;
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Each test is one scenario on a fresh store (a {@link MemoryOrderStore} unless {@link
+ * #newStore} says otherwise) and a {@link TestClock}; each "instance" of a scenario is a process of
+ * your service, built by {@link #newHandler}. A failure says what the handler did wrong, prints
+ * what it did step by step, and a JUnit test that replays the run, ready to paste into this class.
+ * With {@code -Dfencekit.scenarios.print=true} every run's steps are printed, passed or not.
+ */
+@DisplayNameGeneration(FulfilmentScenarios.RuleNames.class)
+public abstract class FulfilmentScenarios {
+
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+
+  /** For subclasses. */
+  protected FulfilmentScenarios() {}
+
+  /**
+   * A handler instance built from {@code context}: use its store, provider, clock, scheduler,
+   * provider executor, orphan listener and timings.
+   *
+   * @throws Exception if it cannot be built (the scenario errors)
+   */
+  protected abstract HandlerUnderTest newHandler(HandlerContext context) throws Exception;
+
+  /**
+   * The store a scenario runs on, whose leases run on {@code clock}; a new {@link MemoryOrderStore}
+   * by default. Override to run the scenarios on your backend; the kit closes it after the
+   * scenario, and uses unique session ids, so it may hold other orders.
+   */
+  protected OrderStore newStore(Clock clock) throws Exception {
+    return new MemoryOrderStore(clock);
+  }
+
+  /** How long, in real time, a scenario waits for the handler's threads; 10 s by default. */
+  protected Duration patience() {
+    return Duration.ofSeconds(10);
+  }
+
+  /**
+   * A run of your own, for a replay a failure printed or a scenario of your own; closed by the
+   * caller (try-with-resources).
+   *
+   * @param id a name for messages
+   */
+  protected ScenarioRun newRun(String id) {
+    try {
+      TestClock clock = new TestClock();
+      OrderStore store = newStore(clock);
+      toClose.add(store);
+      return new ScenarioRun(id, this::newHandler, store, clock, patience());
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(getClass().getName() + ".newStore(clock) failed: " + e, e);
+    }
+  }
+
+  /** Plays one scenario on a new run. */
+  protected void play(Scenario scenario) {
+    try (ScenarioRun run = newRun(scenario.id())) {
+      scenario.play(run);
+      if (Boolean.getBoolean("fencekit.scenarios.print")) {
+        System.out.println(
+            "scenario "
+                + scenario.id()
+                + " ("
+                + getClass().getSimpleName()
+                + "):\n"
+                + run.timeline());
+      }
+    }
+  }
+
+  /** Closes the stores the test's runs used. */
+  @AfterEach
+  final void closeStores() throws Exception {
+    for (AutoCloseable closeable : toClose) {
+      closeable.close();
+    }
+    toClose.clear();
+  }
+
+  /** See {@link Scenario#S01_CONCURRENT_DELIVERIES}. */
+  @Test
+  void s01_concurrentDeliveriesBuyOnce() {
+    play(Scenario.S01_CONCURRENT_DELIVERIES);
+  }
+
+  /** See {@link Scenario#S02_LEASE_OVERRUN}. */
+  @Test
+  void s02_leaseOverrunCannotUndoProvisioned() {
+    play(Scenario.S02_LEASE_OVERRUN);
+  }
+
+  /** See {@link Scenario#S03_STALE_COMPLETION}. */
+  @Test
+  void s03_staleCompletionIsReportedOrphan() {
+    play(Scenario.S03_STALE_COMPLETION);
+  }
+
+  /** See {@link Scenario#S04_CRASH_BEFORE_PURCHASE}. */
+  @Test
+  void s04_crashBeforePurchaseRetryBuysOnce() {
+    play(Scenario.S04_CRASH_BEFORE_PURCHASE);
+  }
+
+  /** See {@link Scenario#S05_CRASH_AFTER_PURCHASE}. */
+  @Test
+  void s05_crashAfterPurchaseRetryGetsSameItem() {
+    play(Scenario.S05_CRASH_AFTER_PURCHASE);
+  }
+
+  /** See {@link Scenario#S06_UNPAID_THEN_PAID}. */
+  @Test
+  void s06_unpaidThenAsyncSucceededBuysOnceAfterPayment() {
+    play(Scenario.S06_UNPAID_THEN_PAID);
+  }
+
+  /** See {@link Scenario#S07_ASYNC_PAYMENT_FAILED}. */
+  @Test
+  void s07_asyncPaymentFailedBuysNothing() {
+    play(Scenario.S07_ASYNC_PAYMENT_FAILED);
+  }
+
+  /** See {@link Scenario#S08_DUPLICATE_AFTER_SUCCESS}. */
+  @Test
+  void s08_duplicateDeliveryAfterSuccessBuysNothing() {
+    play(Scenario.S08_DUPLICATE_AFTER_SUCCESS);
+  }
+
+  /** See {@link Scenario#S09_STORE_DOWN_DURING_COMPLETE}. */
+  @Test
+  void s09_storeDownDuringCompleteNeverFailsAndBuysOnce() {
+    play(Scenario.S09_STORE_DOWN_DURING_COMPLETE);
+  }
+
+  /** See {@link Scenario#S10_PROVIDER_FAILURE_THEN_RETRY}. */
+  @Test
+  void s10_providerFailureThenRetryProvisionsKeepingError() {
+    play(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY);
+  }
+
+  /** See {@link Scenario#S11_SLOW_CALL_HEARTBEATS}. */
+  @Test
+  void s11_slowCallHeartbeatsKeepOneOwner() {
+    play(Scenario.S11_SLOW_CALL_HEARTBEATS);
+  }
+
+  /** See {@link Scenario#S12_REDELIVERY_NEW_EVENT_ID}. */
+  @Test
+  void s12_redeliveryWithNewEventIdBuysOnce() {
+    play(Scenario.S12_REDELIVERY_NEW_EVENT_ID);
+  }
+
+  /** Names each scenario's test by its rule in plain words ({@link Scenario#rule()}). */
+  static final class RuleNames extends DisplayNameGenerator.Standard {
+    @Override
+    public String generateDisplayNameForMethod(
+        List<Class<?>> enclosingInstanceTypes, Class<?> testClass, Method testMethod) {
+      for (Scenario scenario : Scenario.values()) {
+        if (scenario.id().equals(testMethod.getName())) {
+          return scenario.rule();
+        }
+      }
+      return super.generateDisplayNameForMethod(enclosingInstanceTypes, testClass, testMethod);
+    }
+  }
+}

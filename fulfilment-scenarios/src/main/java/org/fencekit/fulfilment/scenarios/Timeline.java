@@ -1,0 +1,66 @@
+package org.fencekit.fulfilment.scenarios;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What happened in one scenario run, step by step: every delivery and its answer, every store call
+ * and its result, every provider call, every clock move and timer that ran, every orphan reported.
+ * Safe for many threads.
+ */
+public final class Timeline {
+
+  private final Clock clock;
+  private final Instant start;
+  private final List<String> lines = new ArrayList<>();
+
+  Timeline(Clock clock) {
+    this.clock = clock;
+    this.start = clock.instant();
+  }
+
+  /** Adds a step by {@code actor} ("A", "B", "kit", "provider") at the clock's reading. */
+  public synchronized void add(String actor, String what) {
+    Duration at = Duration.between(start, clock.instant());
+    lines.add(String.format("%9s  %-8s %s", "+" + format(at), actor, what));
+  }
+
+  /** How many steps were recorded: a change means something is still happening. */
+  public synchronized int size() {
+    return lines.size();
+  }
+
+  /** The steps, one a line. */
+  public synchronized List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  @Override
+  public synchronized String toString() {
+    return String.join("\n", lines);
+  }
+
+  /** {@code 2m30s}, {@code 90ms}, {@code 0s}. */
+  static String format(Duration duration) {
+    if (duration.isZero()) {
+      return "0s";
+    }
+    StringBuilder out = new StringBuilder();
+    if (duration.toHours() > 0) {
+      out.append(duration.toHours()).append('h');
+    }
+    if (duration.toMinutesPart() > 0) {
+      out.append(duration.toMinutesPart()).append('m');
+    }
+    if (duration.toSecondsPart() > 0) {
+      out.append(duration.toSecondsPart()).append('s');
+    }
+    if (duration.toMillisPart() > 0) {
+      out.append(duration.toMillisPart()).append("ms");
+    }
+    return out.toString();
+  }
+}

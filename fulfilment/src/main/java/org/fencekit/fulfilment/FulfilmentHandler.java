@@ -1,0 +1,741 @@
+package org.fencekit.fulfilment;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.Validate;
+import org.fencekit.store.WriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fulfils Checkout sessions exactly once over an {@link OrderStore}: the part of a webhook handler
+ * where the incident's bugs lived, written once.
+ *
+ * <p>For a paid {@code checkout.session.completed} (or {@code no_payment_required}) and for {@code
+ * async_payment_succeeded}, {@link #handle}:
+ *
+ * <ol>
+ *   <li>claims the order with the lease; {@code Provisioned} answers 200 (a duplicate), {@code
+ *       InFlight} 409 (Stripe retries later);
+ *   <li>calls the {@link Provider} on a provider thread with the order's idempotency key ({@link
+ *       Purchase#idempotencyKeyFor}), the same for every attempt, so a retry after a crash gets the
+ *       first purchase back;
+ *   <li>while the call runs, extends the lease every {@code heartbeat} (fenced); when an extend is
+ *       superseded, the call's {@link Ownership} turns false and its thread is interrupted;
+ *   <li>bounds the call: it is cut off at {@code providerTimeout}, and before the lease it last
+ *       renewed can run out ({@code heartbeat} ahead of it), so no other attempt can take over
+ *       while this one still waits;
+ *   <li>settles with the claim's token: an item is completed (200; superseded: the store kept an
+ *       orphan, the {@link OrphanListener} is told, 200); a provider failure, or a call cut off, is
+ *       failed with the error (500, the order is claimable again; superseded: harmless, 200);
+ *   <li>retries a settle the store could not answer a bounded number of times (a replay answers
+ *       {@code Written}, so this is safe), then answers 503; it never fails an order after a
+ *       complete whose outcome is unknown.
+ * </ol>
+ *
+ * A call that answers after it was cut off is still recorded: its item is completed with its token
+ * (an orphan if another attempt owns the order by then), so no purchase goes unrecorded. Unpaid
+ * completions, failed async payments and other event types answer 200 without claiming anything.
+ *
+ * <p>Safe for many threads; run one per process, any number of processes over one store. Build it
+ * with {@link #builder(OrderStore, Provider)}; {@link #close()} stops the threads it made (not the
+ * store).
+ */
+public final class FulfilmentHandler implements AutoCloseable {
+
+  /** The lease a claim asks for unless told otherwise: two minutes. */
+  public static final Duration DEFAULT_LEASE = Duration.ofMinutes(2);
+
+  /** How long a provider call may take unless told otherwise (heartbeats permitting). */
+  public static final Duration DEFAULT_PROVIDER_TIMEOUT = Duration.ofSeconds(90);
+
+  /** How many times a settle is sent when the store does not answer, unless told otherwise. */
+  public static final int DEFAULT_SETTLE_ATTEMPTS = 3;
+
+  private static final Logger LOG = LoggerFactory.getLogger(FulfilmentHandler.class);
+
+  private final OrderStore store;
+  private final Provider provider;
+  private final Clock clock;
+  private final Duration lease;
+  private final Duration heartbeat;
+  private final Duration providerTimeout;
+  private final int settleAttempts;
+  private final Scheduler scheduler;
+  private final Executor providerExecutor;
+  private final OrphanListener orphanListener;
+  private final ExecutorService ownedProviderExecutor;
+  private final ScheduledThreadPoolExecutor ownedScheduler;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private FulfilmentHandler(Builder builder) {
+    this.store = builder.store;
+    this.provider = builder.provider;
+    this.clock = builder.clock;
+    this.lease = builder.lease;
+    this.heartbeat = builder.heartbeat != null ? builder.heartbeat : builder.lease.dividedBy(4);
+    this.providerTimeout = builder.providerTimeout;
+    this.settleAttempts = builder.settleAttempts;
+    this.orphanListener = builder.orphanListener;
+    if (builder.scheduler != null) {
+      this.scheduler = builder.scheduler;
+      this.ownedScheduler = null;
+    } else {
+      this.ownedScheduler = new ScheduledThreadPoolExecutor(2, daemonThreads("fencekit-heartbeat"));
+      this.ownedScheduler.setRemoveOnCancelPolicy(true);
+      this.scheduler = Scheduler.of(ownedScheduler);
+    }
+    if (builder.providerExecutor != null) {
+      this.providerExecutor = builder.providerExecutor;
+      this.ownedProviderExecutor = null;
+    } else {
+      this.ownedProviderExecutor =
+          Executors.newCachedThreadPool(daemonThreads("fencekit-provider"));
+      this.providerExecutor = ownedProviderExecutor;
+    }
+  }
+
+  /**
+   * A builder over the store orders live in and the provider that buys them.
+   *
+   * @param store the order store; not closed by the handler
+   * @param provider what buys the items
+   */
+  public static Builder builder(OrderStore store, Provider provider) {
+    return new Builder(store, provider);
+  }
+
+  /**
+   * Handles one webhook delivery and says what to answer.
+   *
+   * @param event what the delivery says
+   * @return what was done; {@link FulfilmentOutcome#httpStatus()} is the answer
+   * @throws IllegalStateException if the handler was closed
+   */
+  public FulfilmentOutcome handle(CheckoutEvent event) {
+    Objects.requireNonNull(event, "event");
+    if (closed.get()) {
+      throw new IllegalStateException(
+          "this FulfilmentHandler is closed; build a new one to handle event " + event.eventId());
+    }
+    FulfilmentOutcome outcome =
+        switch (event.type()) {
+          case OTHER -> new FulfilmentOutcome.Ignored(event.typeName());
+          case ASYNC_PAYMENT_FAILED -> {
+            LOG.info(
+                "event {}: the delayed payment for order {} failed; nothing bought",
+                event.eventId(),
+                event.sessionId());
+            yield new FulfilmentOutcome.PaymentFailed(event.sessionId());
+          }
+          case COMPLETED ->
+              event.paymentStatus().settled()
+                  ? fulfil(event)
+                  : new FulfilmentOutcome.AwaitingPayment(event.sessionId());
+          case ASYNC_PAYMENT_SUCCEEDED -> fulfil(event);
+        };
+    LOG.debug(
+        "event {} ({}): {} {}",
+        event.eventId(),
+        event.typeName(),
+        outcome.httpStatus(),
+        outcome.reason());
+    return outcome;
+  }
+
+  private FulfilmentOutcome fulfil(CheckoutEvent event) {
+    OrderSnapshot snapshot = event.snapshot();
+    Instant sent = clock.instant();
+    ClaimResult claim;
+    try {
+      claim = store.claim(snapshot, lease);
+    } catch (StoreUnavailableException e) {
+      LOG.warn("event {}: cannot claim order {}: {}", event.eventId(), snapshot.sessionId(), e);
+      return new FulfilmentOutcome.StoreUnavailable(
+          snapshot.sessionId(), "claim", e.outcomeUnknown(), e.getMessage());
+    }
+    if (claim instanceof ClaimResult.Provisioned provisioned) {
+      return new FulfilmentOutcome.Duplicate(provisioned.record());
+    }
+    if (claim instanceof ClaimResult.InFlight inFlight) {
+      return new FulfilmentOutcome.InFlight(inFlight.record());
+    }
+    ClaimId claimId = ((ClaimResult.Claimed) claim).claimId();
+    LOG.info(
+        "event {}: claimed order {} as {} until {}",
+        event.eventId(),
+        snapshot.sessionId(),
+        claimId,
+        claim.record().leaseExpiresAt());
+    Attempt attempt = new Attempt(snapshot, claimId, sent.plus(lease));
+    return attempt.run();
+  }
+
+  /** Stops the threads the handler made; a provider call still running is left to finish. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      if (ownedProviderExecutor != null) {
+        ownedProviderExecutor.shutdown();
+      }
+      if (ownedScheduler != null) {
+        ownedScheduler.shutdown();
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FulfilmentHandler[store="
+        + store
+        + ", lease="
+        + lease
+        + ", heartbeat="
+        + heartbeat
+        + ", providerTimeout="
+        + providerTimeout
+        + "]";
+  }
+
+  private WriteResult settle(String operation, String sessionId, Supplier<WriteResult> write) {
+    StoreUnavailableException last = null;
+    for (int attempt = 1; attempt <= settleAttempts; attempt++) {
+      try {
+        return write.get();
+      } catch (StoreUnavailableException e) {
+        last = e;
+        LOG.warn(
+            "{} of order {}: the store did not answer (try {} of {}, outcome {}): {}",
+            operation,
+            sessionId,
+            attempt,
+            settleAttempts,
+            e.outcomeUnknown() ? "unknown" : "nothing written",
+            e.getMessage());
+      }
+    }
+    throw last;
+  }
+
+  private OrphanReport reportOrphan(String sessionId, ClaimId claimId, Item item, OrderRecord now) {
+    OrphanReport report = new OrphanReport(sessionId, claimId, item, now);
+    if (report.samePurchase()) {
+      LOG.warn("orphaned purchase: {}", report.describe());
+    } else {
+      LOG.error("orphaned purchase: {}", report.describe());
+    }
+    if (orphanListener != null) {
+      try {
+        orphanListener.orphaned(report);
+      } catch (RuntimeException e) {
+        LOG.error("the orphan listener threw on order {}: {}", sessionId, e.toString(), e);
+      }
+    }
+    return report;
+  }
+
+  private static ThreadFactory daemonThreads(String name) {
+    AtomicInteger count = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** What the provider call ended with, as the webhook's thread saw it. */
+  private record CallResult(Item item, ProviderException failure, boolean interrupted) {}
+
+  /** The provider call was cut off by its deadline. */
+  private static final class DeadlineExceeded extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    DeadlineExceeded(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * One claimed attempt: its provider call, heartbeats and deadline. Guarded by its own monitor:
+   * {@link #knownExpiry}, the scheduled tasks, the call's thread and {@link #finished}.
+   */
+  private final class Attempt implements Ownership {
+
+    private final OrderSnapshot snapshot;
+    private final ClaimId claimId;
+    private final Instant startedAt;
+    private final CompletableFuture<Item> call = new CompletableFuture<>();
+    private volatile boolean owned = true;
+    private Instant knownExpiry;
+    private Scheduler.Task heartbeatTask;
+    private Scheduler.Task deadlineTask;
+    private Thread callThread;
+    private boolean finished;
+    private String cutOffReason;
+
+    Attempt(OrderSnapshot snapshot, ClaimId claimId, Instant knownExpiry) {
+      this.snapshot = snapshot;
+      this.claimId = claimId;
+      this.knownExpiry = knownExpiry;
+      this.startedAt = clock.instant();
+    }
+
+    @Override
+    public ClaimId claimId() {
+      return claimId;
+    }
+
+    @Override
+    public boolean owned() {
+      return owned;
+    }
+
+    private String sessionId() {
+      return snapshot.sessionId();
+    }
+
+    FulfilmentOutcome run() {
+      synchronized (this) {
+        scheduleHeartbeat();
+        scheduleDeadline();
+      }
+      Purchase purchase = new Purchase(snapshot, Purchase.idempotencyKeyFor(sessionId()), this);
+      try {
+        providerExecutor.execute(() -> call(purchase));
+      } catch (RejectedExecutionException e) {
+        call.completeExceptionally(
+            ProviderException.nothingBought(
+                "the handler's provider executor refused the call (" + e.getMessage() + ")"));
+      }
+      CallResult result = await();
+      finish();
+      if (result.interrupted()) {
+        LOG.warn(
+            "order {}: interrupted while the provider call of {} ran; its result will be"
+                + " recorded when it comes",
+            sessionId(),
+            claimId);
+        return new FulfilmentOutcome.Interrupted(sessionId());
+      }
+      return result.item() != null
+          ? complete(result.item())
+          : fail(result.failure(), /* late= */ false);
+    }
+
+    private CallResult await() {
+      try {
+        return new CallResult(call.get(), null, false);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new CallResult(null, null, true);
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        ProviderException failure =
+            cause instanceof ProviderException provided
+                ? provided
+                : ProviderException.outcomeUnknown(cause.getMessage(), cause);
+        return new CallResult(null, failure, false);
+      }
+    }
+
+    /** Runs on a provider thread: the purchase, then hands its result over. */
+    private void call(Purchase purchase) {
+      synchronized (this) {
+        if (finished || call.isDone()) {
+          return; // cut off before the call could start: nothing was sent to the provider
+        }
+        callThread = Thread.currentThread();
+      }
+      Item item = null;
+      ProviderException failure = null;
+      try {
+        item = provider.buy(purchase);
+        if (item == null) {
+          failure = ProviderException.outcomeUnknown("the provider returned no item", null);
+        }
+      } catch (ProviderException e) {
+        failure = e;
+      } catch (InterruptedException e) {
+        failure =
+            ProviderException.outcomeUnknown(
+                "the provider call was interrupted ("
+                    + (cutOffReason() != null ? cutOffReason() : "the order was taken over")
+                    + ")",
+                e);
+      } catch (RuntimeException e) {
+        failure = ProviderException.outcomeUnknown("the provider threw " + e, e);
+      } finally {
+        synchronized (this) {
+          callThread = null;
+        }
+        Thread.interrupted(); // an interrupt meant for this call must not reach the next task
+      }
+      boolean delivered = item != null ? call.complete(item) : call.completeExceptionally(failure);
+      if (!delivered) {
+        late(item, failure);
+      }
+    }
+
+    /** The call answered after the webhook's thread stopped waiting: record it all the same. */
+    private void late(Item item, ProviderException failure) {
+      if (item != null) {
+        LOG.warn(
+            "order {}: the provider call of {} answered after it was cut off, with provider order"
+                + " {}; recording it",
+            sessionId(),
+            claimId,
+            item.providerOrderId());
+        complete(item);
+      } else {
+        fail(failure, /* late= */ true);
+      }
+    }
+
+    private FulfilmentOutcome complete(Item item) {
+      WriteResult written;
+      try {
+        written = settle("complete", sessionId(), () -> store.complete(sessionId(), claimId, item));
+      } catch (StoreUnavailableException e) {
+        LOG.error(
+            "order {}: provider order {} was bought by {} but the store did not record it"
+                + " ({} tries, outcome {}); the order is not failed: the next delivery after the"
+                + " lease re-claims it and the provider hands back this purchase for the same"
+                + " idempotency key",
+            sessionId(),
+            item.providerOrderId(),
+            claimId,
+            settleAttempts,
+            e.outcomeUnknown() ? "unknown" : "nothing written");
+        return new FulfilmentOutcome.StoreUnavailable(
+            sessionId(), "complete", e.outcomeUnknown(), e.getMessage());
+      } catch (UnknownOrderException e) {
+        LOG.error(
+            "order {}: provider order {} was bought by {} but the order is gone from the store;"
+                + " the next delivery creates it again and gets this purchase back for the same"
+                + " idempotency key",
+            sessionId(),
+            item.providerOrderId(),
+            claimId);
+        return new FulfilmentOutcome.OrderLost(sessionId(), "complete");
+      }
+      if (written instanceof WriteResult.Superseded superseded) {
+        return new FulfilmentOutcome.Orphaned(
+            reportOrphan(sessionId(), claimId, item, superseded.current()));
+      }
+      LOG.info(
+          "order {}: provisioned by {} with provider order {}",
+          sessionId(),
+          claimId,
+          item.providerOrderId());
+      return new FulfilmentOutcome.Fulfilled(written.record());
+    }
+
+    private FulfilmentOutcome fail(ProviderException failure, boolean late) {
+      String error =
+          ErrorText.of(
+              (failure.nothingBought()
+                      ? "provider failed, nothing bought: "
+                      : "provider outcome unknown, the retry uses the same idempotency key: ")
+                  + failure.getMessage(),
+              "provider failed");
+      WriteResult written;
+      try {
+        written = settle("fail", sessionId(), () -> store.fail(sessionId(), claimId, error));
+      } catch (StoreUnavailableException e) {
+        return new FulfilmentOutcome.StoreUnavailable(
+            sessionId(), "fail", e.outcomeUnknown(), e.getMessage());
+      } catch (UnknownOrderException e) {
+        LOG.warn("order {}: gone from the store before its failure was recorded", sessionId());
+        return new FulfilmentOutcome.OrderLost(sessionId(), "fail");
+      }
+      if (written instanceof WriteResult.Superseded superseded) {
+        LOG.info(
+            "order {}: the {}failure of {} was superseded (the order is {} under another"
+                + " attempt); nothing changed: {}",
+            sessionId(),
+            late ? "late " : "",
+            claimId,
+            superseded.current().status(),
+            error);
+        return new FulfilmentOutcome.StaleFailure(superseded.current(), error);
+      }
+      LOG.warn("order {}: failed by {}: {}", sessionId(), claimId, error);
+      return new FulfilmentOutcome.ProviderFailed(written.record(), failure.nothingBought());
+    }
+
+    private synchronized String cutOffReason() {
+      return cutOffReason;
+    }
+
+    /** Stops the heartbeats and the deadline: the call has answered (or was given up on). */
+    private synchronized void finish() {
+      finished = true;
+      if (heartbeatTask != null) {
+        heartbeatTask.cancel();
+        heartbeatTask = null;
+      }
+      if (deadlineTask != null) {
+        deadlineTask.cancel();
+        deadlineTask = null;
+      }
+    }
+
+    // Called with the monitor held.
+    private void scheduleHeartbeat() {
+      heartbeatTask = schedule("heartbeat", heartbeat, this::heartbeat);
+    }
+
+    // Called with the monitor held: the call is cut off at the earlier of its timeout and
+    // one heartbeat before the lease last renewed runs out.
+    private void scheduleDeadline() {
+      if (deadlineTask != null) {
+        deadlineTask.cancel();
+      }
+      Instant byTimeout = startedAt.plus(providerTimeout);
+      Instant byLease = knownExpiry.minus(heartbeat);
+      Instant at = byTimeout.isBefore(byLease) ? byTimeout : byLease;
+      String reason =
+          at.equals(byTimeout)
+              ? "no answer within the provider timeout of " + providerTimeout
+              : "no answer before the lease renewed last (until "
+                  + knownExpiry
+                  + ") could run out; heartbeats failed";
+      Duration delay = Duration.between(clock.instant(), at);
+      deadlineTask =
+          schedule(
+              "provider deadline",
+              delay.isNegative() ? Duration.ZERO : delay,
+              () -> cutOff(reason));
+    }
+
+    private Scheduler.Task schedule(String name, Duration delay, Runnable task) {
+      try {
+        return scheduler.schedule(name, delay, task);
+      } catch (RejectedExecutionException e) {
+        LOG.warn("order {}: cannot schedule the {} ({}); handler closing?", sessionId(), name, e);
+        return () -> {};
+      }
+    }
+
+    private void heartbeat() {
+      synchronized (this) {
+        if (finished) {
+          return;
+        }
+        heartbeatTask = null;
+      }
+      Instant sent = clock.instant();
+      WriteResult extended;
+      try {
+        extended = store.extend(sessionId(), claimId, lease);
+      } catch (UnknownOrderException e) {
+        lose("the order is gone from the store");
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "order {}: heartbeat of {} failed; the call will be cut off before the lease runs"
+                + " out unless a later heartbeat lands: {}",
+            sessionId(),
+            claimId,
+            e.toString());
+        synchronized (this) {
+          if (!finished) {
+            scheduleHeartbeat();
+          }
+        }
+        return;
+      }
+      if (extended instanceof WriteResult.Superseded superseded) {
+        lose(
+            "another attempt took the order over (it is "
+                + superseded.current().status()
+                + " under "
+                + (superseded.current().claimId() != null
+                    ? superseded.current().claimId()
+                    : superseded.current().settledBy())
+                + ")");
+        return;
+      }
+      synchronized (this) {
+        if (finished) {
+          return;
+        }
+        Instant renewed = sent.plus(lease);
+        if (renewed.isAfter(knownExpiry)) {
+          knownExpiry = renewed;
+        }
+        scheduleDeadline();
+        scheduleHeartbeat();
+      }
+    }
+
+    private void lose(String why) {
+      owned = false;
+      LOG.warn(
+          "order {}: attempt {} no longer owns it: {}; interrupting its provider call, whose"
+              + " result will still be recorded",
+          sessionId(),
+          claimId,
+          why);
+      interrupt();
+    }
+
+    private void cutOff(String reason) {
+      synchronized (this) {
+        if (finished) {
+          return;
+        }
+        deadlineTask = null;
+        cutOffReason = reason;
+      }
+      if (call.completeExceptionally(
+          ProviderException.outcomeUnknown(
+              "the provider call was cut off: " + reason, new DeadlineExceeded(reason)))) {
+        interrupt();
+      }
+    }
+
+    private synchronized void interrupt() {
+      if (callThread != null) {
+        callThread.interrupt();
+      }
+    }
+  }
+
+  /**
+   * Builds a {@link FulfilmentHandler}; {@link #build()} checks every setting and names the bad
+   * one.
+   */
+  public static final class Builder {
+
+    private final OrderStore store;
+    private final Provider provider;
+    private Clock clock = Clock.systemUTC();
+    private Duration lease = DEFAULT_LEASE;
+    private Duration heartbeat;
+    private Duration providerTimeout = DEFAULT_PROVIDER_TIMEOUT;
+    private int settleAttempts = DEFAULT_SETTLE_ATTEMPTS;
+    private Scheduler scheduler;
+    private Executor providerExecutor;
+    private OrphanListener orphanListener;
+
+    private Builder(OrderStore store, Provider provider) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.provider = Objects.requireNonNull(provider, "provider");
+    }
+
+    /** The clock deadlines are computed on; the system clock by default. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** The lease each claim asks for; {@link #DEFAULT_LEASE} by default; 1 ms to 24 h. */
+    public Builder lease(Duration lease) {
+      this.lease = Objects.requireNonNull(lease, "lease");
+      return this;
+    }
+
+    /**
+     * How often a running provider call's lease is extended; a quarter of the lease by default. At
+     * most half the lease, so one lost heartbeat never lets the lease run out.
+     */
+    public Builder heartbeat(Duration heartbeat) {
+      this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");
+      return this;
+    }
+
+    /**
+     * The longest a provider call may take, heartbeats permitting; {@link
+     * #DEFAULT_PROVIDER_TIMEOUT} by default. A call is also cut off one heartbeat before the lease
+     * it renewed last would run out, so it never outlives its ownership.
+     */
+    public Builder providerTimeout(Duration providerTimeout) {
+      this.providerTimeout = Objects.requireNonNull(providerTimeout, "providerTimeout");
+      return this;
+    }
+
+    /**
+     * How many times a complete or fail is sent when the store does not answer; {@link
+     * #DEFAULT_SETTLE_ATTEMPTS} by default; 1 to 10. Each try is bounded by the store's own
+     * timeouts.
+     */
+    public Builder settleAttempts(int settleAttempts) {
+      this.settleAttempts = settleAttempts;
+      return this;
+    }
+
+    /**
+     * Where heartbeats and deadlines run; by default two daemon threads of the handler's own,
+     * stopped by {@link FulfilmentHandler#close()}. Tests pass a scheduler they drive.
+     */
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Where provider calls run; by default a pool of daemon threads of the handler's own. A bounded
+     * executor that refuses a call fails the order with "nothing bought".
+     */
+    public Builder providerExecutor(Executor providerExecutor) {
+      this.providerExecutor = Objects.requireNonNull(providerExecutor, "providerExecutor");
+      return this;
+    }
+
+    /** Told of every orphaned purchase, besides the ERROR log line; none by default. */
+    public Builder orphanListener(OrphanListener orphanListener) {
+      this.orphanListener = Objects.requireNonNull(orphanListener, "orphanListener");
+      return this;
+    }
+
+    /**
+     * The handler.
+     *
+     * @throws IllegalArgumentException naming the setting that is out of range
+     */
+    public FulfilmentHandler build() {
+      Validate.lease(lease);
+      Duration beat = heartbeat != null ? heartbeat : lease.dividedBy(4);
+      if (beat.isNegative() || beat.isZero() || beat.multipliedBy(2).compareTo(lease) > 0) {
+        throw new IllegalArgumentException(
+            "heartbeat must be more than 0 and at most half the lease ("
+                + lease
+                + "), got "
+                + beat
+                + ": a heartbeat that comes later lets the lease run out under a live call");
+      }
+      if (providerTimeout.isNegative()
+          || providerTimeout.isZero()
+          || providerTimeout.compareTo(OrderStore.MAX_LEASE) > 0) {
+        throw new IllegalArgumentException(
+            "providerTimeout must be more than 0 and at most 24 h, got " + providerTimeout);
+      }
+      if (settleAttempts < 1 || settleAttempts > 10) {
+        throw new IllegalArgumentException("settleAttempts must be 1 to 10, got " + settleAttempts);
+      }
+      return new FulfilmentHandler(this);
+    }
+  }
+}

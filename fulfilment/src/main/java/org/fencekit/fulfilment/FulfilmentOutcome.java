@@ -1,0 +1,368 @@
+package org.fencekit.fulfilment;
+
+import java.util.Objects;
+import org.fencekit.store.OrderRecord;
+
+/**
+ * What {@link FulfilmentHandler#handle} did with one delivery, and what to answer the webhook
+ * ({@link #httpStatus()}: 2xx tells Stripe to stop, anything else makes it retry later). Every
+ * answer is decided in one place, {@link Kind}.
+ */
+public sealed interface FulfilmentOutcome {
+
+  /** The kind of outcome, which fixes the HTTP status. */
+  Kind kind();
+
+  /** One line saying what happened, for the webhook's answer body and the logs. */
+  String reason();
+
+  /** The status to answer the webhook with. */
+  default int httpStatus() {
+    return kind().httpStatus();
+  }
+
+  /** Every kind of outcome and the HTTP status it answers: the one table of answers. */
+  enum Kind {
+    /** Claimed, bought, recorded: 200. */
+    FULFILLED(200),
+    /** Already provisioned: a duplicate delivery, nothing bought: 200. */
+    DUPLICATE(200),
+    /** Another attempt holds a live lease: 409, so Stripe retries later. */
+    IN_FLIGHT(409),
+    /** Checkout completed but unpaid: 200, nothing claimed (the async event will come). */
+    AWAITING_PAYMENT(200),
+    /** The delayed payment failed: 200, nothing bought. */
+    PAYMENT_FAILED(200),
+    /** Not a Checkout event this handler acts on: 200. */
+    IGNORED(200),
+    /** The provider failed; the order was failed, so a retry may claim it: 500. */
+    PROVIDER_FAILED(500),
+    /**
+     * This attempt's purchase arrived after another attempt took the order: the store kept it as an
+     * orphan and the listener was told: 200 (the order is the other attempt's).
+     */
+    ORPHANED(200),
+    /** This attempt's failure arrived after another attempt took the order; harmless: 200. */
+    STALE_FAILURE(200),
+    /** The store could not be reached (after bounded retries of a settle): 503. */
+    STORE_UNAVAILABLE(503),
+    /** The order vanished from the store while it was being provisioned: 500, so Stripe retries. */
+    ORDER_LOST(500),
+    /**
+     * The handler's thread was interrupted (a shutdown) while the provider call ran: 503. The
+     * call's result is still recorded when it comes.
+     */
+    INTERRUPTED(503);
+
+    private final int httpStatus;
+
+    Kind(int httpStatus) {
+      this.httpStatus = httpStatus;
+    }
+
+    /** The HTTP status this kind answers. */
+    public int httpStatus() {
+      return httpStatus;
+    }
+  }
+
+  /**
+   * Claimed, bought and recorded.
+   *
+   * @param record the provisioned order
+   */
+  record Fulfilled(OrderRecord record) implements FulfilmentOutcome {
+    /** Checks the record is present. */
+    public Fulfilled {
+      Objects.requireNonNull(record, "record");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.FULFILLED;
+    }
+
+    @Override
+    public String reason() {
+      return "fulfilled order " + record.sessionId() + " with " + record.item().providerOrderId();
+    }
+  }
+
+  /**
+   * The order was provisioned before: nothing bought.
+   *
+   * @param record the provisioned order
+   */
+  record Duplicate(OrderRecord record) implements FulfilmentOutcome {
+    /** Checks the record is present. */
+    public Duplicate {
+      Objects.requireNonNull(record, "record");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.DUPLICATE;
+    }
+
+    @Override
+    public String reason() {
+      return "order " + record.sessionId() + " was fulfilled already; nothing bought";
+    }
+  }
+
+  /**
+   * Another attempt holds a live lease on the order.
+   *
+   * @param record the order with the other attempt's claim
+   */
+  record InFlight(OrderRecord record) implements FulfilmentOutcome {
+    /** Checks the record is present. */
+    public InFlight {
+      Objects.requireNonNull(record, "record");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.IN_FLIGHT;
+    }
+
+    @Override
+    public String reason() {
+      return "order "
+          + record.sessionId()
+          + " is being fulfilled by another attempt until "
+          + record.leaseExpiresAt()
+          + "; retry later";
+    }
+  }
+
+  /**
+   * Checkout completed without the payment collected yet; nothing claimed.
+   *
+   * @param sessionId the order
+   */
+  record AwaitingPayment(String sessionId) implements FulfilmentOutcome {
+    /** Checks the session id is present. */
+    public AwaitingPayment {
+      Objects.requireNonNull(sessionId, "sessionId");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.AWAITING_PAYMENT;
+    }
+
+    @Override
+    public String reason() {
+      return "order " + sessionId + " is not paid yet; waiting for async_payment_succeeded";
+    }
+  }
+
+  /**
+   * The delayed payment failed; nothing bought.
+   *
+   * @param sessionId the order
+   */
+  record PaymentFailed(String sessionId) implements FulfilmentOutcome {
+    /** Checks the session id is present. */
+    public PaymentFailed {
+      Objects.requireNonNull(sessionId, "sessionId");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.PAYMENT_FAILED;
+    }
+
+    @Override
+    public String reason() {
+      return "the payment for order " + sessionId + " failed; nothing bought";
+    }
+  }
+
+  /**
+   * An event type this handler does not act on.
+   *
+   * @param typeName the event's type
+   */
+  record Ignored(String typeName) implements FulfilmentOutcome {
+    /** Checks the type is present. */
+    public Ignored {
+      Objects.requireNonNull(typeName, "typeName");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.IGNORED;
+    }
+
+    @Override
+    public String reason() {
+      return "ignored event type " + typeName;
+    }
+  }
+
+  /**
+   * The provider failed and the order was failed with the error, so the next delivery may claim it;
+   * its purchase carries the same idempotency key.
+   *
+   * @param record the failed order
+   * @param nothingBought whether the purchase certainly did not happen
+   */
+  record ProviderFailed(OrderRecord record, boolean nothingBought) implements FulfilmentOutcome {
+    /** Checks the record is present. */
+    public ProviderFailed {
+      Objects.requireNonNull(record, "record");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.PROVIDER_FAILED;
+    }
+
+    @Override
+    public String reason() {
+      return "order " + record.sessionId() + " failed: " + record.lastError();
+    }
+  }
+
+  /**
+   * The purchase of an attempt that had lost the order: kept as an orphan and reported.
+   *
+   * @param report the orphan, both tokens and both provider order ids
+   */
+  record Orphaned(OrphanReport report) implements FulfilmentOutcome {
+    /** Checks the report is present. */
+    public Orphaned {
+      Objects.requireNonNull(report, "report");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.ORPHANED;
+    }
+
+    @Override
+    public String reason() {
+      return report.describe();
+    }
+  }
+
+  /**
+   * The failure of an attempt that had lost the order: rejected by the fence, nothing changed.
+   *
+   * @param current the order as it is
+   * @param error the failure that was not written
+   */
+  record StaleFailure(OrderRecord current, String error) implements FulfilmentOutcome {
+    /** Checks both fields are present. */
+    public StaleFailure {
+      Objects.requireNonNull(current, "current");
+      Objects.requireNonNull(error, "error");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.STALE_FAILURE;
+    }
+
+    @Override
+    public String reason() {
+      return "order "
+          + current.sessionId()
+          + " belongs to another attempt (it is "
+          + current.status()
+          + "); this attempt's failure was not written: "
+          + error;
+    }
+  }
+
+  /**
+   * The store could not be reached.
+   *
+   * @param sessionId the order
+   * @param operation the store call that failed (claim, complete, fail)
+   * @param outcomeUnknown whether that call may have landed
+   * @param message the store's message (no credentials)
+   */
+  record StoreUnavailable(
+      String sessionId, String operation, boolean outcomeUnknown, String message)
+      implements FulfilmentOutcome {
+    /** Checks every field is present. */
+    public StoreUnavailable {
+      Objects.requireNonNull(sessionId, "sessionId");
+      Objects.requireNonNull(operation, "operation");
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.STORE_UNAVAILABLE;
+    }
+
+    @Override
+    public String reason() {
+      return "the order store is unavailable ("
+          + operation
+          + " of order "
+          + sessionId
+          + (outcomeUnknown ? ", outcome unknown" : ", nothing written")
+          + "); retry later";
+    }
+  }
+
+  /**
+   * The order disappeared from the store while this attempt provisioned it (a Redis restart without
+   * persistence, a restored backup): the next delivery creates it again, and its purchase carries
+   * the same idempotency key.
+   *
+   * @param sessionId the order
+   * @param operation the settle that found no order
+   */
+  record OrderLost(String sessionId, String operation) implements FulfilmentOutcome {
+    /** Checks both fields are present. */
+    public OrderLost {
+      Objects.requireNonNull(sessionId, "sessionId");
+      Objects.requireNonNull(operation, "operation");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.ORDER_LOST;
+    }
+
+    @Override
+    public String reason() {
+      return "order "
+          + sessionId
+          + " vanished from the store before its "
+          + operation
+          + " was recorded; retry";
+    }
+  }
+
+  /**
+   * The handler's thread was interrupted while the provider call ran (a shutdown); the call's
+   * result is recorded when it comes.
+   *
+   * @param sessionId the order
+   */
+  record Interrupted(String sessionId) implements FulfilmentOutcome {
+    /** Checks the session id is present. */
+    public Interrupted {
+      Objects.requireNonNull(sessionId, "sessionId");
+    }
+
+    @Override
+    public Kind kind() {
+      return Kind.INTERRUPTED;
+    }
+
+    @Override
+    public String reason() {
+      return "interrupted while provisioning order "
+          + sessionId
+          + "; the provider call's result will still be recorded; retry later";
+    }
+  }
+}
