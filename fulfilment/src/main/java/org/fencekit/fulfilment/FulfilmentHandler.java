@@ -718,9 +718,9 @@ public final class FulfilmentHandler implements AutoCloseable {
     public FulfilmentHandler build() {
       Validate.lease(lease);
       Duration beat = heartbeat != null ? heartbeat : lease.dividedBy(4);
-      if (beat.isNegative() || beat.isZero() || beat.multipliedBy(2).compareTo(lease) > 0) {
+      if (beat.isNegative() || beat.isZero() || beat.multipliedBy(3).compareTo(lease) > 0) {
         throw new IllegalArgumentException(
-            "heartbeat must be more than 0 and at most half the lease ("
+            "heartbeat must be more than 0 and at most a third of the lease ("
                 + lease
                 + "), got "
                 + beat

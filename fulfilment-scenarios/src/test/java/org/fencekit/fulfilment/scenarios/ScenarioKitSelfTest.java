@@ -36,7 +36,7 @@ class ScenarioKitSelfTest {
         assertTrue(
             failure.replay().contains("void replay_" + scenario.id() + "()"), failure::getMessage);
         if (i == 1) {
-          System.out.println(wrong + ": " + failure.getMessage());
+          System.out.println(wrong + ": " + failure.problem());
         }
       }
     }
