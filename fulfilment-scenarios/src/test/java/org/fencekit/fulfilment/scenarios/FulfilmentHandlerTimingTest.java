@@ -1,0 +1,102 @@
+package org.fencekit.fulfilment.scenarios;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * fencekit's handler's own timing rules, driven through the kit's clock and scheduler: the provider
+ * timeout, the cut-off before a lease the heartbeats could not renew, a superseded heartbeat, and
+ * results that arrive after the handler stopped waiting.
+ */
+class FulfilmentHandlerTimingTest {
+
+  private final TestClock clock = new TestClock();
+  private final MemoryOrderStore store = new MemoryOrderStore(clock);
+
+  private ScenarioRun newRun(String id) {
+    return new ScenarioRun(
+        id,
+        context -> HandlerUnderTest.of(context.fulfilmentHandler().build()),
+        store,
+        clock,
+        Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aCallThatOutlivesTheProviderTimeoutIsFailedAndItsLatePurchaseStillRecorded() {
+    try (ScenarioRun run = newRun("providerTimeout")) {
+      Instance a = run.instance("A");
+      run.provider().next(Behaviour.hang());
+      Delivery slow = a.deliver(run.paid("order"));
+      run.provider().awaitCall(1);
+      run.advance(ScenarioRun.PROVIDER_TIMEOUT.minusSeconds(1));
+      assertFalse(slow.answered(), "cut off before the provider timeout");
+      run.advance(Duration.ofSeconds(1));
+      run.expectAnswer(slow, 500);
+      run.expectStatus("order", OrderStatus.FAILED);
+      run.expectLastErrorContains("order", "no answer within the provider timeout");
+      run.expectLastErrorContains("order", "same idempotency key");
+      run.provider().release(1); // the provider answers after all
+      run.expectReported("order", 1);
+      Delivery retry = a.deliverAndAwait(run.paid("order"));
+      run.expectAnswer(retry, 200);
+      run.expectPurchases("order", 1);
+      run.expectItemIsPurchase("order", 1);
+    }
+  }
+
+  @Test
+  void heartbeatsThatCannotReachTheStoreCutTheCallOffBeforeTheLeaseRunsOut() {
+    try (ScenarioRun run = newRun("cutOffBeforeLease")) {
+      Instance a = run.instance("A");
+      Instance b = run.instance("B");
+      run.provider().next(Behaviour.hang());
+      Delivery slow = a.deliver(run.paid("order"));
+      run.provider().awaitCall(1);
+      a.cutOffFromStore();
+      run.advance(ScenarioRun.LEASE.minus(ScenarioRun.HEARTBEAT).minusMillis(1));
+      assertFalse(slow.answered(), "still within the lease renewed last");
+      run.advance(Duration.ofMillis(1));
+      assertTrue(slow.answered(), "cut off one heartbeat before the lease runs out");
+      run.expectAnswer(slow, 503); // its fail cannot reach the store either
+      Delivery meanwhile = b.deliverAndAwait(run.paid("order"));
+      run.expectAnswer(meanwhile, 409);
+      a.reconnect();
+      run.provider().release(1); // the call answers late; nobody took over: it is recorded
+      run.expectStatus("order", OrderStatus.PROVISIONED);
+      run.expectItemIsPurchase("order", 1);
+      run.expectReported("order");
+      run.expectClaimsGranted("order", 1);
+    }
+  }
+
+  @Test
+  void aSupersededHeartbeatTellsTheCallItLostTheOrderAndInterruptsIt() {
+    try (ScenarioRun run = newRun("supersededHeartbeat")) {
+      Instance a = run.instance("A");
+      Instance b = run.instance("B");
+      run.provider().next(Behaviour.hang());
+      a.deliver(run.paid("order"));
+      FakeProvider.ProviderCall call = run.provider().awaitCall(1);
+      assertTrue(call.purchase().ownership().owned());
+      a.freeze();
+      run.advance(ScenarioRun.LEASE);
+      run.expectAnswer(b.deliverAndAwait(run.paid("order")), 200);
+      a.thaw();
+      assertFalse(call.purchase().ownership().owned(), "the heartbeat learned it was superseded");
+      assertTrue(call.interrupted(), "the provider call's thread was interrupted");
+      assertEquals(1, call.purchase().ownership().claimId().fence());
+      run.provider().release(1);
+      OrderRecord record = run.record("order").orElseThrow();
+      assertEquals(2, record.fence());
+    }
+  }
+}
