@@ -63,12 +63,14 @@ import org.opentest4j.TestAbortedException;
  * earlier one: {@code newStore} need not empty the database.
  *
  * <p>The rules are plain test methods of this class (not {@code @Nested} classes: Maven Surefire
- * filters out nested classes inherited from a base class, so they would silently not run). Several
- * configurations of one backend may each be a {@code @Nested} inner class of the implementer's test
- * class that extends this one; Surefire runs those. Each test's display name states its rule; each
- * rule's javadoc ends with what to check when it fails; every assertion message names the order,
- * the token presented, the current token and the status found. Tests that need two instances over
- * the same data are skipped (not failed) unless {@link #newPeerStore} is overridden.
+ * filters out nested classes inherited from a base class, so they would silently not run). Give
+ * each configuration of one backend its own top-level test class (subclasses of one abstract class
+ * that extends this one): Surefire's summary merges the tests of one top-level class by method
+ * name, so {@code @Nested} configurations would be counted once when one of them skips or fails.
+ * Each test's display name states its rule; each rule's javadoc ends with what to check when it
+ * fails; every assertion message names the order, the token presented, the current token and the
+ * status found. Tests that need two instances over the same data are skipped (not failed) unless
+ * {@link #newPeerStore} is overridden.
  *
  * <p>The concurrency tests use real threads; their sizes are protected methods a subclass may
  * shrink or grow. The randomized tests print their seed on failure; run again with {@code

@@ -22,6 +22,7 @@ import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.TestPostgres;
 
 /**
  * One side of the cross-process claim race: racers, each with a store of its own (its own pool, the
@@ -194,10 +195,10 @@ final class ClaimRace {
 
   /**
    * The forked JVM: {@code schema runId orders rounds racers}; the server's URL comes from {@value
-   * PostgresTestServer#URL_VARIABLE}.
+   * TestPostgres#URL_VARIABLE}.
    */
   public static void main(String[] args) throws Exception {
-    String url = System.getenv(PostgresTestServer.URL_VARIABLE);
+    String url = System.getenv(TestPostgres.URL_VARIABLE);
     String schema = args[0];
     List<String> ids = sessionIds(args[1], Integer.parseInt(args[2]));
     int rounds = Integer.parseInt(args[3]);

@@ -21,6 +21,7 @@ import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.WriteResult;
+import org.fencekit.testsupport.TestPostgres;
 
 /**
  * A quick side-by-side throughput comparison of the single-statement fast path and the locking
@@ -40,8 +41,8 @@ import org.fencekit.store.WriteResult;
  * Runs alternate between the two paths, the order flipping each round, and the table gives the
  * median ops/s of the rounds and the ratio fast / locking.
  *
- * <p>Run (the server from {@value PostgresTestServer#URL_VARIABLE}; arguments: seconds per run,
- * rounds, and optionally a comma-separated list of workloads):
+ * <p>Run (the server from {@value TestPostgres#URL_VARIABLE}; arguments: seconds per run, rounds,
+ * and optionally a comma-separated list of workloads):
  *
  * <pre>{@code
  * ./mvnw -B -o -q -pl store-postgres test-compile
@@ -75,11 +76,11 @@ public final class FastPathThroughput {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     String[] workloads = args.length > 2 ? args[2].split(",") : WORKLOADS;
-    String url = System.getenv(PostgresTestServer.URL_VARIABLE);
+    String url = System.getenv(TestPostgres.URL_VARIABLE);
     if (url == null || url.isBlank()) {
       throw new IllegalStateException(
           "set "
-              + PostgresTestServer.URL_VARIABLE
+              + TestPostgres.URL_VARIABLE
               + "=jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
     }
     String schema = "fencekit_throughput_" + ClaimId.newNonce().substring(0, 10);

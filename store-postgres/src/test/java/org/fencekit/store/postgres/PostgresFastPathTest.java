@@ -39,13 +39,14 @@ import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The single-statement fast path against a real PostgreSQL (see {@link PostgresTestServer}): that
- * it decides the common cases in one auto-commit statement (watched through a DataSource that logs
+ * The single-statement fast path against a real PostgreSQL (see {@link TestPostgres}): that it
+ * decides the common cases in one auto-commit statement (watched through a DataSource that logs
  * what the store does with each connection), that every other case misses and the locking
  * transaction decides it, that a user's connections go back as lent, what a failure at the
  * statement means, and races of fast statements against each other and against locking transactions
@@ -409,7 +410,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       "a user's pool lending connections with auto-commit off gets them back with auto-commit off")
   void userPoolAutoCommitOff() throws SQLException {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(PostgresTestServer.jdbcUrl());
+    config.setJdbcUrl(TestPostgres.jdbcUrl());
     config.setMaximumPoolSize(2);
     config.setAutoCommit(false);
     try (HikariDataSource pool = new HikariDataSource(config)) {
@@ -504,7 +505,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     ClaimId token = claimed(store, sid);
     String orders = schema.name() + ".fencekit_orders";
     ExecutorService executor = Executors.newSingleThreadExecutor();
-    try (Connection other = PostgresTestServer.connect()) {
+    try (Connection other = TestPostgres.connect()) {
       other.setAutoCommit(false);
       try (PreparedStatement lock =
           other.prepareStatement("SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.fencekit.store.ClaimId;
@@ -14,6 +12,7 @@ import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -129,9 +128,12 @@ class PostgresOrderStoreBuilderTest {
   @Test
   @DisplayName(
       "a server that is down: StoreUnavailableException, nothing written, and no password in any message")
-  void downServerNeverLeaksThePassword() throws IOException {
+  void downServerNeverLeaksThePassword() {
     String url =
-        "jdbc:postgresql://127.0.0.1:" + closedPort() + "/test?user=postgres&password=" + SECRET;
+        "jdbc:postgresql://127.0.0.1:"
+            + LoopbackPorts.closed()
+            + "/test?user=postgres&password="
+            + SECRET;
     OrderSnapshot snapshot = new OrderSnapshot("cs_down_1", "esim", 1, null, 100, "usd");
     try (PostgresOrderStore store =
         PostgresOrderStore.builder()
@@ -166,10 +168,10 @@ class PostgresOrderStoreBuilderTest {
   @Test
   @DisplayName(
       "createSchema against a server that is down fails the build without leaking the password")
-  void createSchemaOnDownServer() throws IOException {
+  void createSchemaOnDownServer() {
     String url =
         "jdbc:postgresql://127.0.0.1:"
-            + closedPort()
+            + LoopbackPorts.closed()
             + "/test?password="
             + SECRET
             + "&user=postgres";
@@ -233,13 +235,6 @@ class PostgresOrderStoreBuilderTest {
       for (Throwable suppressed : t.getSuppressed()) {
         assertFalse(suppressed.toString().contains(SECRET), suppressed::toString);
       }
-    }
-  }
-
-  /** A port nothing listens on: bound, then released. */
-  private static int closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 }

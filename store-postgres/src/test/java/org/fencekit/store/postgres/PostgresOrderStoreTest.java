@@ -33,6 +33,7 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
+import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
@@ -40,10 +41,10 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * What the TCK cannot see: the schema, table names, the pool, the transaction boundaries and what a
- * failure at each of them means, against a real PostgreSQL (see {@link PostgresTestServer}); the
- * tests about a transaction's COMMIT or its statements build the store with the fast path off
- * ({@link PostgresFastPathTest} has the fast path's own). Failures are made real: the test
- * terminates the store's backend or commits a competing transaction at a chosen moment.
+ * failure at each of them means, against a real PostgreSQL (see {@link TestPostgres}); the tests
+ * about a transaction's COMMIT or its statements build the store with the fast path off ({@link
+ * PostgresFastPathTest} has the fast path's own). Failures are made real: the test terminates the
+ * store's backend or commits a competing transaction at a chosen moment.
  */
 class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
@@ -150,7 +151,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     PostgresOrderStore store = store(pooled().queryTimeout(Duration.ofSeconds(1)));
     String sid = sid("timeout");
     ClaimId token = claimed(store, sid);
-    try (Connection blocker = PostgresTestServer.connect()) {
+    try (Connection blocker = TestPostgres.connect()) {
       blocker.setAutoCommit(false);
       try (PreparedStatement lock =
           blocker.prepareStatement(
@@ -285,7 +286,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     String orders = schema.name() + ".fencekit_orders";
     String orphans = schema.name() + ".fencekit_orphans";
     ExecutorService executor = Executors.newSingleThreadExecutor();
-    try (Connection other = PostgresTestServer.connect()) {
+    try (Connection other = TestPostgres.connect()) {
       other.setAutoCommit(false);
       try (Statement statement = other.createStatement()) {
         statement.execute("SET LOCAL deadlock_timeout = '30s'");
@@ -321,7 +322,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   /** Waits until a statement matching {@code pattern} (SQL LIKE) waits for a lock. */
   static void awaitLockWait(String pattern) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    try (Connection watcher = PostgresTestServer.connect();
+    try (Connection watcher = TestPostgres.connect();
         PreparedStatement waiting =
             watcher.prepareStatement(
                 "SELECT count(*) FROM pg_stat_activity"
@@ -355,7 +356,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       assertEquals(token, record(second, sid).claimId(), "the second build must keep the data");
       assertEquals(List.of("fencekit_orders", "fencekit_orphans"), tables(own));
     } finally {
-      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + own + " CASCADE");
+      TestPostgres.execute("DROP SCHEMA IF EXISTS " + own + " CASCADE");
     }
   }
 
@@ -365,7 +366,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     String manual = schema.name() + "_manual";
     String created = schema.name() + "_created";
     try {
-      try (Connection connection = PostgresTestServer.connect();
+      try (Connection connection = TestPostgres.connect();
           Statement statement = connection.createStatement()) {
         statement.execute("CREATE SCHEMA " + manual);
         statement.execute("SET search_path TO " + manual);
@@ -384,8 +385,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
           WriteResult.Superseded.class, store.complete(sid, stale, new Item("prov-2", null)));
       assertEquals(1, store.orphans(sid).size());
     } finally {
-      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + manual + " CASCADE");
-      PostgresTestServer.execute("DROP SCHEMA IF EXISTS " + created + " CASCADE");
+      TestPostgres.execute("DROP SCHEMA IF EXISTS " + manual + " CASCADE");
+      TestPostgres.execute("DROP SCHEMA IF EXISTS " + created + " CASCADE");
     }
   }
 
@@ -399,7 +400,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     ClaimId fresh = claimed(store, sid);
     assertInstanceOf(WriteResult.Written.class, store.fail(sid, fresh, "out of stock"));
     assertInstanceOf(WriteResult.Superseded.class, store.complete(sid, stale, ITEM));
-    try (Connection connection = PostgresTestServer.connect();
+    try (Connection connection = TestPostgres.connect();
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT"
@@ -426,17 +427,17 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     store(pooled()).close(); // the tables exist
     String role = "fencekit_app_" + ClaimId.newNonce().substring(0, 10);
     String password = ClaimId.newNonce();
-    PostgresTestServer.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
+    TestPostgres.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + password + "'");
     try {
-      PostgresTestServer.execute("GRANT USAGE ON SCHEMA " + schema.name() + " TO " + role);
-      PostgresTestServer.execute(
+      TestPostgres.execute("GRANT USAGE ON SCHEMA " + schema.name() + " TO " + role);
+      TestPostgres.execute(
           "GRANT SELECT, INSERT, UPDATE ON "
               + schema.name()
               + ".fencekit_orders, "
               + schema.name()
               + ".fencekit_orphans TO "
               + role);
-      String url = asUser(PostgresTestServer.jdbcUrl(), role, password);
+      String url = asUser(TestPostgres.jdbcUrl(), role, password);
 
       try (PostgresOrderStore store = pooled().jdbcUrl(url).createSchema(false).build()) {
         String sid = sid("least");
@@ -455,8 +456,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       assertTrue(e.getMessage().contains("leave it off"), e.getMessage());
       assertFalse(e.getMessage().contains(password), "the password must not appear");
     } finally {
-      PostgresTestServer.execute("DROP OWNED BY " + role);
-      PostgresTestServer.execute("DROP ROLE " + role);
+      TestPostgres.execute("DROP OWNED BY " + role);
+      TestPostgres.execute("DROP ROLE " + role);
     }
   }
 
@@ -523,7 +524,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       "the user's DataSource stays open after close, and gets its connections back as lent")
   void userDataSource() throws SQLException {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(PostgresTestServer.jdbcUrl());
+    config.setJdbcUrl(TestPostgres.jdbcUrl());
     config.setMaximumPoolSize(2);
     config.setAutoCommit(true);
     try (HikariDataSource pool = new HikariDataSource(config)) {
@@ -570,7 +571,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     assertTrue(pool.isClosed(), "the store must close the pool it built");
     assertThrows(IllegalStateException.class, () -> store.get(sid));
 
-    String url = PostgresTestServer.jdbcUrl();
+    String url = TestPostgres.jdbcUrl();
     String withPassword =
         url + (url.contains("?") ? "&" : "?") + "prepareThreshold=3&password=ignored-by-trust";
     PostgresOrderStore tuned =
@@ -594,7 +595,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   private static List<String> tables(String schemaName) throws SQLException {
     List<String> names = new ArrayList<>();
-    try (Connection connection = PostgresTestServer.connect();
+    try (Connection connection = TestPostgres.connect();
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1")) {
@@ -610,7 +611,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   private static List<String> columns(String schemaName) throws SQLException {
     List<String> columns = new ArrayList<>();
-    try (Connection connection = PostgresTestServer.connect();
+    try (Connection connection = TestPostgres.connect();
         PreparedStatement statement =
             connection.prepareStatement(
                 "SELECT table_name, column_name, data_type, is_nullable, is_identity"

@@ -28,11 +28,10 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A forked JVM with pools of its own races this JVM for claims over 200 orders (see {@link
@@ -48,30 +47,13 @@ class PostgresProcessRaceTest {
   private static final int RACERS_PER_PROCESS = 2;
   private static final long CHILD_SECONDS = 120;
 
-  private static PostgresTestServer.Schema schema;
-
-  @BeforeAll
-  static void createSchema() {
-    schema = PostgresTestServer.available() ? PostgresTestServer.newSchema() : null;
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-    }
-  }
-
-  @BeforeEach
-  void server() {
-    PostgresTestServer.jdbcUrl();
-  }
+  @RegisterExtension static final TestPostgres.ClassSchema schema = TestPostgres.schemaPerClass();
 
   @Test
   @DisplayName(
       "two processes racing over 200 orders: one owner per fence, fences strictly increasing, no stale write lands")
   void twoProcessesRace() throws Exception {
-    String url = PostgresTestServer.jdbcUrl();
+    String url = TestPostgres.jdbcUrl();
     String runId = ClaimId.newNonce().substring(0, 8);
     List<String> ids = ClaimRace.sessionIds(runId, ORDERS);
     TestClock setupClock = new TestClock();
@@ -108,7 +90,7 @@ class PostgresProcessRaceTest {
               Integer.toString(ORDERS),
               Integer.toString(ROUNDS),
               Integer.toString(RACERS_PER_PROCESS));
-      builder.environment().put(PostgresTestServer.URL_VARIABLE, url);
+      builder.environment().put(TestPostgres.URL_VARIABLE, url);
       builder.redirectError(errors);
       child = builder.start();
       ChildOutput output = new ChildOutput(child);

@@ -12,10 +12,10 @@ import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.tck.TestClock;
-import org.junit.jupiter.api.AfterAll;
+import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -30,27 +30,14 @@ abstract class PostgresStoreTestSupport {
   static final Item ITEM = new Item("prov-1", "LPA:1$smdp.example$A");
   static final AtomicInteger ORDERS = new AtomicInteger();
 
-  static PostgresTestServer.Schema schema;
+  /** Each test class's own schema; every test is skipped (or fails) without a server. */
+  @RegisterExtension static final TestPostgres.ClassSchema schema = TestPostgres.schemaPerClass();
 
   private final List<AutoCloseable> opened = new ArrayList<>();
   TestClock clock;
 
-  @BeforeAll
-  static void createSchema() {
-    schema = PostgresTestServer.available() ? PostgresTestServer.newSchema() : null;
-  }
-
-  @AfterAll
-  static void dropSchema() {
-    if (schema != null) {
-      schema.close();
-      schema = null;
-    }
-  }
-
   @BeforeEach
   void newClock() {
-    PostgresTestServer.jdbcUrl(); // skips (or fails, when backends are required) with no server
     clock = new TestClock();
   }
 
@@ -71,7 +58,7 @@ abstract class PostgresStoreTestSupport {
   /** A store with its own pool of two in this class's schema, on the test clock. */
   PostgresOrderStore.Builder pooled() {
     return PostgresOrderStore.builder()
-        .jdbcUrl(PostgresTestServer.jdbcUrl())
+        .jdbcUrl(TestPostgres.jdbcUrl())
         .maximumPoolSize(2)
         .schema(schema.name())
         .createSchema(true)
@@ -84,7 +71,7 @@ abstract class PostgresStoreTestSupport {
 
   static PGSimpleDataSource simpleDataSource() {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setURL(PostgresTestServer.jdbcUrl());
+    dataSource.setURL(TestPostgres.jdbcUrl());
     dataSource.setPrepareThreshold(0);
     return dataSource;
   }

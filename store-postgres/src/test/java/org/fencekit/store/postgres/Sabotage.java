@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import javax.sql.DataSource;
+import org.fencekit.testsupport.TestPostgres;
 import org.postgresql.PGConnection;
 
 /**
@@ -42,7 +43,7 @@ final class Sabotage {
 
   /** Ends backend {@code pid} from a connection of the test's own, and waits until it is gone. */
   static void terminate(int pid) throws SQLException {
-    try (Connection admin = PostgresTestServer.connect();
+    try (Connection admin = TestPostgres.connect();
         PreparedStatement statement =
             admin.prepareStatement("SELECT pg_terminate_backend(?, 10000)")) {
       statement.setInt(1, pid);

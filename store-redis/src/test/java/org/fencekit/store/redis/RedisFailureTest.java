@@ -22,6 +22,8 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.LoopbackPorts;
+import org.fencekit.testsupport.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -34,13 +36,13 @@ import redis.clients.jedis.RedisClient;
 @DisplayName("RedisOrderStore, configured wrongly or cut off")
 class RedisFailureTest {
 
-  private static final String PREFIX = RedisBackends.prefix("failure");
+  private static final String PREFIX = TestRedis.newPrefix("failure");
   private static final String PASSWORD = "s3cr3t-Pa55w0rd";
   private static final Duration LEASE = Duration.ofMinutes(2);
 
   @AfterAll
   static void deleteKeys() {
-    RedisBackends.deleteKeys(false, PREFIX);
+    TestRedis.deleteKeys(PREFIX);
   }
 
   private static OrderSnapshot snapshot(String sessionId) {
@@ -58,7 +60,7 @@ class RedisFailureTest {
   @DisplayName(
       "a password URL to a closed loopback port: StoreUnavailableException without the password")
   void closedPortHidesPassword() {
-    int port = RedisBackends.closedPort();
+    int port = LoopbackPorts.closed();
     for (String url :
         List.of(
             "redis://fencekit:" + PASSWORD + "@127.0.0.1:" + port,
@@ -192,7 +194,7 @@ class RedisFailureTest {
   void badInputBeforeBackend() {
     try (RedisOrderStore store =
         RedisOrderStore.builder()
-            .url("redis://127.0.0.1:" + RedisBackends.closedPort())
+            .url("redis://127.0.0.1:" + LoopbackPorts.closed())
             .keyPrefix(PREFIX)
             .timeout(Duration.ofMillis(200))
             .build()) {
@@ -222,7 +224,7 @@ class RedisFailureTest {
             StoreUnavailableException.class,
             () ->
                 RedisOrderStore.builder()
-                    .clusterNodes("127.0.0.1:" + RedisBackends.closedPort())
+                    .clusterNodes("127.0.0.1:" + LoopbackPorts.closed())
                     .timeout(Duration.ofMillis(300))
                     .build());
     assertEquals("connect", e.operation());
@@ -233,7 +235,7 @@ class RedisFailureTest {
   @DisplayName(
       "a settle that times out says its outcome is unknown; it did land, and the retry answers Written")
   void timeoutLeavesOutcomeUnknown() throws Exception {
-    String url = RedisBackends.nodeUrl();
+    String url = TestRedis.nodeUrl();
     TestClock clock = new TestClock();
     String id = "cs_timeout_" + ClaimId.newNonce().substring(0, 8);
     try (RedisOrderStore store =

@@ -32,18 +32,26 @@ import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.TestRedis;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * What the Redis store must do beyond the TCK, run on a single node and on a cluster by the nested
- * classes of {@link RedisOrderStoreTest}.
+ * What the Redis store must do beyond the TCK, run on a single node by {@link RedisNodeStoreTest}
+ * and on a cluster by {@link RedisClusterStoreTest}.
  */
 abstract class RedisStoreBehaviour {
 
-  static final String PREFIX = RedisBackends.prefix("behaviour");
+  /** Deletes this class's keys from the node and the cluster. */
+  @AfterAll
+  static void deleteKeys() {
+    TestRedis.deleteKeys(PREFIX);
+  }
+
+  static final String PREFIX = TestRedis.newPrefix("behaviour");
   static final Duration LEASE = Duration.ofMinutes(2);
   private static final Item ESIM = new Item("prov-1", "LPA:1$smdp.example$A");
 
@@ -176,7 +184,7 @@ abstract class RedisStoreBehaviour {
           jedis ->
               hashes[0] +=
                   (int)
-                      RedisBackends.scan(jedis, PREFIX + "{" + OrderKeys.tag(run)).stream()
+                      TestRedis.scan(jedis, PREFIX + "{" + OrderKeys.tag(run)).stream()
                           .filter(key -> !key.endsWith(":orphans") && !key.endsWith(":orphan-ids"))
                           .count());
       assertEquals(OrderKeysTest.TRICKY.size(), hashes[0], "one hash per session id");

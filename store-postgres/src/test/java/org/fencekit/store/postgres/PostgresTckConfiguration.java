@@ -1,0 +1,83 @@
+package org.fencekit.store.postgres;
+
+import org.fencekit.store.OrderStore;
+import org.fencekit.tck.OrderStoreTck;
+import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.TestPostgres;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The whole TCK against a real PostgreSQL (see {@link TestPostgres}), in one configuration per
+ * subclass, each in a schema of its own with a random name, dropped afterwards. The peer store is
+ * always a second store with its own connections. Each configuration is a top-level test class:
+ * Surefire's summary merges tests of one top-level class by method name, so nested configurations
+ * of one suite would be counted once when one of them is skipped.
+ */
+abstract class PostgresTckConfiguration extends OrderStoreTck {
+
+  @RegisterExtension static final TestPostgres.ClassSchema schema = TestPostgres.schemaPerClass();
+
+  /** How a store reaches the server. */
+  enum Connections {
+    /** A HikariCP pool the store builds from the JDBC URL (and closes). */
+    OWNED_POOL,
+    /**
+     * The user's DataSource, unpooled: every call opens a connection (a server process) of its own,
+     * so no call can lean on session state left by another.
+     */
+    UNPOOLED_DATA_SOURCE
+  }
+
+  private final Connections connections;
+  private final boolean fastPath;
+  private final boolean peerFastPath;
+
+  /**
+   * @param connections how both stores reach the server
+   * @param fastPath whether the store under test takes the single-statement fast path
+   * @param peerFastPath whether its peer does
+   */
+  PostgresTckConfiguration(Connections connections, boolean fastPath, boolean peerFastPath) {
+    this.connections = connections;
+    this.fastPath = fastPath;
+    this.peerFastPath = peerFastPath;
+  }
+
+  @Override
+  protected OrderStore newStore(TestClock clock) {
+    return store(clock, true, fastPath);
+  }
+
+  @Override
+  protected OrderStore newPeerStore(TestClock clock) {
+    return store(clock, false, peerFastPath);
+  }
+
+  /** A quarter of the default without a pool: a connection per call costs a server process. */
+  @Override
+  protected int stressOrders() {
+    return connections == Connections.UNPOOLED_DATA_SOURCE ? 60 : super.stressOrders();
+  }
+
+  private static OrderStore store(
+      Connections connections, TestClock clock, boolean createSchema, boolean fastPath) {
+    PostgresOrderStore.Builder builder =
+        PostgresOrderStore.builder()
+            .schema(schema.name())
+            .createSchema(createSchema)
+            .singleStatementFastPath(fastPath)
+            .clock(clock);
+    if (connections == Connections.OWNED_POOL) {
+      return builder.jdbcUrl(schema.jdbcUrl()).maximumPoolSize(4).build();
+    }
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setURL(schema.jdbcUrl());
+    dataSource.setPrepareThreshold(0);
+    return builder.dataSource(dataSource).build();
+  }
+
+  private OrderStore store(TestClock clock, boolean createSchema, boolean fastPath) {
+    return store(connections, clock, createSchema, fastPath);
+  }
+}
