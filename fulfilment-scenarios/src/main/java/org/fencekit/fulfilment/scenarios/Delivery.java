@@ -12,6 +12,7 @@ public final class Delivery {
   private final CheckoutEvent event;
   private final CountDownLatch done = new CountDownLatch(1);
   private volatile Thread thread;
+  private volatile boolean begun;
   private volatile Integer status;
   private volatile Throwable thrown;
 
@@ -74,10 +75,16 @@ public final class Delivery {
     return thread;
   }
 
+  /** Whether its thread has started running (a thread not yet running is not idle). */
+  boolean begun() {
+    return begun;
+  }
+
   void start(Runnable beforeHandling) {
     Thread worker =
         new Thread(
             () -> {
+              begun = true;
               beforeHandling.run();
               deliver();
             },

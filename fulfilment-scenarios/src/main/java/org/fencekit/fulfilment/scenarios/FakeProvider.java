@@ -239,6 +239,7 @@ public final class FakeProvider {
     private volatile Behaviour releasedWith;
     private volatile boolean abandoned;
     private volatile boolean interrupted;
+    private volatile boolean resumed;
 
     ProviderCall(
         FakeProvider provider, int number, Instance instance, Purchase purchase, Behaviour b) {
@@ -333,11 +334,17 @@ public final class FakeProvider {
       }
     }
 
+    /** Whether it was released but its thread has not yet woken up to act on it. */
+    boolean waking() {
+      return released.getCount() == 0 && !resumed;
+    }
+
     // Waits until released, ignoring interrupts (as a blocking HTTP client does) but noting them.
     private void awaitRelease() {
       while (true) {
         try {
           if (released.await(1, TimeUnit.HOURS)) {
+            resumed = true;
             return;
           }
         } catch (InterruptedException e) {

@@ -14,6 +14,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
@@ -248,15 +249,30 @@ public final class ScenarioRun implements AutoCloseable {
   }
 
   void awaitQuietly(Delivery delivery) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (!delivery.answered()) {
+      if (System.nanoTime() > deadline) {
+        throw failure(
+            "delivery "
+                + delivery
+                + " to "
+                + delivery.instance().name()
+                + " got no answer within "
+                + Timeline.format(patience)
+                + " of real time (does the handler wait for a provider call to be released, or"
+                + " for the clock to move?)");
+      }
+      pause();
+    }
     quiesce();
-    if (!delivery.answered()) {
-      throw failure(
-          "delivery "
-              + delivery
-              + " to "
-              + delivery.instance().name()
-              + " got no answer: the handler is idle but waits (for a provider call to be"
-              + " released, or the clock to move?)");
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(2); // waiting for other threads to make progress, not for a lease
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the handler", e);
     }
   }
 
@@ -306,7 +322,7 @@ public final class ScenarioRun implements AutoCloseable {
     long deadline = System.nanoTime() + patience.toNanos();
     int quietRounds = 0;
     int lastSize = -1;
-    while (quietRounds < 5) {
+    while (quietRounds < 10) {
       if (System.nanoTime() > deadline) {
         throw failure(
             "the handler did not go idle within "
@@ -321,12 +337,7 @@ public final class ScenarioRun implements AutoCloseable {
         quietRounds = 0;
       }
       lastSize = size;
-      try {
-        Thread.sleep(2); // waiting for other threads to make progress, not for a lease
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw failure("interrupted while waiting for the handler to go idle");
-      }
+      pause();
     }
   }
 
@@ -334,8 +345,13 @@ public final class ScenarioRun implements AutoCloseable {
     List<String> busy = new ArrayList<>();
     for (Delivery delivery : deliveries) {
       Thread thread = delivery.thread();
-      if (thread != null && !delivery.answered() && !parked(thread)) {
+      if (thread != null && !delivery.answered() && (!delivery.begun() || !parked(thread))) {
         busy.add(thread.getName() + " " + thread.getState());
+      }
+    }
+    for (FakeProvider.ProviderCall call : provider.calls()) {
+      if (call.waking()) {
+        busy.add(call + " released, not yet resumed");
       }
     }
     for (Thread thread : providerThreads) {
@@ -415,31 +431,73 @@ public final class ScenarioRun implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------- checks
 
+  /** What a check found wrong, and whether waiting could still put it right. */
+  private record Problem(String text, boolean hopeless) {}
+
+  private static Problem waitFor(String text) {
+    return new Problem(text, false);
+  }
+
+  private static Problem never(String text) {
+    return new Problem(text, true);
+  }
+
+  /**
+   * Passes once {@code check} finds nothing wrong; waits (bounded by the patience) while what it
+   * found could still change, and fails at once when it cannot.
+   */
+  private void eventually(Supplier<Problem> check) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      quiesce();
+      Problem problem = check.get();
+      if (problem == null) {
+        return;
+      }
+      if (problem.hopeless() || System.nanoTime() > deadline) {
+        throw failure(problem.text());
+      }
+      pause();
+    }
+  }
+
   /** Checks the delivery has answered one of {@code statuses}. */
   public void expectAnswer(Delivery delivery, int... statuses) {
     replay.line("run.expectAnswer(" + delivery + ", " + join(statuses) + ");");
-    if (!delivery.answered()) {
-      awaitQuietly(delivery);
-    }
-    int status = delivery.status();
-    for (int allowed : statuses) {
-      if (allowed == status) {
-        return;
-      }
-    }
-    throw failure(
-        "delivery "
-            + delivery
-            + " of "
-            + delivery.event().eventId()
-            + " to "
-            + delivery.instance().name()
-            + " was answered "
-            + status
-            + (delivery.thrown() == null ? "" : " (the handler threw " + delivery.thrown() + ")")
-            + ", expected "
-            + (statuses.length == 1 ? "" : "one of ")
-            + join(statuses));
+    eventually(
+        () -> {
+          if (!delivery.answered()) {
+            return waitFor(
+                "delivery "
+                    + delivery
+                    + " to "
+                    + delivery.instance().name()
+                    + " got no answer within "
+                    + Timeline.format(patience)
+                    + " of real time (does the handler wait for a provider call to be released, or"
+                    + " for the clock to move?)");
+          }
+          for (int allowed : statuses) {
+            if (allowed == delivery.status()) {
+              return null;
+            }
+          }
+          return never(
+              "delivery "
+                  + delivery
+                  + " of "
+                  + delivery.event().eventId()
+                  + " to "
+                  + delivery.instance().name()
+                  + " was answered "
+                  + delivery.status()
+                  + (delivery.thrown() == null
+                      ? ""
+                      : " (the handler threw " + delivery.thrown() + ")")
+                  + ", expected "
+                  + (statuses.length == 1 ? "" : "one of ")
+                  + join(statuses));
+        });
   }
 
   /**
@@ -448,31 +506,34 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public void expectAnswered(List<Delivery> group, int... statuses) {
     replay.line("run.expectAnswered(" + groupVar(group) + ", " + join(statuses) + ");");
-    quiesce();
-    List<Integer> answered = new ArrayList<>();
-    for (Delivery delivery : group) {
-      if (delivery.answered()) {
-        answered.add(delivery.status());
-      }
-    }
     List<Integer> wanted = new ArrayList<>();
     for (int status : statuses) {
       wanted.add(status);
     }
-    List<Integer> sortedAnswered = new ArrayList<>(answered);
-    sortedAnswered.sort(null);
     wanted.sort(null);
-    if (!sortedAnswered.equals(wanted)) {
-      throw failure(
-          "the deliveries "
-              + groupVar(group)
-              + " have answered "
-              + answered
-              + " ("
-              + (group.size() - answered.size())
-              + " still working), expected "
-              + wanted);
-    }
+    eventually(
+        () -> {
+          List<Integer> answered = new ArrayList<>();
+          for (Delivery delivery : group) {
+            if (delivery.answered()) {
+              answered.add(delivery.status());
+            }
+          }
+          answered.sort(null);
+          if (answered.equals(wanted)) {
+            return null;
+          }
+          String text =
+              "the deliveries "
+                  + groupVar(group)
+                  + " have answered "
+                  + answered
+                  + " ("
+                  + (group.size() - answered.size())
+                  + " still working), expected "
+                  + wanted;
+          return answered.size() < wanted.size() ? waitFor(text) : never(text);
+        });
   }
 
   private static String groupVar(List<Delivery> group) {
@@ -483,38 +544,50 @@ public final class ScenarioRun implements AutoCloseable {
   /** Checks how many purchases the provider made for the order. */
   public void expectPurchases(String order, int purchases) {
     replay.line("run.expectPurchases(" + Replay.quote(order) + ", " + purchases + ");");
-    quiesce();
-    int made = provider.purchases(sessionId(order));
-    if (made != purchases) {
-      throw failure(
-          "the provider bought "
-              + made
-              + " item(s) for order '"
-              + order
-              + "' ("
-              + provider.items(sessionId(order))
-              + ", "
-              + provider.calls(sessionId(order))
-              + " call(s)), expected "
-              + purchases
-              + (made > purchases && purchases > 0
-                  ? ": the customer's order was bought more than once"
-                  : made > purchases ? ": bought before the scenario allowed it" : ""));
-    }
+    String sessionId = sessionId(order);
+    eventually(
+        () -> {
+          int made = provider.purchases(sessionId);
+          if (made == purchases) {
+            return null;
+          }
+          String text =
+              "the provider bought "
+                  + made
+                  + " item(s) for order '"
+                  + order
+                  + "' ("
+                  + provider.items(sessionId)
+                  + ", "
+                  + provider.calls(sessionId)
+                  + " call(s)), expected "
+                  + purchases
+                  + (made > purchases && purchases > 0
+                      ? ": the customer's order was bought more than once"
+                      : made > purchases ? ": bought before the scenario allowed it" : "");
+          return made < purchases ? waitFor(text) : never(text);
+        });
   }
 
   /** Checks the order's status in the store. */
   public void expectStatus(String order, OrderStatus status) {
     replay.line("run.expectStatus(" + Replay.quote(order) + ", OrderStatus." + status + ");");
-    quiesce();
-    OrderRecord record =
-        record(order)
-            .orElseThrow(
-                () -> failure("order '" + order + "' is not in the store, expected " + status));
-    if (record.status() != status) {
-      throw failure(
-          "order '" + order + "' is " + describe(record) + " in the store, expected " + status);
-    }
+    eventually(
+        () -> {
+          Optional<OrderRecord> record = record(order);
+          if (record.isEmpty()) {
+            return waitFor("order '" + order + "' is not in the store, expected " + status);
+          }
+          return record.get().status() == status
+              ? null
+              : waitFor(
+                  "order '"
+                      + order
+                      + "' is "
+                      + describe(record.get())
+                      + " in the store, expected "
+                      + status);
+        });
   }
 
   /**
@@ -523,47 +596,46 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public void expectItemIsPurchase(String order, int n) {
     replay.line("run.expectItemIsPurchase(" + Replay.quote(order) + ", " + n + ");");
-    quiesce();
-    List<Item> items = provider.items(sessionId(order));
-    if (items.size() < n) {
-      throw failure(
-          "the provider bought " + items.size() + " item(s) for '" + order + "', not " + n);
-    }
-    Item expected = items.get(n - 1);
-    OrderRecord record =
-        record(order).orElseThrow(() -> failure("order '" + order + "' is not in the store"));
-    if (!expected.equals(record.item())) {
-      throw failure(
-          "order '"
-              + order
-              + "' shows item "
-              + record.item()
-              + ", expected purchase "
-              + n
-              + " ("
-              + expected.providerOrderId()
-              + "): the customer's item was replaced or lost; it is "
-              + describe(record));
-    }
+    eventually(
+        () -> {
+          List<Item> items = provider.items(sessionId(order));
+          if (items.size() < n) {
+            return waitFor(
+                "the provider bought " + items.size() + " item(s) for '" + order + "', not " + n);
+          }
+          Item expected = items.get(n - 1);
+          Optional<OrderRecord> record = record(order);
+          if (record.isPresent() && expected.equals(record.get().item())) {
+            return null;
+          }
+          return waitFor(
+              "order '"
+                  + order
+                  + "' shows "
+                  + record.map(r -> "item " + r.item() + "; it is " + describe(r)).orElse("nothing")
+                  + ", expected purchase "
+                  + n
+                  + " ("
+                  + expected.providerOrderId()
+                  + "): the customer's item is missing or was replaced");
+        });
   }
 
   /** Checks the store kept exactly the listed purchases (by number) as orphans of the order. */
   public void expectOrphans(String order, int... purchaseNumbers) {
     replay.line("run.expectOrphans(" + Replay.quote(order) + join(purchaseNumbers, true) + ");");
-    quiesce();
-    List<Item> items = provider.items(sessionId(order));
-    List<String> expected = new ArrayList<>();
-    for (int n : purchaseNumbers) {
-      expected.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
-    }
-    List<String> kept = new ArrayList<>();
-    for (Orphan orphan : store.orphans(sessionId(order))) {
-      kept.add(orphan.item().providerOrderId());
-    }
-    if (!kept.equals(expected)) {
-      throw failure(
-          "the store kept orphans " + kept + " for order '" + order + "', expected " + expected);
-    }
+    eventually(
+        () -> {
+          List<String> kept = new ArrayList<>();
+          for (Orphan orphan : store.orphans(sessionId(order))) {
+            kept.add(orphan.item().providerOrderId());
+          }
+          return listed(
+              kept,
+              purchaseIds(order, purchaseNumbers),
+              "the store kept orphans " + kept + " for order '" + order + "'",
+              "");
+        });
   }
 
   /**
@@ -572,29 +644,46 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public void expectReported(String order, int... purchaseNumbers) {
     replay.line("run.expectReported(" + Replay.quote(order) + join(purchaseNumbers, true) + ");");
-    quiesce();
-    List<Item> items = provider.items(sessionId(order));
-    List<String> expected = new ArrayList<>();
-    for (int n : purchaseNumbers) {
-      expected.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
-    }
-    List<String> reported = new ArrayList<>();
-    for (OrphanReport report : reports(order)) {
-      reported.add(report.orphan().providerOrderId());
-    }
-    if (!reported.equals(expected)) {
-      throw failure(
-          "the handler reported orphans "
-              + reported
-              + " for order '"
-              + order
-              + "' to its orphan listener, expected "
-              + expected
-              + (reported.isEmpty()
+    eventually(
+        () -> {
+          List<String> reported = new ArrayList<>();
+          for (OrphanReport report : reports(order)) {
+            reported.add(report.orphan().providerOrderId());
+          }
+          return listed(
+              reported,
+              purchaseIds(order, purchaseNumbers),
+              "the handler reported orphans "
+                  + reported
+                  + " for order '"
+                  + order
+                  + "' to its orphan listener",
+              reported.isEmpty()
                   ? ": a superseded complete is a purchase nobody was shown (real money);"
                       + " report it to the listener the context gives"
-                  : ""));
+                  : "");
+        });
+  }
+
+  private List<String> purchaseIds(String order, int[] purchaseNumbers) {
+    List<Item> items = provider.items(sessionId(order));
+    List<String> ids = new ArrayList<>();
+    for (int n : purchaseNumbers) {
+      ids.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
     }
+    return ids;
+  }
+
+  // A list that is a proper beginning of the expected one may still grow; any other is wrong.
+  private static Problem listed(
+      List<String> found, List<String> expected, String what, String hint) {
+    if (found.equals(expected)) {
+      return null;
+    }
+    String text = what + ", expected " + expected + hint;
+    boolean mayGrow =
+        found.size() < expected.size() && expected.subList(0, found.size()).equals(found);
+    return mayGrow ? waitFor(text) : never(text);
   }
 
   /**
@@ -602,51 +691,62 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public void expectClaimsGranted(String order, long claims) {
     replay.line("run.expectClaimsGranted(" + Replay.quote(order) + ", " + claims + ");");
-    quiesce();
-    OrderRecord record =
-        record(order).orElseThrow(() -> failure("order '" + order + "' is not in the store"));
-    if (record.fence() != claims) {
-      throw failure(
-          "the store granted "
-              + record.fence()
-              + " claim(s) on order '"
-              + order
-              + "', expected "
-              + claims
-              + (record.fence() > claims
-                  ? ": another attempt became owner while one was still working"
-                  : ""));
-    }
+    eventually(
+        () -> {
+          Optional<OrderRecord> record = record(order);
+          long granted = record.map(OrderRecord::fence).orElse(0L);
+          if (granted == claims) {
+            return null;
+          }
+          String text =
+              "the store granted "
+                  + granted
+                  + " claim(s) on order '"
+                  + order
+                  + "', expected "
+                  + claims
+                  + (granted > claims
+                      ? ": another attempt became owner while one was still working"
+                      : "");
+          return granted < claims ? waitFor(text) : never(text);
+        });
   }
 
   /** Checks the order was never claimed (nothing stored for it). */
   public void expectNotClaimed(String order) {
     replay.line("run.expectNotClaimed(" + Replay.quote(order) + ");");
-    quiesce();
-    Optional<OrderRecord> record = record(order);
-    if (record.isPresent()) {
-      throw failure(
-          "order '" + order + "' was claimed (" + describe(record.get()) + "), expected untouched");
-    }
+    eventually(
+        () ->
+            record(order)
+                .map(
+                    r ->
+                        never(
+                            "order '"
+                                + order
+                                + "' was claimed ("
+                                + describe(r)
+                                + "), expected untouched"))
+                .orElse(null));
   }
 
   /** Checks the order's last error mentions {@code text}. */
   public void expectLastErrorContains(String order, String text) {
     replay.line(
         "run.expectLastErrorContains(" + Replay.quote(order) + ", " + Replay.quote(text) + ");");
-    quiesce();
-    OrderRecord record =
-        record(order).orElseThrow(() -> failure("order '" + order + "' is not in the store"));
-    if (record.lastError() == null || !record.lastError().contains(text)) {
-      throw failure(
-          "order '"
-              + order
-              + "' has last error "
-              + (record.lastError() == null ? "none" : "'" + record.lastError() + "'")
-              + ", expected one that mentions '"
-              + text
-              + "'");
-    }
+    eventually(
+        () -> {
+          String error = record(order).map(OrderRecord::lastError).orElse(null);
+          return error != null && error.contains(text)
+              ? null
+              : waitFor(
+                  "order '"
+                      + order
+                      + "' has last error "
+                      + (error == null ? "none" : "'" + error + "'")
+                      + ", expected one that mentions '"
+                      + text
+                      + "'");
+        });
   }
 
   /**
@@ -656,56 +756,56 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public void expectNoFailAfterUnknownComplete() {
     replay.line("run.expectNoFailAfterUnknownComplete();");
-    quiesce();
-    for (Instance instance : instances.values()) {
-      List<ClaimId> unknown = new ArrayList<>();
-      for (InstanceStore.Call call : instance.store().calls()) {
-        if (call.operation().equals("complete") && call.outcomeUnknown()) {
-          unknown.add(call.claimId());
-        } else if (call.operation().equals("fail") && unknown.contains(call.claimId())) {
-          throw failure(
-              "instance "
-                  + instance.name()
-                  + " sent fail("
-                  + label(call.sessionId())
-                  + ", "
-                  + call.claimId()
-                  + ") after a complete with that token whose outcome was unknown: retry the"
-                  + " complete (a replay answers Written), never fail it");
-        }
-      }
-    }
+    eventually(
+        () -> {
+          for (Instance instance : instances.values()) {
+            List<ClaimId> unknown = new ArrayList<>();
+            for (InstanceStore.Call call : instance.store().calls()) {
+              if (call.operation().equals("complete") && call.outcomeUnknown()) {
+                unknown.add(call.claimId());
+              } else if (call.operation().equals("fail") && unknown.contains(call.claimId())) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent fail("
+                        + label(call.sessionId())
+                        + ", "
+                        + InstanceStore.token(call.claimId())
+                        + ") after a complete with that token whose outcome was unknown: retry the"
+                        + " complete (a replay answers Written), never fail it");
+              }
+            }
+          }
+          return null;
+        });
   }
 
-  /** Checks the order never showed FAILED: no instance's fail landed on it. */
+  /** Checks no instance sent a fail for the order and the order shows no error. */
   public void expectNeverFailed(String order) {
     replay.line("run.expectNeverFailed(" + Replay.quote(order) + ");");
-    quiesce();
     String sessionId = sessionId(order);
-    OrderRecord record =
-        record(order).orElseThrow(() -> failure("order '" + order + "' is not in the store"));
-    if (record.lastError() != null) {
-      throw failure(
-          "order '"
-              + order
-              + "' was failed at some point (last error '"
-              + record.lastError()
-              + "'), expected it never to be");
-    }
-    for (Instance instance : instances.values()) {
-      for (InstanceStore.Call call : instance.store().calls()) {
-        if (call.sessionId().equals(sessionId) && call.operation().equals("fail")) {
-          throw failure(
-              "instance "
-                  + instance.name()
-                  + " sent fail for order '"
-                  + order
-                  + "' ("
-                  + call
-                  + ")");
-        }
-      }
-    }
+    eventually(
+        () -> {
+          for (Instance instance : instances.values()) {
+            for (InstanceStore.Call call : instance.store().calls()) {
+              if (call.sessionId().equals(sessionId) && call.operation().equals("fail")) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent fail for order '"
+                        + order
+                        + "' with "
+                        + InstanceStore.token(call.claimId())
+                        + ", expected the order never to be failed");
+              }
+            }
+          }
+          String error = record(order).map(OrderRecord::lastError).orElse(null);
+          return error == null
+              ? null
+              : never(
+                  "order '" + order + "' was failed at some point (last error '" + error + "')");
+        });
   }
 
   private String describe(OrderRecord record) {

@@ -35,9 +35,6 @@ class ScenarioKitSelfTest {
         assertTrue(failure.timeline().contains("receives"), failure::getMessage);
         assertTrue(
             failure.replay().contains("void replay_" + scenario.id() + "()"), failure::getMessage);
-        if (i == 1) {
-          System.out.println(wrong + ": " + failure.problem());
-        }
       }
     }
   }
