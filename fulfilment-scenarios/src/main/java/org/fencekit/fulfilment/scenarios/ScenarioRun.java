@@ -394,6 +394,30 @@ public final class ScenarioRun implements AutoCloseable {
     reports.add(report);
   }
 
+  /**
+   * What the handler did in this run, in a line: the answers of every delivery in the order they
+   * were made ({@code -} for none), and the purchases per order.
+   */
+  public synchronized String summary() {
+    StringBuilder answers = new StringBuilder();
+    for (Delivery delivery : deliveries) {
+      answers.append(answers.length() == 0 ? "" : " ");
+      answers.append(delivery.answered() ? String.valueOf(delivery.status()) : "-");
+    }
+    StringBuilder bought = new StringBuilder();
+    for (Map.Entry<String, OrderSnapshot> order : orders.entrySet()) {
+      bought.append(bought.length() == 0 ? "" : ", ");
+      bought
+          .append(provider.purchases(order.getValue().sessionId()))
+          .append(" bought for ")
+          .append(order.getKey());
+    }
+    if (!reports.isEmpty()) {
+      bought.append(", ").append(reports.size()).append(" orphan(s) reported");
+    }
+    return "answers " + answers + "; " + bought;
+  }
+
   /** The orphan reports the handler instances made for the order, in order. */
   public synchronized List<OrphanReport> reports(String order) {
     String sessionId = sessionId(order);
