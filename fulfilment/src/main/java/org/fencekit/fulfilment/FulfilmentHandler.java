@@ -85,6 +85,7 @@ public final class FulfilmentHandler implements AutoCloseable {
   private final Scheduler scheduler;
   private final Executor providerExecutor;
   private final OrphanListener orphanListener;
+  private final FulfilmentMetrics metrics;
   private final ExecutorService ownedProviderExecutor;
   private final ScheduledThreadPoolExecutor ownedScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -98,6 +99,7 @@ public final class FulfilmentHandler implements AutoCloseable {
     this.providerTimeout = builder.providerTimeout;
     this.settleAttempts = builder.settleAttempts;
     this.orphanListener = builder.orphanListener;
+    this.metrics = builder.metrics;
     if (builder.scheduler != null) {
       this.scheduler = builder.scheduler;
       this.ownedScheduler = null;
@@ -155,6 +157,7 @@ public final class FulfilmentHandler implements AutoCloseable {
                   : new FulfilmentOutcome.AwaitingPayment(event.sessionId());
           case ASYNC_PAYMENT_SUCCEEDED -> fulfil(event);
         };
+    metrics.delivery(outcome);
     LOG.debug(
         "event {} ({}): {} {}",
         event.eventId(),
@@ -169,18 +172,21 @@ public final class FulfilmentHandler implements AutoCloseable {
     Instant sent = clock.instant();
     ClaimResult claim;
     try {
-      claim = store.claim(snapshot, lease);
+      claim = storeCall("claim", () -> store.claim(snapshot, lease));
     } catch (StoreUnavailableException e) {
       LOG.warn("event {}: cannot claim order {}: {}", event.eventId(), snapshot.sessionId(), e);
       return new FulfilmentOutcome.StoreUnavailable(
           snapshot.sessionId(), "claim", e.outcomeUnknown(), e.getMessage());
     }
     if (claim instanceof ClaimResult.Provisioned provisioned) {
+      metrics.claim("provisioned");
       return new FulfilmentOutcome.Duplicate(provisioned.record());
     }
     if (claim instanceof ClaimResult.InFlight inFlight) {
+      metrics.claim("in_flight");
       return new FulfilmentOutcome.InFlight(inFlight.record());
     }
+    metrics.claim("claimed");
     ClaimId claimId = ((ClaimResult.Claimed) claim).claimId();
     LOG.info(
         "event {}: claimed order {} as {} until {}",
@@ -218,11 +224,29 @@ public final class FulfilmentHandler implements AutoCloseable {
         + "]";
   }
 
+  /** One store call, timed, its failure counted. */
+  private <T> T storeCall(String operation, Supplier<T> call) {
+    long start = System.nanoTime();
+    try {
+      return call.get();
+    } catch (StoreUnavailableException e) {
+      metrics.storeError(operation, e.outcomeUnknown());
+      throw e;
+    } catch (UnknownOrderException e) {
+      metrics.storeError(operation, false);
+      throw e;
+    } finally {
+      metrics.storeCall(operation, Duration.ofNanos(System.nanoTime() - start));
+    }
+  }
+
   private WriteResult settle(String operation, String sessionId, Supplier<WriteResult> write) {
     StoreUnavailableException last = null;
     for (int attempt = 1; attempt <= settleAttempts; attempt++) {
       try {
-        return write.get();
+        WriteResult result = storeCall(operation, write);
+        metrics.settle(operation, result instanceof WriteResult.Written ? "written" : "superseded");
+        return result;
       } catch (StoreUnavailableException e) {
         last = e;
         LOG.warn(
@@ -240,6 +264,7 @@ public final class FulfilmentHandler implements AutoCloseable {
 
   private OrphanReport reportOrphan(String sessionId, ClaimId claimId, Item item, OrderRecord now) {
     OrphanReport report = new OrphanReport(sessionId, claimId, item, now);
+    metrics.orphan(report.samePurchase());
     if (report.samePurchase()) {
       LOG.warn("orphaned purchase: {}", report.describe());
     } else {
@@ -369,6 +394,8 @@ public final class FulfilmentHandler implements AutoCloseable {
       }
       Item item = null;
       ProviderException failure = null;
+      long start = System.nanoTime();
+      metrics.providerCallStarted();
       try {
         item = provider.buy(purchase);
         if (item == null) {
@@ -390,6 +417,11 @@ public final class FulfilmentHandler implements AutoCloseable {
           callThread = null;
         }
         Thread.interrupted(); // an interrupt meant for this call must not reach the next task
+        metrics.providerCallEnded(
+            item != null
+                ? "bought"
+                : failure != null && failure.nothingBought() ? "refused" : "unknown",
+            Duration.ofNanos(System.nanoTime() - start));
       }
       boolean delivered = item != null ? call.complete(item) : call.completeExceptionally(failure);
       if (!delivered) {
@@ -548,7 +580,7 @@ public final class FulfilmentHandler implements AutoCloseable {
       Instant sent = clock.instant();
       WriteResult extended;
       try {
-        extended = store.extend(sessionId(), claimId, lease);
+        extended = storeCall("extend", () -> store.extend(sessionId(), claimId, lease));
       } catch (UnknownOrderException e) {
         lose("the order is gone from the store");
         return;
@@ -639,6 +671,7 @@ public final class FulfilmentHandler implements AutoCloseable {
     private Scheduler scheduler;
     private Executor providerExecutor;
     private OrphanListener orphanListener;
+    private FulfilmentMetrics metrics = FulfilmentMetrics.NONE;
 
     private Builder(OrderStore store, Provider provider) {
       this.store = Objects.requireNonNull(store, "store");
@@ -707,6 +740,15 @@ public final class FulfilmentHandler implements AutoCloseable {
     /** Told of every orphaned purchase, besides the ERROR log line; none by default. */
     public Builder orphanListener(OrphanListener orphanListener) {
       this.orphanListener = Objects.requireNonNull(orphanListener, "orphanListener");
+      return this;
+    }
+
+    /**
+     * Where the handler reports what it does ({@link MicrometerMetrics} for a Micrometer registry);
+     * nothing by default.
+     */
+    public Builder metrics(FulfilmentMetrics metrics) {
+      this.metrics = Objects.requireNonNull(metrics, "metrics");
       return this;
     }
 
