@@ -1,6 +1,7 @@
 package org.fencekit.fulfilment;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -33,7 +34,9 @@ public final class MicrometerMetrics implements FulfilmentMetrics {
   /** Metrics in {@code registry}. */
   public MicrometerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
-    registry.gauge("fencekit.provider.calls.in.flight", inFlight);
+    Gauge.builder("fencekit.provider.calls.in.flight", inFlight, AtomicInteger::get)
+        .description("Provider calls running now")
+        .register(registry);
   }
 
   @Override

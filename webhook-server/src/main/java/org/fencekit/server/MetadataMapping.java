@@ -1,0 +1,100 @@
+package org.fencekit.server;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import org.fencekit.store.OrderSnapshot;
+
+/**
+ * The default {@link SessionMapping}: the session's {@code id}, {@code amount_total}, {@code
+ * currency} and {@code customer_details.email}, with the product and quantity from the session's
+ * metadata keys {@code product_id} and {@code quantity} (1 when absent), as a Checkout session
+ * created with {@code metadata[product_id]=...} carries them.
+ */
+public final class MetadataMapping implements SessionMapping {
+
+  /** The metadata key naming the product. */
+  public static final String PRODUCT_KEY = "product_id";
+
+  /** The metadata key holding the quantity. */
+  public static final String QUANTITY_KEY = "quantity";
+
+  @Override
+  public OrderSnapshot snapshot(JsonObject session) {
+    String sessionId = string(session, "id");
+    if (sessionId == null) {
+      throw new IllegalArgumentException("the session has no id");
+    }
+    JsonObject metadata = object(session, "metadata");
+    String product = metadata == null ? null : string(metadata, PRODUCT_KEY);
+    if (product == null) {
+      throw new IllegalArgumentException(
+          "session "
+              + sessionId
+              + " has no metadata."
+              + PRODUCT_KEY
+              + ": create the Checkout session with metadata["
+              + PRODUCT_KEY
+              + "], or plug in a SessionMapping that finds the product elsewhere");
+    }
+    int quantity = 1;
+    String quantityText = metadata == null ? null : string(metadata, QUANTITY_KEY);
+    if (quantityText != null) {
+      try {
+        quantity = Integer.parseInt(quantityText.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "session "
+                + sessionId
+                + " has metadata."
+                + QUANTITY_KEY
+                + " '"
+                + quantityText
+                + "', not a whole number");
+      }
+    }
+    String amount = string(session, "amount_total");
+    if (amount == null) {
+      throw new IllegalArgumentException("session " + sessionId + " has no amount_total");
+    }
+    long amountTotal;
+    try {
+      amountTotal = Long.parseLong(amount);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "session " + sessionId + " has amount_total '" + amount + "', not a whole number");
+    }
+    JsonObject customer = object(session, "customer_details");
+    String email = customer == null ? null : string(customer, "email");
+    return new OrderSnapshot(
+        sessionId, product, quantity, email, amountTotal, string(session, "currency"));
+  }
+
+  /** The member as text, or {@code null} if it is absent or JSON null. */
+  static String string(JsonObject object, String member) {
+    JsonElement element = object.get(member);
+    if (element == null || element.isJsonNull()) {
+      return null;
+    }
+    if (!element.isJsonPrimitive()) {
+      throw new IllegalArgumentException(member + " is not a plain value: " + element);
+    }
+    return element.getAsString();
+  }
+
+  /** The member as an object, or {@code null} if it is absent or JSON null. */
+  static JsonObject object(JsonObject object, String member) {
+    JsonElement element = object.get(member);
+    if (element == null || element.isJsonNull()) {
+      return null;
+    }
+    if (!element.isJsonObject()) {
+      throw new IllegalArgumentException(member + " is not an object: " + element);
+    }
+    return element.getAsJsonObject();
+  }
+
+  @Override
+  public String toString() {
+    return "MetadataMapping[" + PRODUCT_KEY + ", " + QUANTITY_KEY + "]";
+  }
+}

@@ -1,0 +1,254 @@
+package org.fencekit.server;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.store.OrderStore;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar fencekit-webhook-server.jar}: the webhook server, configured from the
+ * environment.
+ */
+@Command(
+    name = "fencekit-webhook-server",
+    mixinStandardHelpOptions = true,
+    version = "fencekit-webhook-server 0.1.0-SNAPSHOT",
+    sortOptions = false,
+    description = {
+      "Fulfils Stripe Checkout sessions exactly once: POST /webhook (signature checked),"
+          + " GET /health, GET /metrics (Prometheus).",
+      "Every option has an environment variable; the option wins when both are set."
+    },
+    footerHeading = "%nEnvironment:%n",
+    footer = {
+      "  STRIPE_WEBHOOK_SECRET  required: the endpoint's signing secret (whsec_...);",
+      "                         several, comma-separated, while rotating; never an option",
+      "  FENCEKIT_STORE         --store    (default sqlite:fencekit-orders.db)",
+      "  FENCEKIT_PORT          --port     (default 8080)",
+      "  FENCEKIT_HOST          --host     (default 0.0.0.0)",
+      "  FENCEKIT_LEASE         --lease    (default 2m)",
+      "  FENCEKIT_PROVIDER      --provider (default: a demo provider of fake eSIM codes)",
+      "  FENCEKIT_MAPPING       --mapping  (default: metadata product_id and quantity)",
+      "",
+      "Exit codes: 0 stopped cleanly (SIGTERM, SIGINT), 1 could not start (port taken,",
+      "store unreachable), 2 bad configuration.",
+      "",
+      "Try it: stripe listen --forward-to localhost:8080/webhook"
+    })
+public final class ServerMain implements Callable<Integer> {
+
+  /** Exit code for a configuration the server refuses. */
+  static final int BAD_CONFIGURATION = 2;
+
+  /** Exit code for a server that could not start. */
+  static final int CANNOT_START = 1;
+
+  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+
+  @Option(
+      names = "--store",
+      paramLabel = "SPEC",
+      defaultValue = "${env:FENCEKIT_STORE:-sqlite:fencekit-orders.db}",
+      description =
+          "sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U, redis://HOST:PORT or"
+              + " redis-cluster:HOST:PORT,... (default: ${DEFAULT-VALUE})")
+  String store;
+
+  @Option(
+      names = "--port",
+      defaultValue = "${env:FENCEKIT_PORT:-8080}",
+      description = "port to listen on (default: ${DEFAULT-VALUE})")
+  String port;
+
+  @Option(
+      names = "--host",
+      defaultValue = "${env:FENCEKIT_HOST:-0.0.0.0}",
+      description = "address to listen on (default: ${DEFAULT-VALUE})")
+  String host;
+
+  @Option(
+      names = "--lease",
+      defaultValue = "${env:FENCEKIT_LEASE:-2m}",
+      description = "how long a claim holds off other attempts: 90s, 2m, PT2M (default: 2m)")
+  String lease;
+
+  @Option(
+      names = "--provider",
+      paramLabel = "CLASS",
+      defaultValue = "${env:FENCEKIT_PROVIDER:-}",
+      description =
+          "a class on the classpath implementing org.fencekit.fulfilment.Provider, with a public"
+              + " no-argument constructor (default: the demo provider)")
+  String provider;
+
+  @Option(
+      names = "--mapping",
+      paramLabel = "CLASS",
+      defaultValue = "${env:FENCEKIT_MAPPING:-}",
+      description =
+          "a class implementing org.fencekit.server.SessionMapping (default: metadata product_id"
+              + " and quantity)")
+  String mapping;
+
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** Runs the server until it is stopped; exits with the code the footer lists. */
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    CommandLine line = new CommandLine(new ServerMain());
+    line.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          cmd.getErr().println("fencekit-webhook-server: " + e.getMessage());
+          return e instanceof IllegalArgumentException ? BAD_CONFIGURATION : CANNOT_START;
+        });
+    return line;
+  }
+
+  @Override
+  public Integer call() {
+    String secrets = System.getenv("STRIPE_WEBHOOK_SECRET");
+    if (secrets == null || secrets.isBlank()) {
+      throw new IllegalArgumentException(
+          "STRIPE_WEBHOOK_SECRET is not set: the server refuses to start without the endpoint's"
+              + " signing secret (whsec_..., shown in the Stripe dashboard or printed by `stripe"
+              + " listen`), since anyone could otherwise post fake payments");
+    }
+    StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE (or --store)", store);
+    int listenPort = port("FENCEKIT_PORT (or --port)", port);
+    Duration leaseDuration = duration("FENCEKIT_LEASE (or --lease)", lease);
+    Provider buyer =
+        provider.isBlank()
+            ? new DemoProvider()
+            : instance("FENCEKIT_PROVIDER (or --provider)", provider, Provider.class);
+    SessionMapping sessions =
+        mapping.isBlank()
+            ? new MetadataMapping()
+            : instance("FENCEKIT_MAPPING (or --mapping)", mapping, SessionMapping.class);
+    Clock clock = Clock.systemUTC();
+    OrderStore orders;
+    try {
+      orders = spec.open(clock);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("cannot open the store " + spec + ": " + e.getMessage(), e);
+    }
+    WebhookServer.Builder builder =
+        WebhookServer.builder(orders, buyer)
+            .host(host)
+            .port(listenPort)
+            .clock(clock)
+            .mapping(sessions)
+            .handler(handler -> handler.lease(leaseDuration));
+    for (String secret : secrets.split(",")) {
+      if (!secret.isBlank()) {
+        builder.secret(secret);
+      }
+    }
+    WebhookServer server;
+    try {
+      server = builder.build().start();
+    } catch (RuntimeException e) {
+      orders.close();
+      throw e;
+    }
+    System.out.println(
+        "fencekit webhook server on http://"
+            + host
+            + ":"
+            + server.port()
+            + "/webhook (store "
+            + spec
+            + ", provider "
+            + buyer
+            + ", lease "
+            + leaseDuration
+            + ")");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  orders.close();
+                  stopped.countDown();
+                },
+                "fencekit-shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  static int port(String variable, String text) {
+    try {
+      int value = Integer.parseInt(text.trim());
+      if (value >= 0 && value <= 65_535) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        variable + " must be a port number 0 to 65535, got '" + text + "' (e.g. 8080)");
+  }
+
+  static Duration duration(String variable, String text) {
+    String value = text.trim().toLowerCase(Locale.ROOT);
+    Matcher matcher = SHORT_DURATION.matcher(value);
+    try {
+      if (matcher.matches()) {
+        long amount = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2)) {
+          case "ms" -> Duration.ofMillis(amount);
+          case "s" -> Duration.ofSeconds(amount);
+          case "m" -> Duration.ofMinutes(amount);
+          default -> Duration.ofHours(amount);
+        };
+      }
+      return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw new IllegalArgumentException(
+          variable + " must be a duration such as 90s, 2m or PT2M, got '" + text + "'");
+    }
+  }
+
+  static <T> T instance(String variable, String className, Class<T> type) {
+    try {
+      Class<?> found = Class.forName(className.trim());
+      if (!type.isAssignableFrom(found)) {
+        throw new IllegalArgumentException(
+            variable + " names " + className + ", which does not implement " + type.getName());
+      }
+      return type.cast(found.getDeclaredConstructor().newInstance());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalArgumentException(
+          variable
+              + " names "
+              + className
+              + ", which is not on the classpath: run with -cp"
+              + " fencekit-webhook-server.jar:your.jar org.fencekit.server.ServerMain");
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalArgumentException(
+          variable
+              + " names "
+              + className
+              + ", which has no public no-argument constructor ("
+              + e
+              + ")");
+    }
+  }
+}

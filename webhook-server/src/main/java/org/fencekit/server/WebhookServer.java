@@ -1,0 +1,311 @@
+package org.fencekit.server;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.QoSHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.fencekit.fulfilment.FulfilmentHandler;
+import org.fencekit.fulfilment.MicrometerMetrics;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.store.OrderStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Stripe Checkout webhook endpoint over an {@link OrderStore}, on Jetty: {@code POST /webhook}
+ * (signature checked with stripe-java, mapped, fulfilled by a {@link FulfilmentHandler}), {@code
+ * GET /health} and {@code GET /metrics} (Prometheus text).
+ *
+ * <ul>
+ *   <li>a bounded worker pool; at most {@code maxConcurrentRequests} are handled at once, others
+ *       wait up to 5 s and are then answered 503;
+ *   <li>connections idle for {@code idleTimeout} are closed, so a client that stops sending cannot
+ *       hold a thread for long; a body over 1 MiB is refused with 413 before it is read whole;
+ *   <li>{@link #close()} shuts down gracefully: new deliveries are answered 503 while those in
+ *       flight finish (up to {@code stopTimeout}), then the server and the handler stop.
+ * </ul>
+ */
+public final class WebhookServer implements AutoCloseable {
+
+  /** The tolerance of a signature's timestamp, as Stripe's libraries use: 300 s. */
+  public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
+
+  /** The largest webhook body accepted: 1 MiB. */
+  public static final int MAX_BODY_BYTES = 1 << 20;
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final WebhookEndpoint endpoint;
+  private final FulfilmentHandler handler;
+  private final PrometheusMeterRegistry registry;
+  private final Duration stopTimeout;
+  private boolean closed;
+
+  private WebhookServer(Builder builder) {
+    this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    FulfilmentHandler.Builder handlerBuilder =
+        FulfilmentHandler.builder(builder.store, builder.provider)
+            .clock(builder.clock)
+            .metrics(new MicrometerMetrics(registry));
+    this.handler = builder.handlerSettings.apply(handlerBuilder).build();
+    this.stopTimeout = builder.stopTimeout;
+    // The pool's queue is unbounded as Jetty advises; the QoSHandler below bounds the work.
+    QueuedThreadPool threads = new QueuedThreadPool(builder.threads, Math.min(4, builder.threads));
+    threads.setName("fencekit-webhook");
+    threads.setDaemon(true);
+    this.server = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    this.connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+    connector.setHost(builder.host);
+    connector.setPort(builder.port);
+    connector.setIdleTimeout(builder.idleTimeout.toMillis());
+    server.addConnector(connector);
+    this.endpoint =
+        new WebhookEndpoint(
+            handler,
+            builder.store,
+            builder.secrets,
+            builder.tolerance,
+            builder.clock,
+            builder.mapping,
+            registry,
+            MAX_BODY_BYTES);
+    QoSHandler limit = new QoSHandler(endpoint);
+    limit.setMaxRequestCount(builder.maxConcurrentRequests);
+    limit.setMaxSuspend(Duration.ofSeconds(5));
+    limit.setRejectStatusCode(503);
+    server.setHandler(limit);
+    server.setStopTimeout(0); // close() drains in-flight deliveries itself
+  }
+
+  /**
+   * A builder for a server over {@code store} that buys with {@code provider}.
+   *
+   * @param store where orders live; not closed by the server
+   * @param provider what buys the items
+   */
+  public static Builder builder(OrderStore store, Provider provider) {
+    return new Builder(store, provider);
+  }
+
+  /**
+   * Starts listening.
+   *
+   * @return this server
+   * @throws IllegalStateException if the port cannot be bound
+   */
+  public WebhookServer start() {
+    try {
+      server.start();
+    } catch (Exception e) {
+      handler.close();
+      throw new IllegalStateException(
+          "cannot listen on "
+              + connector.getHost()
+              + ":"
+              + connector.getPort()
+              + " ("
+              + e.getMessage()
+              + "): is the port taken? Set FENCEKIT_PORT to another",
+          e);
+    }
+    LOG.info("listening on {}:{}", connector.getHost(), port());
+    return this;
+  }
+
+  /** The port the server listens on (the one chosen, when built with port 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** The Micrometer registry behind {@code /metrics}, for your own meters. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * Shuts down gracefully: new deliveries get 503 at once; those in flight finish, for up to the
+   * stop timeout; then the server and the handler stop. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    endpoint.drain();
+    long deadline = System.nanoTime() + stopTimeout.toNanos();
+    while (endpoint.inFlight() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (endpoint.inFlight() > 0) {
+      LOG.warn(
+          "stopping with {} deliveries still in flight after {}; Stripe will retry them",
+          endpoint.inFlight(),
+          stopTimeout);
+    }
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.warn("jetty did not stop cleanly: {}", e.toString());
+    } finally {
+      handler.close();
+      registry.close();
+    }
+  }
+
+  /** Builds a {@link WebhookServer}; {@link #build()} names the first bad setting. */
+  public static final class Builder {
+
+    private final OrderStore store;
+    private final Provider provider;
+    private final List<String> secrets = new ArrayList<>();
+    private String host = "0.0.0.0";
+    private int port = 8080;
+    private Clock clock = Clock.systemUTC();
+    private Duration tolerance = DEFAULT_TOLERANCE;
+    private SessionMapping mapping = new MetadataMapping();
+    private int threads = 32;
+    private int maxConcurrentRequests = 24;
+    private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration stopTimeout = Duration.ofSeconds(120);
+    private UnaryOperator<FulfilmentHandler.Builder> handlerSettings = b -> b;
+
+    private Builder(OrderStore store, Provider provider) {
+      this.store = Objects.requireNonNull(store, "store");
+      this.provider = Objects.requireNonNull(provider, "provider");
+    }
+
+    /**
+     * A webhook signing secret ({@code whsec_...}); add several while rotating: a delivery signed
+     * with any of them is accepted.
+     */
+    public Builder secret(String secret) {
+      Objects.requireNonNull(secret, "secret");
+      if (secret.isBlank()) {
+        throw new IllegalArgumentException("secret must not be blank");
+      }
+      secrets.add(secret.trim());
+      return this;
+    }
+
+    /** The address to listen on; {@code 0.0.0.0} (every interface) by default. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /** The port; 8080 by default; 0 picks a free one. */
+    public Builder port(int port) {
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * The clock signatures' timestamps and leases are read against; the system clock by default.
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How far a signature's timestamp may lie from the clock; {@link #DEFAULT_TOLERANCE}. */
+    public Builder tolerance(Duration tolerance) {
+      this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
+      return this;
+    }
+
+    /** How a Checkout session becomes an order; {@link MetadataMapping} by default. */
+    public Builder mapping(SessionMapping mapping) {
+      this.mapping = Objects.requireNonNull(mapping, "mapping");
+      return this;
+    }
+
+    /** Worker threads; 32 by default. */
+    public Builder threads(int threads) {
+      this.threads = threads;
+      return this;
+    }
+
+    /** Requests handled at once; 24 by default; more wait up to 5 s, then get 503. */
+    public Builder maxConcurrentRequests(int maxConcurrentRequests) {
+      this.maxConcurrentRequests = maxConcurrentRequests;
+      return this;
+    }
+
+    /** How long a connection may sit idle (a slow client) before it is closed; 30 s by default. */
+    public Builder idleTimeout(Duration idleTimeout) {
+      this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /** How long {@link WebhookServer#close()} waits for deliveries in flight; 120 s by default. */
+    public Builder stopTimeout(Duration stopTimeout) {
+      this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
+      return this;
+    }
+
+    /**
+     * Further settings of the handler (lease, heartbeat, provider timeout, orphan listener, ...),
+     * applied to a builder that already has the store, the provider, the clock and the metrics.
+     */
+    public Builder handler(UnaryOperator<FulfilmentHandler.Builder> settings) {
+      this.handlerSettings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /**
+     * The server, not yet started.
+     *
+     * @throws IllegalArgumentException naming the first bad setting
+     */
+    public WebhookServer build() {
+      if (secrets.isEmpty()) {
+        throw new IllegalArgumentException(
+            "secret: a webhook signing secret is required (STRIPE_WEBHOOK_SECRET, whsec_...;"
+                + " `stripe listen` prints one); without it anyone could post fake payments");
+      }
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
+      }
+      if (tolerance.isNegative() || tolerance.isZero()) {
+        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
+      }
+      if (threads < 4 || threads > 1_000) {
+        throw new IllegalArgumentException("threads must be 4 to 1000, got " + threads);
+      }
+      if (maxConcurrentRequests < 1 || maxConcurrentRequests > threads - 2) {
+        throw new IllegalArgumentException(
+            "maxConcurrentRequests must be 1 to threads - 2 ("
+                + (threads - 2)
+                + "), got "
+                + maxConcurrentRequests);
+      }
+      if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+        throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
+      }
+      if (stopTimeout.isNegative()) {
+        throw new IllegalArgumentException("stopTimeout must not be negative, got " + stopTimeout);
+      }
+      return new WebhookServer(this);
+    }
+  }
+}
