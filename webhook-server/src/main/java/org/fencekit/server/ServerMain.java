@@ -39,8 +39,8 @@ import picocli.CommandLine.Option;
       "  FENCEKIT_PROVIDER      --provider (default: a demo provider of fake eSIM codes)",
       "  FENCEKIT_MAPPING       --mapping  (default: metadata product_id and quantity)",
       "",
-      "Exit codes: 0 stopped cleanly (SIGTERM, SIGINT), 1 could not start (port taken,",
-      "store unreachable), 2 bad configuration.",
+      "Exit codes: 1 could not start (port taken, store unreachable), 2 bad configuration.",
+      "SIGTERM or SIGINT drains deliveries in flight, then stops (the JVM exits 143 or 130).",
       "",
       "Try it: stripe listen --forward-to localhost:8080/webhook"
     })

@@ -1,0 +1,125 @@
+package org.fencekit.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.fencekit.fulfilment.CheckoutEvent;
+import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.store.OrderSnapshot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server as an operator starts it: a process configured by environment variables, refusing a
+ * bad configuration with exit code 2 and a message naming the variable, answering a bad signature
+ * with 400 and a signed delivery with 200, and stopping on SIGTERM.
+ */
+class ServerProcessTest {
+
+  @TempDir Path directory;
+
+  private Process start(Map<String, String> environment) throws IOException {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                ServerMain.class.getName())
+            .directory(directory.toFile())
+            .redirectErrorStream(true);
+    builder
+        .environment()
+        .keySet()
+        .removeIf(name -> name.startsWith("FENCEKIT_") || name.startsWith("STRIPE_"));
+    builder.environment().putAll(environment);
+    return builder.start();
+  }
+
+  private static String finish(Process process) throws Exception {
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the process did not exit");
+    return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void withoutTheSigningSecretItRefusesToStartAndSaysSo() throws Exception {
+    Process process = start(Map.of());
+    String output = finish(process);
+    assertEquals(2, process.exitValue(), output);
+    assertTrue(output.contains("STRIPE_WEBHOOK_SECRET is not set"), output);
+  }
+
+  @Test
+  void aBadStoreOrPortOrLeaseNamesItsVariable() throws Exception {
+    for (Map.Entry<String, String> bad :
+        List.of(
+            Map.entry("FENCEKIT_STORE", "mysql://localhost/shop"),
+            Map.entry("FENCEKIT_PORT", "eighty"),
+            Map.entry("FENCEKIT_LEASE", "two minutes"))) {
+      Process process =
+          start(
+              Map.of(
+                  "STRIPE_WEBHOOK_SECRET", StripeDeliveries.SECRET, bad.getKey(), bad.getValue()));
+      String output = finish(process);
+      assertEquals(2, process.exitValue(), bad + ": " + output);
+      assertTrue(output.contains(bad.getKey()), bad + ": " + output);
+    }
+  }
+
+  @Test
+  void itServesSignedDeliveriesRefusesBadSignaturesAndStopsOnSigterm() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Process process =
+        start(
+            Map.of(
+                "STRIPE_WEBHOOK_SECRET",
+                "whsec_previous," + StripeDeliveries.SECRET,
+                "FENCEKIT_STORE",
+                "sqlite:" + directory.resolve("orders.db"),
+                "FENCEKIT_PORT",
+                String.valueOf(port),
+                "FENCEKIT_HOST",
+                "127.0.0.1"));
+    List<String> lines = new ArrayList<>();
+    BufferedReader output =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = output.readLine()) != null) {
+      lines.add(line);
+      if (line.startsWith("fencekit webhook server on")) {
+        break;
+      }
+    }
+    assertTrue(
+        lines.stream()
+            .anyMatch(l -> l.startsWith("fencekit webhook server on http://127.0.0.1:" + port)),
+        String.join("\n", lines));
+    StripeDeliveries stripe = new StripeDeliveries(port, Clock.systemUTC());
+    HttpResponse<String> forged = stripe.post("/webhook", "{\"id\":\"evt_1\"}", "t=1,v1=bad");
+    assertEquals(400, forged.statusCode(), forged.body());
+    assertTrue(forged.body().startsWith("{\"error\":\"bad_signature\""), forged.body());
+    OrderSnapshot order =
+        new OrderSnapshot("cs_test_process1", "esim-eu-5gb", 1, null, 1500, "eur");
+    HttpResponse<String> paid =
+        stripe.deliver(CheckoutEvent.completed("evt_2", PaymentStatus.PAID, order));
+    assertEquals(200, paid.statusCode(), paid.body());
+    assertTrue(paid.body().contains("\"fulfilled\""), paid.body());
+    process.destroy(); // SIGTERM
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "SIGTERM did not stop the server");
+    assertEquals(143, process.exitValue(), "the JVM's exit status after SIGTERM");
+  }
+}
