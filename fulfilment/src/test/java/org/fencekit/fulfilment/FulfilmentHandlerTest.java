@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.fencekit.fulfilment.FulfilmentOutcome.Kind;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
@@ -400,8 +401,7 @@ class FulfilmentHandlerTest {
    * The memory store with failures injected at its boundary: a failing operation throws as a store
    * that cannot be reached does.
    */
-  private static final class FaultyStore implements OrderStore {
-    private final OrderStore store;
+  private static final class FaultyStore extends ForwardingOrderStore {
     final List<String> failing = new ArrayList<>();
     final List<String> failOnce = new ArrayList<>();
     final List<String> landThenFailOnce = new ArrayList<>();
@@ -411,7 +411,7 @@ class FulfilmentHandlerTest {
     final AtomicInteger fails = new AtomicInteger();
 
     FaultyStore(OrderStore store) {
-      this.store = store;
+      super(store);
     }
 
     private void before(String operation, String sessionId) {
@@ -435,42 +435,27 @@ class FulfilmentHandlerTest {
     @Override
     public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
       before("claim", snapshot.sessionId());
-      return store.claim(snapshot, lease);
+      return super.claim(snapshot, lease);
     }
 
     @Override
     public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
       completes.incrementAndGet();
       before("complete", sessionId);
-      return after("complete", sessionId, store.complete(sessionId, claimId, item));
+      return after("complete", sessionId, super.complete(sessionId, claimId, item));
     }
 
     @Override
     public WriteResult fail(String sessionId, ClaimId claimId, String error) {
       fails.incrementAndGet();
       before("fail", sessionId);
-      return store.fail(sessionId, claimId, error);
+      return super.fail(sessionId, claimId, error);
     }
 
     @Override
     public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
       before("extend", sessionId);
-      return store.extend(sessionId, claimId, lease);
-    }
-
-    @Override
-    public Optional<OrderRecord> get(String sessionId) {
-      return store.get(sessionId);
-    }
-
-    @Override
-    public List<Orphan> orphans(String sessionId) {
-      return store.orphans(sessionId);
-    }
-
-    @Override
-    public void close() {
-      store.close();
+      return super.extend(sessionId, claimId, lease);
     }
   }
 }

@@ -22,15 +22,7 @@ class HttpHandlerScenariosTest extends FulfilmentScenarios {
             .clock(context.clock())
             .secret(StripeDeliveries.SECRET)
             .stopTimeout(Duration.ofSeconds(1))
-            .handler(
-                handler ->
-                    handler
-                        .scheduler(context.scheduler())
-                        .providerExecutor(context.providerExecutor())
-                        .orphanListener(context.orphanListener())
-                        .lease(context.lease())
-                        .heartbeat(context.heartbeat())
-                        .providerTimeout(context.providerTimeout()))
+            .handler(context::configure)
             .build()
             .start();
     return new OverHttp(server, new StripeDeliveries(server.port(), context.clock()));

@@ -19,15 +19,14 @@ import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.Purchase;
-import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
-import org.fencekit.store.WriteResult;
+import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterEach;
@@ -327,16 +326,14 @@ class WebhookEndpointTest {
   }
 
   /** The SQLite store, which the test can take "down": every call then throws. */
-  private final class Switchable implements OrderStore {
-    private final OrderStore store;
-
+  private final class Switchable extends ForwardingOrderStore {
     Switchable(OrderStore store) {
-      this.store = store;
+      super(store);
     }
 
     private void check(String operation, String sessionId) {
       if (storeDown.get()) {
-        throw new org.fencekit.store.StoreUnavailableException(
+        throw new StoreUnavailableException(
             "sqlite", operation, sessionId, false, "the test took the store down", null);
       }
     }
@@ -344,47 +341,13 @@ class WebhookEndpointTest {
     @Override
     public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
       check("claim", snapshot.sessionId());
-      return store.claim(snapshot, lease);
-    }
-
-    @Override
-    public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-      check("complete", sessionId);
-      return store.complete(sessionId, claimId, item);
-    }
-
-    @Override
-    public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-      check("fail", sessionId);
-      return store.fail(sessionId, claimId, error);
-    }
-
-    @Override
-    public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-      check("extend", sessionId);
-      return store.extend(sessionId, claimId, lease);
+      return super.claim(snapshot, lease);
     }
 
     @Override
     public Optional<OrderRecord> get(String sessionId) {
       check("get", sessionId);
-      return store.get(sessionId);
-    }
-
-    @Override
-    public List<Orphan> orphans(String sessionId) {
-      check("orphans", sessionId);
-      return store.orphans(sessionId);
-    }
-
-    @Override
-    public void close() {
-      store.close();
-    }
-
-    @Override
-    public String toString() {
-      return store.toString();
+      return super.get(sessionId);
     }
   }
 }

@@ -41,7 +41,15 @@ public record HandlerContext(
 
   /** A {@link FulfilmentHandler} builder with every part of this context set. */
   public FulfilmentHandler.Builder fulfilmentHandler() {
-    return FulfilmentHandler.builder(store, provider)
+    return configure(FulfilmentHandler.builder(store, provider));
+  }
+
+  /**
+   * {@code builder} with this context's clock, scheduler, provider executor, orphan listener and
+   * timings set (its store and provider are the builder's own).
+   */
+  public FulfilmentHandler.Builder configure(FulfilmentHandler.Builder builder) {
+    return builder
         .clock(clock)
         .scheduler(scheduler)
         .providerExecutor(providerExecutor)

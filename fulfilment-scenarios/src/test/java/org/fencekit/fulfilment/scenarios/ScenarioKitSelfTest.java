@@ -27,7 +27,7 @@ class ScenarioKitSelfTest {
       TestClock clock = new TestClock();
       try (MemoryOrderStore store = new MemoryOrderStore(clock);
           ScenarioRun run =
-              new ScenarioRun(scenario.id(), wrong, store, clock, Duration.ofSeconds(10))) {
+              new ScenarioRun(scenario.id(), wrong, store, clock, Duration.ofSeconds(3))) {
         scenario.play(run);
         fail(wrong + " passed " + scenario.id() + " on run " + i + " of " + RUNS);
       } catch (ScenarioFailure failure) {

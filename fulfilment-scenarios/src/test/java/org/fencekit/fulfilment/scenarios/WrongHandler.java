@@ -1,20 +1,17 @@
 package org.fencekit.fulfilment.scenarios;
 
-import java.time.Duration;
 import java.util.UUID;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.EventType;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.fulfilment.Scheduler;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
+import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 
@@ -28,25 +25,17 @@ enum WrongHandler implements HandlerFactory {
   NO_IDEMPOTENCY_KEY(Scenario.S05_CRASH_AFTER_PURCHASE) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
+      Provider freshKeys =
+          purchase ->
+              context
+                  .provider()
+                  .buy(
+                      new Purchase(
+                          purchase.snapshot(),
+                          "attempt-" + UUID.randomUUID(),
+                          purchase.ownership()));
       return HandlerUnderTest.of(
-          FulfilmentHandler.builder(
-                  context.store(),
-                  purchase ->
-                      context
-                          .provider()
-                          .buy(
-                              new Purchase(
-                                  purchase.snapshot(),
-                                  "attempt-" + UUID.randomUUID(),
-                                  purchase.ownership())))
-              .clock(context.clock())
-              .scheduler(context.scheduler())
-              .providerExecutor(context.providerExecutor())
-              .orphanListener(context.orphanListener())
-              .lease(context.lease())
-              .heartbeat(context.heartbeat())
-              .providerTimeout(context.providerTimeout())
-              .build());
+          context.configure(FulfilmentHandler.builder(context.store(), freshKeys)).build());
     }
   },
 
@@ -56,15 +45,7 @@ enum WrongHandler implements HandlerFactory {
     public HandlerUnderTest create(HandlerContext context) {
       OrderStore failing = new FailsAfterUnknownComplete(context.store());
       return HandlerUnderTest.of(
-          FulfilmentHandler.builder(failing, context.provider())
-              .clock(context.clock())
-              .scheduler(context.scheduler())
-              .providerExecutor(context.providerExecutor())
-              .orphanListener(context.orphanListener())
-              .lease(context.lease())
-              .heartbeat(context.heartbeat())
-              .providerTimeout(context.providerTimeout())
-              .build());
+          context.configure(FulfilmentHandler.builder(failing, context.provider())).build());
     }
   },
 
@@ -112,52 +93,25 @@ enum WrongHandler implements HandlerFactory {
   }
 
   /** A store that, when a complete's outcome is unknown, sends a fail for the same token. */
-  private static final class FailsAfterUnknownComplete implements OrderStore {
-    private final OrderStore store;
-
+  private static final class FailsAfterUnknownComplete extends ForwardingOrderStore {
     FailsAfterUnknownComplete(OrderStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-      return store.claim(snapshot, lease);
+      super(store);
     }
 
     @Override
     public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
       try {
-        return store.complete(sessionId, claimId, item);
+        return super.complete(sessionId, claimId, item);
       } catch (StoreUnavailableException e) {
         if (e.outcomeUnknown()) {
           try {
-            store.fail(sessionId, claimId, "complete failed: " + e.getMessage());
+            super.fail(sessionId, claimId, "complete failed: " + e.getMessage());
           } catch (RuntimeException ignored) {
             // the mistake is sending it at all
           }
         }
         throw e;
       }
-    }
-
-    @Override
-    public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-      return store.fail(sessionId, claimId, error);
-    }
-
-    @Override
-    public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-      return store.extend(sessionId, claimId, lease);
-    }
-
-    @Override
-    public java.util.Optional<OrderRecord> get(String sessionId) {
-      return store.get(sessionId);
-    }
-
-    @Override
-    public java.util.List<Orphan> orphans(String sessionId) {
-      return store.orphans(sessionId);
     }
 
     @Override
