@@ -208,6 +208,14 @@ final class Comparison {
     Charts.write(outDir, run, stores, jobs, profile.threads);
     out.println(heap);
     out.println();
+    out.println("Summary:");
+    out.print(Report.summary(stores, jobs).render("  "));
+    Table fastPath = Report.fastPath(jobs);
+    if (!fastPath.isEmpty()) {
+      out.println("PostgreSQL, fast path over locking transactions:");
+      out.print(fastPath.render("  "));
+    }
+    out.println();
     out.println(Report.HOW_TO_READ);
     out.println();
     out.println("wrote, in " + outDir + ":");
