@@ -35,14 +35,14 @@ public class BackendState {
   /** Opens the store in a fresh namespace. */
   @Setup(Level.Trial)
   public void open() {
-    if (!backend.available(System.getenv())) {
+    if (!backend.available(Server.environment())) {
       throw new IllegalStateException(
           backend.absence() + "; set it or pass -p backend=MEMORY,SQLITE");
     }
     clock = new BenchClock();
     runPrefix = Orders.newRunPrefix();
     namespace = Namespace.fresh();
-    store = backend.open(clock, namespace, System.getenv());
+    store = backend.open(clock, namespace, Server.environment());
   }
 
   /** Closes the store and drops its namespace: its SQLite files, its schema or its keys. */
@@ -54,7 +54,7 @@ public class BackendState {
       }
     } finally {
       if (namespace != null) {
-        namespace.drop(backend.server(), System.getenv());
+        namespace.drop(backend.server(), Server.environment());
       }
     }
   }

@@ -152,11 +152,16 @@ public final class Main implements Callable<Integer> {
   /** The main job with {@code args} and the environment {@code env}; returns the exit code. */
   static int run(String[] args, PrintStream out, Map<String, String> env) {
     PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
-    return new CommandLine(new Main(out, env, args))
-        .setOut(writer)
-        .setErr(writer)
-        .setCaseInsensitiveEnumValuesAllowed(false)
-        .execute(args);
+    Server.useEnvironment(env); // the smoke profile's benchmarks run in this JVM
+    try {
+      return new CommandLine(new Main(out, env, args))
+          .setOut(writer)
+          .setErr(writer)
+          .setCaseInsensitiveEnumValuesAllowed(false)
+          .execute(args);
+    } finally {
+      Server.useEnvironment(null);
+    }
   }
 
   /** Converts a store's label ({@link StoreType#label()}) for {@code --only}. */

@@ -46,12 +46,12 @@ public class RawBaselineBenchmark {
      */
     @Setup(Level.Trial)
     public void open() {
-      if (!baseline.store().available(System.getenv())) {
+      if (!baseline.store().available(Server.environment())) {
         throw new IllegalStateException(baseline.store().absence());
       }
       runPrefix = Orders.newRunPrefix();
       namespace = Namespace.fresh();
-      driver = baseline.open(namespace, System.getenv());
+      driver = baseline.open(namespace, Server.environment());
     }
 
     /** Closes the driver and drops its namespace. */
@@ -63,7 +63,7 @@ public class RawBaselineBenchmark {
         }
       } finally {
         if (namespace != null) {
-          namespace.drop(baseline.store().server(), System.getenv());
+          namespace.drop(baseline.store().server(), Server.environment());
         }
       }
     }

@@ -60,12 +60,31 @@ enum Server {
     }
   };
 
+  /**
+   * The environment the benchmarks' JMH states read: the process's, unless {@link Main} set one.
+   */
+  private static volatile Map<String, String> environment = System.getenv();
+
   private final String variable;
   private final String example;
 
   Server(String variable, String example) {
     this.variable = variable;
     this.example = example;
+  }
+
+  /**
+   * The environment the benchmark states read ({@link BackendState}, {@link RawBaselineBenchmark}):
+   * the process's, or the one {@link Main#run} was given while it runs. A JMH fork is a new process
+   * and reads its own, inherited from the process that started it.
+   */
+  static Map<String, String> environment() {
+    return environment;
+  }
+
+  /** Makes {@link #environment()} answer {@code env} (null: the process's again). */
+  static void useEnvironment(Map<String, String> env) {
+    environment = env == null ? System.getenv() : env;
   }
 
   /** The environment variable that names this server. */

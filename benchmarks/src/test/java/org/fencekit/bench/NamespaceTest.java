@@ -46,15 +46,16 @@ class NamespaceTest {
   @Test
   @DisplayName("a PostgreSQL store writes in the namespace's own schema, and drop removes it")
   void postgres() throws SQLException {
-    String url = TestServers.require(Server.POSTGRES);
+    Map<String, String> env = TestServers.env(Server.POSTGRES);
+    String url = env.get(Server.POSTGRES.variable());
     for (StoreType type : List.of(StoreType.POSTGRES, StoreType.POSTGRES_LOCKING)) {
       Namespace namespace = Namespace.fresh();
-      try (OrderStore store = type.open(Clock.systemUTC(), namespace, System.getenv())) {
+      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env)) {
         claimOne(store);
       }
       assertEquals(
           1, count(url, "SELECT count(*) FROM " + namespace.schema() + ".fencekit_orders"));
-      namespace.drop(Server.POSTGRES, System.getenv());
+      namespace.drop(Server.POSTGRES, env);
       assertEquals(
           0,
           count(
@@ -68,14 +69,14 @@ class NamespaceTest {
   @DisplayName(
       "a Redis store writes under the namespace's own key prefix, and drop removes its keys")
   void redis() {
-    String url = TestServers.require(Server.REDIS);
+    Map<String, String> env = TestServers.env(Server.REDIS);
     Namespace namespace = Namespace.fresh();
-    try (OrderStore store = StoreType.REDIS.open(Clock.systemUTC(), namespace, System.getenv())) {
+    try (OrderStore store = StoreType.REDIS.open(Clock.systemUTC(), namespace, env)) {
       claimOne(store);
     }
-    try (Jedis jedis = new Jedis(java.net.URI.create(url))) {
+    try (Jedis jedis = new Jedis(java.net.URI.create(env.get(Server.REDIS.variable())))) {
       assertEquals(1, jedis.keys(namespace.keyPrefix() + "*").size());
-      namespace.drop(Server.REDIS, System.getenv());
+      namespace.drop(Server.REDIS, env);
       assertEquals(0, jedis.keys(namespace.keyPrefix() + "*").size());
     }
   }
@@ -84,15 +85,13 @@ class NamespaceTest {
   @DisplayName(
       "a Redis Cluster store writes under the namespace's prefix, and drop clears every master")
   void redisCluster() {
-    TestServers.require(Server.REDIS_CLUSTER);
+    Map<String, String> env = TestServers.env(Server.REDIS_CLUSTER);
     Namespace namespace = Namespace.fresh();
-    try (OrderStore store =
-        StoreType.REDIS_CLUSTER.open(Clock.systemUTC(), namespace, System.getenv())) {
+    try (OrderStore store = StoreType.REDIS_CLUSTER.open(Clock.systemUTC(), namespace, env)) {
       for (int i = 0; i < 20; i++) {
         store.claim(Orders.snapshot("ns_test_" + i), Duration.ofMinutes(1));
       }
     }
-    Map<String, String> env = System.getenv();
     assertTrue(Namespace.leftoverKeys(namespace.run(), env) >= 20);
     namespace.drop(Server.REDIS_CLUSTER, env);
     Namespace.sweep(namespace.run(), env); // the node's view too, should the test share one
@@ -115,9 +114,8 @@ class NamespaceTest {
   @DisplayName(
       "the main job leaves no schema, key or file behind on the servers it used, replay and benchmarks")
   void mainJobCleansUp() throws Exception {
-    String url = TestServers.require(Server.POSTGRES);
-    TestServers.require(Server.REDIS);
-    TestServers.require(Server.REDIS_CLUSTER);
+    Map<String, String> env = TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER);
+    String url = env.get(Server.POSTGRES.variable());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String run = Namespace.runId();
     int status =
@@ -130,11 +128,11 @@ class NamespaceTest {
               Files.createTempDirectory("fencekit-clean").toString()
             },
             new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            System.getenv());
+            env);
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
     assertEquals(List.of(), Namespace.leftoverSchemas(url, run), "schemas left behind");
-    assertEquals(0, Namespace.leftoverKeys(run, System.getenv()), "keys left behind");
+    assertEquals(0, Namespace.leftoverKeys(run, env), "keys left behind");
     try (var folders = Files.list(Files.createTempDirectory("x").getParent())) {
       assertEquals(
           0,

@@ -1,37 +1,37 @@
 package org.fencekit.bench;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
+import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
+import org.fencekit.testsupport.TestPostgres;
+import org.fencekit.testsupport.TestRedis;
 
-/** The servers the environment names, for the tests that need one. */
+/**
+ * The servers of the benchmarks' tests, found through test-support (the variable, else a container,
+ * else the test is skipped and listed in the run's skip report, or fails with {@code
+ * FENCEKIT_REQUIRE_BACKENDS=true}), handed to the main job as the environment it reads.
+ */
 final class TestServers {
 
   private TestServers() {}
 
-  /**
-   * The checked setting of {@code server}; skips the test when its variable is unset, or fails it
-   * when {@code FENCEKIT_REQUIRE_BACKENDS=true} (as CI sets it).
-   */
-  static String require(Server server) {
-    String value = server.lookup(System.getenv()).orElse(null);
-    if (value == null) {
-      String why = server.variable() + " is not set (e.g. " + server.example() + ")";
-      if ("true".equals(System.getenv("FENCEKIT_REQUIRE_BACKENDS"))) {
-        fail("FENCEKIT_REQUIRE_BACKENDS=true but " + why);
-      }
-      Assumptions.abort(why + ": skipped");
-    }
-    return value;
-  }
-
-  /** The environment with {@code variables} removed. */
-  static Map<String, String> without(String... variables) {
-    Map<String, String> env = new java.util.HashMap<>(System.getenv());
-    for (String variable : variables) {
-      env.remove(variable);
+  /** The process's environment with the setting of every one of {@code servers} in it. */
+  static Map<String, String> env(Server... servers) {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    for (Server server : servers) {
+      env.put(server.variable(), setting(server));
     }
     return env;
+  }
+
+  /** The setting of {@code server}; skips the calling test if there is none. */
+  static String setting(Server server) {
+    switch (server) {
+      case POSTGRES:
+        return TestPostgres.jdbcUrl();
+      case REDIS:
+        return TestRedis.nodeUrl();
+      default:
+        return TestRedis.clusterNodes();
+    }
   }
 }
