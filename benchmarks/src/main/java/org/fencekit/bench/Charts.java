@@ -3,6 +3,9 @@ package org.fencekit.bench;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
@@ -10,8 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.fencekit.bench.Comparison.Job;
-import org.fencekit.bench.Comparison.Kind;
+import java.util.function.BiFunction;
 import org.fencekit.bench.Figure.Ratio;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -22,13 +24,12 @@ import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.labels.CategoryItemLabelGenerator;
-import org.jfree.chart.labels.ItemLabelAnchor;
-import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
+import org.jfree.chart.text.TextUtils;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleAnchor;
@@ -40,9 +41,9 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
  * The compare command's two charts, drawn with JFreeChart: horizontal bars, one group per store,
- * each bar labelled with its figure at the bar's base (so no label meets a whisker or another
- * label), the whiskers spanning JMH's 99.9% confidence interval, and the machine, the date and the
- * profile under the title.
+ * each bar labelled with its figure at the bar's base on a patch that hides the whisker behind it
+ * (so no line runs through a label), the whiskers spanning JMH's 99.9% confidence interval, and the
+ * machine, the date and the profile under the title.
  *
  * <ul>
  *   <li>{@code throughput.png}: claim + complete ops/s of each store beside its raw baseline, per
@@ -72,21 +73,38 @@ final class Charts {
 
   private Charts() {}
 
+  /**
+   * What the charts show: for each store and thread count, the store's claim + complete throughput
+   * and its raw baseline's.
+   *
+   * @param stores the stores, in chart order
+   * @param threads the thread counts, in chart order
+   * @param figures (store, threads) to {store figure, raw baseline figure}
+   */
+  record Bars(
+      List<StoreType> stores,
+      List<Integer> threads,
+      BiFunction<StoreType, Integer, Figure[]> figures) {
+
+    /** The bars of a comparison's jobs. */
+    static Bars of(List<StoreType> stores, List<Comparison.Job> jobs, List<Integer> threads) {
+      return new Bars(
+          stores,
+          threads,
+          (store, t) ->
+              new Figure[] {
+                Figure.of(Report.find(jobs, store, Comparison.Kind.THROUGHPUT, null, t)),
+                Figure.of(Report.find(jobs, store, Comparison.Kind.RAW, RawBaseline.of(store), t))
+              });
+    }
+  }
+
   /** Writes both charts into {@code dir}. */
-  static void write(
-      Path dir, Run run, List<StoreType> stores, List<Job> jobs, List<Integer> threads)
-      throws IOException {
+  static void write(Path dir, Run run, Bars bars) throws IOException {
     System.setProperty("java.awt.headless", "true");
+    save(dir.resolve(THROUGHPUT), throughput(run, bars), bars.stores(), 2 * bars.threads().size());
     save(
-        dir.resolve(THROUGHPUT),
-        throughput(run, stores, jobs, threads),
-        stores,
-        2 * threads.size());
-    save(
-        dir.resolve(STORE_OVER_RAW),
-        storeOverRaw(run, stores, jobs, threads),
-        stores,
-        threads.size());
+        dir.resolve(STORE_OVER_RAW), storeOverRaw(run, bars), bars.stores(), bars.threads().size());
   }
 
   private static void save(Path file, JFreeChart chart, List<StoreType> stores, int barsPerStore)
@@ -95,8 +113,8 @@ final class Charts {
     ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, height);
   }
 
-  static JFreeChart throughput(
-      Run run, List<StoreType> stores, List<Job> jobs, List<Integer> threads) {
+  static JFreeChart throughput(Run run, Bars bars) {
+    List<Integer> threads = bars.threads();
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
     Map<String, String> labels = new HashMap<>();
     double min = Double.MAX_VALUE;
@@ -105,9 +123,9 @@ final class Charts {
       int t = threads.get(i);
       String storeSeries = threadsLabel(t) + ", store";
       String rawSeries = threadsLabel(t) + ", raw baseline";
-      for (StoreType store : stores) {
-        Figure ops = Figure.of(Report.find(jobs, store, Kind.THROUGHPUT, null, t));
-        Figure raw = Figure.of(Report.find(jobs, store, Kind.RAW, RawBaseline.of(store), t));
+      for (StoreType store : bars.stores()) {
+        Figure ops = bars.figures().apply(store, t)[0];
+        Figure raw = bars.figures().apply(store, t)[1];
         for (String series : List.of(storeSeries, rawSeries)) {
           Figure f = series == storeSeries ? ops : raw;
           if (f.measured() && f.score() > 0) {
@@ -149,16 +167,14 @@ final class Charts {
         renderer);
   }
 
-  static JFreeChart storeOverRaw(
-      Run run, List<StoreType> stores, List<Job> jobs, List<Integer> threads) {
+  static JFreeChart storeOverRaw(Run run, Bars bars) {
+    List<Integer> threads = bars.threads();
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
     Map<String, String> labels = new HashMap<>();
     double max = 1.1;
     for (int t : threads) {
-      for (StoreType store : stores) {
-        Ratio ratio =
-            Figure.of(Report.find(jobs, store, Kind.THROUGHPUT, null, t))
-                .over(Figure.of(Report.find(jobs, store, Kind.RAW, RawBaseline.of(store), t)));
+      for (StoreType store : bars.stores()) {
+        Ratio ratio = bars.figures().apply(store, t)[0].over(bars.figures().apply(store, t)[1]);
         if (ratio.measured()) {
           Double error =
               ratio.intervalKnown() && !Double.isInfinite(ratio.high()) ? ratio.halfWidth() : null;
@@ -199,7 +215,7 @@ final class Charts {
   }
 
   private static StatisticalBarRenderer renderer(Map<String, String> labels) {
-    StatisticalBarRenderer renderer = new StatisticalBarRenderer();
+    StatisticalBarRenderer renderer = new LabelledBars();
     renderer.setBarPainter(new StandardBarPainter());
     renderer.setShadowVisible(false);
     renderer.setItemMargin(0.04);
@@ -209,13 +225,45 @@ final class Charts {
     renderer.setDefaultItemLabelsVisible(true);
     renderer.setDefaultItemLabelFont(LABEL);
     renderer.setDefaultItemLabelPaint(Color.BLACK);
-    // Inside the bar at its base, where nothing else is drawn; outside it when it does not fit.
-    renderer.setDefaultPositiveItemLabelPosition(
-        new ItemLabelPosition(ItemLabelAnchor.INSIDE9, TextAnchor.CENTER_LEFT));
-    renderer.setPositiveItemLabelPositionFallback(
-        new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT));
-    renderer.setItemLabelInsets(new RectangleInsets(2, 6, 2, 6));
     return renderer;
+  }
+
+  /**
+   * Bars whose label sits at the bar's base on a patch of the bar's own colour (on white past the
+   * bar's end when the bar is too short), drawn after the whisker, so a whisker never runs through
+   * a label and no two labels meet.
+   */
+  private static final class LabelledBars extends StatisticalBarRenderer {
+    private static final long serialVersionUID = 1L;
+    private static final double PAD = 4;
+
+    @Override
+    protected void drawItemLabel(
+        Graphics2D g2,
+        CategoryDataset data,
+        int row,
+        int column,
+        CategoryPlot plot,
+        CategoryItemLabelGenerator generator,
+        Rectangle2D bar,
+        boolean negative) {
+      String text = generator == null ? null : generator.generateLabel(data, row, column);
+      if (text == null) {
+        return;
+      }
+      g2.setFont(getItemLabelFont(row, column));
+      FontMetrics metrics = g2.getFontMetrics();
+      double width = metrics.stringWidth(text) + 2 * PAD;
+      double height = metrics.getAscent() + metrics.getDescent() + 2;
+      boolean inside = width + 2 * PAD <= bar.getWidth();
+      double x = inside ? bar.getMinX() + PAD : bar.getMaxX() + PAD;
+      double y = bar.getCenterY() - height / 2;
+      g2.setPaint(inside ? getItemPaint(row, column) : Color.WHITE);
+      g2.fill(new Rectangle2D.Double(x, y, width, height));
+      g2.setPaint(getItemLabelPaint(row, column));
+      TextUtils.drawAlignedString(
+          text, g2, (float) (x + PAD), (float) bar.getCenterY(), TextAnchor.CENTER_LEFT);
+    }
   }
 
   private static JFreeChart chart(
@@ -237,7 +285,7 @@ final class Charts {
     plot.setOutlineVisible(false);
     JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 17), plot, true);
     chart.setBackgroundPaint(Color.WHITE);
-    chart.setPadding(new RectangleInsets(8, 8, 8, 16));
+    chart.setPadding(new RectangleInsets(8, 8, 8, 40)); // room for the last tick label
     chart.addSubtitle(0, subtitle(run.machine()));
     chart.addSubtitle(
         1,

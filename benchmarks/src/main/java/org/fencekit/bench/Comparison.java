@@ -205,7 +205,7 @@ final class Comparison {
         outDir.resolve("results.md"),
         Report.markdown(run, stores, jobs, heap),
         StandardCharsets.UTF_8);
-    Charts.write(outDir, run, stores, jobs, profile.threads);
+    Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads));
     out.println(heap);
     out.println();
     out.println("Summary:");
