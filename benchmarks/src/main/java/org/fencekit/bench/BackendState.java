@@ -1,7 +1,6 @@
 package org.fencekit.bench;
 
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -11,8 +10,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The store under test, shared by every thread of a run: the {@code backend} parameter names its
- * configuration ({@link StoreType}), and each run gets a store of its own, on a clock the setup may
- * shift ({@link BenchClock}), and a session-id prefix no other run uses.
+ * configuration ({@link StoreType}), and each run gets a store of its own in a {@link Namespace} of
+ * its own (dropped at the end), on a clock the setup may shift ({@link BenchClock}).
  *
  * <p>A server backend whose environment variable is not set fails the run at setup with a message
  * naming the variable; the compare command ({@link Main}) passes only the available ones.
@@ -20,37 +19,43 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class BackendState {
 
-  /** The store configuration; every constant of {@link StoreType} unless {@code -p backend=...}. */
+  /**
+   * The store configuration: every constant of {@link StoreType} unless {@code -p backend=...} (JMH
+   * takes the constant's name, {@code POSTGRES_LOCKING} for the store labelled {@code
+   * postgres-locking}). {@code POSTGRES} against {@code POSTGRES_LOCKING} compares PostgreSQL's
+   * single-statement fast path with its locking transactions.
+   */
   @Param public StoreType backend;
 
   OrderStore store;
   BenchClock clock;
   String runPrefix;
+  private Namespace namespace;
 
-  /** Opens the store. */
+  /** Opens the store in a fresh namespace. */
   @Setup(Level.Trial)
   public void open() {
-    if (!backend.available()) {
+    if (!backend.available(Server.environment())) {
       throw new IllegalStateException(
           backend.absence() + "; set it or pass -p backend=MEMORY,SQLITE");
     }
     clock = new BenchClock();
     runPrefix = Orders.newRunPrefix();
-    store = backend.open(clock);
+    namespace = Namespace.fresh();
+    store = backend.open(clock, namespace, Server.environment());
   }
 
-  /**
-   * Closes the store and deletes this run's orders: its SQLite file, or its rows and keys on a
-   * server.
-   */
+  /** Closes the store and drops its namespace: its SQLite files, its schema or its keys. */
   @TearDown(Level.Trial)
   public void close() {
-    if (store != null) {
-      store.close();
-      if (store instanceof SqliteOrderStore sqlite) {
-        StoreType.deleteFresh(sqlite.file());
+    try {
+      if (store != null) {
+        store.close();
       }
-      ServerCleanup.forget(backend, runPrefix);
+    } finally {
+      if (namespace != null) {
+        namespace.drop(backend.server(), Server.environment());
+      }
     }
   }
 }

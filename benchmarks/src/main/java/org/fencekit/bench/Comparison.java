@@ -6,6 +6,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -14,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -30,8 +32,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * The compare half of the main job: runs every benchmark on every given store through JMH's {@link
  * Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress, prints a
  * table per backend as soon as that backend is done, and writes {@code results.json} (JMH's JSON),
- * {@code results.md} (the tables) and {@code throughput.png} (the chart) to the results folder,
- * with JMH's own log in {@code jmh.log}.
+ * {@code results.md} (the tables) and the two charts ({@link Charts}) to the results folder, with
+ * JMH's own log in {@code jmh.log}. Every fork gets the main job's run id, so each benchmark's
+ * {@link Namespace} belongs to this run.
  */
 final class Comparison {
 
@@ -83,23 +86,33 @@ final class Comparison {
   private final List<StoreType> stores;
   private final Path outDir;
   private final PrintStream out;
+  private final String command;
+  private final String servers;
   private final List<Job> jobs = new ArrayList<>();
-  private String loadBefore;
-  private String loadAfter;
 
-  Comparison(Profile profile, List<StoreType> stores, Path outDir, PrintStream out) {
+  /**
+   * @param command the command that ran, for results.md
+   * @param servers the server variables that were set, for results.md
+   */
+  Comparison(
+      Profile profile,
+      List<StoreType> stores,
+      Path outDir,
+      PrintStream out,
+      String command,
+      String servers) {
     this.profile = profile;
     this.stores = List.copyOf(stores);
     this.outDir = outDir;
     this.out = out;
+    this.command = command;
+    this.servers = servers;
     for (StoreType store : stores) {
       // Each store run next to its raw baselines at the same thread count, so that both see
       // the same background load when the machine is shared.
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
-        for (RawBaseline baseline : Report.baselines(store)) {
-          jobs.add(new Job(store, Kind.RAW, baseline, t));
-        }
+        jobs.add(new Job(store, Kind.RAW, RawBaseline.of(store), t));
       }
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.LATENCY, null, t));
@@ -123,9 +136,13 @@ final class Comparison {
    */
   int run() throws IOException {
     Files.createDirectories(outDir);
+    String started =
+        DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC)
+            .format(Instant.now());
     out.println("benchmarks: " + profile.describe() + "; results in " + outDir);
     out.println("machine: " + Machine.describe());
-    loadBefore = Machine.loadAverage();
+    String loadBefore = Machine.loadAverage();
     out.println("load average before: " + loadBefore);
     int failed = 0;
     try (PrintStream log =
@@ -144,7 +161,7 @@ final class Comparison {
         n++;
         out.printf(Locale.ROOT, "[%2d/%d] %-62s ", n, jobs.size(), job.title());
         out.flush();
-        long started = System.nanoTime();
+        long began = System.nanoTime();
         try {
           Collection<RunResult> results = new Runner(options(job).build(), format).run();
           job.results.addAll(results);
@@ -152,7 +169,7 @@ final class Comparison {
               Locale.ROOT,
               "%s  (%d s)%n",
               Report.summary(job),
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
         } catch (RunnerException | RuntimeException e) {
           failed++;
           job.error = String.valueOf(e.getMessage());
@@ -163,33 +180,50 @@ final class Comparison {
         Report.printStore(out, current, jobs);
       }
     }
-    loadAfter = Machine.loadAverage();
+    String loadAfter = Machine.loadAverage();
     out.println("load average after: " + loadAfter);
+    Run run =
+        new Run(
+            profile,
+            command,
+            servers,
+            started,
+            Machine.describe(),
+            loadBefore + " before, " + loadAfter + " after");
     List<RunResult> all = new ArrayList<>();
     jobs.forEach(job -> all.addAll(job.results));
     ResultFormatFactory.getInstance(
             ResultFormatType.JSON, outDir.resolve("results.json").toString())
         .writeOut(all);
-    long heapSmall = HeapPerOrder.measure(20_000);
-    long heapLarge = HeapPerOrder.measure(100_000);
-    String markdown =
-        Report.markdown(
-            profile,
-            stores,
-            jobs,
-            heapSmall,
-            heapLarge,
-            "load average (1, 5, 15 min) " + loadBefore + " before, " + loadAfter + " after");
-    Files.writeString(outDir.resolve("results.md"), markdown, StandardCharsets.UTF_8);
-    Chart.write(outDir.resolve("throughput.png"), stores, jobs, profile.threads);
-    out.println(
-        "memory store heap per provisioned order: "
-            + heapSmall
+    String heap =
+        "Memory store heap per provisioned order (after a full GC): "
+            + HeapPerOrder.measure(20_000)
             + " B with 20,000 orders, "
-            + heapLarge
-            + " B with 100,000");
-    out.println(
-        "wrote " + outDir.resolve("results.json") + ", results.md, throughput.png, jmh.log");
+            + HeapPerOrder.measure(100_000)
+            + " B with 100,000.";
+    Files.writeString(
+        outDir.resolve("results.md"),
+        Report.markdown(run, stores, jobs, heap),
+        StandardCharsets.UTF_8);
+    Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads));
+    out.println(heap);
+    out.println();
+    out.println("Summary:");
+    out.print(Report.summary(stores, jobs).render("  "));
+    Table fastPath = Report.fastPath(jobs);
+    if (!fastPath.isEmpty()) {
+      out.println("PostgreSQL, fast path over locking transactions:");
+      out.print(fastPath.render("  "));
+    }
+    out.println();
+    out.println(Report.HOW_TO_READ);
+    out.println();
+    out.println("wrote, in " + outDir + ":");
+    for (String file :
+        List.of(
+            "results.md", "results.json", Charts.THROUGHPUT, Charts.STORE_OVER_RAW, "jmh.log")) {
+      out.println("  " + outDir.resolve(file));
+    }
     return failed;
   }
 
@@ -217,7 +251,8 @@ final class Comparison {
             .warmupTime(profile.warmupTime)
             .measurementIterations(profile.measurementIterations)
             .measurementTime(profile.measurementTime)
-            .jvmArgsAppend("-Xms1g", "-Xmx4g")
+            .jvmArgsAppend(
+                "-Xms1g", "-Xmx4g", "-D" + Namespace.RUN_PROPERTY + "=" + Namespace.runId())
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true);
     if (job.kind == Kind.RAW) {
@@ -235,19 +270,5 @@ final class Comparison {
       options.threads(job.threads);
     }
     return options;
-  }
-
-  /** Looks up a secondary result (an aux counter, a profiler's figure) by its name's ending. */
-  static Result<?> secondary(RunResult result, String name) {
-    if (result == null) {
-      return null;
-    }
-    for (String key : result.getSecondaryResults().keySet()) {
-      if (key.equals(name) || key.endsWith("." + name) || key.endsWith("\u00b7" + name)) {
-        Result<?> found = result.getSecondaryResults().get(key);
-        return found;
-      }
-    }
-    return null;
   }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.fencekit.bench.Replay.Outcome;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -20,18 +21,24 @@ import org.fencekit.store.OrderStore;
 import org.fencekit.store.WriteResult;
 
 /**
- * Replays the incident from "A lease is not a fence" and the other scenarios of the seed against
- * one store, and says for each what the store did. A scenario is {@code held} when the stale write
- * changed nothing and said so; {@code LANDED} when a write from a replaced owner changed the order
- * (the bug this project exists to prevent).
+ * Replays the incident of "A lease is not a fence" (an attempt whose lease ran out records a
+ * failure over the success of the attempt that replaced it) and the related scenarios against one
+ * store, and says for each what the store did.
  */
 final class IncidentReplay {
 
-  /** The lease of the seed's handler. */
-  static final Duration LEASE = Duration.ofMinutes(2);
+  /** The replay as the main job shows it. */
+  static final Replay REPLAY =
+      new Replay(
+          "the incident and its neighbours: stale writes after a lease ran out",
+          "held: the store did what the contract says: a stale write changed nothing and was"
+              + " answered Superseded, a retried settle was answered Written with nothing changed,"
+              + " two deliveries at once claimed the order once. LANDED: it did not; for a stale"
+              + " write, that is the lost purchase or the third charge fencekit exists to prevent.",
+          (store, clock) -> new IncidentReplay(store, clock).replayAll());
 
-  /** What one scenario did on one store. */
-  record Outcome(String scenario, boolean held, String detail) {}
+  /** The lease of the incident's handler. */
+  static final Duration LEASE = Duration.ofMinutes(2);
 
   private final OrderStore store;
   private final ManualClock clock;
@@ -43,7 +50,7 @@ final class IncidentReplay {
     this.clock = clock;
   }
 
-  /** Every scenario, in the order the seed tells them. */
+  /** Every scenario, the incident first. */
   List<Outcome> replayAll() throws Exception {
     List<Outcome> outcomes = new ArrayList<>();
     outcomes.add(staleFailureAfterSuccess());

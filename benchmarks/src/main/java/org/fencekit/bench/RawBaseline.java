@@ -1,5 +1,6 @@
 package org.fencekit.bench;
 
+import java.util.Map;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
@@ -35,23 +36,33 @@ public enum RawBaseline {
     return store;
   }
 
-  /** Opens the driver; the caller closes it. */
-  RawDriver open() {
+  /** The baseline of {@code store}: each store has exactly one. */
+  static RawBaseline of(StoreType store) {
+    for (RawBaseline b : values()) {
+      if (b.store == store) {
+        return b;
+      }
+    }
+    throw new AssertionError("no raw baseline for " + store.label());
+  }
+
+  /** Opens the driver, writing only inside {@code namespace}; the caller closes it. */
+  RawDriver open(Namespace namespace, Map<String, String> env) {
     switch (this) {
       case MEMORY_MAP:
         return new RawMemory();
       case SQLITE_JDBC:
-        return new RawSqlite(SqliteOrderStore.Synchronous.FULL);
+        return RawJdbc.sqlite(SqliteOrderStore.Synchronous.FULL, namespace);
       case SQLITE_NORMAL_JDBC:
-        return new RawSqlite(SqliteOrderStore.Synchronous.NORMAL);
+        return RawJdbc.sqlite(SqliteOrderStore.Synchronous.NORMAL, namespace);
       case POSTGRES_LOCKING_JDBC:
-        return new RawPostgres(store.setting(), false);
+        return RawJdbc.postgres(store.setting(env), namespace, false);
       case POSTGRES_SINGLE_JDBC:
-        return new RawPostgres(store.setting(), true);
+        return RawJdbc.postgres(store.setting(env), namespace, true);
       case REDIS_EVALSHA:
-        return RawRedis.node(store.setting());
+        return RawRedis.node(store.setting(env), namespace);
       case REDIS_CLUSTER_EVALSHA:
-        return RawRedis.cluster(store.setting());
+        return RawRedis.cluster(store.setting(env), namespace);
       default:
         throw new AssertionError(this);
     }
@@ -81,6 +92,6 @@ public enum RawBaseline {
 
   /** A short name for tables. */
   String label() {
-    return name().toLowerCase().replace('_', '-');
+    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 }

@@ -38,23 +38,33 @@ public class RawBaselineBenchmark {
 
     RawDriver driver;
     String runPrefix;
+    private Namespace namespace;
 
-    /** Opens the driver (and creates the tables through the store, where there are tables). */
+    /**
+     * Opens the driver in a fresh namespace (creating the tables through the store, where there are
+     * tables).
+     */
     @Setup(Level.Trial)
     public void open() {
-      if (!baseline.store().available()) {
+      if (!baseline.store().available(Server.environment())) {
         throw new IllegalStateException(baseline.store().absence());
       }
       runPrefix = Orders.newRunPrefix();
-      driver = baseline.open();
+      namespace = Namespace.fresh();
+      driver = baseline.open(namespace, Server.environment());
     }
 
-    /** Closes the driver and deletes this run's orders from a shared server. */
+    /** Closes the driver and drops its namespace. */
     @TearDown(Level.Trial)
     public void close() {
-      if (driver != null) {
-        driver.close();
-        ServerCleanup.forget(baseline.store(), runPrefix);
+      try {
+        if (driver != null) {
+          driver.close();
+        }
+      } finally {
+        if (namespace != null) {
+          namespace.drop(baseline.store().server(), Server.environment());
+        }
       }
     }
   }

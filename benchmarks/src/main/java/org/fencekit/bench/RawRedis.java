@@ -17,6 +17,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The Redis store's scripts through bare Jedis: EVALSHA of the store's own claim.lua and
@@ -28,26 +29,39 @@ final class RawRedis implements RawDriver {
   private static final String LUA = "/org/fencekit/store/redis/";
 
   private final UnifiedJedis client;
+  private final String keyPrefix;
   private final Script claim = new Script(Resources.text(LUA + "claim.lua"));
   private final Script complete = new Script(Resources.text(LUA + "complete.lua"));
 
-  private RawRedis(UnifiedJedis client) {
+  private RawRedis(UnifiedJedis client, Namespace namespace) {
     this.client = client;
+    this.keyPrefix = namespace.keyPrefix();
   }
 
-  /** A single node at {@code redis://host:port}. */
-  static RawRedis node(String url) {
+  /**
+   * A single node at a {@code redis://} URL (user, password, database too), keys in {@code
+   * namespace}.
+   */
+  static RawRedis node(String url, Namespace namespace) {
     URI uri = URI.create(url);
     return new RawRedis(
         RedisClient.builder()
-            .hostAndPort(new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()))
-            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+            .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+            .clientConfig(
+                DefaultJedisClientConfig.builder()
+                    .user(JedisURIHelper.getUser(uri))
+                    .password(JedisURIHelper.getPassword(uri))
+                    .database(JedisURIHelper.getDBIndex(uri))
+                    .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                    .timeoutMillis(2000)
+                    .build())
             .poolConfig(pool())
-            .build());
+            .build(),
+        namespace);
   }
 
-  /** A cluster given as {@code host:port,host:port}. */
-  static RawRedis cluster(String nodes) {
+  /** A cluster given as {@code host:port,host:port}, keys in {@code namespace}. */
+  static RawRedis cluster(String nodes, Namespace namespace) {
     Set<HostAndPort> seeds = new LinkedHashSet<>();
     for (String node : nodes.split(",")) {
       seeds.add(HostAndPort.from(node.trim()));
@@ -57,7 +71,8 @@ final class RawRedis implements RawDriver {
             .nodes(seeds)
             .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
             .poolConfig(pool())
-            .build());
+            .build(),
+        namespace);
   }
 
   private static ConnectionPoolConfig pool() {
@@ -73,7 +88,8 @@ final class RawRedis implements RawDriver {
     return new Session() {
       @Override
       public void claimComplete(String sessionId, long now) {
-        String order = "fencekit:{" + sessionId + "}";
+        // The benchmarks' session ids are plain, so the store's tag encoding leaves them as is.
+        String order = keyPrefix + "{" + sessionId + "}";
         String nonce = ClaimId.newNonce();
         List<?> claimed =
             (List<?>)

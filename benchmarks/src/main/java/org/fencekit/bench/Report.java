@@ -1,23 +1,39 @@
 package org.fencekit.bench;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
+import org.fencekit.bench.Figure.Ratio;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
-/** Turns the compare command's JMH results into tables: on the console and in results.md. */
+/**
+ * Turns the compare command's JMH results into tables, on the console and in results.md. Every
+ * figure is shown with JMH's error, and every ratio with the interval those errors allow.
+ */
 final class Report {
 
   /** The outcome counters {@link HotOrderBenchmark.Outcomes} reports, in table order. */
   static final List<String> HOT_COUNTERS =
       List.of("claimed", "inFlight", "provisioned", "written", "superseded");
 
-  private static final String GC_NORM = "gc.alloc.rate.norm";
+  /** JMH's GC profiler's allocation per operation. */
+  static final String GC_NORM = "gc.alloc.rate.norm";
+
+  /** How to read the figures, printed once under the tables. */
+  static final String HOW_TO_READ =
+      "Each figure is JMH's mean ± the half-width of its 99.9% confidence interval over the"
+          + " measurement iterations (±? when the profile runs too few iterations to give one)."
+          + " A ratio's ± comes from the two figures' intervals: from (a - error) / (b + error) to"
+          + " (a + error) / (b - error). "
+          + Ratio.NOISE
+          + " marks a ratio whose interval includes 1.00: the difference is smaller than this"
+          + " run's noise, so it cannot tell the two apart. (!) marks a store measured faster than"
+          + " its own raw baseline beyond the noise, which the extra work a store does rules out:"
+          + " the machine's load changed between the two runs, so rerun before reading it.";
 
   private Report() {}
 
@@ -38,25 +54,23 @@ final class Report {
                 "K="
                     + each.getParams().getParam("orders")
                     + ": "
-                    + rate(score(each))
-                    + " calls/s, in-flight "
-                    + rate(value(Comparison.secondary(each, "inFlight")))
-                    + "/s");
+                    + Figure.of(each).rate()
+                    + " calls/s");
           }
           return String.join("; ", parts);
         }
       case STALE:
-        return rate(value(Comparison.secondary(r, "rejected")))
+        return counter(r, "rejected").rate()
             + " rejected/s, "
-            + rate(value(Comparison.secondary(r, "landed")))
+            + counter(r, "landed").rate()
             + " landed/s";
       default:
-        return rate(score(r)) + " ops/s";
+        return Figure.of(r).rate() + " ops/s";
     }
   }
 
   /** Prints a backend's tables once its jobs are done. */
-  static void printStore(java.io.PrintStream out, StoreType store, List<Job> jobs) {
+  static void printStore(PrintStream out, StoreType store, List<Job> jobs) {
     out.println();
     out.println(store.label() + ":");
     out.print(claimComplete(store, jobs).render("  "));
@@ -65,36 +79,63 @@ final class Report {
     out.println();
   }
 
+  /**
+   * One row per store and thread count: throughput beside the raw baseline's, their ratio, p99
+   * latency and allocation.
+   */
+  static Table summary(List<StoreType> stores, List<Job> jobs) {
+    Table table =
+        new Table(
+            "store", "threads", "ops/s", "raw ops/s", "store / raw", "p99 us", "B/op", "raw B/op");
+    for (StoreType store : stores) {
+      RawBaseline raw = RawBaseline.of(store);
+      for (int t : threads(jobs, store)) {
+        RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
+        RunResult base = find(jobs, store, Kind.RAW, raw, t);
+        table.row(
+            List.of(
+                store.label(),
+                Integer.toString(t),
+                Figure.of(thrpt).rate(),
+                Figure.of(base).rate(),
+                storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+                micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
+                counter(thrpt, GC_NORM).rate(),
+                counter(base, GC_NORM).rate()));
+      }
+    }
+    return table;
+  }
+
   /** Fresh orders claimed and completed: throughput, latency, allocation, raw ratio. */
   static Table claimComplete(StoreType store, List<Job> jobs) {
-    List<RawBaseline> baselines = baselines(store);
-    List<String> header =
-        new ArrayList<>(List.of("threads", "ops/s", "p50 us", "p99 us", "p99.9 us", "B/op"));
-    for (RawBaseline b : baselines) {
-      header.add(b.label() + " ops/s");
-      header.add("store/" + b.label());
-      header.add(b.label() + " B/op");
-    }
-    Table table = new Table(header.toArray(new String[0]));
+    RawBaseline raw = RawBaseline.of(store);
+    Table table =
+        new Table(
+            "threads",
+            "ops/s",
+            "p50 us",
+            "p99 us",
+            "p99.9 us",
+            "B/op",
+            raw.label() + " ops/s",
+            "store / raw",
+            raw.label() + " B/op");
     for (int t : threads(jobs, store)) {
       RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
       RunResult latency = find(jobs, store, Kind.LATENCY, null, t);
-      List<String> row =
-          new ArrayList<>(
-              List.of(
-                  Integer.toString(t),
-                  rate(score(thrpt)),
-                  micros(percentile(latency, 50)),
-                  micros(percentile(latency, 99)),
-                  micros(percentile(latency, 99.9)),
-                  bytes(value(Comparison.secondary(thrpt, GC_NORM)))));
-      for (RawBaseline b : baselines) {
-        RunResult raw = find(jobs, store, Kind.RAW, b, t);
-        row.add(rate(score(raw)));
-        row.add(ratio(score(thrpt), score(raw)));
-        row.add(bytes(value(Comparison.secondary(raw, GC_NORM))));
-      }
-      table.row(row);
+      RunResult base = find(jobs, store, Kind.RAW, raw, t);
+      table.row(
+          List.of(
+              Integer.toString(t),
+              Figure.of(thrpt).rate(),
+              micros(percentile(latency, 50)),
+              micros(percentile(latency, 99)),
+              micros(percentile(latency, 99.9)),
+              counter(thrpt, GC_NORM).rate(),
+              Figure.of(base).rate(),
+              storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+              counter(base, GC_NORM).rate()));
     }
     return table;
   }
@@ -122,11 +163,11 @@ final class Report {
                 List.of(
                     Integer.toString(job.threads),
                     r.getParams().getParam("orders"),
-                    rate(score(r))));
-        for (String counter : HOT_COUNTERS) {
-          row.add(rate(value(Comparison.secondary(r, counter))));
+                    Figure.of(r).rate()));
+        for (String name : HOT_COUNTERS) {
+          row.add(counter(r, name).rate());
         }
-        row.add(bytes(value(Comparison.secondary(r, GC_NORM))));
+        row.add(counter(r, GC_NORM).rate());
         table.row(row);
       }
     }
@@ -142,10 +183,50 @@ final class Report {
       table.row(
           List.of(
               "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
-              rate(value(Comparison.secondary(r, "rejected"))),
-              rate(value(Comparison.secondary(r, "landed"))),
-              rate(value(Comparison.secondary(r, "heartbeats"))),
-              bytes(value(Comparison.secondary(r, GC_NORM)))));
+              counter(r, "rejected").rate(),
+              counter(r, "landed").rate(),
+              counter(r, "heartbeats").rate(),
+              counter(r, GC_NORM).rate()));
+    }
+    return table;
+  }
+
+  /**
+   * PostgreSQL's single-statement fast path over its locking transactions, when both ran: claim +
+   * complete of fresh orders, and hot orders (calls per second), per thread count.
+   */
+  static Table fastPath(List<Job> jobs) {
+    Table table = new Table("workload", "threads", "fast path", "locking only", "fast / locking");
+    for (int t : threads(jobs, StoreType.POSTGRES)) {
+      Figure fast = Figure.of(find(jobs, StoreType.POSTGRES, Kind.THROUGHPUT, null, t));
+      Figure locking = Figure.of(find(jobs, StoreType.POSTGRES_LOCKING, Kind.THROUGHPUT, null, t));
+      if (fast.measured() && locking.measured()) {
+        table.row(
+            List.of(
+                "claim + complete, fresh orders",
+                Integer.toString(t),
+                fast.rate(),
+                locking.rate(),
+                fast.over(locking).text()));
+      }
+    }
+    for (Job job : jobs) {
+      if (job.store != StoreType.POSTGRES || job.kind != Kind.HOT) {
+        continue;
+      }
+      for (RunResult r : job.results) {
+        String orders = r.getParams().getParam("orders");
+        RunResult other = hotResult(jobs, StoreType.POSTGRES_LOCKING, job.threads, orders);
+        if (other != null) {
+          table.row(
+              List.of(
+                  "claim, settle if won, " + orders + " hot order(s)",
+                  Integer.toString(job.threads),
+                  Figure.of(r).rate(),
+                  Figure.of(other).rate(),
+                  Figure.of(r).over(Figure.of(other)).text()));
+        }
+      }
     }
     return table;
   }
@@ -155,46 +236,50 @@ final class Report {
     double landed = 0;
     for (Job job : jobs) {
       if (job.kind == Kind.STALE && job.first() != null) {
-        double v = value(Comparison.secondary(job.first(), "landed"));
+        double v = counter(job.first(), "landed").score();
         landed += Double.isNaN(v) ? 0 : v;
       }
     }
     return landed;
   }
 
+  /** Whether any job measured anything. */
+  static boolean measuredAnything(List<Job> jobs) {
+    return jobs.stream().anyMatch(job -> job.first() != null);
+  }
+
   /** The whole report, for results.md. */
-  static String markdown(
-      Profile profile,
-      List<StoreType> stores,
-      List<Job> jobs,
-      long heapSmall,
-      long heapLarge,
-      String load) {
+  static String markdown(Run run, List<StoreType> stores, List<Job> jobs, String heap) {
     StringBuilder md = new StringBuilder();
     md.append("# fencekit benchmarks\n\n");
-    md.append("- when: ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append('\n');
-    md.append("- machine: ").append(Machine.describe()).append("; ").append(load).append('\n');
-    md.append("- ").append(profile.describe()).append('\n');
+    md.append("- when: ").append(run.started()).append('\n');
+    md.append("- machine: ").append(Machine.describe()).append('\n');
+    md.append("- load average (1, 5, 15 min): ").append(run.load()).append('\n');
+    md.append("- ").append(run.profile().describe()).append('\n');
+    md.append("- command: `").append(run.command()).append("`\n");
+    md.append("- servers: ").append(run.servers()).append('\n');
     md.append(
-            "- command: `./mvnw -q package -DskipTests && java -jar benchmarks/target/fencekit-benchmarks.jar")
-        .append(profile == Profile.FULL ? " --full" : "")
-        .append("`\n");
-    md.append(
-        "- one op of claim+complete = one claim and one complete of a fresh order (two transactions"
-            + " or scripts); ratios are store / raw baseline at the same thread count, in the same run\n\n");
+        "- one op of claim + complete = one claim and one complete of a fresh order (two"
+            + " transactions or two scripts); the raw baseline does the same with the store's own"
+            + " statements or scripts through the bare driver, at the same thread count, in the"
+            + " same run\n\n");
+    md.append(HOW_TO_READ).append("\n\n");
     md.append("## Summary\n\n").append(summary(stores, jobs).render("")).append('\n');
-    md.append("## Against the engines' own ceilings\n\n")
-        .append(ceilings(stores, jobs).render(""))
-        .append(
-            "\nWrites/s counts each claim and each complete as one transaction (or script). Reference"
-                + " ceilings are those of issue 5 for a 2-core machine.\n\nRaw baselines:\n\n");
-    for (RawBaseline b : RawBaseline.values()) {
+    Table fastPath = fastPath(jobs);
+    if (!fastPath.isEmpty()) {
+      md.append("## PostgreSQL: fast path over locking transactions\n\n")
+          .append(fastPath.render(""))
+          .append('\n');
+    }
+    md.append("Raw baselines:\n\n");
+    for (StoreType store : stores) {
+      RawBaseline b = RawBaseline.of(store);
       md.append("- `").append(b.label()).append("`: ").append(b.description()).append('\n');
     }
     md.append('\n');
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
-      md.append("Claim + complete of fresh orders:\n\n")
+      md.append("Claim + complete of fresh orders (latency percentiles of JMH's samples):\n\n")
           .append(claimComplete(store, jobs).render(""))
           .append('\n');
       md.append("Hot orders (lease 20 ms, every ")
@@ -204,12 +289,7 @@ final class Report {
           .append('\n');
       md.append(stale(store, jobs).render("")).append('\n');
     }
-    md.append("## Memory\n\n");
-    md.append("Memory store heap per provisioned order (after a full GC): ")
-        .append(heapSmall)
-        .append(" B with 20,000 orders, ")
-        .append(heapLarge)
-        .append(" B with 100,000.\n");
+    md.append("## Memory\n\n").append(heap).append('\n');
     List<String> failed = new ArrayList<>();
     for (Job job : jobs) {
       if (job.error != null) {
@@ -222,107 +302,12 @@ final class Report {
     return md.toString();
   }
 
-  /** One row per backend: throughput and p99 at each thread count, ratio to the raw baseline. */
-  static Table summary(List<StoreType> stores, List<Job> jobs) {
-    List<Integer> threads = new ArrayList<>();
-    for (Job job : jobs) {
-      if (!threads.contains(job.threads) && job.kind == Kind.THROUGHPUT) {
-        threads.add(job.threads);
-      }
-    }
-    List<String> header = new ArrayList<>(List.of("backend"));
-    threads.forEach(t -> header.add("ops/s t=" + t));
-    threads.forEach(t -> header.add("p99 us t=" + t));
-    threads.forEach(t -> header.add("/raw t=" + t));
-    header.add("B/op");
-    Table table = new Table(header.toArray(new String[0]));
-    for (StoreType store : stores) {
-      List<String> row = new ArrayList<>(List.of(store.label()));
-      List<RawBaseline> baselines = baselines(store);
-      RawBaseline raw = baselines.isEmpty() ? null : baselines.get(0);
-      threads.forEach(t -> row.add(rate(score(find(jobs, store, Kind.THROUGHPUT, null, t)))));
-      threads.forEach(
-          t -> row.add(micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99))));
-      threads.forEach(
-          t ->
-              row.add(
-                  ratio(
-                      score(find(jobs, store, Kind.THROUGHPUT, null, t)),
-                      score(find(jobs, store, Kind.RAW, raw, t)))));
-      row.add(
-          bytes(
-              value(
-                  Comparison.secondary(
-                      find(jobs, store, Kind.THROUGHPUT, null, threads.get(0)), GC_NORM))));
-      table.row(row);
-    }
-    return table;
+  /** A store / raw ratio as text, marked (!) when the store beat its baseline beyond the noise. */
+  static String storeOverRaw(Ratio ratio) {
+    return ratio.text() + (ratio.intervalKnown() && ratio.low() > 1 ? " (!)" : "");
   }
 
-  /** The engines' reference ceilings (issue 5, 2 cores), per thread count where known. */
-  static Table ceilings(List<StoreType> stores, List<Job> jobs) {
-    Table table =
-        new Table(
-            "backend",
-            "threads",
-            "store writes/s",
-            "raw writes/s",
-            "raw",
-            "reference ceiling",
-            "raw / ceiling",
-            "store / ceiling");
-    for (StoreType store : stores) {
-      for (RawBaseline raw : baselines(store)) {
-        for (int t : threads(jobs, store)) {
-          double storeWrites = 2 * score(find(jobs, store, Kind.THROUGHPUT, null, t));
-          double rawWrites = 2 * score(find(jobs, store, Kind.RAW, raw, t));
-          Double ceiling = ceiling(raw, t);
-          table.row(
-              List.of(
-                  store.label(),
-                  Integer.toString(t),
-                  rate(storeWrites),
-                  rate(rawWrites),
-                  raw.label(),
-                  ceiling == null ? "-" : rate(ceiling),
-                  ceiling == null ? "-" : ratio(rawWrites, ceiling),
-                  ceiling == null ? "-" : ratio(storeWrites, ceiling)));
-        }
-      }
-    }
-    return table;
-  }
-
-  private static Double ceiling(RawBaseline raw, int threads) {
-    switch (raw) {
-      case SQLITE_JDBC:
-      case SQLITE_NORMAL_JDBC:
-        return 38_000.0;
-      case POSTGRES_LOCKING_JDBC:
-        return threads == 1 ? Double.valueOf(2_100) : threads == 16 ? Double.valueOf(8_700) : null;
-      case POSTGRES_SINGLE_JDBC:
-        return threads == 1 ? Double.valueOf(3_800) : threads == 16 ? Double.valueOf(18_000) : null;
-      case REDIS_EVALSHA:
-      case REDIS_CLUSTER_EVALSHA:
-        return threads == 1
-            ? Double.valueOf(15_000)
-            : threads == 16 ? Double.valueOf(85_000) : null;
-      default:
-        return null;
-    }
-  }
-
-  static List<RawBaseline> baselines(StoreType store) {
-    List<RawBaseline> list = new ArrayList<>();
-    for (RawBaseline b : RawBaseline.values()) {
-      if (b.store() == store) {
-        list.add(b);
-      }
-    }
-    return list;
-  }
-
-  private static List<Integer> threads(List<Job> jobs, StoreType store) {
+  static List<Integer> threads(List<Job> jobs, StoreType store) {
     List<Integer> threads = new ArrayList<>();
     for (Job job : jobs) {
       if (job.store == store && job.kind == Kind.THROUGHPUT) {
@@ -346,20 +331,39 @@ final class Report {
     return null;
   }
 
-  static double score(RunResult r) {
-    return r == null ? Double.NaN : r.getPrimaryResult().getScore();
+  private static RunResult hotResult(List<Job> jobs, StoreType store, int threads, String orders) {
+    for (Job job : jobs) {
+      if (job.store == store && job.kind == Kind.HOT && job.threads == threads) {
+        for (RunResult r : job.results) {
+          if (orders.equals(r.getParams().getParam("orders"))) {
+            return r;
+          }
+        }
+      }
+    }
+    return null;
   }
 
-  static double value(Result<?> r) {
-    return r == null ? Double.NaN : r.getScore();
+  /** A secondary result (an aux counter, a profiler's figure) by its name's ending. */
+  static Figure counter(RunResult result, String name) {
+    return Figure.of(secondary(result, name));
+  }
+
+  /** Looks up a secondary result by its name's ending, or null. */
+  static Result<?> secondary(RunResult result, String name) {
+    if (result == null) {
+      return null;
+    }
+    for (String key : result.getSecondaryResults().keySet()) {
+      if (key.equals(name) || key.endsWith("." + name) || key.endsWith("\u00b7" + name)) {
+        return result.getSecondaryResults().get(key);
+      }
+    }
+    return null;
   }
 
   static double percentile(RunResult r, double p) {
     return r == null ? Double.NaN : r.getPrimaryResult().getStatistics().getPercentile(p);
-  }
-
-  static String rate(double v) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 
   static String micros(double v) {
@@ -367,15 +371,5 @@ final class Report {
       return "-";
     }
     return String.format(Locale.ROOT, v >= 100 ? "%,.0f" : "%.1f", v);
-  }
-
-  static String bytes(double v) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
-  }
-
-  static String ratio(double a, double b) {
-    return Double.isNaN(a) || Double.isNaN(b) || b == 0
-        ? "-"
-        : String.format(Locale.ROOT, "%.2f", a / b);
   }
 }

@@ -1,10 +1,10 @@
 package org.fencekit.bench;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
@@ -12,36 +12,38 @@ import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
- * One constant per store configuration the replay and the benchmarks compare. The embedded stores
- * are always available; a server store is available when its environment variable names the server
- * (the same variables the tests read).
+ * One constant per store configuration the replay and the benchmarks compare, each knowing how to
+ * open its store. The embedded stores are always available; a server store is available when its
+ * {@link Server}'s variable is set. Every store writes only inside the {@link Namespace} it is
+ * opened in. {@link #label()} is the one spelling of a store's name, in tables, messages and {@code
+ * --only}.
  */
 public enum StoreType {
 
   /** The in-memory reference store. */
   MEMORY(null) {
     @Override
-    OrderStore open(Clock clock) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
       return new MemoryOrderStore(clock);
     }
   },
 
-  /** SQLite on a fresh temporary file, synchronous=FULL (the default: every commit is on disk). */
+  /** SQLite on a fresh file, synchronous=FULL (the default: every commit is on disk). */
   SQLITE(null) {
     @Override
-    OrderStore open(Clock clock) {
-      return SqliteOrderStore.builder(freshFile()).clock(clock).build();
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return SqliteOrderStore.builder(namespace.sqliteFile("sqlite")).clock(clock).build();
     }
   },
 
   /**
-   * SQLite on a fresh temporary file, synchronous=NORMAL: WAL commits without an fsync each, so the
-   * last commits can be lost on power loss (the store's documented option).
+   * SQLite on a fresh file, synchronous=NORMAL: WAL commits without an fsync each, so the last
+   * commits can be lost on power loss (the store's documented option).
    */
   SQLITE_NORMAL(null) {
     @Override
-    OrderStore open(Clock clock) {
-      return SqliteOrderStore.builder(freshFile())
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return SqliteOrderStore.builder(namespace.sqliteFile("sqlite-normal"))
           .synchronous(SqliteOrderStore.Synchronous.NORMAL)
           .clock(clock)
           .build();
@@ -49,113 +51,125 @@ public enum StoreType {
   },
 
   /**
-   * PostgreSQL at {@code FENCEKIT_POSTGRES_URL} (a JDBC URL), as built by default: the
-   * single-statement fast path, falling back to the locking transaction on a miss.
+   * PostgreSQL, as built by default: the single-statement fast path, falling back to the locking
+   * transaction on a miss.
    */
-  POSTGRES("FENCEKIT_POSTGRES_URL") {
+  POSTGRES(Server.POSTGRES) {
     @Override
-    OrderStore open(Clock clock) {
-      return PostgresOrderStore.builder()
-          .jdbcUrl(setting())
-          .createSchema(true)
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return postgres(clock, namespace, env).build();
+    }
+  },
+
+  /** PostgreSQL with locking transactions only ({@code singleStatementFastPath(false)}). */
+  POSTGRES_LOCKING(Server.POSTGRES) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return postgres(clock, namespace, env).singleStatementFastPath(false).build();
+    }
+  },
+
+  /** A single Redis node. */
+  REDIS(Server.REDIS) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return RedisOrderStore.builder()
+          .url(setting(env))
+          .keyPrefix(namespace.keyPrefix())
           .clock(clock)
           .build();
     }
   },
 
-  /** PostgreSQL at {@code FENCEKIT_POSTGRES_URL}, locking transactions only (no fast path). */
-  POSTGRES_LOCKING("FENCEKIT_POSTGRES_URL") {
+  /** A Redis Cluster, reached through its seed nodes. */
+  REDIS_CLUSTER(Server.REDIS_CLUSTER) {
     @Override
-    OrderStore open(Clock clock) {
-      return PostgresOrderStore.builder()
-          .jdbcUrl(setting())
-          .createSchema(true)
-          .singleStatementFastPath(false)
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return RedisOrderStore.builder()
+          .clusterNodes(setting(env))
+          .keyPrefix(namespace.keyPrefix())
           .clock(clock)
           .build();
-    }
-  },
-
-  /** A single Redis node at {@code FENCEKIT_REDIS_URL} ({@code redis://host:port}). */
-  REDIS("FENCEKIT_REDIS_URL") {
-    @Override
-    OrderStore open(Clock clock) {
-      return RedisOrderStore.builder().url(setting()).clock(clock).build();
-    }
-  },
-
-  /**
-   * A Redis Cluster whose seed nodes are {@code FENCEKIT_REDIS_CLUSTER_NODES} ({@code h:p,h:p}).
-   */
-  REDIS_CLUSTER("FENCEKIT_REDIS_CLUSTER_NODES") {
-    @Override
-    OrderStore open(Clock clock) {
-      return RedisOrderStore.builder().clusterNodes(setting()).clock(clock).build();
     }
   };
 
-  private final String variable;
+  private final Server server;
 
-  StoreType(String variable) {
-    this.variable = variable;
-  }
-
-  /** A database file in a new temporary directory, for a store that starts empty. */
-  static Path freshFile() {
-    try {
-      Path dir = Files.createTempDirectory("fencekit-bench-");
-      dir.toFile().deleteOnExit();
-      return dir.resolve("orders.db");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+  StoreType(Server server) {
+    this.server = server;
   }
 
   /**
-   * Deletes a file {@link #freshFile()} made, with SQLite's WAL and shared-memory files and its
-   * directory.
+   * Opens a store of this type on {@code clock}, writing only inside {@code namespace}; the caller
+   * closes it.
    */
-  static void deleteFresh(Path file) {
-    try {
-      for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
-        Files.deleteIfExists(file.resolveSibling(file.getFileName() + suffix));
-      }
-      Files.deleteIfExists(file.getParent());
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not delete the benchmark database " + file, e);
-    }
+  abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env);
+
+  /** A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built. */
+  PostgresOrderStore.Builder postgres(Clock clock, Namespace namespace, Map<String, String> env) {
+    return PostgresOrderStore.builder()
+        .jdbcUrl(setting(env))
+        .schema(namespace.schema())
+        .createSchema(true)
+        .clock(clock);
   }
 
-  /** Opens a store of this type on {@code clock}; the caller closes it. */
-  abstract OrderStore open(Clock clock);
-
-  /** Whether the server this type needs is configured. */
-  boolean available() {
-    return variable == null
-        || (System.getenv(variable) != null && !System.getenv(variable).isBlank());
+  /** The server this type needs, or null for an embedded store. */
+  Server server() {
+    return server;
   }
 
-  /** Why this type is left out, for the line that says so. */
+  /**
+   * Whether this type can run with {@code env}: embedded, or its server's variable is set.
+   *
+   * @throws IllegalArgumentException if the variable is set but malformed (naming it)
+   */
+  boolean available(Map<String, String> env) {
+    return server == null || server.lookup(env).isPresent();
+  }
+
+  /** Why this type is left out, naming the variable that would include it and a good value. */
   String absence() {
-    return name().toLowerCase() + ": left out, " + variable + " is not set";
+    return label() + ": left out, " + unset();
   }
 
-  String setting() {
-    return System.getenv(variable);
+  /** That this type's variable is not set, and a good value for it. */
+  String unset() {
+    return server.variable()
+        + " is not set (e.g. "
+        + server.variable()
+        + "="
+        + server.example()
+        + ")";
   }
 
-  /** A short name for tables. */
+  /** The checked setting of this type's server; fails naming the variable if it is unset. */
+  String setting(Map<String, String> env) {
+    return server.lookup(env).orElseThrow(() -> new IllegalStateException(absence()));
+  }
+
+  /** The store's name everywhere: lower case, words joined by '-' ({@code postgres-locking}). */
   String label() {
-    return name().toLowerCase().replace('_', '-');
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** The type whose {@link #label()} is {@code label}, or null. */
+  /** Every label, comma-separated, for usage and messages. */
+  static String labels() {
+    return Arrays.stream(values()).map(StoreType::label).collect(Collectors.joining(","));
+  }
+
+  /**
+   * The type called {@code label}.
+   *
+   * @throws IllegalArgumentException naming the label and listing the good ones
+   */
   static StoreType byLabel(String label) {
     for (StoreType type : values()) {
       if (type.label().equals(label)) {
         return type;
       }
     }
-    return null;
+    throw new IllegalArgumentException(
+        "no store called '" + label + "'; the stores are " + labels());
   }
 }

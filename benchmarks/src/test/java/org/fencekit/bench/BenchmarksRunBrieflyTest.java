@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,7 +70,7 @@ class BenchmarksRunBrieflyTest {
   }
 
   private static double counter(RunResult result, String name) {
-    Result<?> value = Comparison.secondary(result, name);
+    Result<?> value = Report.secondary(result, name);
     assertNotNull(
         value,
         "counter "
@@ -161,13 +162,37 @@ class BenchmarksRunBrieflyTest {
   }
 
   @Test
+  @DisplayName("the raw baselines of the server stores run, when their servers are set")
+  void serverRawBaselines() throws RunnerException {
+    Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
+    try {
+      for (RunResult result :
+          run(
+              RawBaselineBenchmark.class,
+              Mode.Throughput,
+              2,
+              "baseline",
+              "POSTGRES_SINGLE_JDBC",
+              "POSTGRES_LOCKING_JDBC",
+              "REDIS_EVALSHA",
+              "REDIS_CLUSTER_EVALSHA")) {
+        assertTrue(
+            result.getPrimaryResult().getScore() > 0, result.getParams().getParam("baseline"));
+      }
+    } finally {
+      Server.useEnvironment(null);
+    }
+  }
+
+  @Test
   @DisplayName(
       "the embedded stores are always available; a server store's absence names its variable")
   void availability() {
     assertTrue(
-        StoreType.MEMORY.available()
-            && StoreType.SQLITE.available()
-            && StoreType.SQLITE_NORMAL.available());
+        StoreType.MEMORY.available(Map.of())
+            && StoreType.SQLITE.available(Map.of())
+            && StoreType.SQLITE_NORMAL.available(Map.of()));
+    assertFalse(StoreType.POSTGRES.available(Map.of()));
     assertTrue(
         StoreType.POSTGRES.absence().contains("FENCEKIT_POSTGRES_URL"),
         StoreType.POSTGRES.absence());
@@ -175,8 +200,8 @@ class BenchmarksRunBrieflyTest {
     assertTrue(
         StoreType.REDIS_CLUSTER.absence().contains("FENCEKIT_REDIS_CLUSTER_NODES"),
         StoreType.REDIS_CLUSTER.absence());
-    for (RawBaseline baseline : RawBaseline.values()) {
-      assertFalse(Report.baselines(baseline.store()).isEmpty(), baseline + " is nobody's baseline");
+    for (StoreType store : StoreType.values()) {
+      assertEquals(store, RawBaseline.of(store).store(), store.label());
     }
   }
 }

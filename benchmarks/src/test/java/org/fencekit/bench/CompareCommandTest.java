@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
@@ -10,53 +11,124 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The compare command end to end on the memory store, with the smoke profile (no timing looked at).
+ * The compare command end to end on the embedded stores, with the smoke profile (no timing looked
+ * at): its tables, its report, its charts.
  */
 class CompareCommandTest {
 
-  @Test
-  @DisplayName(
-      "the compare command replays, benchmarks, prints tables and writes JSON, Markdown and a PNG")
-  void compare(@TempDir Path dir) throws IOException {
+  @TempDir static Path dir;
+  private static String out;
+  private static int status;
+
+  @BeforeAll
+  static void compare() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status =
+    status =
         Main.run(
-            new String[] {"--smoke", "--only", "memory", "--out", dir.toString()},
-            new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    String out = bytes.toString(StandardCharsets.UTF_8);
+            new String[] {"--smoke", "--only", "memory,sqlite", "--out", dir.toString()},
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            Map.of());
+    out = bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  @DisplayName("the compare command replays, benchmarks with progress, prints tables and exits 0")
+  void console() {
     assertEquals(0, status, out);
     assertTrue(out.contains("Every stale write was fenced off"), out);
     assertTrue(out.contains("[ 1/"), "no progress shown:\n" + out);
-    assertTrue(out.contains("memory-map ops/s") && out.contains("store/memory-map"), out);
+    assertTrue(out.contains("memory-map ops/s") && out.contains("store / raw"), out);
     assertTrue(out.contains("in-flight/s"), out);
+    assertTrue(out.contains(Report.HOW_TO_READ), out);
+    assertTrue(out.contains(dir.resolve(Charts.STORE_OVER_RAW).toString()), out);
+  }
 
+  @Test
+  @DisplayName("results.json holds every benchmark's JMH results")
+  void json() throws IOException {
     String json = Files.readString(dir.resolve("results.json"));
     assertTrue(json.contains("org.fencekit.bench.ClaimCompleteBenchmark.claimComplete"), json);
     assertTrue(json.contains("org.fencekit.bench.RawBaselineBenchmark.claimComplete"), json);
     assertTrue(json.contains("org.fencekit.bench.HotOrderBenchmark.claimAndSettle"), json);
     assertTrue(json.contains("org.fencekit.bench.StaleWriteBenchmark.storm"), json);
-
-    String md = Files.readString(dir.resolve("results.md"));
-    assertTrue(md.contains("## Summary") && md.contains("| memory"), md);
-    assertTrue(md.contains("heap per provisioned order"), md);
-
-    BufferedImage chart = ImageIO.read(dir.resolve("throughput.png").toFile());
-    assertEquals(1000, chart.getWidth());
   }
 
   @Test
-  @DisplayName("an unknown flag is refused with the usage")
-  void usage() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status =
-        Main.run(new String[] {"--fast"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    assertEquals(64, status);
-    assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("usage:"));
+  @DisplayName(
+      "results.md gives the command that ran, how to read errors, no figure without its error, and no internal words")
+  void markdown() throws IOException {
+    String md = Files.readString(dir.resolve("results.md"));
+    assertTrue(md.contains("## Summary") && md.contains("| memory"), md);
+    assertTrue(md.contains("heap per provisioned order"), md);
+    assertTrue(
+        md.contains(
+            "- command: `org.fencekit.bench.Main --smoke --only memory,sqlite --out "
+                + dir
+                + " (called in-process by "),
+        md);
+    assertTrue(md.contains("- servers: none set; not set: FENCEKIT_POSTGRES_URL"), md);
+    assertTrue(md.contains(Report.HOW_TO_READ), md);
+    // the smoke profile runs one iteration: JMH gives no error, and the report says so
+    assertTrue(md.contains(" ±?"), md);
+    assertEquals(List.of(), figuresWithoutError(md));
+    for (String internal : List.of("issue ", "the seed", "ceiling")) {
+      assertFalse(md.toLowerCase().contains(internal), "'" + internal + "' in\n" + md);
+    }
+  }
+
+  /** Cells of rate, allocation and ratio columns that carry no ± (other columns may). */
+  private static List<String> figuresWithoutError(String md) {
+    List<String> bad = new java.util.ArrayList<>();
+    String[] header = null;
+    for (String line : md.split("\n")) {
+      if (!line.startsWith("|")) {
+        header = null;
+        continue;
+      }
+      String[] cells = line.substring(1).split("\\|");
+      if (header == null) {
+        header = cells;
+      } else if (!line.startsWith("|:")) {
+        for (int c = 0; c < cells.length; c++) {
+          String h = header[c].trim();
+          String cell = cells[c].trim();
+          boolean figure = h.endsWith("/s") || h.contains("B/") || h.contains(" / ");
+          if (figure && !cell.equals("-") && !cell.contains("±")) {
+            bad.add(h + ": " + cell + " in " + line);
+          }
+        }
+      }
+    }
+    return bad;
+  }
+
+  @Test
+  @DisplayName("both charts are written, drawn, and sized for their stores")
+  void charts() throws IOException {
+    for (String name : List.of(Charts.THROUGHPUT, Charts.STORE_OVER_RAW)) {
+      Path file = dir.resolve(name);
+      assertTrue(Files.size(file) > 20_000, name + " is only " + Files.size(file) + " bytes");
+      BufferedImage chart = ImageIO.read(file.toFile());
+      assertEquals(1200, chart.getWidth(), name);
+      assertTrue(chart.getHeight() >= 300, name + " height " + chart.getHeight());
+      Set<Integer> colors = new HashSet<>();
+      for (int y = 0; y < chart.getHeight(); y += 3) {
+        for (int x = 0; x < chart.getWidth(); x += 3) {
+          colors.add(chart.getRGB(x, y));
+        }
+      }
+      assertTrue(colors.size() > 50, name + " has only " + colors.size() + " colours: blank?");
+    }
   }
 }

@@ -34,7 +34,7 @@ class IncidentReplayTest {
   @DisplayName("every scenario holds on the memory store")
   void memoryHolds() throws Exception {
     ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
-    List<IncidentReplay.Outcome> outcomes =
+    List<Replay.Outcome> outcomes =
         new IncidentReplay(new MemoryOrderStore(clock), clock).replayAll();
     assertEquals(7, outcomes.size());
     outcomes.forEach(o -> assertTrue(o.held(), o.toString()));
@@ -44,25 +44,30 @@ class IncidentReplayTest {
   @DisplayName("a store with a lease but no fence is caught: the incident lands")
   void leaseOnlyLands() throws Exception {
     ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
-    List<IncidentReplay.Outcome> outcomes =
+    List<Replay.Outcome> outcomes =
         new IncidentReplay(new LeaseOnlyStore(clock), clock).replayAll();
-    IncidentReplay.Outcome incident = outcomes.get(0);
+    Replay.Outcome incident = outcomes.get(0);
     assertFalse(incident.held(), incident.toString());
     assertTrue(incident.detail().contains("a third charge"), incident.detail());
   }
 
   @Test
-  @DisplayName("the main job prints a table for the embedded stores and exits 0")
+  @DisplayName(
+      "the replay prints a table for the embedded stores, explains held and LANDED, and exits 0")
   void mainJob() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int status =
         Main.run(
-            new String[] {"--replay-only"}, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            new String[] {"--replay-only"},
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            Map.of());
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
-    assertTrue(out.contains("| memory") || out.contains("memory |"), out);
-    assertTrue(out.contains("sqlite"), out);
-    assertFalse(out.contains("LANDED"), out);
+    assertTrue(
+        out.contains("| scenario") && out.contains("| memory | sqlite | sqlite-normal |"), out);
+    assertTrue(out.contains("held: the store did what the contract says"), out);
+    assertFalse(out.contains("| LANDED"), out);
+    assertTrue(out.contains("postgres: left out, FENCEKIT_POSTGRES_URL is not set"), out);
   }
 
   /** The seed's handler before the fix: a lease, and writes that never check the token. */

@@ -1,0 +1,257 @@
+package org.fencekit.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * Where one replay or one benchmark trial keeps its orders, so that nothing it writes mixes with
+ * anyone else's data on a shared server or outlives it: a PostgreSQL schema of its own ({@code
+ * fencekit_bench_<run>_<id>}), a Redis key prefix of its own ({@code fencekit-bench-<run>-<id>:})
+ * and a temporary folder for SQLite files. {@link #drop} removes all three; {@link #sweep} removes
+ * whatever every namespace of one run left behind (a benchmark fork that died before its teardown).
+ *
+ * <p>The run id is {@value #RUN_PROPERTY} when set (the main job passes its own to every JMH fork),
+ * else one drawn per JVM.
+ */
+record Namespace(String run, String id) {
+
+  /** The system property that carries the main job's run id into the JMH forks. */
+  static final String RUN_PROPERTY = "fencekit.bench.run";
+
+  private static final Pattern HEX = Pattern.compile("[0-9a-f]{8}");
+  private static final String THIS_JVM = newId();
+
+  /** Checks both ids: eight lower-case hex digits, so names and patterns stay plain. */
+  Namespace {
+    if (!HEX.matcher(run).matches() || !HEX.matcher(id).matches()) {
+      throw new IllegalArgumentException(
+          "a namespace's run and id are 8 lower-case hex digits, got " + run + " and " + id);
+    }
+  }
+
+  /** A namespace no one else uses, in this JVM's run. */
+  static Namespace fresh() {
+    return new Namespace(runId(), newId());
+  }
+
+  /** The run id of this JVM: {@value #RUN_PROPERTY}, or one drawn at start-up. */
+  static String runId() {
+    String run = System.getProperty(RUN_PROPERTY);
+    return run == null ? THIS_JVM : run;
+  }
+
+  /** Eight random hex digits. */
+  static String newId() {
+    return UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** The PostgreSQL schema of this namespace. */
+  String schema() {
+    return "fencekit_bench_" + run + "_" + id;
+  }
+
+  /** The Redis key prefix of this namespace. */
+  String keyPrefix() {
+    return "fencekit-bench-" + run + "-" + id + ":";
+  }
+
+  /** The folder of this namespace's SQLite files (created on first use). */
+  Path folder() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "fencekit-bench-" + run + "-" + id);
+  }
+
+  /** A new SQLite database file in {@link #folder()}. */
+  Path sqliteFile(String name) {
+    try {
+      return Files.createDirectories(folder()).resolve(name + ".db");
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create the benchmark folder " + folder(), e);
+    }
+  }
+
+  /**
+   * Removes this namespace's files and, on {@code server} (null for an embedded store), its schema
+   * or its keys.
+   */
+  void drop(Server server, Map<String, String> env) {
+    deleteFolder(folder());
+    if (server == Server.POSTGRES) {
+      dropSchemas(server.lookup(env).orElseThrow(), schema());
+    } else if (server != null) {
+      for (Jedis node : redisNodes(server, env)) {
+        try (node) {
+          unlinkKeys(node, keyPrefix() + "*");
+        }
+      }
+    }
+  }
+
+  /**
+   * Removes what every namespace of {@code run} left, on every server configured in {@code env}.
+   */
+  static void sweep(String run, Map<String, String> env) {
+    new Namespace(run, "00000000"); // checks the run id
+    try (Stream<Path> folders = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      folders
+          .filter(p -> p.getFileName().toString().startsWith("fencekit-bench-" + run + "-"))
+          .forEach(Namespace::deleteFolder);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not list the temporary folder", e);
+    }
+    Optional<String> postgres = Server.POSTGRES.lookup(env);
+    if (postgres.isPresent()) {
+      dropSchemas(postgres.get(), leftoverSchemas(postgres.get(), run).toArray(new String[0]));
+    }
+    for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
+      for (Jedis node : redisNodes(redis, env)) {
+        try (node) {
+          unlinkKeys(node, "fencekit-bench-" + run + "-*");
+        }
+      }
+    }
+  }
+
+  /** The schemas of {@code run} that exist on the server at {@code jdbcUrl}. */
+  static List<String> leftoverSchemas(String jdbcUrl, String run) {
+    List<String> schemas = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(jdbcUrl);
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT nspname FROM pg_namespace WHERE nspname LIKE ? ORDER BY nspname")) {
+      select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          schemas.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not list the benchmark schemas in PostgreSQL: " + e.getMessage(), e);
+    }
+    return schemas;
+  }
+
+  /** How many keys of {@code run} exist on every Redis configured in {@code env}. */
+  static long leftoverKeys(String run, Map<String, String> env) {
+    long keys = 0;
+    for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
+      for (Jedis node : redisNodes(redis, env)) {
+        try (node) {
+          keys += scan(node, "fencekit-bench-" + run + "-*").size();
+        }
+      }
+    }
+    return keys;
+  }
+
+  private static void dropSchemas(String jdbcUrl, String... schemas) {
+    if (schemas.length == 0) {
+      return;
+    }
+    try (Connection connection = DriverManager.getConnection(jdbcUrl);
+        Statement statement = connection.createStatement()) {
+      for (String schema : schemas) {
+        // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+        statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not drop the benchmark schema(s) "
+              + String.join(", ", schemas)
+              + " in PostgreSQL: "
+              + e.getMessage()
+              + "; drop them by hand",
+          e);
+    }
+  }
+
+  /** A connection to the single node, or to each master of the cluster; none if not configured. */
+  private static List<Jedis> redisNodes(Server redis, Map<String, String> env) {
+    List<Jedis> nodes = new ArrayList<>();
+    Optional<String> setting = redis.lookup(env);
+    if (setting.isPresent() && redis == Server.REDIS) {
+      nodes.add(new Jedis(URI.create(setting.get())));
+    } else if (setting.isPresent()) {
+      masters(setting.get()).forEach(master -> nodes.add(new Jedis(master)));
+    }
+    return nodes;
+  }
+
+  private static void unlinkKeys(Jedis node, String pattern) {
+    for (String key : scan(node, pattern)) {
+      node.unlink(key); // one key at a time: on a cluster node, keys of one page span slots
+    }
+  }
+
+  private static List<String> scan(Jedis node, String pattern) {
+    List<String> keys = new ArrayList<>();
+    ScanParams match = new ScanParams().match(pattern).count(1000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> page = node.scan(cursor, match);
+      keys.addAll(page.getResult());
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return keys;
+  }
+
+  /** The cluster's masters, learned from the first seed node that answers CLUSTER NODES. */
+  private static Set<HostAndPort> masters(String seeds) {
+    RuntimeException last = null;
+    for (String seed : seeds.split(",")) {
+      try (Jedis jedis = new Jedis(HostAndPort.from(seed.trim()))) {
+        Set<HostAndPort> masters = new LinkedHashSet<>();
+        for (String line : jedis.clusterNodes().split("\n")) {
+          String[] fields = line.trim().split(" ");
+          if (fields.length > 2 && fields[2].contains("master") && !fields[2].contains("fail")) {
+            masters.add(HostAndPort.from(fields[1].split("@")[0]));
+          }
+        }
+        return masters;
+      } catch (RuntimeException e) {
+        last = e;
+      }
+    }
+    throw new IllegalStateException(
+        "no Redis Cluster seed node in "
+            + Server.REDIS_CLUSTER.variable()
+            + " answered CLUSTER NODES",
+        last);
+  }
+
+  private static void deleteFolder(Path folder) {
+    if (!Files.exists(folder)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(folder)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete the benchmark folder " + folder, e);
+    }
+  }
+}

@@ -1,0 +1,360 @@
+package org.fencekit.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.postgres.PostgresOrderStore;
+import org.fencekit.store.sqlite.SqliteOrderStore;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The JDBC stores' own statements through the bare driver: one connection per thread, statements
+ * prepared once per connection and bound by column name ({@link SqlParameters}), no pool, no
+ * validation, no records built. One shape for SQLite and PostgreSQL:
+ *
+ * <ul>
+ *   <li>locking: a claim is one transaction of the store's read statement (SQLite's
+ *       select-order.sql in {@code BEGIN IMMEDIATE}, PostgreSQL's lock-order.sql, {@code SELECT ...
+ *       FOR UPDATE}) and insert-order.sql; a complete one transaction of the read, a nonce
+ *       comparison and update-order.sql;
+ *   <li>single statement (PostgreSQL's fast path): insert-order.sql to claim and complete-fast.sql
+ *       to complete, each in auto-commit.
+ * </ul>
+ *
+ * SQLite's writers in this process queue on one plain lock, the cheapest way not to poll in its
+ * busy handler. The tables are created by opening the store once, inside the run's {@link
+ * Namespace}.
+ */
+final class RawJdbc implements RawDriver {
+
+  /** What each parameter of the statements is bound to. */
+  private enum Value {
+    SESSION_ID,
+    NONCE,
+    NOW,
+    LEASE_END,
+    FENCE,
+    PRODUCT,
+    QUANTITY,
+    EMAIL,
+    AMOUNT,
+    CURRENCY,
+    PENDING,
+    PROVISIONED,
+    ITEM_ID,
+    ITEM_PAYLOAD,
+    ONE,
+    NULL
+  }
+
+  /** A first claim's row: PENDING, fence 1, the claim, nothing settled. */
+  private static final Map<String, Value> CLAIM =
+      Map.ofEntries(
+          Map.entry("session_id", Value.SESSION_ID),
+          Map.entry("product_id", Value.PRODUCT),
+          Map.entry("quantity", Value.QUANTITY),
+          Map.entry("customer_email", Value.EMAIL),
+          Map.entry("amount_total", Value.AMOUNT),
+          Map.entry("currency", Value.CURRENCY),
+          Map.entry("status", Value.PENDING),
+          Map.entry("provider_order_id", Value.NULL),
+          Map.entry("item_payload", Value.NULL),
+          Map.entry("last_error", Value.NULL),
+          Map.entry("fence", Value.ONE),
+          Map.entry("claim_fence", Value.ONE),
+          Map.entry("claim_nonce", Value.NONCE),
+          Map.entry("claimed_at", Value.NOW),
+          Map.entry("lease_expires_at", Value.LEASE_END),
+          Map.entry("settled_fence", Value.NULL),
+          Map.entry("settled_nonce", Value.NULL),
+          Map.entry("updated_at", Value.NOW));
+
+  /** The owner's complete: PROVISIONED, the item, no claim, settled by the token. */
+  private static final Map<String, Value> COMPLETE =
+      Map.ofEntries(
+          Map.entry("status", Value.PROVISIONED),
+          Map.entry("provider_order_id", Value.ITEM_ID),
+          Map.entry("item_payload", Value.ITEM_PAYLOAD),
+          Map.entry("last_error", Value.NULL),
+          Map.entry("fence", Value.FENCE),
+          Map.entry("claim_fence", Value.NULL),
+          Map.entry("claim_nonce", Value.NULL),
+          Map.entry("claimed_at", Value.NULL),
+          Map.entry("lease_expires_at", Value.NULL),
+          Map.entry("settled_fence", Value.FENCE),
+          Map.entry("settled_nonce", Value.NONCE),
+          Map.entry("updated_at", Value.NOW),
+          Map.entry("where.session_id", Value.SESSION_ID),
+          Map.entry("where.fence", Value.FENCE),
+          Map.entry("where.claim_nonce", Value.NONCE));
+
+  /** Reading an order by its id. */
+  private static final Map<String, Value> READ = Map.of("where.session_id", Value.SESSION_ID);
+
+  /** Opens one thread's connection. */
+  @FunctionalInterface
+  private interface Connector {
+    Connection open() throws SQLException;
+  }
+
+  private final String engine;
+  private final Connector connector;
+  private final boolean singleStatement;
+  private final ReentrantLock writes;
+  private final String read;
+  private final String insert;
+  private final String update;
+
+  private RawJdbc(
+      String engine,
+      Connector connector,
+      boolean singleStatement,
+      ReentrantLock writes,
+      String read,
+      String insert,
+      String update) {
+    this.engine = engine;
+    this.connector = connector;
+    this.singleStatement = singleStatement;
+    this.writes = writes;
+    this.read = read;
+    this.insert = insert;
+    this.update = update;
+  }
+
+  /** SQLite's statements on a fresh file in {@code namespace}, at {@code synchronous}. */
+  static RawJdbc sqlite(SqliteOrderStore.Synchronous synchronous, Namespace namespace) {
+    Path file = namespace.sqliteFile("raw-" + synchronous.name().toLowerCase(Locale.ROOT));
+    SqliteOrderStore.builder(file).build().close();
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(5000);
+    config.setSynchronous(
+        synchronous == SqliteOrderStore.Synchronous.FULL
+            ? SQLiteConfig.SynchronousMode.FULL
+            : SQLiteConfig.SynchronousMode.NORMAL);
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    String sql = "/org/fencekit/store/sqlite/";
+    return new RawJdbc(
+        "sqlite",
+        () -> config.createConnection("jdbc:sqlite:" + file),
+        false,
+        new ReentrantLock(),
+        statement(sql + "select-order.sql"),
+        statement(sql + "insert-order.sql"),
+        statement(sql + "update-order.sql"));
+  }
+
+  /**
+   * PostgreSQL's statements at {@code url} (driver defaults), in {@code namespace}'s schema:
+   * locking transactions, or the fast path's single statements.
+   */
+  static RawJdbc postgres(String url, Namespace namespace, boolean singleStatement) {
+    PostgresOrderStore.builder()
+        .jdbcUrl(url)
+        .schema(namespace.schema())
+        .createSchema(true)
+        .build()
+        .close();
+    String inSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + namespace.schema();
+    String sql = "/org/fencekit/store/postgres/";
+    return new RawJdbc(
+        "postgres",
+        () -> DriverManager.getConnection(inSchema),
+        singleStatement,
+        null,
+        statement(sql + "lock-order.sql"),
+        statement(sql + "insert-order.sql"),
+        statement(sql + (singleStatement ? "complete-fast.sql" : "update-order.sql")));
+  }
+
+  /** A store's statement, on the default table names. */
+  private static String statement(String path) {
+    return Resources.text(path)
+        .replace("${orders}", "fencekit_orders")
+        .replace("${orphans}", "fencekit_orphans");
+  }
+
+  @Override
+  public Session session() {
+    try {
+      return new JdbcSession(connector.open());
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "raw " + engine + ": could not connect: " + e.getMessage(), e);
+    }
+  }
+
+  /** Nothing to close: the sessions own the connections, the namespace the data. */
+  @Override
+  public void close() {}
+
+  /** A statement and what each of its parameters is bound to. */
+  private record Bound(PreparedStatement statement, Value[] values) {
+
+    static Bound prepare(Connection connection, String sql, Map<String, Value> known)
+        throws SQLException {
+      List<String> names = SqlParameters.names(sql);
+      Value[] values = new Value[names.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = known.get(names.get(i));
+        if (values[i] == null) {
+          throw new IllegalStateException(
+              "the raw baseline has no value for parameter '"
+                  + names.get(i)
+                  + "' of this statement; add it to RawJdbc:\n"
+                  + sql);
+        }
+      }
+      return new Bound(connection.prepareStatement(sql), values);
+    }
+
+    PreparedStatement bind(String sessionId, String nonce, long now, long fence)
+        throws SQLException {
+      for (int i = 0; i < values.length; i++) {
+        int p = i + 1;
+        switch (values[i]) {
+          case SESSION_ID -> statement.setString(p, sessionId);
+          case NONCE -> statement.setString(p, nonce);
+          case NOW -> statement.setLong(p, now);
+          case LEASE_END -> statement.setLong(p, now + ClaimCompleteBenchmark.LEASE.toMillis());
+          case FENCE -> statement.setLong(p, fence);
+          case PRODUCT -> statement.setString(p, "esim-eu-5gb");
+          case QUANTITY, ONE -> statement.setLong(p, 1);
+          case EMAIL -> statement.setString(p, "customer@example.com");
+          case AMOUNT -> statement.setLong(p, 1999);
+          case CURRENCY -> statement.setString(p, "usd");
+          case PENDING -> statement.setString(p, "PENDING");
+          case PROVISIONED -> statement.setString(p, "PROVISIONED");
+          case ITEM_ID -> statement.setString(p, Orders.ITEM.providerOrderId());
+          case ITEM_PAYLOAD -> statement.setString(p, Orders.ITEM.payload());
+          case NULL -> statement.setNull(p, Types.NULL);
+        }
+      }
+      return statement;
+    }
+  }
+
+  private final class JdbcSession implements Session {
+    private final Connection connection;
+    private final PreparedStatement begin;
+    private final PreparedStatement commit;
+    private final Bound read;
+    private final Bound insert;
+    private final Bound update;
+    private final int fenceColumn;
+    private final int nonceColumn;
+
+    JdbcSession(Connection connection) throws SQLException {
+      this.connection = connection;
+      boolean sqlite = writes != null;
+      if (!singleStatement && !sqlite) {
+        connection.setAutoCommit(false);
+      }
+      begin = sqlite ? connection.prepareStatement("BEGIN IMMEDIATE") : null;
+      commit = sqlite ? connection.prepareStatement("COMMIT") : null;
+      read = Bound.prepare(connection, RawJdbc.this.read, READ);
+      insert = Bound.prepare(connection, RawJdbc.this.insert, CLAIM);
+      update = Bound.prepare(connection, RawJdbc.this.update, COMPLETE);
+      List<String> columns = SqlParameters.selected(RawJdbc.this.read);
+      fenceColumn = columns.indexOf("fence") + 1;
+      nonceColumn = columns.indexOf("claim_nonce") + 1;
+      if (fenceColumn == 0 || nonceColumn == 0) {
+        throw new IllegalStateException(
+            "the store's read statement selects no fence or claim_nonce: " + columns);
+      }
+    }
+
+    @Override
+    public void claimComplete(String sessionId, long now) {
+      String nonce = ClaimId.newNonce();
+      try {
+        if (singleStatement) {
+          if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
+            throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
+          }
+          try (ResultSet rs = update.bind(sessionId, nonce, now, 1).executeQuery()) {
+            if (!rs.next()) {
+              throw refused(sessionId);
+            }
+          }
+          return;
+        }
+        begin();
+        try {
+          try (ResultSet rs = read.bind(sessionId, nonce, now, 0).executeQuery()) {
+            if (rs.next()) {
+              throw new IllegalStateException("fresh order " + sessionId + " exists already");
+            }
+          }
+          if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
+            throw new IllegalStateException("fresh order " + sessionId + " was not created");
+          }
+          commit();
+        } finally {
+          end();
+        }
+        begin();
+        try {
+          long fence;
+          try (ResultSet rs = read.bind(sessionId, nonce, now, 0).executeQuery()) {
+            if (!rs.next() || !nonce.equals(rs.getString(nonceColumn))) {
+              throw refused(sessionId);
+            }
+            fence = rs.getLong(fenceColumn);
+          }
+          update.bind(sessionId, nonce, now, fence).executeUpdate();
+          commit();
+        } finally {
+          end();
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "raw " + engine + " claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
+      }
+    }
+
+    private IllegalStateException refused(String sessionId) {
+      return new IllegalStateException("the owner's complete of " + sessionId + " was refused");
+    }
+
+    private void begin() throws SQLException {
+      if (writes != null) {
+        writes.lock();
+        begin.execute();
+      }
+    }
+
+    private void commit() throws SQLException {
+      if (commit != null) {
+        commit.execute();
+      } else {
+        connection.commit();
+      }
+    }
+
+    /** After a transaction, committed or not (a failure ends the benchmark run). */
+    private void end() {
+      if (writes != null) {
+        writes.unlock();
+      }
+    }
+
+    @Override
+    public void close() {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        throw new IllegalStateException("raw " + engine + ": could not close a connection", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package org.fencekit.bench;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A server the main job and the benchmarks can use, found through the environment variable the
+ * tests read too. A value is checked before anything connects: a malformed one is an error that
+ * names the variable and shows a good value, and never repeats a password.
+ */
+enum Server {
+
+  /** PostgreSQL, as a JDBC URL. */
+  POSTGRES("FENCEKIT_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres") {
+    @Override
+    String problem(String value) {
+      if (!value.startsWith("jdbc:postgresql://")) {
+        return "is not a PostgreSQL JDBC URL: it must start with jdbc:postgresql://, and this one"
+            + " starts with "
+            + Server.start(value);
+      }
+      return hostProblem(value.substring("jdbc:".length()));
+    }
+  },
+
+  /** A single Redis node, as a redis:// or rediss:// URL. */
+  REDIS("FENCEKIT_REDIS_URL", "redis://127.0.0.1:6379") {
+    @Override
+    String problem(String value) {
+      if (!value.startsWith("redis://") && !value.startsWith("rediss://")) {
+        return "is not a Redis URL: it must start with redis:// or rediss://, and this one starts"
+            + " with "
+            + Server.start(value);
+      }
+      return hostProblem(value);
+    }
+  },
+
+  /** A Redis Cluster, as a comma-separated list of seed nodes. */
+  REDIS_CLUSTER("FENCEKIT_REDIS_CLUSTER_NODES", "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003") {
+    @Override
+    String problem(String value) {
+      String[] nodes = value.split(",", -1);
+      for (int i = 0; i < nodes.length; i++) {
+        String node = nodes[i].trim();
+        int colon = node.lastIndexOf(':');
+        String host = colon <= 0 ? "" : node.substring(0, colon);
+        if (host.isEmpty()
+            || !host.chars().allMatch(c -> Character.isLetterOrDigit(c) || ".-_[]:".indexOf(c) >= 0)
+            || !isPort(node.substring(colon + 1))) {
+          return "is not a list of host:port seed nodes: entry "
+              + (i + 1)
+              + (node.contains("@") ? " holds an '@'" : " is '" + node + "'")
+              + " (a URL or a password does not belong here)";
+        }
+      }
+      return null;
+    }
+  };
+
+  /**
+   * The environment the benchmarks' JMH states read: the process's, unless {@link Main} set one.
+   */
+  private static volatile Map<String, String> environment = System.getenv();
+
+  private final String variable;
+  private final String example;
+
+  Server(String variable, String example) {
+    this.variable = variable;
+    this.example = example;
+  }
+
+  /**
+   * The environment the benchmark states read ({@link BackendState}, {@link RawBaselineBenchmark}):
+   * the process's, or the one {@link Main#run} was given while it runs. A JMH fork is a new process
+   * and reads its own, inherited from the process that started it.
+   */
+  static Map<String, String> environment() {
+    return environment;
+  }
+
+  /** Makes {@link #environment()} answer {@code env} (null: the process's again). */
+  static void useEnvironment(Map<String, String> env) {
+    environment = env == null ? System.getenv() : env;
+  }
+
+  /** The environment variable that names this server. */
+  String variable() {
+    return variable;
+  }
+
+  /** A good value of {@link #variable()}: the one that reaches the server CI starts. */
+  String example() {
+    return example;
+  }
+
+  /**
+   * This server's setting in {@code env}: empty when the variable is unset or blank.
+   *
+   * @throws IllegalArgumentException if it is set but malformed; the message names the variable,
+   *     says what is wrong and shows a good value
+   */
+  Optional<String> lookup(Map<String, String> env) {
+    String value = env.get(variable);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    String problem = problem(value.trim());
+    if (problem != null) {
+      throw new IllegalArgumentException(
+          variable + " " + problem + ". A good value: " + variable + "=" + example);
+    }
+    return Optional.of(value.trim());
+  }
+
+  /** What is wrong with {@code value}, without repeating any secret it holds, or null. */
+  abstract String problem(String value);
+
+  /** Checks the host and port of a URL whose scheme is fine. */
+  static String hostProblem(String url) {
+    try {
+      URI uri = new URI(url);
+      if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        return "has no host: it must look like scheme://host:port/...";
+      }
+      return null;
+    } catch (URISyntaxException e) {
+      return "is not a valid URL (" + e.getReason() + " at index " + e.getIndex() + ")";
+    }
+  }
+
+  private static boolean isPort(String text) {
+    if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(Character::isDigit)) {
+      return false;
+    }
+    int port = Integer.parseInt(text);
+    return port >= 1 && port <= 65535;
+  }
+
+  /** How a value begins, up to its first ':' (never far enough to show credentials). */
+  private static String start(String value) {
+    int colon = value.indexOf(':');
+    if (colon < 0) {
+      return "no scheme at all (a value of " + value.length() + " characters and no ':')";
+    }
+    String scheme = value.substring(0, colon + 1);
+    return "'" + (scheme.length() > 20 ? scheme.substring(0, 20) + "..." : scheme) + "'";
+  }
+}

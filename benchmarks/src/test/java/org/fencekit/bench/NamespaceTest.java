@@ -1,0 +1,145 @@
+package org.fencekit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderStore;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Every store the main job opens writes inside a namespace of its own, and nothing of a run is left
+ * on a server once it ends. Against the real servers; skipped when their variables are unset.
+ */
+class NamespaceTest {
+
+  private static void claimOne(OrderStore store) {
+    ClaimResult claim = store.claim(Orders.snapshot("ns_test_order"), Duration.ofMinutes(1));
+    assertTrue(claim instanceof ClaimResult.Claimed, claim.toString());
+  }
+
+  private static long count(String jdbcUrl, String sql) throws SQLException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  @DisplayName("a PostgreSQL store writes in the namespace's own schema, and drop removes it")
+  void postgres() throws SQLException {
+    Map<String, String> env = TestServers.env(Server.POSTGRES);
+    String url = env.get(Server.POSTGRES.variable());
+    for (StoreType type : List.of(StoreType.POSTGRES, StoreType.POSTGRES_LOCKING)) {
+      Namespace namespace = Namespace.fresh();
+      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env)) {
+        claimOne(store);
+      }
+      assertEquals(
+          1, count(url, "SELECT count(*) FROM " + namespace.schema() + ".fencekit_orders"));
+      namespace.drop(Server.POSTGRES, env);
+      assertEquals(
+          0,
+          count(
+              url,
+              "SELECT count(*) FROM pg_namespace WHERE nspname = '" + namespace.schema() + "'"),
+          type.label());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a Redis store writes under the namespace's own key prefix, and drop removes its keys")
+  void redis() {
+    Map<String, String> env = TestServers.env(Server.REDIS);
+    Namespace namespace = Namespace.fresh();
+    try (OrderStore store = StoreType.REDIS.open(Clock.systemUTC(), namespace, env)) {
+      claimOne(store);
+    }
+    try (Jedis jedis = new Jedis(java.net.URI.create(env.get(Server.REDIS.variable())))) {
+      assertEquals(1, jedis.keys(namespace.keyPrefix() + "*").size());
+      namespace.drop(Server.REDIS, env);
+      assertEquals(0, jedis.keys(namespace.keyPrefix() + "*").size());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a Redis Cluster store writes under the namespace's prefix, and drop clears every master")
+  void redisCluster() {
+    Map<String, String> env = TestServers.env(Server.REDIS_CLUSTER);
+    Namespace namespace = Namespace.fresh();
+    try (OrderStore store = StoreType.REDIS_CLUSTER.open(Clock.systemUTC(), namespace, env)) {
+      for (int i = 0; i < 20; i++) {
+        store.claim(Orders.snapshot("ns_test_" + i), Duration.ofMinutes(1));
+      }
+    }
+    assertTrue(Namespace.leftoverKeys(namespace.run(), env) >= 20);
+    namespace.drop(Server.REDIS_CLUSTER, env);
+    Namespace.sweep(namespace.run(), env); // the node's view too, should the test share one
+    assertEquals(0, Namespace.leftoverKeys(namespace.run(), env));
+  }
+
+  @Test
+  @DisplayName("a SQLite store's file lives in the namespace's folder, and drop deletes the folder")
+  void sqlite() {
+    Namespace namespace = Namespace.fresh();
+    try (OrderStore store = StoreType.SQLITE.open(Clock.systemUTC(), namespace, Map.of())) {
+      claimOne(store);
+    }
+    assertTrue(Files.isDirectory(namespace.folder()));
+    namespace.drop(null, Map.of());
+    assertFalse(Files.exists(namespace.folder()));
+  }
+
+  @Test
+  @DisplayName(
+      "the main job leaves no schema, key or file behind on the servers it used, replay and benchmarks")
+  void mainJobCleansUp() throws Exception {
+    Map<String, String> env = TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER);
+    String url = env.get(Server.POSTGRES.variable());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    String run = Namespace.runId();
+    int status =
+        Main.run(
+            new String[] {
+              "--smoke",
+              "--only",
+              "postgres,redis,redis-cluster,sqlite",
+              "--out",
+              Files.createTempDirectory("fencekit-clean").toString()
+            },
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            env);
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, out);
+    assertEquals(List.of(), Namespace.leftoverSchemas(url, run), "schemas left behind");
+    assertEquals(0, Namespace.leftoverKeys(run, env), "keys left behind");
+    try (var folders = Files.list(Files.createTempDirectory("x").getParent())) {
+      assertEquals(
+          0,
+          folders
+              .filter(p -> p.getFileName().toString().startsWith("fencekit-bench-" + run))
+              .count(),
+          "SQLite folders left behind");
+    }
+  }
+}
