@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -35,7 +36,12 @@ final class IncidentReplay {
               + " answered Superseded, a retried settle was answered Written with nothing changed,"
               + " two deliveries at once claimed the order once. LANDED: it did not; for a stale"
               + " write, that is the lost purchase or the third charge fencekit exists to prevent.",
-          (store, clock) -> new IncidentReplay(store, clock).replayAll());
+          stores -> {
+            ManualClock clock = new ManualClock(Instant.parse("2026-09-14T12:00:00Z"));
+            try (OrderStore store = stores.open(clock)) {
+              return new IncidentReplay(store, clock).replayAll();
+            }
+          });
 
   /** The lease of the incident's handler. */
   static final Duration LEASE = Duration.ofMinutes(2);

@@ -1,5 +1,6 @@
 package org.fencekit.bench;
 
+import java.time.Clock;
 import java.util.List;
 import org.fencekit.store.OrderStore;
 
@@ -14,15 +15,27 @@ import org.fencekit.store.OrderStore;
  */
 record Replay(String title, String legend, Scenarios scenarios) {
 
-  /** Runs a replay's scenarios against one store. */
+  /** Runs a replay's scenarios against one kind of store. */
   @FunctionalInterface
   interface Scenarios {
     /**
-     * Every scenario against {@code store}, whose clock is {@code clock}, in table order.
+     * Every scenario, in table order, on stores opened by {@code stores} (one for all, or one per
+     * scenario; the replay closes what it opens).
      *
      * @throws Exception if the store failed (not if it answered wrongly: that is an outcome)
      */
-    List<Outcome> run(OrderStore store, ManualClock clock) throws Exception;
+    List<Outcome> run(Stores stores) throws Exception;
+  }
+
+  /** Opens a store of the kind a table column is for. */
+  @FunctionalInterface
+  interface Stores {
+    /**
+     * A new store whose leases run on {@code clock}.
+     *
+     * @throws Exception if it cannot be opened
+     */
+    OrderStore open(Clock clock) throws Exception;
   }
 
   /**
