@@ -79,7 +79,7 @@ class FulfilmentHandlerTimingTest {
   }
 
   @Test
-  void aSupersededHeartbeatTellsTheCallItLostTheOrderAndInterruptsIt() {
+  void aSupersededHeartbeatTellsTheCallItLostTheOrderAndInterruptsIt() throws Exception {
     try (ScenarioRun run = newRun("supersededHeartbeat")) {
       Instance a = run.instance("A");
       Instance b = run.instance("B");
@@ -92,6 +92,10 @@ class FulfilmentHandlerTimingTest {
       run.expectAnswer(b.deliverAndAwait(run.paid("order")), 200);
       a.thaw();
       assertFalse(call.purchase().ownership().owned(), "the heartbeat learned it was superseded");
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!call.interrupted() && System.nanoTime() < deadline) {
+        Thread.sleep(2); // the interrupted thread notes it when it wakes; not a lease
+      }
       assertTrue(call.interrupted(), "the provider call's thread was interrupted");
       assertEquals(1, call.purchase().ownership().claimId().fence());
       run.provider().release(1);
