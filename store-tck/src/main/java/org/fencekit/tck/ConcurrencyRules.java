@@ -136,7 +136,10 @@ public abstract class ConcurrencyRules extends InputRules {
     return store.fail(sid, token, i == 2 ? "timeout" : "provider said no");
   }
 
-  /** How many orders {@code concurrency_completeFailRace} races settles on; fewer for a slow backend. */
+  /**
+   * How many orders {@code concurrency_completeFailRace} races settles on; fewer for a slow
+   * backend.
+   */
   protected int settleRaceRounds() {
     return 48;
   }

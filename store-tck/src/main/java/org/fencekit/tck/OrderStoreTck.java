@@ -3,8 +3,12 @@ package org.fencekit.tck;
 import org.fencekit.store.OrderStore;
 
 /**
- * The technology compatibility kit: the behaviour of the store contract ({@code CONTRACT.md}) as a
- * JUnit 5 suite every {@link OrderStore} must pass.
+ * The technology compatibility kit: the store contract as a JUnit 5 suite every {@link OrderStore}
+ * must pass. The contract ships in this jar ({@code org/fencekit/tck/contract.md}), and so does the
+ * listing of the rules ({@link Rules}, {@code org/fencekit/tck/rules.txt}): each rule's id, what it
+ * holds a store to, and what to check when it fails. A failure message starts with what was
+ * expected and found (the order, the token presented, the current token, the clock and the fields
+ * that differ) and ends with the rule's line of the listing.
  *
  * <p>Use it by adding this module with test scope and writing one class:
  *
@@ -25,22 +29,22 @@ import org.fencekit.store.OrderStore;
  * <p>Each test gets a fresh {@link TestClock} and a fresh store from {@link #newStore}, made on the
  * test's first use of it (after the subclass's own {@code @BeforeEach}); every store the suite
  * obtained is closed after the test. Session ids carry a random per-run prefix and a per-test
- * number, so stores over a shared database never see another test's orders, from this run or an
- * earlier one: {@code newStore} need not empty the database.
+ * number, so stores over a shared database never see another test's orders: {@code newStore} need
+ * not empty the database. Tests that need two instances over the same data are skipped (not failed)
+ * unless {@link #newPeerStore} is overridden.
  *
- * <p>The rules are plain test methods of this class (not {@code @Nested} classes: Maven Surefire
- * filters out nested classes inherited from a base class, so they would silently not run). Give
- * each configuration of one backend its own top-level test class (subclasses of one abstract class
- * that extends this one): Surefire's summary merges the tests of one top-level class by method
- * name, so {@code @Nested} configurations would be counted once when one of them skips or fails.
- * Each test's display name states its rule; each rule's javadoc ends with what to check when it
- * fails; every assertion message names the order, the token presented, the current token and the
- * status found. Tests that need two instances over the same data are skipped (not failed) unless
- * {@link #newPeerStore} is overridden.
+ * <p>The rules are test methods of a chain of rule groups, one file each, which this class ends:
+ * {@link BasicRules} (run first), {@link IncidentRules}, {@link ClaimRules}, {@link SettleRules},
+ * {@link ReplayAndOrphanRules}, {@link InputRules}, {@link ConcurrencyRules}, {@link
+ * LinearizabilityRules}. A rule's method name is its stable id, {@code group_rule}; its display
+ * name states the rule. Give each configuration of one backend its own top-level test class
+ * (subclasses of one abstract class that extends this one): Surefire's summary merges the tests of
+ * one top-level class by method name, so {@code @Nested} configurations would be counted once when
+ * one of them skips or fails.
  *
- * <p>The concurrency tests use real threads; their sizes are protected methods a subclass may
- * shrink or grow. The randomized tests print their seed on failure; run again with {@code
- * -Dfencekit.tck.seed=<seed>} to make the same choices (the interleaving of threads is the
+ * <p>The concurrency rules use real threads released together; their sizes are protected methods a
+ * subclass may shrink or grow. The randomized rules print their seed on failure; run again with
+ * {@code -Dfencekit.tck.seed=<seed>} to make the same choices (the interleaving of threads is the
  * scheduler's and cannot be replayed).
  */
 public abstract class OrderStoreTck extends LinearizabilityRules {

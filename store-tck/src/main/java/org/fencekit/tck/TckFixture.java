@@ -24,6 +24,8 @@ import org.fencekit.store.WriteResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 import org.opentest4j.TestAbortedException;
 
@@ -33,6 +35,8 @@ import org.opentest4j.TestAbortedException;
  * make orders and to say what it found. The first link of {@link OrderStoreTck}'s chain of rule
  * groups; extend {@link OrderStoreTck}, not this class.
  */
+@TestMethodOrder(RuleOrder.class)
+@ExtendWith(RuleHints.class)
 public abstract class TckFixture {
 
   /** Only {@link OrderStoreTck} extends the chain. */

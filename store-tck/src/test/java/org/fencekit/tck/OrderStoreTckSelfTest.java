@@ -209,6 +209,10 @@ class OrderStoreTckSelfTest {
         outcome.with(TestExecutionResult.Status.SUCCESSFUL),
         () -> "the correct store must pass every rule; failures:" + outcome.failures());
     assertEquals(Map.of(), outcome.skipped, "nothing may be skipped");
+    assertEquals(
+        Rules.all().stream().map(Rules.Rule::id).toList(),
+        List.copyOf(outcome.tests.keySet()),
+        "the rules run in the listing's order, basic rules first");
     assertEquals(List.of(), outcome.brokenContainers, "no container may fail");
   }
 
@@ -279,6 +283,18 @@ class OrderStoreTckSelfTest {
                                 ? launch(BrokenStoreTck.class)
                                 : launch(BrokenStoreTck.class, EXPECTED.get(broken));
                         Set<String> failed = outcome.with(TestExecutionResult.Status.FAILED);
+                        String named = EXPECTED.get(broken).get(0);
+                        String message =
+                            outcome
+                                .tests
+                                .get(named)
+                                .getThrowable()
+                                .map(Throwable::getMessage)
+                                .orElse("");
+                        assertTrue(
+                            message.contains("rule " + named + " (")
+                                && message.contains("; if this fails, check "),
+                            () -> named + "'s failure does not carry its listing line: " + message);
                         for (String id : EXPECTED.get(broken)) {
                           int which = run;
                           assertTrue(
