@@ -60,12 +60,9 @@ public abstract class ClaimRules extends IncidentRules {
             at);
     assertEquals(
         1, token.fence(), says("the first claim has fence 1", sid, token, claimed.record()));
-    assertEquals(
-        expected, claimed.record(), says("the created order", sid, token, claimed.record()));
-    assertEquals(
-        expected,
-        record(sid, token),
-        says("get must return the record claim answered", sid, token));
+    sameRecord(expected, claimed.record(), "the created order", sid, token);
+    sameRecord(
+        expected, record(sid, token), "get must return the record claim answered", sid, token);
     assertEquals(List.of(), orphans(store(), sid), says("a new order has no orphans", sid, token));
   }
 
@@ -89,10 +86,7 @@ public abstract class ClaimRules extends IncidentRules {
               store().claim(snapshot(sid), LEASE),
               sid,
               "PROVISIONED is terminal");
-      assertEquals(
-          done,
-          answer.record(),
-          says("Provisioned must carry the order as it is", sid, token, answer.record()));
+      sameRecord(done, answer.record(), "Provisioned must carry the order as it is", sid, token);
     }
     unchanged(done, sid, token, "claims of a provisioned order");
   }
@@ -119,10 +113,7 @@ public abstract class ClaimRules extends IncidentRules {
               store().claim(snapshot(sid), LEASE),
               sid,
               "the holder's lease is live at " + now());
-      assertEquals(
-          held,
-          answer.record(),
-          says("InFlight must carry the holder's record", sid, holder, answer.record()));
+      sameRecord(held, answer.record(), "InFlight must carry the holder's record", sid, holder);
     }
     unchanged(held, sid, holder, "claims turned away as in flight");
   }
@@ -168,9 +159,8 @@ public abstract class ClaimRules extends IncidentRules {
             2,
             null,
             at);
-    assertEquals(
-        expected, again.record(), says("the re-claimed order", sid, second, again.record()));
-    assertEquals(expected, record(sid, second), says("get after the re-claim", sid, second));
+    sameRecord(expected, again.record(), "the re-claimed order", sid, second);
+    sameRecord(expected, record(sid, second), "get after the re-claim", sid, second);
   }
 
   /**
@@ -205,18 +195,14 @@ public abstract class ClaimRules extends IncidentRules {
             2,
             first,
             at);
-    assertEquals(
+    sameRecord(
         expected,
         again.record(),
-        says(
-            "the re-claimed order keeps lastError and settledBy",
-            sid,
-            again.claimId(),
-            again.record()));
-    assertEquals(
-        expected,
-        record(sid, again.claimId()),
-        says("get after the re-claim", sid, again.claimId()));
+        "the re-claimed order keeps lastError and settledBy",
+        sid,
+        again.claimId());
+    sameRecord(
+        expected, record(sid, again.claimId()), "get after the re-claim", sid, again.claimId());
   }
 
   /**

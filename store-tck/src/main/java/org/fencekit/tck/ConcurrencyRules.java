@@ -70,10 +70,7 @@ public abstract class ConcurrencyRules extends InputRules {
     OrderRecord stored = record(sid, token);
     for (WriteResult result : results) {
       OrderRecord answered = written(result, "a concurrent retry of the complete", sid, token);
-      assertEquals(
-          stored,
-          answered,
-          says("every retry answers the one settled record", sid, token, answered));
+      sameRecord(stored, answered, "every retry answers the one settled record", sid, token);
     }
     assertEquals(List.of(), orphans(store(), sid), says("replays are not orphans", sid, token));
   }
@@ -187,11 +184,8 @@ public abstract class ConcurrencyRules extends InputRules {
             other.claim(snapshot(sid), LEASE),
             sid,
             "the first instance's claim is live");
-    assertEquals(
-        held,
-        answer.record(),
-        says("the peer must see the first instance's claim", sid, token, answer.record()));
-    assertEquals(held, record(other, sid, token), says("the peer's get", sid, token));
+    sameRecord(held, answer.record(), "the peer must see the first instance's claim", sid, token);
+    sameRecord(held, record(other, sid, token), "the peer's get", sid, token);
   }
 
   /**

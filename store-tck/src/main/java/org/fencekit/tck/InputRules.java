@@ -428,13 +428,4 @@ public abstract class InputRules extends ReplayAndOrphanRules {
         orphans(store(), sid),
         says("the largest orphan", sid, first));
   }
-
-  static String quote(String value) {
-    if (value == null) {
-      return "null";
-    }
-    String shown =
-        value.length() > 40 ? value.substring(0, 40) + "... (" + value.length() + " chars)" : value;
-    return "'" + shown.replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0") + "'";
-  }
 }

@@ -44,8 +44,8 @@ public abstract class SettleRules extends ClaimRules {
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid), OrderStatus.PROVISIONED, ESIM, null, null, null, null, 1, token, now());
-    assertEquals(expected, done, says("the record complete answered", sid, token, done));
-    assertEquals(expected, record(sid, token), says("get after the complete", sid, token));
+    sameRecord(expected, done, "the record complete answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the complete", sid, token);
     assertEquals(
         List.of(), orphans(store(), sid), says("a current complete records no orphan", sid, token));
   }
@@ -77,8 +77,8 @@ public abstract class SettleRules extends ClaimRules {
             1,
             token,
             now());
-    assertEquals(expected, failed, says("the record fail answered", sid, token, failed));
-    assertEquals(expected, record(sid, token), says("get after the fail", sid, token));
+    sameRecord(expected, failed, "the record fail answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the fail", sid, token);
   }
 
   /**
@@ -110,8 +110,8 @@ public abstract class SettleRules extends ClaimRules {
             1,
             null,
             now());
-    assertEquals(expected, extended, says("the record extend answered", sid, token, extended));
-    assertEquals(expected, record(sid, token), says("get after the extend", sid, token));
+    sameRecord(expected, extended, "the record extend answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the extend", sid, token);
     clock.set(before.leaseExpiresAt().plusMillis(1));
     claimAnswers(
         ClaimResult.InFlight.class,
@@ -139,7 +139,7 @@ public abstract class SettleRules extends ClaimRules {
     OrderRecord done = written(store().complete(sid, token, ESIM), "the late complete", sid, token);
     assertEquals(
         OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, token, done));
-    assertEquals(done, record(sid, token), says("get after the late complete", sid, token));
+    sameRecord(done, record(sid, token), "get after the late complete", sid, token);
   }
 
   /**
@@ -155,7 +155,7 @@ public abstract class SettleRules extends ClaimRules {
     clock.advance(LEASE.multipliedBy(3));
     OrderRecord failed = written(store().fail(sid, token, "timeout"), "the late fail", sid, token);
     assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, token, failed));
-    assertEquals(failed, record(sid, token), says("get after the late fail", sid, token));
+    sameRecord(failed, record(sid, token), "get after the late fail", sid, token);
   }
 
   /**
@@ -267,20 +267,26 @@ public abstract class SettleRules extends ClaimRules {
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(
+    sameRecord(
         live,
         superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow),
-        says("Superseded must carry the order as it is", sid, slow));
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(
+    sameRecord(
         live,
         superseded(store().fail(sid, slow, "late"), "the stale fail", sid, slow),
-        says("Superseded must carry the order as it is", sid, slow));
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
     clock.advance(Duration.ofSeconds(7));
-    assertEquals(
+    sameRecord(
         live,
         superseded(store().extend(sid, slow, LEASE), "the stale extend", sid, slow),
-        says("Superseded must carry the order as it is", sid, slow));
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
     unchanged(live, sid, slow, "superseded complete, fail and extend");
   }
 

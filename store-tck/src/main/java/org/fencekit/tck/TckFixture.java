@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -199,39 +200,113 @@ public abstract class TckFixture {
   }
 
   /**
-   * Formats what a failing implementer needs: the order, the token presented, the current token and
-   * the status found (from {@code found}, or "no record").
+   * What a failing implementer needs to see: the order, the token presented, the current token with
+   * its lease and whether the lease is live at {@code clockReading}, then the rest of the record as
+   * found ("no order found" without one).
+   *
+   * @param clockReading the test clock, or null if unknown
    */
-  static String describe(String sessionId, ClaimId presented, OrderRecord found) {
+  static String describe(
+      String sessionId, ClaimId presented, OrderRecord found, Instant clockReading) {
     StringBuilder out =
-        new StringBuilder()
-            .append("order '")
-            .append(sessionId)
-            .append("', token presented ")
-            .append(presented);
+        new StringBuilder().append("order '").append(sessionId).append("': token presented ");
+    out.append(presented == null ? "none" : presented);
     if (found == null) {
-      return out.append(", no record found").toString();
+      out.append("; no order found");
+    } else if (found.claimId() == null) {
+      out.append("; no current claim");
+    } else {
+      out.append("; current token ")
+          .append(found.claimId())
+          .append(", its lease ")
+          .append(found.claimedAt())
+          .append(" .. ")
+          .append(found.leaseExpiresAt());
+      if (clockReading != null) {
+        out.append(clockReading.isBefore(found.leaseExpiresAt()) ? " (live" : " (over")
+            .append(" at the clock's ")
+            .append(clockReading)
+            .append(')');
+      }
     }
-    return out.append(", current token ")
-        .append(found.claimId())
-        .append(", status found ")
-        .append(found.status())
-        .append(" (fence ")
-        .append(found.fence())
-        .append(", settledBy ")
-        .append(found.settledBy())
-        .append(", claimedAt ")
-        .append(found.claimedAt())
-        .append(", leaseExpiresAt ")
-        .append(found.leaseExpiresAt())
-        .append(", item ")
-        .append(found.item())
-        .append(", lastError ")
-        .append(found.lastError())
-        .append(", updatedAt ")
-        .append(found.updatedAt())
-        .append(')')
-        .toString();
+    if (found == null || found.claimId() == null) {
+      if (clockReading != null) {
+        out.append("; clock at ").append(clockReading);
+      }
+    }
+    if (found != null) {
+      out.append("; status ")
+          .append(found.status())
+          .append(", fence ")
+          .append(found.fence())
+          .append(", settledBy ")
+          .append(found.settledBy())
+          .append(", item ")
+          .append(found.item())
+          .append(", lastError ")
+          .append(found.lastError() == null ? "null" : quote(found.lastError()))
+          .append(", updatedAt ")
+          .append(found.updatedAt());
+    }
+    return out.toString();
+  }
+
+  /** {@link #describe(String, ClaimId, OrderRecord, Instant)} without a clock reading. */
+  static String describe(String sessionId, ClaimId presented, OrderRecord found) {
+    return describe(sessionId, presented, found, null);
+  }
+
+  /** A text for a message: quoted, control characters shown, cut after 40 chars. */
+  static String quote(String value) {
+    if (value == null) {
+      return "null";
+    }
+    String shown =
+        value.length() > 40 ? value.substring(0, 40) + "... (" + value.length() + " chars)" : value;
+    return "'" + shown.replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0") + "'";
+  }
+
+  /**
+   * The fields in which {@code found} differs from {@code expected}, each with both values, e.g.
+   * {@code "updatedAt: expected 2026-09-14T12:00:00Z, found 2026-09-14T12:00:07Z"}.
+   */
+  static String differences(OrderRecord expected, OrderRecord found) {
+    List<String> out = new ArrayList<>();
+    differ(out, "snapshot", expected.snapshot(), found.snapshot());
+    differ(out, "status", expected.status(), found.status());
+    differ(out, "item", expected.item(), found.item());
+    differ(out, "lastError", expected.lastError(), found.lastError());
+    differ(out, "claimId", expected.claimId(), found.claimId());
+    differ(out, "claimedAt", expected.claimedAt(), found.claimedAt());
+    differ(out, "leaseExpiresAt", expected.leaseExpiresAt(), found.leaseExpiresAt());
+    differ(out, "fence", expected.fence(), found.fence());
+    differ(out, "settledBy", expected.settledBy(), found.settledBy());
+    differ(out, "updatedAt", expected.updatedAt(), found.updatedAt());
+    return String.join("; ", out);
+  }
+
+  private static void differ(List<String> out, String field, Object expected, Object found) {
+    if (!Objects.equals(expected, found)) {
+      out.add(field + ": expected " + expected + ", found " + found);
+    }
+  }
+
+  /**
+   * Asserts {@code found} equals {@code expected}, naming the fields that differ.
+   *
+   * @param what what {@code found} is, e.g. "the record complete answered"
+   */
+  void sameRecord(
+      OrderRecord expected, OrderRecord found, String what, String sessionId, ClaimId presented) {
+    if (found == null || !found.equals(expected)) {
+      fail(
+          what
+              + (found == null
+                  ? " is missing"
+                  : ", but it differs in " + differences(expected, found))
+              + "; "
+              + describe(sessionId, presented, found, clock.instant()));
+    }
   }
 
   /** {@link #describe} with the record read from {@code from} now, and the clock. */
@@ -242,12 +317,12 @@ public abstract class TckFixture {
     } catch (RuntimeException e) {
       return "order '"
           + sessionId
-          + "', token presented "
+          + "': token presented "
           + presented
           + ", and reading the order failed: "
           + e;
     }
-    return describe(sessionId, presented, found) + ", clock at " + clock.instant();
+    return describe(sessionId, presented, found, clock.instant());
   }
 
   /** A lazy assertion message: {@code expectation}, then the order as the store holds it now. */
@@ -255,13 +330,17 @@ public abstract class TckFixture {
     return () -> expectation + "; " + describe(store(), sessionId, presented);
   }
 
-  /** A lazy assertion message from a record at hand. */
-  static Supplier<String> says(
+  /** A lazy assertion message from a record at hand, with the clock. */
+  Supplier<String> says(
       String expectation, String sessionId, ClaimId presented, OrderRecord found) {
-    return () -> expectation + "; " + describe(sessionId, presented, found);
+    TestClock at = clock;
+    return () ->
+        expectation
+            + "; "
+            + describe(sessionId, presented, found, at == null ? null : at.instant());
   }
 
-  static ClaimId claimed(OrderStore from, OrderSnapshot snapshot, Duration lease) {
+  ClaimId claimed(OrderStore from, OrderSnapshot snapshot, Duration lease) {
     ClaimResult result = from.claim(snapshot, lease);
     if (!(result instanceof ClaimResult.Claimed)) {
       fail(
@@ -284,7 +363,7 @@ public abstract class TckFixture {
     return claimId;
   }
 
-  static ClaimId claimed(OrderStore from, String sessionId) {
+  ClaimId claimed(OrderStore from, String sessionId) {
     return claimed(from, snapshot(sessionId), LEASE);
   }
 
@@ -292,7 +371,7 @@ public abstract class TckFixture {
     return claimed(store(), sessionId);
   }
 
-  static <T extends ClaimResult> T claimAnswers(
+  <T extends ClaimResult> T claimAnswers(
       Class<T> expected, ClaimResult result, String sessionId, String why) {
     if (!expected.isInstance(result)) {
       fail(
@@ -311,7 +390,7 @@ public abstract class TckFixture {
     return expected.cast(result);
   }
 
-  static OrderRecord written(WriteResult result, String what, String sessionId, ClaimId presented) {
+  OrderRecord written(WriteResult result, String what, String sessionId, ClaimId presented) {
     if (!(result instanceof WriteResult.Written)) {
       fail(
           says(
@@ -324,8 +403,7 @@ public abstract class TckFixture {
     return result.record();
   }
 
-  static OrderRecord superseded(
-      WriteResult result, String what, String sessionId, ClaimId presented) {
+  OrderRecord superseded(WriteResult result, String what, String sessionId, ClaimId presented) {
     if (!(result instanceof WriteResult.Superseded)) {
       fail(
           says(
@@ -340,7 +418,7 @@ public abstract class TckFixture {
     return result.record();
   }
 
-  static OrderRecord record(OrderStore from, String sessionId, ClaimId presented) {
+  OrderRecord record(OrderStore from, String sessionId, ClaimId presented) {
     Optional<OrderRecord> found = from.get(sessionId);
     assertTrue(found.isPresent(), says("get must find the order", sessionId, presented, null));
     return found.get();
@@ -353,19 +431,15 @@ public abstract class TckFixture {
   /** Asserts the stored order is exactly {@code before}: nothing changed, not even updatedAt. */
   void unchanged(OrderRecord before, String sessionId, ClaimId presented, String after) {
     OrderRecord now = record(sessionId, presented);
-    assertEquals(
-        before,
-        now,
-        says(
-            "after "
-                + after
-                + " the order must be unchanged, not even"
-                + " updatedAt; it was "
-                + describe(sessionId, presented, before)
-                + " and is now",
-            sessionId,
-            presented,
-            now));
+    if (!now.equals(before)) {
+      fail(
+          "after "
+              + after
+              + " the order must be unchanged, not even updatedAt, but "
+              + differences(before, now)
+              + "; "
+              + describe(sessionId, presented, now, clock.instant()));
+    }
   }
 
   /**

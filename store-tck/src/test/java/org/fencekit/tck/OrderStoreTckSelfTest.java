@@ -1,6 +1,7 @@
 package org.fencekit.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
@@ -313,6 +314,30 @@ class OrderStoreTckSelfTest {
                         }
                       }
                     }));
+  }
+
+  @Test
+  @DisplayName(
+      "a failure names only the fields that differ, and shows the tokens, the lease and the clock")
+  void failureMessagesNameTheDifference() {
+    BrokenStoreTck.breakage = BrokenStore.Break.SUPERSEDED_TOUCHES_UPDATED_AT;
+    Outcome outcome =
+        launch(
+            BrokenStoreTck.class,
+            List.of("settle_supersededChangesNothing", "settle_supersededExtendRejected"));
+    for (String id : outcome.tests.keySet()) {
+      String message =
+          outcome.tests.get(id).getThrowable().map(Throwable::getMessage).orElse("(passed)");
+      assertTrue(message.contains("updatedAt: expected "), () -> id + ": " + message);
+      assertFalse(
+          message.contains("status: expected"),
+          () -> id + " names a field that did not change: " + message);
+      assertTrue(message.contains("token presented "), () -> id + ": " + message);
+      assertTrue(message.contains("current token "), () -> id + ": " + message);
+      assertTrue(message.contains(", its lease "), () -> id + ": " + message);
+      assertTrue(message.contains(" at the clock's "), () -> id + ": " + message);
+    }
+    assertEquals(2, outcome.tests.size());
   }
 
   @Test
