@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +22,66 @@ public abstract class BasicRules extends TckFixture {
 
   /** Only {@link OrderStoreTck} extends the chain. */
   BasicRules() {}
+
+  /**
+   * Every time the store keeps or compares comes from the clock it was built with, never from the
+   * system clock or the database server's: with the clock far in the past and far in the future,
+   * claimedAt, leaseExpiresAt and updatedAt of a claim, an extend and a settle, and an orphan's
+   * recordedAt, are the clock's readings, and whether a lease is live is judged on the clock (a
+   * lease live by the clock turns a claim away even where the system clock says it ended long ago,
+   * and a lease over by the clock is claimed again where the system clock says it runs for years).
+   *
+   * <p>If this fails, check that every lease computation (now, now + lease, the live check,
+   * updatedAt, an orphan's recordedAt) reads the Clock the store was built with, and that no SQL or
+   * script reads the server's own time (now(), CURRENT_TIMESTAMP, TIME).
+   */
+  @Test
+  @DisplayName("every lease computation uses the clock the store was built with")
+  void basic_leaseUsesStoreClock() {
+    for (Instant start :
+        List.of(
+            Instant.parse("2001-02-03T04:05:06.007Z"), Instant.parse("2093-04-05T06:07:08.009Z"))) {
+      clock.set(start);
+      String sid = sid("store-clock");
+      ClaimId token = claimed(sid);
+      OrderRecord claimedRecord = record(sid, token);
+      assertEquals(start, claimedRecord.claimedAt(), says("claimedAt", sid, token, claimedRecord));
+      assertEquals(
+          start.plus(LEASE),
+          claimedRecord.leaseExpiresAt(),
+          says("leaseExpiresAt = the clock + the lease", sid, token, claimedRecord));
+      assertEquals(start, claimedRecord.updatedAt(), says("updatedAt", sid, token, claimedRecord));
+      clock.advance(Duration.ofSeconds(10));
+      claimAnswers(
+          ClaimResult.InFlight.class,
+          store().claim(snapshot(sid), LEASE),
+          sid,
+          "the lease is live by the store's clock, whatever the system clock says");
+      OrderRecord extended = written(store().extend(sid, token, LEASE), "the extend", sid, token);
+      assertEquals(
+          now().plus(LEASE),
+          extended.leaseExpiresAt(),
+          says("the extended lease = the clock + the lease", sid, token, extended));
+      assertEquals(
+          now(), extended.updatedAt(), says("updatedAt of the extend", sid, token, extended));
+      clock.set(extended.leaseExpiresAt());
+      ClaimId next = claimed(sid);
+      assertEquals(
+          2,
+          next.fence(),
+          says(
+              "the lease is over by the store's clock, whatever the system clock says", sid, next));
+      clock.advance(Duration.ofMillis(1));
+      written(store().fail(sid, next, "declined"), "the fail", sid, next);
+      assertEquals(now(), record(sid, next).updatedAt(), says("updatedAt of the fail", sid, next));
+      clock.advance(Duration.ofMillis(1));
+      superseded(store().complete(sid, token, ESIM_2), "the first token's complete", sid, token);
+      assertEquals(
+          List.of(new Orphan(sid, token, ESIM_2, now())),
+          orphans(store(), sid),
+          says("the orphan's recordedAt is the clock's reading", sid, token));
+    }
+  }
 
   /**
    * All lease arithmetic is in whole milliseconds of the clock: a claim at a sub-millisecond

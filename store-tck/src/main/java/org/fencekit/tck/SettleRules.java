@@ -2,13 +2,16 @@ package org.fencekit.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
@@ -248,6 +251,85 @@ public abstract class SettleRules extends ClaimRules {
         List.of(new Orphan(sid, ghost, ESIM_2, now())),
         orphans(store(), sid),
         says("the ghost's purchase must be orphaned", sid, ghost));
+    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+  }
+
+  /**
+   * A token with the order's current nonce but another fence, one older and one newer, is
+   * superseded for every write and changes nothing; its complete is orphaned under that token. With
+   * {@code settle_currentFenceOtherNonce} (the current fence, another nonce), each half of the
+   * token is tested alone: a write settles only when both match.
+   *
+   * <p>If this fails, check that writes compare the fence as well as the nonce.
+   */
+  @Test
+  @DisplayName(
+      "a made-up token with the current nonce but another fence, older or newer, is superseded")
+  void settle_currentNonceOtherFence() {
+    String sid = sid("other-fence");
+    ClaimId first = claimed(sid);
+    clock.advance(LEASE);
+    ClaimId real = claimed(sid);
+    List<Orphan> orphans = new ArrayList<>();
+    for (long fence : new long[] {real.fence() - 1, real.fence() + 1}) {
+      OrderRecord before = record(sid, real);
+      ClaimId wrong = new ClaimId(fence, real.nonce());
+      clock.advance(Duration.ofMillis(5));
+      superseded(store().extend(sid, wrong, LEASE), "an extend with fence " + fence, sid, wrong);
+      superseded(store().fail(sid, wrong, "forged"), "a fail with fence " + fence, sid, wrong);
+      superseded(
+          store().complete(sid, wrong, ESIM_2), "a complete with fence " + fence, sid, wrong);
+      orphans.add(new Orphan(sid, wrong, ESIM_2, now()));
+      unchanged(before, sid, wrong, "writes with the current nonce and fence " + fence);
+    }
+    assertEquals(
+        orphans,
+        orphans(store(), sid),
+        says("each complete with a wrong fence is orphaned under its own token", sid, first));
+    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+  }
+
+  /**
+   * Made-up tokens at the edges are superseded for every write and change nothing: fence 1 on an
+   * order claimed twice, the next fence (the one a new claim would get), and {@code
+   * Long.MAX_VALUE}, each with a new nonce and with the current one; a complete with each is
+   * orphaned under that token. (Fence 0 cannot even be made: {@link ClaimId} refuses it.)
+   *
+   * <p>If this fails, check that the token is compared for equality with the current claim, never
+   * as "a fence at least the current one", and that the backend stores and compares the fence as a
+   * 64-bit integer.
+   */
+  @Test
+  @DisplayName(
+      "made-up tokens at the edges (fence 1, the next fence, Long.MAX_VALUE) are superseded")
+  void settle_madeUpEdgeTokens() {
+    assertThrows(IllegalArgumentException.class, () -> new ClaimId(0, ClaimId.newNonce()));
+    String sid = sid("edge-tokens");
+    claimed(sid);
+    clock.advance(LEASE);
+    ClaimId real = claimed(sid);
+    List<Orphan> orphans = new ArrayList<>();
+    List<ClaimId> madeUp = new ArrayList<>();
+    for (long fence : new long[] {1, real.fence() + 1, Long.MAX_VALUE}) {
+      madeUp.add(new ClaimId(fence, ClaimId.newNonce()));
+      if (fence != 1) {
+        madeUp.add(new ClaimId(fence, real.nonce()));
+      }
+    }
+    for (ClaimId wrong : madeUp) {
+      OrderRecord before = record(sid, real);
+      clock.advance(Duration.ofMillis(5));
+      superseded(store().extend(sid, wrong, LEASE), "an extend with " + wrong, sid, wrong);
+      superseded(store().fail(sid, wrong, "forged"), "a fail with " + wrong, sid, wrong);
+      Item item = new Item("prov-edge-" + orphans.size(), null);
+      superseded(store().complete(sid, wrong, item), "a complete with " + wrong, sid, wrong);
+      orphans.add(new Orphan(sid, wrong, item, now()));
+      unchanged(before, sid, wrong, "writes with the made-up token " + wrong);
+    }
+    assertEquals(
+        orphans,
+        orphans(store(), sid),
+        says("each made-up complete is orphaned under its own token, fence included", sid, real));
     written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
   }
 

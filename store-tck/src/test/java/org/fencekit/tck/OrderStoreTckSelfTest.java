@@ -97,6 +97,12 @@ class OrderStoreTckSelfTest {
         "linearizability_oneInstance");
     expect(
         BrokenStore.Break.RACY_CLAIM, "incident_concurrentClaimsOneOwner", "peer_concurrentClaims");
+    expect(BrokenStore.Break.FENCE_IGNORED, "settle_currentNonceOtherFence");
+    expect(
+        BrokenStore.Break.NEWER_FENCE_ACCEPTED,
+        "settle_madeUpEdgeTokens",
+        "settle_currentNonceOtherFence");
+    expect(BrokenStore.Break.LEASE_LIVE_BY_SYSTEM_CLOCK, "basic_leaseUsesStoreClock");
     expect(BrokenStore.Break.RACY_SETTLE, "concurrency_completeFailRace");
   }
 
