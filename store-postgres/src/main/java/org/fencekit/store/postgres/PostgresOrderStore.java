@@ -6,21 +6,14 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.FencedOrderStore;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.Validate;
 import org.fencekit.store.WriteRequest;
@@ -132,7 +125,7 @@ import org.fencekit.store.WriteResult;
  *     .build();
  * }</pre>
  */
-public final class PostgresOrderStore implements OrderStore {
+public final class PostgresOrderStore extends FencedOrderStore {
 
   /** The default name of the orders table. */
   public static final String DEFAULT_ORDERS_TABLE = "fencekit_orders";
@@ -149,14 +142,13 @@ public final class PostgresOrderStore implements OrderStore {
   /** How long one statement may run (including waiting for an order's row lock), by default. */
   public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(30);
 
-  private final FencedOrderStore store;
   private final PostgresStorage storage;
   private final FastPath fastPath;
   private final String description;
 
   private PostgresOrderStore(
-      FencedOrderStore store, PostgresStorage storage, FastPath fastPath, String description) {
-    this.store = store;
+      PostgresStorage storage, Clock clock, FastPath fastPath, String description) {
+    super(storage, clock);
     this.storage = storage;
     this.fastPath = fastPath;
     this.description = description;
@@ -168,93 +160,23 @@ public final class PostgresOrderStore implements OrderStore {
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * <p>One statement for a fresh order's first claim; otherwise one transaction: lock the order's
-   * row, decide, write, commit (see the class javadoc).
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the claim may have landed
+   * The fast path's single statement for a fresh order's first claim; on a miss, or with the fast
+   * path off, the locking transaction.
    */
   @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    if (fastPath != null) {
-      ClaimResult decided = fastPath.claim(new ClaimRequest(snapshot, lease));
-      if (decided != null) {
-        return decided;
-      }
-    }
-    return store.claim(snapshot, lease);
+  protected ClaimResult claim(ClaimRequest request) {
+    ClaimResult decided = fastPath == null ? null : fastPath.claim(request);
+    return decided != null ? decided : super.claim(request);
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
+   * The fast path's single statement for the current owner's complete, fail or extend; on a miss,
+   * or with the fast path off, the locking transaction.
    */
   @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return write(new WriteRequest.Complete(sessionId, claimId, item));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
-   */
-  @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return write(new WriteRequest.Fail(sessionId, claimId, error));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
-   */
-  @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return write(new WriteRequest.Extend(sessionId, claimId, lease));
-  }
-
-  private WriteResult write(WriteRequest request) {
-    if (fastPath != null) {
-      WriteResult decided = fastPath.write(request);
-      if (decided != null) {
-        return decided;
-      }
-    }
-    if (request instanceof WriteRequest.Complete complete) {
-      return store.complete(complete.sessionId(), complete.claimId(), complete.item());
-    }
-    if (request instanceof WriteRequest.Fail fail) {
-      return store.fail(fail.sessionId(), fail.claimId(), fail.error());
-    }
-    WriteRequest.Extend extend = (WriteRequest.Extend) request;
-    return store.extend(extend.sessionId(), extend.claimId(), extend.lease());
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails
-   */
-  @Override
-  public Optional<OrderRecord> get(String sessionId) {
-    return store.get(sessionId);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails
-   */
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    return store.orphans(sessionId);
+  protected WriteResult write(WriteRequest request) {
+    WriteResult decided = fastPath == null ? null : fastPath.write(request);
+    return decided != null ? decided : super.write(request);
   }
 
   /**
@@ -263,7 +185,7 @@ public final class PostgresOrderStore implements OrderStore {
    */
   @Override
   public void close() {
-    store.close();
+    super.close();
   }
 
   /** The storage, for tests in this package. */
@@ -512,8 +434,8 @@ public final class PostgresOrderStore implements OrderStore {
       description.add(
           singleStatementFastPath ? "single-statement fast path" : "locking transactions only");
       return new PostgresOrderStore(
-          new FencedOrderStore(storage, clock),
           storage,
+          clock,
           singleStatementFastPath ? new FastPath(storage, clock) : null,
           description.toString());
     }
