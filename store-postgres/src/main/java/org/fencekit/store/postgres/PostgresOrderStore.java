@@ -2,8 +2,6 @@ package org.fencekit.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
@@ -484,7 +482,7 @@ public final class PostgresOrderStore extends FencedOrderStore {
         throw new IllegalArgumentException(
             "connectionTimeout must be at least 250 ms, got " + timeout);
       }
-      UrlPassword split = UrlPassword.split(jdbcUrl);
+      Secrets.Split split = Secrets.split(jdbcUrl);
       if (split.password() != null && password != null) {
         throw new IllegalArgumentException(
             "password is given twice, in jdbcUrl and by password():" + " give it once");
@@ -520,36 +518,6 @@ public final class PostgresOrderStore extends FencedOrderStore {
                 + secrets.clean(String.valueOf(e.getMessage())));
       }
       return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets);
-    }
-  }
-
-  /** A JDBC URL with its {@code password} parameter taken out, and that password (decoded). */
-  private record UrlPassword(String url, String password) {
-
-    static UrlPassword split(String jdbcUrl) {
-      int query = jdbcUrl.indexOf('?');
-      if (query < 0) {
-        return new UrlPassword(jdbcUrl, null);
-      }
-      StringJoiner kept = new StringJoiner("&");
-      String password = null;
-      for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
-        if (parameter.startsWith("password=")) {
-          try {
-            password =
-                URLDecoder.decode(
-                    parameter.substring("password=".length()), StandardCharsets.UTF_8);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                "jdbcUrl has a password parameter that is not"
-                    + " properly URL-encoded (a '%' must start %XX): encode it, or give it by password()");
-          }
-        } else if (!parameter.isEmpty()) {
-          kept.add(parameter);
-        }
-      }
-      String base = jdbcUrl.substring(0, query);
-      return new UrlPassword(kept.length() == 0 ? base : base + "?" + kept, password);
     }
   }
 }
