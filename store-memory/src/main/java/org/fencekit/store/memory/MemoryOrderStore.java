@@ -65,9 +65,9 @@ public final class MemoryOrderStore extends FencedOrderStore {
       orders.compute(
           sessionId,
           (key, entry) -> {
-            Step step = new Step(entry);
-            result.add(work.run(step));
-            return step.published();
+            MapOrder order = new MapOrder(entry);
+            result.add(work.run(order));
+            return order.published();
           });
       return result.get(0);
     }
@@ -88,14 +88,14 @@ public final class MemoryOrderStore extends FencedOrderStore {
     public void close() {}
   }
 
-  /** One atomic step: collects the writes, published only if the work returns normally. */
-  private static final class Step implements OrderStorage.Order {
+  /** The order inside one atomic step: collects the writes, published only if the work returns. */
+  private static final class MapOrder implements OrderStorage.Order {
 
     private final Entry before;
     private OrderRecord record;
     private List<Orphan> orphans;
 
-    Step(Entry before) {
+    MapOrder(Entry before) {
       this.before = before;
       this.record = before == null ? null : before.record();
       this.orphans = before == null ? List.of() : before.orphans();
