@@ -1,5 +1,6 @@
 package org.fencekit.bench;
 
+import org.fencekit.store.jdbc.SqlTemplates;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -176,11 +177,10 @@ final class RawJdbc implements RawDriver {
         statement(sql + (singleStatement ? "complete-fast.sql" : "update-order.sql")));
   }
 
-  /** A store's statement, on the default table names. */
+  /** A store's statement, on the default table names, filled in as the store fills it. */
   private static String statement(String path) {
-    return Resources.text(path)
-        .replace("${orders}", "fencekit_orders")
-        .replace("${orphans}", "fencekit_orphans");
+    return SqlTemplates.forTables(RawJdbc.class, "fencekit_orders", "fencekit_orphans", null)
+        .statement(path);
   }
 
   @Override
