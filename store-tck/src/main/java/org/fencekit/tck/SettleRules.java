@@ -240,18 +240,7 @@ public abstract class SettleRules extends ClaimRules {
   void settle_currentFenceOtherNonce() {
     String sid = sid("resurrected");
     ClaimId real = claimed(sid);
-    OrderRecord before = record(sid, real);
-    ClaimId ghost = new ClaimId(real.fence(), ClaimId.newNonce());
-    superseded(store().extend(sid, ghost, LEASE), "an extend with the ghost token", sid, ghost);
-    superseded(
-        store().fail(sid, ghost, "ghost failure"), "a fail with the ghost token", sid, ghost);
-    superseded(store().complete(sid, ghost, ESIM_2), "a complete with the ghost token", sid, ghost);
-    unchanged(before, sid, ghost, "writes with a token of the right fence and a wrong nonce");
-    assertEquals(
-        List.of(new Orphan(sid, ghost, ESIM_2, now())),
-        orphans(store(), sid),
-        says("the ghost's purchase must be orphaned", sid, ghost));
-    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+    allSuperseded(sid, real, List.of(new ClaimId(real.fence(), ClaimId.newNonce())));
   }
 
   /**
@@ -267,25 +256,38 @@ public abstract class SettleRules extends ClaimRules {
       "a made-up token with the current nonce but another fence, older or newer, is superseded")
   void settle_currentNonceOtherFence() {
     String sid = sid("other-fence");
-    ClaimId first = claimed(sid);
+    claimed(sid);
     clock.advance(LEASE);
     ClaimId real = claimed(sid);
+    allSuperseded(
+        sid,
+        real,
+        List.of(
+            new ClaimId(real.fence() - 1, real.nonce()),
+            new ClaimId(real.fence() + 1, real.nonce())));
+  }
+
+  /**
+   * Every write with each of {@code wrongs} on order {@code sid}, whose current token is {@code
+   * real}, is superseded and changes nothing, and each complete is orphaned under its own token;
+   * then the real token still completes.
+   */
+  private void allSuperseded(String sid, ClaimId real, List<ClaimId> wrongs) {
     List<Orphan> orphans = new ArrayList<>();
-    for (long fence : new long[] {real.fence() - 1, real.fence() + 1}) {
+    for (ClaimId wrong : wrongs) {
       OrderRecord before = record(sid, real);
-      ClaimId wrong = new ClaimId(fence, real.nonce());
       clock.advance(Duration.ofMillis(5));
-      superseded(store().extend(sid, wrong, LEASE), "an extend with fence " + fence, sid, wrong);
-      superseded(store().fail(sid, wrong, "forged"), "a fail with fence " + fence, sid, wrong);
-      superseded(
-          store().complete(sid, wrong, ESIM_2), "a complete with fence " + fence, sid, wrong);
-      orphans.add(new Orphan(sid, wrong, ESIM_2, now()));
-      unchanged(before, sid, wrong, "writes with the current nonce and fence " + fence);
+      superseded(store().extend(sid, wrong, LEASE), "an extend with " + wrong, sid, wrong);
+      superseded(store().fail(sid, wrong, "forged"), "a fail with " + wrong, sid, wrong);
+      Item item = new Item("prov-made-up-" + orphans.size(), null);
+      superseded(store().complete(sid, wrong, item), "a complete with " + wrong, sid, wrong);
+      orphans.add(new Orphan(sid, wrong, item, now()));
+      unchanged(before, sid, wrong, "writes with the made-up token " + wrong);
     }
     assertEquals(
         orphans,
         orphans(store(), sid),
-        says("each complete with a wrong fence is orphaned under its own token", sid, first));
+        says("each made-up complete is orphaned under its own token, fence included", sid, real));
     written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
   }
 
@@ -308,7 +310,6 @@ public abstract class SettleRules extends ClaimRules {
     claimed(sid);
     clock.advance(LEASE);
     ClaimId real = claimed(sid);
-    List<Orphan> orphans = new ArrayList<>();
     List<ClaimId> madeUp = new ArrayList<>();
     for (long fence : new long[] {1, real.fence() + 1, Long.MAX_VALUE}) {
       madeUp.add(new ClaimId(fence, ClaimId.newNonce()));
@@ -316,21 +317,7 @@ public abstract class SettleRules extends ClaimRules {
         madeUp.add(new ClaimId(fence, real.nonce()));
       }
     }
-    for (ClaimId wrong : madeUp) {
-      OrderRecord before = record(sid, real);
-      clock.advance(Duration.ofMillis(5));
-      superseded(store().extend(sid, wrong, LEASE), "an extend with " + wrong, sid, wrong);
-      superseded(store().fail(sid, wrong, "forged"), "a fail with " + wrong, sid, wrong);
-      Item item = new Item("prov-edge-" + orphans.size(), null);
-      superseded(store().complete(sid, wrong, item), "a complete with " + wrong, sid, wrong);
-      orphans.add(new Orphan(sid, wrong, item, now()));
-      unchanged(before, sid, wrong, "writes with the made-up token " + wrong);
-    }
-    assertEquals(
-        orphans,
-        orphans(store(), sid),
-        says("each made-up complete is orphaned under its own token, fence included", sid, real));
-    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+    allSuperseded(sid, real, madeUp);
   }
 
   /**
