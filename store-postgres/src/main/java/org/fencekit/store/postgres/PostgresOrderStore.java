@@ -18,102 +18,8 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * An {@link OrderStore} on PostgreSQL: one row per order, and each call decided either by one
- * statement that writes only in the common case or by one transaction under the order's row lock,
- * so any number of threads, processes and hosts can share one database.
- *
- * <p>Algorithm, per call:
- *
- * <ol>
- *   <li>validate every argument, before a connection is borrowed;
- *   <li><b>fast path</b> (on by default; {@link Builder#singleStatementFastPath}): read the clock
- *       once and send a statement in auto-commit, so it is one round trip with no BEGIN or COMMIT,
- *       whose WHERE (or ON CONFLICT) clause is the state machine's condition for the common case
- *       and which writes exactly the machine's record:
- *       <ul>
- *         <li><b>claim</b>: {@code INSERT ... ON CONFLICT (session_id) DO NOTHING} of the record
- *             the machine built for a first claim (insert-order.sql). A claim on an order that
- *             exists (re-claim, InFlight, Provisioned) is always a miss: a conditional re-claim
- *             UPDATE was tried and dropped, because on an order many callers fight over every
- *             caller queued for the row in it and then again in the transaction, which halved that
- *             workload's throughput. An order whose insert missed is remembered (the last of each
- *             of 1024 hash slots) and its later claims skip the insert;
- *         <li><b>complete, fail, extend</b> (complete-fast.sql, fail-fast.sql, extend-fast.sql):
- *             {@code UPDATE ... WHERE} session, fence and nonce are the token presented and, for a
- *             settle, that token is not the one that settled the order last.
- *       </ul>
- *       A row written is a <em>hit</em>: the insert wrote the record the machine built; a settle
- *       returns its row, the machine decides again on the order as it was before (rebuilt from that
- *       row as far as the decision reads it), its record must equal the row (else {@link
- *       IllegalStateException}: the SQL and the machine drifted apart), and its result is the
- *       answer. No row written is a <em>miss</em>, and nothing happened: a claim on an order that
- *       exists (or that a concurrent first claim created first), a superseded token, a replayed
- *       settle, an unknown order, or a statement the server rolled back with 40001 or 40P01 (at
- *       REPEATABLE READ or SERIALIZABLE). A miss goes on to the locking transaction, which decides
- *       everything those cases need (the InFlight or Provisioned answer, the replay's Written, the
- *       orphan of a superseded complete, {@code UnknownOrderException}, the re-claim). A miss costs
- *       its statement on top of the transaction, so for orders many callers fight over (mostly
- *       answered InFlight) the fast path is slower than the transaction alone: turn it off for such
- *       a workload;
- *   <li><b>claim</b>, locking, one transaction: {@code SELECT ... FOR UPDATE} the order's row
- *       (lock-order.sql), which blocks until any transaction holding the row commits and then
- *       returns the row as committed; decide with {@link org.fencekit.store.OrderStateMachine};
- *       write the new state ({@code UPDATE}) if the claim is granted; commit. If there was no row,
- *       the decision is to create the order: {@code INSERT ... ON CONFLICT (session_id) DO
- *       NOTHING}. A row that does not exist cannot be locked, so two first claims can both get
- *       here; the unique key makes the second insert wait for the first to commit and then insert
- *       nothing, and that claim is decided again in a new transaction, which now finds the row and
- *       locks it. The decision is made in one place (the state machine, through {@link
- *       FencedOrderStore}) rather than twice;
- *   <li><b>complete, fail, extend</b>, locking, one transaction: {@code SELECT ... FOR UPDATE} the
- *       order's row; compare the token presented with the row's current claim (fence and nonce);
- *       write the new state, or, for a superseded complete, insert the orphan ({@code ON CONFLICT
- *       DO NOTHING}, keyed by order, claim and provider order id, so a retried complete records it
- *       once); commit. A rejected write changes nothing else;
- *   <li><b>get, orphans</b>: a plain {@code SELECT} of the last committed state;
- *   <li>on any exception inside a transaction, roll it back; a deadlock (40P01) or a serialization
- *       failure (40001) runs the whole transaction again, at most 10 times in all, after a short
- *       random pause.
- * </ol>
- *
- * <p><b>Why READ COMMITTED is enough.</b> Every locking decision is made on a row read with {@code
- * FOR UPDATE}. In READ COMMITTED, PostgreSQL returns the newest committed version of a row it had
- * to wait for (not the statement's snapshot), and no other transaction can change the row until
- * this one ends; so the decision sees every earlier write and nothing can slip in between the read
- * and the write. Orphans are only ever inserted while the order's row is locked. The only thing a
- * row lock cannot cover, a row that does not exist yet, is covered by the primary key and the new
- * transaction described above. A higher isolation level adds no safety here, only serialization
- * failures, which the store would retry; it works at any level. The fast path's statements are safe
- * for the same reasons: an {@code UPDATE} that meets a row another transaction changed waits for it
- * and checks its WHERE clause again on the newest committed version before it writes, holding the
- * row's lock from that check to its commit; {@code INSERT ... ON CONFLICT DO NOTHING} waits for a
- * concurrent insert of the same key and inserts only if that one rolled back. So each statement
- * decides and writes in one atomic step, as the locking transaction does, and a miss is a call that
- * has not happened yet.
- *
- * <p><b>Failures.</b> A lost connection, a pool with no connection to lend in time, or a statement
- * that runs past the query timeout becomes a {@link StoreUnavailableException} naming the operation
- * and the order. Its {@link StoreUnavailableException#outcomeUnknown()} is true only when the
- * failure hit the COMMIT of a transaction that had written, or a fast-path statement after it was
- * sent and before the server answered it (the server may have committed before the connection
- * went); a failure before that, or an error the server answered with (it then rolled the statement
- * or transaction back), leaves nothing written. Retrying the same call with the same token is
- * always safe. A password, whether in the JDBC URL or given to the builder, never appears in a
- * message; the store builds its pool with the password taken out of the URL, so that the driver's
- * own logging never sees it either.
- *
- * <p><b>Connection poolers.</b> The store keeps no session state: no advisory locks, no {@code SET}
- * of session settings, no temporary tables, and every transaction begins and ends within one call
- * (a fast-path statement is a transaction of its own), so it works behind PgBouncer in transaction
- * pooling mode. A pool the store builds from a JDBC URL sets the driver's {@code prepareThreshold}
- * to 0 (no named server-side prepared statements, which a transaction pooler before PgBouncer 1.21
- * cannot follow) unless the URL sets it; give {@code prepareThreshold=0} to your own DataSource
- * when it points at such a pooler. PgBouncer also needs {@code ignore_startup_parameters =
- * extra_float_digits} for the PostgreSQL JDBC driver to connect.
- *
- * <p><b>Schema.</b> {@code schema.sql}, next to this class in the jar, creates both tables; it is
- * idempotent. Build with {@code createSchema(true)} to have the store run it (and {@code CREATE
- * SCHEMA IF NOT EXISTS} for a configured schema), or run it from your migrations.
+ * An {@link OrderStore} on PostgreSQL, one row per order, safe for any number of threads, processes
+ * and hosts sharing one database.
  *
  * <pre>{@code
  * OrderStore store = PostgresOrderStore.builder()
@@ -122,6 +28,29 @@ import org.fencekit.store.WriteResult;
  *     .createSchema(true)
  *     .build();
  * }</pre>
+ *
+ * <p>Per call:
+ *
+ * <ol>
+ *   <li>validate every argument, before a connection is borrowed ({@link FencedOrderStore});
+ *   <li>unless {@link Builder#singleStatementFastPath} is off: one auto-commit statement that
+ *       writes only in the common case, a fresh order's first claim or the current owner's settle
+ *       ({@link FastPath} says why it decides as the state machine does); a statement that wrote
+ *       nothing is a miss, and nothing happened;
+ *   <li>otherwise, and on a miss: one READ COMMITTED transaction that reads the order's row {@code
+ *       FOR UPDATE}, decides with {@link org.fencekit.store.OrderStateMachine}, writes the row (or
+ *       a superseded complete's orphan) and commits ({@link PostgresStorage}); a first claim that
+ *       lost the insert race is decided again against the winner's row.
+ * </ol>
+ *
+ * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
+ * the failure hit the COMMIT of a transaction that wrote, or a fast-path statement after it was
+ * sent; retrying the same call with the same token is always safe. No message contains a password
+ * (the pool is built with the password taken out of the URL). The store keeps no session state, so
+ * it works behind PgBouncer in transaction pooling mode; its pool uses {@code prepareThreshold=0}
+ * unless the URL says otherwise. {@code schema.sql}, next to this class, creates both tables
+ * idempotently ({@code createSchema(true)} runs it). Why READ COMMITTED is enough, the fast path's
+ * figures and the operations notes are in the README.
  */
 public final class PostgresOrderStore extends FencedOrderStore {
 

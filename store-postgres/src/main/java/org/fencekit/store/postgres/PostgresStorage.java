@@ -34,6 +34,11 @@ import org.fencekit.store.jdbc.OrderRows;
  * WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides around
  * them.
  *
+ * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
+ * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
+ * change until this transaction ends; a row that does not exist yet is covered by the primary key,
+ * whose insert waits for a concurrent one and then inserts nothing.
+ *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled back
  * by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in all.
  * Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome is

@@ -38,78 +38,32 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * An {@link OrderStore} on Redis 7 or later, a single node or a Redis Cluster, through one Jedis
  * {@link UnifiedJedis} client ({@link RedisClient} for a node, {@link RedisClusterClient} for a
- * cluster, or the user's own).
+ * cluster, or the user's own). Each order is a hash with its orphans beside it, all under one hash
+ * tag, so every script touches one cluster slot ({@link OrderKeys}, {@link HashCodec}).
  *
- * <p>Layout: each order is one hash under {@code <prefix>{<tag>}}, where the tag encodes the
- * session id injectively and never holds a brace; its orphans are a stream ({@code
- * <prefix>{<tag>}:orphans}) and a set of their identities ({@code <prefix>{<tag>}:orphan-ids}). The
- * three keys share the tag, hence one cluster slot, so every script touches one slot and runs
- * unchanged on a cluster. The hash holds the first snapshot's fields, {@code status}, {@code
- * itemId}/{@code itemPayload}, {@code lastError}, {@code fence}, the current claim ({@code
- * claimFence}, {@code claimNonce}, {@code claimedAt}, {@code leaseExpiresAt}), {@code
- * settledFence}/{@code settledNonce} and {@code updatedAt}; times are epoch milliseconds; an absent
- * field is {@code null}.
- *
- * <p>Algorithm: claim, complete, fail and extend are each one Lua script (resources {@code
- * claim.lua}, {@code complete.lua}, {@code fail.lua}, {@code extend.lua}), which Redis runs
- * atomically: no other command touches the order while it runs. Each operation:
+ * <p>Per claim, complete, fail or extend:
  *
  * <ol>
- *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so bad
- *       input never reaches Redis;
- *   <li>reads the store's {@link Clock} once, at millisecond precision, and computes {@code now +
- *       lease} in Java; a claim also draws its nonce here ({@link ClaimId#newNonce()});
- *   <li>sends EVALSHA with the order's keys as KEYS and every value (the times, the nonce, the
- *       token, the item, the error, the snapshot) as ARGV; on NOSCRIPT it sends the script once
- *       more with EVAL, which runs it and caches it on that node again;
- *   <li>the script reads the order's fields (HMGET) and decides as {@link OrderStateMachine} does:
- *       <ul>
- *         <li>claim: no order: create it PENDING with fence 1 and the new claim. The claim already
- *             holds this call's nonce: this very call landed before (a retried command), answer
- *             Claimed again. PROVISIONED: Provisioned. A claim whose {@code now < leaseExpiresAt}:
- *             InFlight. Otherwise fence + 1 (refused at 2^53 - 1), the new claim, status PENDING,
- *             lastError and settledBy kept;
- *         <li>complete/fail/extend: no order: answer {@code unknown}, write nothing. The token
- *             equals settledBy and the order still shows that settle (same status and item, or
- *             error): Written, unchanged. The token is not the current claim (fence and nonce both
- *             compared): Superseded, unchanged; a complete also adds {@code
- *             <fence>:<nonce>:<providerOrderId>} to the orphan set and, if it was not there,
- *             appends the orphan to the stream. Otherwise write: complete sets PROVISIONED and the
- *             item, fail sets FAILED and lastError, both clear the claim and set settledBy; extend
- *             sets leaseExpiresAt;
- *       </ul>
- *       every check comes before the first write (a Lua script that failed halfway would not roll
- *       back), and the script answers its outcome with the order's HGETALL;
- *   <li>the reply is mapped to {@link ClaimResult} / {@link WriteResult}; {@code unknown} becomes
- *       {@link UnknownOrderException}.
+ *   <li>validate every argument ({@link ClaimRequest}, {@link WriteRequest}), so bad input never
+ *       reaches Redis;
+ *   <li>read the {@link Clock} once, at millisecond precision, compute {@code now + lease}; a claim
+ *       draws its nonce ({@link ClaimId#newNonce()});
+ *   <li>run the operation's Lua script ({@code claim.lua}, {@code complete.lua}, {@code fail.lua},
+ *       {@code extend.lua}; {@link ScriptRunner}) with the order's keys as KEYS and every value as
+ *       ARGV: Redis runs it atomically, and it decides as {@link OrderStateMachine} does (each
+ *       script's header says how), every check before its first write;
+ *   <li>map its answer to {@link ClaimResult} or {@link WriteResult}; {@code unknown} is {@link
+ *       UnknownOrderException}.
  * </ol>
  *
- * {@link #get} is one HGETALL and {@link #orphans} one XRANGE, each atomic on its own.
+ * {@link #get} is one HGETALL, {@link #orphans} one XRANGE.
  *
- * <p>Durability is the Redis deployment's, and weaker than a database's unless configured:
- *
- * <ul>
- *   <li>replication is asynchronous: a failover can promote a replica that never received the last
- *       writes, so an acknowledged claim or settle can vanish;
- *   <li>a restart without persistence, or eviction under {@code maxmemory}, drops orders; a dropped
- *       order is created again by the next claim with fence 1. Its new nonce keeps a token from
- *       before the loss from settling it (the write is Superseded), but the provider may be called
- *       again for an order that was lost after it was provisioned;
- *   <li>configure {@code appendonly yes} with {@code appendfsync always} (or {@code everysec},
- *       accepting a second of loss), {@code maxmemory-policy noeviction}, and for replicas, {@code
- *       WAIT numreplicas timeout} after a settle or {@code min-replicas-to-write}; none of them
- *       makes failover lossless.
- * </ul>
- *
- * <p>Failures: a lost connection or a timeout becomes {@link StoreUnavailableException} naming the
- * operation and the order; for claim, complete, fail and extend the outcome is then unknown, and
- * retrying the same call is safe (a landed settle answers Written again, a landed claim answers
- * Claimed again on a retry of the same client command, InFlight on a new call). Messages never
- * contain the password of the URL. A cluster client retries a command whose connection failed;
- * every script is safe to run twice for that reason.
- *
- * <p>The store is safe for many threads and many processes. {@link #close()} closes the client the
- * store built, never one passed to {@link Builder#client}.
+ * <p>Failures: a lost connection or a timeout is {@link StoreUnavailableException}; for a write its
+ * outcome is unknown, and retrying the same call is safe (every script is safe to run twice, which
+ * a cluster client may do after a lost connection). No message contains the URL's password.
+ * Durability is the Redis deployment's: what to configure (AOF, {@code noeviction}, WAIT) is in the
+ * README. {@link #close()} closes the client the store built, never one passed to {@link
+ * Builder#client}.
  */
 public final class RedisOrderStore implements OrderStore {
 
