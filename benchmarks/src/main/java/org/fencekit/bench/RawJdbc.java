@@ -1,6 +1,5 @@
 package org.fencekit.bench;
 
-import org.fencekit.store.jdbc.SqlTemplates;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -13,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.jdbc.SqlTemplates;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.sqlite.SQLiteConfig;
@@ -178,7 +178,7 @@ final class RawJdbc implements RawDriver {
   }
 
   /** A store's statement, on the default table names, filled in as the store fills it. */
-  private static String statement(String path) {
+  static String statement(String path) {
     return SqlTemplates.forTables(RawJdbc.class, "fencekit_orders", "fencekit_orphans", null)
         .statement(path);
   }

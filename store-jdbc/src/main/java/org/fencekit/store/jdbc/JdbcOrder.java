@@ -19,8 +19,10 @@ public abstract class JdbcOrder implements OrderStorage.Order {
    * The statements an order step runs.
    *
    * @param read reads the order by session id, listing {@link OrderRows#ORDER_COLUMNS}
-   * @param insertOrder creates the order unless it exists ({@code ON CONFLICT DO NOTHING})
-   * @param updateOrder sets the {@link OrderRows#STATE_COLUMNS}, then {@code WHERE session_id = ?}
+   * @param insertOrder creates the order unless it exists ({@code ON CONFLICT DO NOTHING}): the
+   *     {@link OrderRows#ORDER_COLUMNS}, then the store's extra columns
+   * @param updateOrder sets the {@link OrderRows#STATE_COLUMNS}, then the store's extra columns,
+   *     then {@code WHERE session_id = ?}
    * @param insertOrphan records an orphan unless the same purchase is recorded already
    */
   public record Statements(
@@ -52,6 +54,17 @@ public abstract class JdbcOrder implements OrderStorage.Order {
   /** Gives back a statement {@link #prepare} made (closes it, unless the storage caches it). */
   protected abstract void release(PreparedStatement statement) throws SQLException;
 
+  /**
+   * Binds the columns a store's insert and update list after the shared ones (none by default),
+   * from {@code index} on.
+   *
+   * @return the next free index
+   */
+  protected int bindExtraColumns(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    return index;
+  }
+
   /** Whether a statement of the step changed a row, so its COMMIT may have landed. */
   public boolean wrote() {
     return wrote;
@@ -79,7 +92,7 @@ public abstract class JdbcOrder implements OrderStorage.Order {
         run(
             sql.insertOrder(),
             statement -> {
-              OrderRows.bindOrder(statement, 1, record);
+              bindExtraColumns(statement, OrderRows.bindOrder(statement, 1, record), record);
               return statement.executeUpdate() == 1;
             });
     if (inserted) {
@@ -104,7 +117,8 @@ public abstract class JdbcOrder implements OrderStorage.Order {
         run(
             sql.updateOrder(),
             statement -> {
-              int next = OrderRows.bindState(statement, 1, record);
+              int next =
+                  bindExtraColumns(statement, OrderRows.bindState(statement, 1, record), record);
               statement.setString(next, sessionId);
               return statement.executeUpdate();
             });

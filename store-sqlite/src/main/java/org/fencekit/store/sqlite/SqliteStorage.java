@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -567,6 +568,18 @@ final class SqliteStorage implements OrderStorage {
     /** Kept: the slot reuses its statements until the connection is closed. */
     @Override
     protected void release(PreparedStatement statement) {}
+
+    /** claim_fence: the claim's fence, for processes of earlier versions that read it. */
+    @Override
+    protected int bindExtraColumns(PreparedStatement statement, int index, OrderRecord record)
+        throws SQLException {
+      if (record.claimId() == null) {
+        statement.setNull(index, Types.BIGINT);
+      } else {
+        statement.setLong(index, record.claimId().fence());
+      }
+      return index + 1;
+    }
   }
 
   private static StoreUnavailableException unavailable(

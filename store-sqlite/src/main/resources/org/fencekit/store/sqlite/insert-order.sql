@@ -1,5 +1,5 @@
--- DO NOTHING if the order exists: the caller is told and decides again. claim_fence repeats the
--- fence (?11) while there is a claim (?12 is its nonce), for readers of earlier versions.
+-- DO NOTHING if the order exists: the caller is told and decides again. claim_fence, last,
+-- repeats the claim's fence for readers of earlier versions.
 INSERT INTO fencekit_orders (fencekit_order_columns, claim_fence)
-VALUES (fencekit_order_values, CASE WHEN ?12 IS NULL THEN NULL ELSE ?11 END)
+VALUES (fencekit_order_values, ?)
 ON CONFLICT (session_id) DO NOTHING
