@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.jdbc.SqlTemplates;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.sqlite.SQLiteConfig;
@@ -176,11 +177,10 @@ final class RawJdbc implements RawDriver {
         statement(sql + (singleStatement ? "complete-fast.sql" : "update-order.sql")));
   }
 
-  /** A store's statement, on the default table names. */
-  private static String statement(String path) {
-    return Resources.text(path)
-        .replace("${orders}", "fencekit_orders")
-        .replace("${orphans}", "fencekit_orphans");
+  /** A store's statement, on the default table names, filled in as the store fills it. */
+  static String statement(String path) {
+    return SqlTemplates.forTables(RawJdbc.class, "fencekit_orders", "fencekit_orphans", null)
+        .statement(path);
   }
 
   @Override

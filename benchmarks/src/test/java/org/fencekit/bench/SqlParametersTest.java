@@ -54,17 +54,17 @@ class SqlParametersTest {
             "/org/fencekit/store/postgres/update-order.sql",
             "/org/fencekit/store/postgres/lock-order.sql",
             "/org/fencekit/store/postgres/complete-fast.sql")) {
-      List<String> names = SqlParameters.names(Resources.text(path));
+      List<String> names = SqlParameters.names(RawJdbc.statement(path));
       assertEquals(
           names.size(),
-          Resources.text(path).replaceAll("--[^\\n]*", "").chars().filter(c -> c == '?').count(),
+          RawJdbc.statement(path).replaceAll("--[^\\n]*", "").chars().filter(c -> c == '?').count(),
           path);
     }
     for (String read :
         List.of(
             "/org/fencekit/store/sqlite/select-order.sql",
             "/org/fencekit/store/postgres/lock-order.sql")) {
-      List<String> columns = SqlParameters.selected(Resources.text(read));
+      List<String> columns = SqlParameters.selected(RawJdbc.statement(read));
       assertEquals(
           true, columns.contains("fence") && columns.contains("claim_nonce"), read + " " + columns);
     }

@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An {@link OrderStore} that decides with {@link OrderStateMachine} over any {@link OrderStorage}.
- * The memory, SQLite and PostgreSQL stores are this class over their storage; a user's store over
- * another database can be too.
+ * The base of a store that decides with {@link OrderStateMachine} over an {@link OrderStorage}: the
+ * memory, SQLite and PostgreSQL stores extend it, and so can a user's store over another database.
+ * A store is its constructor, which hands over its storage and clock, plus what is really its own
+ * (a builder, a fast path that overrides {@link #claim(ClaimRequest)} or {@link
+ * #write(WriteRequest)} and falls back to {@code super}).
  *
  * <p>Each operation:
  *
@@ -29,7 +31,7 @@ import java.util.Optional;
  * A first claim that loses the race to create the order is decided again against the order the
  * winner created.
  */
-public final class FencedOrderStore implements OrderStore {
+public abstract class FencedOrderStore implements OrderStore {
 
   /** How many times a first claim that lost the creation race is decided again. */
   private static final int CREATE_RACE_RETRIES = 8;
@@ -41,14 +43,22 @@ public final class FencedOrderStore implements OrderStore {
    * @param storage where the orders live; closed by {@link #close()}
    * @param clock the time all lease arithmetic uses
    */
-  public FencedOrderStore(OrderStorage storage, Clock clock) {
+  protected FencedOrderStore(OrderStorage storage, Clock clock) {
     this.storage = Validate.notNull("storage", storage);
     this.clock = Validate.notNull("clock", clock);
   }
 
+  /** Validates the arguments, then decides the claim with {@link #claim(ClaimRequest)}. */
   @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    ClaimRequest request = new ClaimRequest(snapshot, lease);
+  public final ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+    return claim(new ClaimRequest(snapshot, lease));
+  }
+
+  /**
+   * Decides a validated claim in one atomic step of the storage. A subclass may decide some claims
+   * another way first and call this for the rest.
+   */
+  protected ClaimResult claim(ClaimRequest request) {
     String nonce = ClaimId.newNonce();
     for (int attempt = 0; attempt <= CREATE_RACE_RETRIES; attempt++) {
       ClaimResult result =
@@ -86,22 +96,29 @@ public final class FencedOrderStore implements OrderStore {
         null);
   }
 
+  /** Validates the arguments, then decides the write with {@link #write(WriteRequest)}. */
   @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+  public final WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     return write(new WriteRequest.Complete(sessionId, claimId, item));
   }
 
+  /** Validates the arguments, then decides the write with {@link #write(WriteRequest)}. */
   @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+  public final WriteResult fail(String sessionId, ClaimId claimId, String error) {
     return write(new WriteRequest.Fail(sessionId, claimId, error));
   }
 
+  /** Validates the arguments, then decides the write with {@link #write(WriteRequest)}. */
   @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+  public final WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     return write(new WriteRequest.Extend(sessionId, claimId, lease));
   }
 
-  private WriteResult write(WriteRequest request) {
+  /**
+   * Decides a validated complete, fail or extend in one atomic step of the storage. A subclass may
+   * decide some writes another way first and call this for the rest.
+   */
+  protected WriteResult write(WriteRequest request) {
     return storage.atomically(
         request.operation(),
         request.sessionId(),
@@ -126,22 +143,24 @@ public final class FencedOrderStore implements OrderStore {
   }
 
   @Override
-  public Optional<OrderRecord> get(String sessionId) {
+  public final Optional<OrderRecord> get(String sessionId) {
     return storage.read(Validate.sessionId(sessionId));
   }
 
   @Override
-  public List<Orphan> orphans(String sessionId) {
+  public final List<Orphan> orphans(String sessionId) {
     return storage.orphans(Validate.sessionId(sessionId));
   }
 
+  /** Closes the storage. */
   @Override
   public void close() {
     storage.close();
   }
 
+  /** The store's class and its backend; stores say more. */
   @Override
   public String toString() {
-    return "FencedOrderStore[" + storage.backend() + "]";
+    return getClass().getSimpleName() + "[" + storage.backend() + "]";
   }
 }

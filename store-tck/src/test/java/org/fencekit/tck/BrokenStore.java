@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
@@ -76,11 +79,26 @@ final class BrokenStore implements OrderStore {
     LEASE_UNCHECKED,
     /** a Written answer carries the record as it was before the write. */
     WRITTEN_ANSWERS_OLD_RECORD,
-    /** claim reads the order, pauses, then writes, without holding the lock throughout. */
+    /**
+     * claim reads the order, then writes without holding the lock in between: a window that stays
+     * open until a second caller has read the same order (at most {@link #WINDOW_MILLIS} ms).
+     */
     RACY_CLAIM,
-    /** complete and fail read the order, pause, then write, without holding the lock throughout. */
-    RACY_SETTLE
+    /** complete and fail read the order, then write, with {@link #RACY_CLAIM}'s window. */
+    RACY_SETTLE,
+    /** writes compare the nonce only, not the fence. */
+    FENCE_IGNORED,
+    /** a write lands with any token whose fence is newer than the current claim's. */
+    NEWER_FENCE_ACCEPTED,
+    /** whether a lease is live is judged on the system clock, not the store's. */
+    LEASE_LIVE_BY_SYSTEM_CLOCK
   }
+
+  /**
+   * How long a racy break's window waits for a second caller: long enough for a rule that really
+   * calls concurrently to meet it every time, short enough that a rule that does not stays fast.
+   */
+  static final long WINDOW_MILLIS = 25;
 
   /** The shared data of instances over "one database". */
   static final class Data {
@@ -90,6 +108,9 @@ final class BrokenStore implements OrderStore {
 
     /** Each token's own lease end, for {@link Break#FENCE_BY_LEASE_TIME}. */
     private final Map<ClaimId, Instant> leases = new HashMap<>();
+
+    /** Per order, the first two racy callers meet here between their read and their write. */
+    private final Map<String, CountDownLatch> windows = new ConcurrentHashMap<>();
   }
 
   private final Data data;
@@ -116,9 +137,15 @@ final class BrokenStore implements OrderStore {
     return has(Break.NO_MILLIS_TRUNCATION) ? now : now.truncatedTo(ChronoUnit.MILLIS);
   }
 
-  private static void pause() {
+  /**
+   * The racy breaks' window between read and write: the first two callers on an order wait here for
+   * each other, so both have read before either writes; later callers pass straight through.
+   */
+  private void window(String sessionId) {
+    CountDownLatch meeting = data.windows.computeIfAbsent(sessionId, k -> new CountDownLatch(2));
+    meeting.countDown();
     try {
-      Thread.sleep(2);
+      meeting.await(WINDOW_MILLIS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -137,7 +164,7 @@ final class BrokenStore implements OrderStore {
       synchronized (data.lock) {
         seen = data.orders.get(sid);
       }
-      pause();
+      window(sid);
       synchronized (data.lock) {
         return decideClaim(seen, snapshot, lease);
       }
@@ -171,10 +198,11 @@ final class BrokenStore implements OrderStore {
       return new ClaimResult.Provisioned(current);
     }
     if (current.claimId() != null) {
+      Instant judged = has(Break.LEASE_LIVE_BY_SYSTEM_CLOCK) ? Instant.now() : now;
       boolean live =
           has(Break.LEASE_END_EXCLUSIVE)
-              ? !now.isAfter(current.leaseExpiresAt())
-              : now.isBefore(current.leaseExpiresAt());
+              ? !judged.isAfter(current.leaseExpiresAt())
+              : judged.isBefore(current.leaseExpiresAt());
       if (live) {
         return new ClaimResult.InFlight(current);
       }
@@ -220,7 +248,7 @@ final class BrokenStore implements OrderStore {
       synchronized (data.lock) {
         seen = data.orders.get(request.sessionId());
       }
-      pause();
+      window(request.sessionId());
       synchronized (data.lock) {
         return decideWrite(seen, request);
       }
@@ -347,6 +375,12 @@ final class BrokenStore implements OrderStore {
     }
     if (has(Break.NONCE_IGNORED)) {
       return current.claimId().fence() == token.fence();
+    }
+    if (has(Break.FENCE_IGNORED)) {
+      return current.claimId().nonce().equals(token.nonce());
+    }
+    if (has(Break.NEWER_FENCE_ACCEPTED) && token.fence() > current.claimId().fence()) {
+      return true;
     }
     return current.claimId().equals(token);
   }

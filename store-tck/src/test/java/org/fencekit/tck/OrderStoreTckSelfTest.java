@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -42,105 +45,93 @@ import org.junit.platform.launcher.core.LauncherFactory;
  */
 class OrderStoreTckSelfTest {
 
-  /** The rules (display names) each break must fail, the first naming the break. */
+  /** The rules (ids: method names) each break must fail, the first naming the break. */
   private static final Map<BrokenStore.Break, List<String>> EXPECTED =
       new EnumMap<>(BrokenStore.Break.class);
 
   static {
     expect(
         BrokenStore.Break.NO_FENCE_ON_FAIL,
-        "a stale failure cannot undo a provisioned order",
-        "a provisioning call that outlives its lease cannot fail the order another attempt provisioned",
-        "a stale write from another instance is fenced off",
-        "many threads settling, re-claiming and writing stale on many orders keep every invariant");
+        "incident_staleFailCannotUndoProvisioned",
+        "incident_outlivedLeaseCannotFailProvisioned",
+        "incident_staleWriteFromAnotherInstance",
+        "concurrency_stress");
     expect(
         BrokenStore.Break.NO_FENCE_ON_COMPLETE,
-        "a stale completion cannot overwrite the item the customer was shown",
-        "an item bought by a superseded attempt is reported as orphaned, not written over the live one",
-        "many threads settling, re-claiming and writing stale on many orders keep every invariant",
-        "concurrent histories are linearizable against the reference state machine");
+        "incident_staleCompleteCannotOverwriteItem",
+        "incident_supersededPurchaseOrphaned",
+        "concurrency_stress",
+        "linearizability_oneInstance");
     expect(
         BrokenStore.Break.FENCE_BY_LEASE_TIME,
-        "the fence is ownership, not time: the holder of an expired lease that nobody took over still completes",
-        "the holder of an expired lease that nobody took over still fails");
+        "settle_expiredHolderStillCompletes",
+        "settle_expiredHolderStillFails");
     expect(
         BrokenStore.Break.PROVISIONED_CLAIMABLE,
-        "a provisioned order is never claimed again, and the claim changes nothing",
-        "a stale failure cannot undo a provisioned order");
+        "claim_provisionedNeverClaimedAgain",
+        "incident_staleFailCannotUndoProvisioned");
     expect(
         BrokenStore.Break.SETTLE_KEEPS_CLAIM,
-        "a settled order rejects a second write from the same token",
-        "complete by the current claim provisions the order, clears the claim and records who settled it");
+        "incident_settledOrderRejectsSecondWrite",
+        "settle_completeByCurrentClaim");
     expect(
-        BrokenStore.Break.NO_ORPHAN,
-        "an item bought by a superseded attempt is reported as orphaned, not written over the live one",
-        "many threads settling, re-claiming and writing stale on many orders keep every invariant");
+        BrokenStore.Break.NO_ORPHAN, "incident_supersededPurchaseOrphaned", "concurrency_stress");
+    expect(BrokenStore.Break.FENCE_NOT_INCREASING, "claim_fenceIncreases");
+    expect(BrokenStore.Break.LEASE_END_EXCLUSIVE, "basic_leaseOverAtExpiry");
     expect(
-        BrokenStore.Break.FENCE_NOT_INCREASING,
-        "the fence strictly increases with every claim: 1, 2, 3, ...");
-    expect(
-        BrokenStore.Break.LEASE_END_EXCLUSIVE,
-        "a lease is over at exactly leaseExpiresAt: a claim at that instant succeeds");
-    expect(
-        BrokenStore.Break.ORPHAN_PER_RETRY,
-        "a superseded complete is orphaned once per token and provider order id, however often it is retried",
-        "concurrent retries of one superseded complete record one orphan");
-    expect(
-        BrokenStore.Break.REPLAY_SUPERSEDED,
-        "a retried complete with the same token and item answers Written and changes nothing, not even updatedAt",
-        "a retried fail with the same token and error answers Written and changes nothing");
-    expect(
-        BrokenStore.Break.SUPERSEDED_TOUCHES_UPDATED_AT,
-        "a superseded write changes nothing, not even updatedAt");
-    expect(
-        BrokenStore.Break.SNAPSHOT_OVERWRITTEN,
-        "the first snapshot is kept; a later claim's snapshot does not overwrite it");
+        BrokenStore.Break.ORPHAN_PER_RETRY, "orphan_oncePerPurchase", "concurrency_orphanRetries");
+    expect(BrokenStore.Break.REPLAY_SUPERSEDED, "replay_complete", "replay_fail");
+    expect(BrokenStore.Break.SUPERSEDED_TOUCHES_UPDATED_AT, "settle_supersededChangesNothing");
+    expect(BrokenStore.Break.SNAPSHOT_OVERWRITTEN, "claim_firstSnapshotKept");
     expect(
         BrokenStore.Break.LAST_ERROR_CLEARED,
-        "the last error is kept when the order is claimed again",
-        "a failed order can be claimed again at once, keeping its last error");
-    expect(
-        BrokenStore.Break.NONCE_IGNORED,
-        "a made-up token with the current fence but another nonce is superseded");
-    expect(BrokenStore.Break.NONCE_FROM_SESSION_ID, "every claim gets a new nonce");
-    expect(
-        BrokenStore.Break.NO_MILLIS_TRUNCATION,
-        "lease arithmetic is in whole milliseconds, whatever the clock's precision");
-    expect(
-        BrokenStore.Break.LEASE_UNCHECKED,
-        "claim rejects a lease that is null, not positive, under 1 ms or over 24 h, naming the lease, and writes nothing");
+        "claim_lastErrorKept",
+        "claim_failedOrderClaimedAgain");
+    expect(BrokenStore.Break.NONCE_IGNORED, "settle_currentFenceOtherNonce");
+    expect(BrokenStore.Break.NONCE_FROM_SESSION_ID, "claim_newNonceEachClaim");
+    expect(BrokenStore.Break.NO_MILLIS_TRUNCATION, "basic_millisecondPrecision");
+    expect(BrokenStore.Break.LEASE_UNCHECKED, "input_claimBadLease");
     expect(
         BrokenStore.Break.WRITTEN_ANSWERS_OLD_RECORD,
-        "complete by the current claim provisions the order, clears the claim and records who settled it",
-        "concurrent histories are linearizable against the reference state machine");
+        "settle_completeByCurrentClaim",
+        "linearizability_oneInstance");
     expect(
-        BrokenStore.Break.RACY_CLAIM,
-        "concurrent claims for one session yield exactly one owner",
-        "concurrent claims across two instances yield exactly one owner");
+        BrokenStore.Break.RACY_CLAIM, "incident_concurrentClaimsOneOwner", "peer_concurrentClaims");
+    expect(BrokenStore.Break.FENCE_IGNORED, "settle_currentNonceOtherFence");
     expect(
-        BrokenStore.Break.RACY_SETTLE,
-        "a complete and a fail racing with one token: exactly one lands");
+        BrokenStore.Break.NEWER_FENCE_ACCEPTED,
+        "settle_madeUpEdgeTokens",
+        "settle_currentNonceOtherFence");
+    expect(BrokenStore.Break.LEASE_LIVE_BY_SYSTEM_CLOCK, "basic_leaseUsesStoreClock");
+    expect(BrokenStore.Break.RACY_SETTLE, "concurrency_completeFailRace");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {
     EXPECTED.put(broken, List.of(names));
   }
 
-  /** What one launch of a TCK class did, by test display name. */
+  /** What one launch of a TCK class did, by rule id (the test method's name). */
   private static final class Outcome implements TestExecutionListener {
     final Map<String, TestExecutionResult> tests = new LinkedHashMap<>();
     final Map<String, String> skipped = new LinkedHashMap<>();
     final List<String> brokenContainers = new ArrayList<>();
 
+    private static String id(TestIdentifier test) {
+      return test.getSource()
+          .filter(MethodSource.class::isInstance)
+          .map(source -> ((MethodSource) source).getMethodName())
+          .orElse(test.getDisplayName());
+    }
+
     @Override
     public void executionSkipped(TestIdentifier test, String reason) {
-      skipped.put(test.getDisplayName(), reason);
+      skipped.put(id(test), reason);
     }
 
     @Override
     public void executionFinished(TestIdentifier test, TestExecutionResult result) {
       if (test.isTest()) {
-        tests.put(test.getDisplayName(), result);
+        tests.put(id(test), result);
       } else if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
         brokenContainers.add(test.getDisplayName() + ": " + result);
       }
@@ -173,8 +164,17 @@ class OrderStoreTckSelfTest {
   }
 
   private static Outcome launch(Class<?> tck) {
+    return launch(List.of(selectClass(tck)));
+  }
+
+  /** Runs only the rules {@code ids} of {@code tck}. */
+  private static Outcome launch(Class<?> tck, List<String> ids) {
+    return launch(ids.stream().map(id -> (DiscoverySelector) selectMethod(tck, id)).toList());
+  }
+
+  private static Outcome launch(List<DiscoverySelector> selectors) {
     LauncherDiscoveryRequest request =
-        LauncherDiscoveryRequestBuilder.request().selectors(selectClass(tck)).build();
+        LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
     Launcher launcher = LauncherFactory.create();
     Outcome outcome = new Outcome();
     launcher.execute(request, outcome);
@@ -216,6 +216,10 @@ class OrderStoreTckSelfTest {
         outcome.with(TestExecutionResult.Status.SUCCESSFUL),
         () -> "the correct store must pass every rule; failures:" + outcome.failures());
     assertEquals(Map.of(), outcome.skipped, "nothing may be skipped");
+    assertEquals(
+        Rules.all().stream().map(Rules.Rule::id).toList(),
+        List.copyOf(outcome.tests.keySet()),
+        "the rules run in the listing's order, basic rules first");
     assertEquals(List.of(), outcome.brokenContainers, "no container may fail");
   }
 
@@ -227,11 +231,11 @@ class OrderStoreTckSelfTest {
     Set<String> aborted = outcome.with(TestExecutionResult.Status.ABORTED);
     assertEquals(
         Set.of(
-            "a stale write from another instance is fenced off",
-            "an order claimed through one instance is in flight through the other",
-            "concurrent claims across two instances yield exactly one owner",
-            "an orphan recorded through either instance is listed by both, once",
-            "concurrent histories across two instances are linearizable"),
+            "incident_staleWriteFromAnotherInstance",
+            "peer_claimInFlightOnOther",
+            "peer_concurrentClaims",
+            "peer_orphanListedByBoth",
+            "linearizability_twoInstances"),
         aborted,
         "the cross-instance rules must be skipped (aborted by an assumption)");
     for (String name : aborted) {
@@ -264,32 +268,82 @@ class OrderStoreTckSelfTest {
                 + outcome.with(TestExecutionResult.Status.ABORTED).size());
   }
 
+  /**
+   * How many times each broken store runs: once the whole TCK, then its named rules alone; every
+   * run must fail every named rule ({@code -Dfencekit.tck.selfTestRuns=N} to change it).
+   */
+  private static final int RUNS = Integer.getInteger("fencekit.tck.selfTestRuns", 5);
+
   @TestFactory
-  @DisplayName("each deliberately broken store fails the TCK on the rules that name its break")
+  @DisplayName("each deliberately broken store fails the rules that name its break, on every run")
   Stream<DynamicTest> eachBreakFails() {
     return Stream.of(BrokenStore.Break.values())
         .map(
             broken ->
                 DynamicTest.dynamicTest(
-                    broken + " fails '" + EXPECTED.get(broken).get(0) + "'",
+                    broken + " fails " + EXPECTED.get(broken).get(0) + " on " + RUNS + " runs",
                     () -> {
                       BrokenStoreTck.breakage = broken;
-                      Outcome outcome = launch(BrokenStoreTck.class);
-                      Set<String> failed = outcome.with(TestExecutionResult.Status.FAILED);
-                      assertFalse(
-                          failed.isEmpty(), () -> "the TCK passed a store broken by " + broken);
-                      for (String name : EXPECTED.get(broken)) {
+                      for (int run = 1; run <= RUNS; run++) {
+                        Outcome outcome =
+                            run == 1
+                                ? launch(BrokenStoreTck.class)
+                                : launch(BrokenStoreTck.class, EXPECTED.get(broken));
+                        Set<String> failed = outcome.with(TestExecutionResult.Status.FAILED);
+                        String named = EXPECTED.get(broken).get(0);
+                        String message =
+                            outcome
+                                .tests
+                                .get(named)
+                                .getThrowable()
+                                .map(Throwable::getMessage)
+                                .orElse("");
                         assertTrue(
-                            failed.contains(name),
-                            () ->
-                                "with "
-                                    + broken
-                                    + " the rule '"
-                                    + name
-                                    + "' must fail but did not; the failures were:"
-                                    + outcome.failures());
+                            message.contains("rule " + named + " (")
+                                && message.contains("; if this fails, check "),
+                            () -> named + "'s failure does not carry its listing line: " + message);
+                        for (String id : EXPECTED.get(broken)) {
+                          int which = run;
+                          assertTrue(
+                              failed.contains(id),
+                              () ->
+                                  "with "
+                                      + broken
+                                      + " the rule "
+                                      + id
+                                      + " must fail on every run but passed on run "
+                                      + which
+                                      + " of "
+                                      + RUNS
+                                      + "; the failures were:"
+                                      + outcome.failures());
+                        }
                       }
                     }));
+  }
+
+  @Test
+  @DisplayName(
+      "a failure names only the fields that differ, and shows the tokens, the lease and the clock")
+  void failureMessagesNameTheDifference() {
+    BrokenStoreTck.breakage = BrokenStore.Break.SUPERSEDED_TOUCHES_UPDATED_AT;
+    Outcome outcome =
+        launch(
+            BrokenStoreTck.class,
+            List.of("settle_supersededChangesNothing", "settle_supersededExtendRejected"));
+    for (String id : outcome.tests.keySet()) {
+      String message =
+          outcome.tests.get(id).getThrowable().map(Throwable::getMessage).orElse("(passed)");
+      assertTrue(message.contains("updatedAt: expected "), () -> id + ": " + message);
+      assertFalse(
+          message.contains("status: expected"),
+          () -> id + " names a field that did not change: " + message);
+      assertTrue(message.contains("token presented "), () -> id + ": " + message);
+      assertTrue(message.contains("current token "), () -> id + ": " + message);
+      assertTrue(message.contains(", its lease "), () -> id + ": " + message);
+      assertTrue(message.contains(" at the clock's "), () -> id + ": " + message);
+    }
+    assertEquals(2, outcome.tests.size());
   }
 
   @Test

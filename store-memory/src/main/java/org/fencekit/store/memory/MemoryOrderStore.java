@@ -1,26 +1,19 @@
 package org.fencekit.store.memory;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.FencedOrderStore;
-import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStorage;
-import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.store.WriteResult;
 
 /**
- * The reference {@link OrderStore}: orders in a {@link ConcurrentHashMap}, for tests, for a single
- * process that can afford to lose everything on restart, and as the model the other stores are
- * measured against.
+ * The reference {@link org.fencekit.store.OrderStore}: orders in a {@link ConcurrentHashMap}, for
+ * tests, for a single process that can afford to lose everything on restart, and as the model the
+ * other stores are measured against.
  *
  * <p>Algorithm, per operation:
  *
@@ -35,13 +28,11 @@ import org.fencekit.store.WriteResult;
  *
  * Nothing survives the JVM: use a durable store wherever two processes handle webhooks.
  */
-public final class MemoryOrderStore implements OrderStore {
-
-  private final FencedOrderStore store;
+public final class MemoryOrderStore extends FencedOrderStore {
 
   /** A store whose leases run on {@code clock}. */
   public MemoryOrderStore(Clock clock) {
-    this.store = new FencedOrderStore(new MapStorage(), clock);
+    super(new MapStorage(), clock);
   }
 
   /** A store on the system clock. */
@@ -49,40 +40,10 @@ public final class MemoryOrderStore implements OrderStore {
     this(Clock.systemUTC());
   }
 
-  @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    return store.claim(snapshot, lease);
-  }
-
-  @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return store.complete(sessionId, claimId, item);
-  }
-
-  @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return store.fail(sessionId, claimId, error);
-  }
-
-  @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return store.extend(sessionId, claimId, lease);
-  }
-
-  @Override
-  public Optional<OrderRecord> get(String sessionId) {
-    return store.get(sessionId);
-  }
-
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    return store.orphans(sessionId);
-  }
-
   /** Does nothing: there is nothing to release. The orders stay readable. */
   @Override
   public void close() {
-    store.close();
+    super.close();
   }
 
   /** One order as published: an immutable record and its orphans. */
@@ -104,9 +65,9 @@ public final class MemoryOrderStore implements OrderStore {
       orders.compute(
           sessionId,
           (key, entry) -> {
-            Step step = new Step(entry);
-            result.add(work.run(step));
-            return step.published();
+            MapOrder order = new MapOrder(entry);
+            result.add(work.run(order));
+            return order.published();
           });
       return result.get(0);
     }
@@ -127,14 +88,14 @@ public final class MemoryOrderStore implements OrderStore {
     public void close() {}
   }
 
-  /** One atomic step: collects the writes, published only if the work returns normally. */
-  private static final class Step implements OrderStorage.Order {
+  /** The order inside one atomic step: collects the writes, published only if the work returns. */
+  private static final class MapOrder implements OrderStorage.Order {
 
     private final Entry before;
     private OrderRecord record;
     private List<Orphan> orphans;
 
-    Step(Entry before) {
+    MapOrder(Entry before) {
       this.before = before;
       this.record = before == null ? null : before.record();
       this.orphans = before == null ? List.of() : before.orphans();

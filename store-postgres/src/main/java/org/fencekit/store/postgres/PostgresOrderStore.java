@@ -2,127 +2,24 @@ package org.fencekit.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.FencedOrderStore;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.Validate;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * An {@link OrderStore} on PostgreSQL: one row per order, and each call decided either by one
- * statement that writes only in the common case or by one transaction under the order's row lock,
- * so any number of threads, processes and hosts can share one database.
- *
- * <p>Algorithm, per call:
- *
- * <ol>
- *   <li>validate every argument, before a connection is borrowed;
- *   <li><b>fast path</b> (on by default; {@link Builder#singleStatementFastPath}): read the clock
- *       once and send a statement in auto-commit, so it is one round trip with no BEGIN or COMMIT,
- *       whose WHERE (or ON CONFLICT) clause is the state machine's condition for the common case
- *       and which writes exactly the machine's record:
- *       <ul>
- *         <li><b>claim</b>: {@code INSERT ... ON CONFLICT (session_id) DO NOTHING} of the record
- *             the machine built for a first claim (insert-order.sql). A claim on an order that
- *             exists (re-claim, InFlight, Provisioned) is always a miss: a conditional re-claim
- *             UPDATE was tried and dropped, because on an order many callers fight over every
- *             caller queued for the row in it and then again in the transaction, which halved that
- *             workload's throughput. An order whose insert missed is remembered (the last of each
- *             of 1024 hash slots) and its later claims skip the insert;
- *         <li><b>complete, fail, extend</b> (complete-fast.sql, fail-fast.sql, extend-fast.sql):
- *             {@code UPDATE ... WHERE} session, fence and nonce are the token presented and, for a
- *             settle, that token is not the one that settled the order last.
- *       </ul>
- *       A row written is a <em>hit</em>: the insert wrote the record the machine built; a settle
- *       returns its row, the machine decides again on the order as it was before (rebuilt from that
- *       row as far as the decision reads it), its record must equal the row (else {@link
- *       IllegalStateException}: the SQL and the machine drifted apart), and its result is the
- *       answer. No row written is a <em>miss</em>, and nothing happened: a claim on an order that
- *       exists (or that a concurrent first claim created first), a superseded token, a replayed
- *       settle, an unknown order, or a statement the server rolled back with 40001 or 40P01 (at
- *       REPEATABLE READ or SERIALIZABLE). A miss goes on to the locking transaction, which decides
- *       everything those cases need (the InFlight or Provisioned answer, the replay's Written, the
- *       orphan of a superseded complete, {@code UnknownOrderException}, the re-claim). A miss costs
- *       its statement on top of the transaction, so for orders many callers fight over (mostly
- *       answered InFlight) the fast path is slower than the transaction alone: turn it off for such
- *       a workload;
- *   <li><b>claim</b>, locking, one transaction: {@code SELECT ... FOR UPDATE} the order's row
- *       (lock-order.sql), which blocks until any transaction holding the row commits and then
- *       returns the row as committed; decide with {@link org.fencekit.store.OrderStateMachine};
- *       write the new state ({@code UPDATE}) if the claim is granted; commit. If there was no row,
- *       the decision is to create the order: {@code INSERT ... ON CONFLICT (session_id) DO
- *       NOTHING}. A row that does not exist cannot be locked, so two first claims can both get
- *       here; the unique key makes the second insert wait for the first to commit and then insert
- *       nothing, and that claim is decided again in a new transaction, which now finds the row and
- *       locks it. The decision is made in one place (the state machine, through {@link
- *       FencedOrderStore}) rather than twice;
- *   <li><b>complete, fail, extend</b>, locking, one transaction: {@code SELECT ... FOR UPDATE} the
- *       order's row; compare the token presented with the row's current claim (fence and nonce);
- *       write the new state, or, for a superseded complete, insert the orphan ({@code ON CONFLICT
- *       DO NOTHING}, keyed by order, claim and provider order id, so a retried complete records it
- *       once); commit. A rejected write changes nothing else;
- *   <li><b>get, orphans</b>: a plain {@code SELECT} of the last committed state;
- *   <li>on any exception inside a transaction, roll it back; a deadlock (40P01) or a serialization
- *       failure (40001) runs the whole transaction again, at most 10 times in all, after a short
- *       random pause.
- * </ol>
- *
- * <p><b>Why READ COMMITTED is enough.</b> Every locking decision is made on a row read with {@code
- * FOR UPDATE}. In READ COMMITTED, PostgreSQL returns the newest committed version of a row it had
- * to wait for (not the statement's snapshot), and no other transaction can change the row until
- * this one ends; so the decision sees every earlier write and nothing can slip in between the read
- * and the write. Orphans are only ever inserted while the order's row is locked. The only thing a
- * row lock cannot cover, a row that does not exist yet, is covered by the primary key and the new
- * transaction described above. A higher isolation level adds no safety here, only serialization
- * failures, which the store would retry; it works at any level. The fast path's statements are safe
- * for the same reasons: an {@code UPDATE} that meets a row another transaction changed waits for it
- * and checks its WHERE clause again on the newest committed version before it writes, holding the
- * row's lock from that check to its commit; {@code INSERT ... ON CONFLICT DO NOTHING} waits for a
- * concurrent insert of the same key and inserts only if that one rolled back. So each statement
- * decides and writes in one atomic step, as the locking transaction does, and a miss is a call that
- * has not happened yet.
- *
- * <p><b>Failures.</b> A lost connection, a pool with no connection to lend in time, or a statement
- * that runs past the query timeout becomes a {@link StoreUnavailableException} naming the operation
- * and the order. Its {@link StoreUnavailableException#outcomeUnknown()} is true only when the
- * failure hit the COMMIT of a transaction that had written, or a fast-path statement after it was
- * sent and before the server answered it (the server may have committed before the connection
- * went); a failure before that, or an error the server answered with (it then rolled the statement
- * or transaction back), leaves nothing written. Retrying the same call with the same token is
- * always safe. A password, whether in the JDBC URL or given to the builder, never appears in a
- * message; the store builds its pool with the password taken out of the URL, so that the driver's
- * own logging never sees it either.
- *
- * <p><b>Connection poolers.</b> The store keeps no session state: no advisory locks, no {@code SET}
- * of session settings, no temporary tables, and every transaction begins and ends within one call
- * (a fast-path statement is a transaction of its own), so it works behind PgBouncer in transaction
- * pooling mode. A pool the store builds from a JDBC URL sets the driver's {@code prepareThreshold}
- * to 0 (no named server-side prepared statements, which a transaction pooler before PgBouncer 1.21
- * cannot follow) unless the URL sets it; give {@code prepareThreshold=0} to your own DataSource
- * when it points at such a pooler. PgBouncer also needs {@code ignore_startup_parameters =
- * extra_float_digits} for the PostgreSQL JDBC driver to connect.
- *
- * <p><b>Schema.</b> {@code schema.sql}, next to this class in the jar, creates both tables; it is
- * idempotent. Build with {@code createSchema(true)} to have the store run it (and {@code CREATE
- * SCHEMA IF NOT EXISTS} for a configured schema), or run it from your migrations.
+ * An {@link OrderStore} on PostgreSQL, one row per order, safe for any number of threads, processes
+ * and hosts sharing one database.
  *
  * <pre>{@code
  * OrderStore store = PostgresOrderStore.builder()
@@ -131,8 +28,31 @@ import org.fencekit.store.WriteResult;
  *     .createSchema(true)
  *     .build();
  * }</pre>
+ *
+ * <p>Per call:
+ *
+ * <ol>
+ *   <li>validate every argument, before a connection is borrowed ({@link FencedOrderStore});
+ *   <li>unless {@link Builder#singleStatementFastPath} is off: one auto-commit statement that
+ *       writes only in the common case, a fresh order's first claim or the current owner's settle
+ *       ({@link FastPath} says why it decides as the state machine does); a statement that wrote
+ *       nothing is a miss, and nothing happened;
+ *   <li>otherwise, and on a miss: one READ COMMITTED transaction that reads the order's row {@code
+ *       FOR UPDATE}, decides with {@link org.fencekit.store.OrderStateMachine}, writes the row (or
+ *       a superseded complete's orphan) and commits ({@link PostgresStorage}); a first claim that
+ *       lost the insert race is decided again against the winner's row.
+ * </ol>
+ *
+ * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
+ * the failure hit the COMMIT of a transaction that wrote, or a fast-path statement after it was
+ * sent; retrying the same call with the same token is always safe. No message contains a password
+ * (the pool is built with the password taken out of the URL). The store keeps no session state, so
+ * it works behind PgBouncer in transaction pooling mode; its pool uses {@code prepareThreshold=0}
+ * unless the URL says otherwise. {@code schema.sql}, next to this class, creates both tables
+ * idempotently ({@code createSchema(true)} runs it). Why READ COMMITTED is enough, the fast path's
+ * figures and the operations notes are in the README.
  */
-public final class PostgresOrderStore implements OrderStore {
+public final class PostgresOrderStore extends FencedOrderStore {
 
   /** The default name of the orders table. */
   public static final String DEFAULT_ORDERS_TABLE = "fencekit_orders";
@@ -149,14 +69,13 @@ public final class PostgresOrderStore implements OrderStore {
   /** How long one statement may run (including waiting for an order's row lock), by default. */
   public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(30);
 
-  private final FencedOrderStore store;
   private final PostgresStorage storage;
   private final FastPath fastPath;
   private final String description;
 
   private PostgresOrderStore(
-      FencedOrderStore store, PostgresStorage storage, FastPath fastPath, String description) {
-    this.store = store;
+      PostgresStorage storage, Clock clock, FastPath fastPath, String description) {
+    super(storage, clock);
     this.storage = storage;
     this.fastPath = fastPath;
     this.description = description;
@@ -168,93 +87,23 @@ public final class PostgresOrderStore implements OrderStore {
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * <p>One statement for a fresh order's first claim; otherwise one transaction: lock the order's
-   * row, decide, write, commit (see the class javadoc).
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the claim may have landed
+   * The fast path's single statement for a fresh order's first claim; on a miss, or with the fast
+   * path off, the locking transaction.
    */
   @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    if (fastPath != null) {
-      ClaimResult decided = fastPath.claim(new ClaimRequest(snapshot, lease));
-      if (decided != null) {
-        return decided;
-      }
-    }
-    return store.claim(snapshot, lease);
+  protected ClaimResult claim(ClaimRequest request) {
+    ClaimResult decided = fastPath == null ? null : fastPath.claim(request);
+    return decided != null ? decided : super.claim(request);
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
+   * The fast path's single statement for the current owner's complete, fail or extend; on a miss,
+   * or with the fast path off, the locking transaction.
    */
   @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return write(new WriteRequest.Complete(sessionId, claimId, item));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
-   */
-  @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return write(new WriteRequest.Fail(sessionId, claimId, error));
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails; {@code outcomeUnknown()} says whether
-   *     the write may have landed (a connection lost at the single statement or at COMMIT)
-   */
-  @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return write(new WriteRequest.Extend(sessionId, claimId, lease));
-  }
-
-  private WriteResult write(WriteRequest request) {
-    if (fastPath != null) {
-      WriteResult decided = fastPath.write(request);
-      if (decided != null) {
-        return decided;
-      }
-    }
-    if (request instanceof WriteRequest.Complete complete) {
-      return store.complete(complete.sessionId(), complete.claimId(), complete.item());
-    }
-    if (request instanceof WriteRequest.Fail fail) {
-      return store.fail(fail.sessionId(), fail.claimId(), fail.error());
-    }
-    WriteRequest.Extend extend = (WriteRequest.Extend) request;
-    return store.extend(extend.sessionId(), extend.claimId(), extend.lease());
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails
-   */
-  @Override
-  public Optional<OrderRecord> get(String sessionId) {
-    return store.get(sessionId);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if PostgreSQL fails
-   */
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    return store.orphans(sessionId);
+  protected WriteResult write(WriteRequest request) {
+    WriteResult decided = fastPath == null ? null : fastPath.write(request);
+    return decided != null ? decided : super.write(request);
   }
 
   /**
@@ -263,7 +112,7 @@ public final class PostgresOrderStore implements OrderStore {
    */
   @Override
   public void close() {
-    store.close();
+    super.close();
   }
 
   /** The storage, for tests in this package. */
@@ -512,8 +361,8 @@ public final class PostgresOrderStore implements OrderStore {
       description.add(
           singleStatementFastPath ? "single-statement fast path" : "locking transactions only");
       return new PostgresOrderStore(
-          new FencedOrderStore(storage, clock),
           storage,
+          clock,
           singleStatementFastPath ? new FastPath(storage, clock) : null,
           description.toString());
     }
@@ -562,7 +411,7 @@ public final class PostgresOrderStore implements OrderStore {
         throw new IllegalArgumentException(
             "connectionTimeout must be at least 250 ms, got " + timeout);
       }
-      UrlPassword split = UrlPassword.split(jdbcUrl);
+      Secrets.Split split = Secrets.split(jdbcUrl);
       if (split.password() != null && password != null) {
         throw new IllegalArgumentException(
             "password is given twice, in jdbcUrl and by password():" + " give it once");
@@ -598,36 +447,6 @@ public final class PostgresOrderStore implements OrderStore {
                 + secrets.clean(String.valueOf(e.getMessage())));
       }
       return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets);
-    }
-  }
-
-  /** A JDBC URL with its {@code password} parameter taken out, and that password (decoded). */
-  private record UrlPassword(String url, String password) {
-
-    static UrlPassword split(String jdbcUrl) {
-      int query = jdbcUrl.indexOf('?');
-      if (query < 0) {
-        return new UrlPassword(jdbcUrl, null);
-      }
-      StringJoiner kept = new StringJoiner("&");
-      String password = null;
-      for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
-        if (parameter.startsWith("password=")) {
-          try {
-            password =
-                URLDecoder.decode(
-                    parameter.substring("password=".length()), StandardCharsets.UTF_8);
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                "jdbcUrl has a password parameter that is not"
-                    + " properly URL-encoded (a '%' must start %XX): encode it, or give it by password()");
-          }
-        } else if (!parameter.isEmpty()) {
-          kept.add(parameter);
-        }
-      }
-      String base = jdbcUrl.substring(0, query);
-      return new UrlPassword(kept.length() == 0 ? base : base + "?" + kept, password);
     }
   }
 }

@@ -2,15 +2,12 @@ package org.fencekit.store.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -20,14 +17,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteRequest;
+import org.fencekit.store.jdbc.JdbcFailure;
+import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.OrderRows;
 
 /**
  * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
@@ -36,6 +33,11 @@ import org.fencekit.store.WriteRequest;
  * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where their
  * WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides around
  * them.
+ *
+ * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
+ * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
+ * change until this transaction ends; a row that does not exist yet is covered by the primary key,
+ * whose insert waits for a concurrent one and then inserts nothing.
  *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled back
  * by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in all.
@@ -131,10 +133,13 @@ final class PostgresStorage implements OrderStorage {
         sessionId,
         PostgresStorage::retryable,
         tx -> {
+          LockedOrder order = new LockedOrder(tx, sessionId);
           try {
-            return work.run(new Step(tx, sessionId));
-          } catch (StepFailure failure) {
+            return work.run(order);
+          } catch (JdbcFailure failure) {
             throw failure.getCause();
+          } finally {
+            tx.wrote |= order.wrote();
           }
         });
   }
@@ -153,7 +158,7 @@ final class PostgresStorage implements OrderStorage {
         created.sessionId(),
         sql.insertOrder(),
         statement -> {
-          bindCreated(statement, 1, created);
+          OrderRows.bindOrder(statement, 1, created);
           return statement.executeUpdate() == 1;
         },
         false);
@@ -179,12 +184,12 @@ final class PostgresStorage implements OrderStorage {
           sql.completeFast(),
           statement -> {
             statement.setString(1, complete.item().providerOrderId());
-            setText(statement, 2, complete.item().payload());
+            statement.setString(2, complete.item().payload());
             statement.setLong(3, token.fence());
             statement.setString(4, token.nonce());
             statement.setLong(5, now.toEpochMilli());
             bindToken(statement, 6, request);
-            return returnedRow(statement);
+            return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
     }
@@ -199,7 +204,7 @@ final class PostgresStorage implements OrderStorage {
             statement.setString(3, token.nonce());
             statement.setLong(4, now.toEpochMilli());
             bindToken(statement, 5, request);
-            return returnedRow(statement);
+            return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
     }
@@ -212,7 +217,7 @@ final class PostgresStorage implements OrderStorage {
           statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
           statement.setLong(2, now.toEpochMilli());
           bindToken(statement, 3, request);
-          return returnedRow(statement);
+          return OrderRows.orderIfAny(statement);
         },
         Optional.empty());
   }
@@ -223,14 +228,6 @@ final class PostgresStorage implements OrderStorage {
     statement.setString(index, request.sessionId());
     statement.setLong(index + 1, request.claimId().fence());
     statement.setString(index + 2, request.claimId().nonce());
-  }
-
-  /** Executes the statement and reads the one row it returns, if any. */
-  private static Optional<OrderRecord> returnedRow(PreparedStatement statement)
-      throws SQLException {
-    try (ResultSet rows = statement.executeQuery()) {
-      return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
-    }
   }
 
   /**
@@ -321,9 +318,7 @@ final class PostgresStorage implements OrderStorage {
         tx -> {
           try (PreparedStatement statement = prepare(tx.connection, sql.selectOrder())) {
             statement.setString(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-              return rows.next() ? Optional.of(toRecord(rows)) : Optional.<OrderRecord>empty();
-            }
+            return OrderRows.orderIfAny(statement);
           }
         });
   }
@@ -337,19 +332,7 @@ final class PostgresStorage implements OrderStorage {
         tx -> {
           try (PreparedStatement statement = prepare(tx.connection, sql.selectOrphans())) {
             statement.setString(1, sessionId);
-            try (ResultSet rows = statement.executeQuery()) {
-              List<Orphan> orphans = new ArrayList<>();
-              while (rows.next()) {
-                orphans.add(
-                    new Orphan(
-                        rows.getString("session_id"),
-                        new ClaimId(rows.getLong("claim_fence"), rows.getString("claim_nonce")),
-                        new Item(
-                            rows.getString("provider_order_id"), rows.getString("item_payload")),
-                        Instant.ofEpochMilli(rows.getLong("recorded_at"))));
-              }
-              return List.copyOf(orphans);
-            }
+            return OrderRows.orphans(statement);
           }
         });
   }
@@ -571,105 +554,6 @@ final class PostgresStorage implements OrderStorage {
     return "see the cause for the driver's exception";
   }
 
-  private static OrderRecord toRecord(ResultSet row) throws SQLException {
-    OrderSnapshot snapshot =
-        new OrderSnapshot(
-            row.getString("session_id"),
-            row.getString("product_id"),
-            row.getInt("quantity"),
-            row.getString("customer_email"),
-            row.getLong("amount_total"),
-            row.getString("currency"));
-    String providerOrderId = row.getString("provider_order_id");
-    Item item =
-        providerOrderId == null ? null : new Item(providerOrderId, row.getString("item_payload"));
-    long fence = row.getLong("fence");
-    String claimNonce = row.getString("claim_nonce");
-    String settledNonce = row.getString("settled_nonce");
-    return new OrderRecord(
-        snapshot,
-        OrderStatus.valueOf(row.getString("status")),
-        item,
-        row.getString("last_error"),
-        claimNonce == null ? null : new ClaimId(fence, claimNonce),
-        instant(row, "claimed_at"),
-        instant(row, "lease_expires_at"),
-        fence,
-        settledNonce == null ? null : new ClaimId(row.getLong("settled_fence"), settledNonce),
-        Instant.ofEpochMilli(row.getLong("updated_at")));
-  }
-
-  private static Instant instant(ResultSet row, String column) throws SQLException {
-    long millis = row.getLong(column);
-    return row.wasNull() ? null : Instant.ofEpochMilli(millis);
-  }
-
-  private static void setText(PreparedStatement statement, int index, String value)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, Types.VARCHAR);
-    } else {
-      statement.setString(index, value);
-    }
-  }
-
-  private static void setMillis(PreparedStatement statement, int index, Instant value)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, Types.BIGINT);
-    } else {
-      statement.setLong(index, value.toEpochMilli());
-    }
-  }
-
-  private static void setLong(PreparedStatement statement, int index, Long value)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(index, Types.BIGINT);
-    } else {
-      statement.setLong(index, value);
-    }
-  }
-
-  /**
-   * Binds the columns every write sets, from {@code index} on, in the order of insert-order.sql and
-   * update-order.sql: status to updated_at.
-   *
-   * @return the next free index
-   */
-  private static int bindState(PreparedStatement statement, int index, OrderRecord record)
-      throws SQLException {
-    int i = index;
-    statement.setString(i++, record.status().name());
-    setText(statement, i++, record.item() == null ? null : record.item().providerOrderId());
-    setText(statement, i++, record.item() == null ? null : record.item().payload());
-    setText(statement, i++, record.lastError());
-    statement.setLong(i++, record.fence());
-    setText(statement, i++, record.claimId() == null ? null : record.claimId().nonce());
-    setMillis(statement, i++, record.claimedAt());
-    setMillis(statement, i++, record.leaseExpiresAt());
-    setLong(statement, i++, record.settledBy() == null ? null : record.settledBy().fence());
-    setText(statement, i++, record.settledBy() == null ? null : record.settledBy().nonce());
-    setMillis(statement, i++, record.updatedAt());
-    return i;
-  }
-
-  /**
-   * Binds a whole record, from {@code index} on, in the column order of insert-order.sql: the
-   * snapshot, then the state.
-   */
-  private static void bindCreated(PreparedStatement statement, int index, OrderRecord record)
-      throws SQLException {
-    OrderSnapshot snapshot = record.snapshot();
-    statement.setString(index, snapshot.sessionId());
-    statement.setString(index + 1, snapshot.productId());
-    statement.setInt(index + 2, snapshot.quantity());
-    setText(statement, index + 3, snapshot.customerEmail());
-    statement.setLong(index + 4, snapshot.amountTotal());
-    statement.setString(index + 5, snapshot.currency());
-    bindState(statement, index + 6, record);
-  }
-
   /** Binds and executes a single statement, and reads what it returned. */
   @FunctionalInterface
   private interface StatementWork<T> {
@@ -697,123 +581,24 @@ final class PostgresStorage implements OrderStorage {
     }
   }
 
-  /** Carries a {@link SQLException} out of {@link Work#run}, which cannot throw it. */
-  private static final class StepFailure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    StepFailure(SQLException cause) {
-      super(cause);
-    }
-
-    @Override
-    public synchronized SQLException getCause() {
-      return (SQLException) super.getCause();
-    }
-  }
-
-  /** One order inside an atomic step: its row is locked by the first read. */
-  private final class Step implements OrderStorage.Order {
+  /** One order inside a locking transaction: its row is locked by the first read. */
+  private final class LockedOrder extends JdbcOrder {
 
     private final Tx tx;
-    private final String sessionId;
-    private boolean locked;
-    private OrderRecord current;
 
-    Step(Tx tx, String sessionId) {
+    LockedOrder(Tx tx, String sessionId) {
+      super(BACKEND, target, sessionId, sql.forSteps());
       this.tx = tx;
-      this.sessionId = sessionId;
     }
 
     @Override
-    public Optional<OrderRecord> current() {
-      if (!locked) {
-        try (PreparedStatement statement = prepare(tx.connection, sql.lockOrder())) {
-          statement.setString(1, sessionId);
-          try (ResultSet rows = statement.executeQuery()) {
-            current = rows.next() ? toRecord(rows) : null;
-          }
-        } catch (SQLException e) {
-          throw new StepFailure(e);
-        }
-        locked = true;
-      }
-      return Optional.ofNullable(current);
+    protected PreparedStatement prepare(String statementSql) throws SQLException {
+      return PostgresStorage.this.prepare(tx.connection, statementSql);
     }
 
     @Override
-    public boolean insert(OrderRecord record) {
-      requireThisOrder(record.sessionId());
-      try (PreparedStatement statement = prepare(tx.connection, sql.insertOrder())) {
-        bindCreated(statement, 1, record);
-        boolean inserted = statement.executeUpdate() == 1;
-        if (inserted) {
-          tx.wrote = true;
-          current = record;
-          locked = true;
-        }
-        return inserted;
-      } catch (SQLException e) {
-        throw new StepFailure(e);
-      }
-    }
-
-    @Override
-    public void update(OrderRecord record) {
-      requireThisOrder(record.sessionId());
-      if (!locked || current == null) {
-        throw new IllegalStateException(
-            "postgres store: update of order '"
-                + sessionId
-                + "' that was not read under its row lock first; read current() before update()");
-      }
-      int updated;
-      try (PreparedStatement statement = prepare(tx.connection, sql.updateOrder())) {
-        int next = bindState(statement, 1, record);
-        statement.setString(next, sessionId);
-        updated = statement.executeUpdate();
-      } catch (SQLException e) {
-        throw new StepFailure(e);
-      }
-      if (updated != 1) {
-        throw new IllegalStateException(
-            "postgres store: update of order '"
-                + sessionId
-                + "' changed "
-                + updated
-                + " rows under its row lock, expected 1; was the row"
-                + " deleted or its session_id changed outside the store?");
-      }
-      tx.wrote = true;
-      current = record;
-    }
-
-    @Override
-    public void addOrphan(Orphan orphan) {
-      requireThisOrder(orphan.sessionId());
-      try (PreparedStatement statement = prepare(tx.connection, sql.insertOrphan())) {
-        statement.setString(1, orphan.sessionId());
-        statement.setLong(2, orphan.claimId().fence());
-        statement.setString(3, orphan.claimId().nonce());
-        statement.setString(4, orphan.item().providerOrderId());
-        setText(statement, 5, orphan.item().payload());
-        statement.setLong(6, orphan.recordedAt().toEpochMilli());
-        if (statement.executeUpdate() > 0) {
-          tx.wrote = true;
-        }
-      } catch (SQLException e) {
-        throw new StepFailure(e);
-      }
-    }
-
-    private void requireThisOrder(String other) {
-      if (!sessionId.equals(other)) {
-        throw new IllegalArgumentException(
-            "postgres store: a step on order '"
-                + sessionId
-                + "' was asked to write order '"
-                + other
-                + "'");
-      }
+    protected void release(PreparedStatement statement) throws SQLException {
+      statement.close();
     }
   }
 }

@@ -5,10 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 /**
- * The credentials a store was configured with, so that none of them reaches a message: the password
- * given to the builder and every {@code password}-like parameter of the JDBC URL.
+ * The one place for the password rules of a JDBC URL: the credentials a store was configured with,
+ * so that none of them reaches a message (the password given to the builder, the URL's user info
+ * password and every {@code password}-like parameter), and the URL with its {@code password}
+ * parameter taken out for the pool, so that the driver's own logging never sees it.
  */
 final class Secrets {
 
@@ -18,6 +21,44 @@ final class Secrets {
 
   private Secrets(List<String> values) {
     this.values = List.copyOf(values);
+  }
+
+  /**
+   * A JDBC URL with its {@code password} parameter taken out, and that password, decoded.
+   *
+   * @param url the URL without the parameter
+   * @param password the password, or {@code null} if the URL has none
+   */
+  record Split(String url, String password) {}
+
+  /**
+   * Takes the {@code password} parameter out of {@code jdbcUrl}.
+   *
+   * @throws IllegalArgumentException naming jdbcUrl if the password is not properly URL-encoded
+   */
+  static Split split(String jdbcUrl) {
+    int query = jdbcUrl.indexOf('?');
+    if (query < 0) {
+      return new Split(jdbcUrl, null);
+    }
+    StringJoiner kept = new StringJoiner("&");
+    String password = null;
+    for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
+      if (parameter.startsWith("password=")) {
+        try {
+          password =
+              URLDecoder.decode(parameter.substring("password=".length()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              "jdbcUrl has a password parameter that is not properly URL-encoded (a '%' must"
+                  + " start %XX): encode it, or give it by password()");
+        }
+      } else if (!parameter.isEmpty()) {
+        kept.add(parameter);
+      }
+    }
+    String base = jdbcUrl.substring(0, query);
+    return new Split(kept.length() == 0 ? base : base + "?" + kept, password);
   }
 
   /** No secrets: a user's DataSource keeps its own. */

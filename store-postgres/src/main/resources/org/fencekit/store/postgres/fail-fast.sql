@@ -13,6 +13,4 @@ UPDATE fencekit_orders AS o
        settled_nonce = ?, updated_at = ?
  WHERE o.session_id = ? AND o.fence = ? AND o.claim_nonce = ?
    AND (o.settled_fence, o.settled_nonce) IS DISTINCT FROM (o.fence, o.claim_nonce)
-RETURNING session_id, product_id, quantity, customer_email, amount_total, currency, status,
-          provider_order_id, item_payload, last_error, fence, claim_nonce, claimed_at,
-          lease_expires_at, settled_fence, settled_nonce, updated_at
+RETURNING fencekit_order_columns

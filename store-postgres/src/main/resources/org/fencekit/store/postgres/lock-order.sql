@@ -1,9 +1,7 @@
 -- An order read under its row lock, held until the transaction ends: the first statement of
 -- every claim, complete, fail and extend. Under READ COMMITTED a waiter gets the row as the
 -- holder committed it.
-SELECT session_id, product_id, quantity, customer_email, amount_total, currency, status,
-       provider_order_id, item_payload, last_error, fence, claim_nonce, claimed_at,
-       lease_expires_at, settled_fence, settled_nonce, updated_at
+SELECT fencekit_order_columns
   FROM fencekit_orders
  WHERE session_id = ?
    FOR UPDATE

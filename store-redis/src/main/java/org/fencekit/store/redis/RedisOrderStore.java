@@ -1,20 +1,15 @@
 package org.fencekit.store.redis;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
@@ -43,78 +38,32 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * An {@link OrderStore} on Redis 7 or later, a single node or a Redis Cluster, through one Jedis
  * {@link UnifiedJedis} client ({@link RedisClient} for a node, {@link RedisClusterClient} for a
- * cluster, or the user's own).
+ * cluster, or the user's own). Each order is a hash with its orphans beside it, all under one hash
+ * tag, so every script touches one cluster slot ({@link OrderKeys}, {@link HashCodec}).
  *
- * <p>Layout: each order is one hash under {@code <prefix>{<tag>}}, where the tag encodes the
- * session id injectively and never holds a brace; its orphans are a stream ({@code
- * <prefix>{<tag>}:orphans}) and a set of their identities ({@code <prefix>{<tag>}:orphan-ids}). The
- * three keys share the tag, hence one cluster slot, so every script touches one slot and runs
- * unchanged on a cluster. The hash holds the first snapshot's fields, {@code status}, {@code
- * itemId}/{@code itemPayload}, {@code lastError}, {@code fence}, the current claim ({@code
- * claimFence}, {@code claimNonce}, {@code claimedAt}, {@code leaseExpiresAt}), {@code
- * settledFence}/{@code settledNonce} and {@code updatedAt}; times are epoch milliseconds; an absent
- * field is {@code null}.
- *
- * <p>Algorithm: claim, complete, fail and extend are each one Lua script (resources {@code
- * claim.lua}, {@code complete.lua}, {@code fail.lua}, {@code extend.lua}), which Redis runs
- * atomically: no other command touches the order while it runs. Each operation:
+ * <p>Per claim, complete, fail or extend:
  *
  * <ol>
- *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so bad
- *       input never reaches Redis;
- *   <li>reads the store's {@link Clock} once, at millisecond precision, and computes {@code now +
- *       lease} in Java; a claim also draws its nonce here ({@link ClaimId#newNonce()});
- *   <li>sends EVALSHA with the order's keys as KEYS and every value (the times, the nonce, the
- *       token, the item, the error, the snapshot) as ARGV; on NOSCRIPT it sends the script once
- *       more with EVAL, which runs it and caches it on that node again;
- *   <li>the script reads the order's fields (HMGET) and decides as {@link OrderStateMachine} does:
- *       <ul>
- *         <li>claim: no order: create it PENDING with fence 1 and the new claim. The claim already
- *             holds this call's nonce: this very call landed before (a retried command), answer
- *             Claimed again. PROVISIONED: Provisioned. A claim whose {@code now < leaseExpiresAt}:
- *             InFlight. Otherwise fence + 1 (refused at 2^53 - 1), the new claim, status PENDING,
- *             lastError and settledBy kept;
- *         <li>complete/fail/extend: no order: answer {@code unknown}, write nothing. The token
- *             equals settledBy and the order still shows that settle (same status and item, or
- *             error): Written, unchanged. The token is not the current claim (fence and nonce both
- *             compared): Superseded, unchanged; a complete also adds {@code
- *             <fence>:<nonce>:<providerOrderId>} to the orphan set and, if it was not there,
- *             appends the orphan to the stream. Otherwise write: complete sets PROVISIONED and the
- *             item, fail sets FAILED and lastError, both clear the claim and set settledBy; extend
- *             sets leaseExpiresAt;
- *       </ul>
- *       every check comes before the first write (a Lua script that failed halfway would not roll
- *       back), and the script answers its outcome with the order's HGETALL;
- *   <li>the reply is mapped to {@link ClaimResult} / {@link WriteResult}; {@code unknown} becomes
- *       {@link UnknownOrderException}.
+ *   <li>validate every argument ({@link ClaimRequest}, {@link WriteRequest}), so bad input never
+ *       reaches Redis;
+ *   <li>read the {@link Clock} once, at millisecond precision, compute {@code now + lease}; a claim
+ *       draws its nonce ({@link ClaimId#newNonce()});
+ *   <li>run the operation's Lua script ({@code claim.lua}, {@code complete.lua}, {@code fail.lua},
+ *       {@code extend.lua}; {@link ScriptRunner}) with the order's keys as KEYS and every value as
+ *       ARGV: Redis runs it atomically, and it decides as {@link OrderStateMachine} does (each
+ *       script's header says how), every check before its first write;
+ *   <li>map its answer to {@link ClaimResult} or {@link WriteResult}; {@code unknown} is {@link
+ *       UnknownOrderException}.
  * </ol>
  *
- * {@link #get} is one HGETALL and {@link #orphans} one XRANGE, each atomic on its own.
+ * {@link #get} is one HGETALL, {@link #orphans} one XRANGE.
  *
- * <p>Durability is the Redis deployment's, and weaker than a database's unless configured:
- *
- * <ul>
- *   <li>replication is asynchronous: a failover can promote a replica that never received the last
- *       writes, so an acknowledged claim or settle can vanish;
- *   <li>a restart without persistence, or eviction under {@code maxmemory}, drops orders; a dropped
- *       order is created again by the next claim with fence 1. Its new nonce keeps a token from
- *       before the loss from settling it (the write is Superseded), but the provider may be called
- *       again for an order that was lost after it was provisioned;
- *   <li>configure {@code appendonly yes} with {@code appendfsync always} (or {@code everysec},
- *       accepting a second of loss), {@code maxmemory-policy noeviction}, and for replicas, {@code
- *       WAIT numreplicas timeout} after a settle or {@code min-replicas-to-write}; none of them
- *       makes failover lossless.
- * </ul>
- *
- * <p>Failures: a lost connection or a timeout becomes {@link StoreUnavailableException} naming the
- * operation and the order; for claim, complete, fail and extend the outcome is then unknown, and
- * retrying the same call is safe (a landed settle answers Written again, a landed claim answers
- * Claimed again on a retry of the same client command, InFlight on a new call). Messages never
- * contain the password of the URL. A cluster client retries a command whose connection failed;
- * every script is safe to run twice for that reason.
- *
- * <p>The store is safe for many threads and many processes. {@link #close()} closes the client the
- * store built, never one passed to {@link Builder#client}.
+ * <p>Failures: a lost connection or a timeout is {@link StoreUnavailableException}; for a write its
+ * outcome is unknown, and retrying the same call is safe (every script is safe to run twice, which
+ * a cluster client may do after a lost connection). No message contains the URL's password.
+ * Durability is the Redis deployment's: what to configure (AOF, {@code noeviction}, WAIT) is in the
+ * README. {@link #close()} closes the client the store built, never one passed to {@link
+ * Builder#client}.
  */
 public final class RedisOrderStore implements OrderStore {
 
@@ -125,27 +74,14 @@ public final class RedisOrderStore implements OrderStore {
   private static final LuaScript FAIL = LuaScript.load("fail");
   private static final LuaScript EXTEND = LuaScript.load("extend");
 
-  private final UnifiedJedis client;
-  private final boolean ownsClient;
+  private final ScriptRunner redis;
   private final OrderKeys keys;
   private final Clock clock;
-  private final Redactor redactor;
-  private final String target;
-  private final AtomicBoolean closed = new AtomicBoolean();
 
-  private RedisOrderStore(
-      UnifiedJedis client,
-      boolean ownsClient,
-      String keyPrefix,
-      Clock clock,
-      Redactor redactor,
-      String target) {
-    this.client = client;
-    this.ownsClient = ownsClient;
+  private RedisOrderStore(ScriptRunner redis, String keyPrefix, Clock clock) {
+    this.redis = redis;
     this.keys = new OrderKeys(keyPrefix);
     this.clock = clock;
-    this.redactor = redactor;
-    this.target = target;
   }
 
   /** A builder: give it exactly one of {@code url}, {@code clusterNodes} or {@code client}. */
@@ -178,13 +114,13 @@ public final class RedisOrderStore implements OrderStore {
             Long.toString(s.amountTotal()),
             s.currency());
     String key = keys.order(sessionId);
-    List<?> reply = run(CLAIM, "claim", sessionId, List.of(key), args);
+    List<?> reply = redis.script(CLAIM, "claim", sessionId, List.of(key), args);
     String outcome = HashCodec.text(reply.get(0));
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
     switch (outcome) {
       case "claimed":
         if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
-          throw unexpected(
+          throw ScriptRunner.unexpected(
               CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
         }
         return new ClaimResult.Claimed(record.claimId(), record);
@@ -193,7 +129,7 @@ public final class RedisOrderStore implements OrderStore {
       case "inflight":
         return new ClaimResult.InFlight(record);
       default:
-        throw unexpected(CLAIM, outcome);
+        throw ScriptRunner.unexpected(CLAIM, outcome);
     }
   }
 
@@ -260,7 +196,7 @@ public final class RedisOrderStore implements OrderStore {
   private WriteResult write(
       LuaScript script, WriteRequest request, List<String> keyList, List<String> args) {
     String sessionId = request.sessionId();
-    List<?> reply = run(script, request.operation(), sessionId, keyList, args);
+    List<?> reply = redis.script(script, request.operation(), sessionId, keyList, args);
     String outcome = HashCodec.text(reply.get(0));
     if ("unknown".equals(outcome)) {
       throw new UnknownOrderException(BACKEND, request.operation(), sessionId);
@@ -272,7 +208,7 @@ public final class RedisOrderStore implements OrderStore {
       case "superseded":
         return new WriteResult.Superseded(record);
       default:
-        throw unexpected(script, outcome);
+        throw ScriptRunner.unexpected(script, outcome);
     }
   }
 
@@ -281,7 +217,7 @@ public final class RedisOrderStore implements OrderStore {
   public Optional<OrderRecord> get(String sessionId) {
     Validate.sessionId(sessionId);
     String key = keys.order(sessionId);
-    Map<String, String> fields = call("get", sessionId, false, () -> client.hgetAll(key));
+    Map<String, String> fields = redis.call("get", sessionId, false, c -> c.hgetAll(key));
     return fields == null || fields.isEmpty()
         ? Optional.empty()
         : Optional.of(HashCodec.record(key, sessionId, fields));
@@ -293,7 +229,7 @@ public final class RedisOrderStore implements OrderStore {
     Validate.sessionId(sessionId);
     String key = keys.orphans(sessionId);
     List<StreamEntry> entries =
-        call("orphans", sessionId, false, () -> client.xrange(key, "-", "+"));
+        redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+"));
     List<Orphan> orphans = new ArrayList<>(entries.size());
     for (StreamEntry entry : entries) {
       orphans.add(HashCodec.orphan(key, sessionId, entry.getFields()));
@@ -307,79 +243,12 @@ public final class RedisOrderStore implements OrderStore {
    */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsClient) {
-      client.close();
-    }
+    redis.close();
   }
 
   @Override
   public String toString() {
-    return "RedisOrderStore[" + target + ", keyPrefix=" + keys.prefix() + "]";
-  }
-
-  private List<?> run(
-      LuaScript script,
-      String operation,
-      String sessionId,
-      List<String> keyList,
-      List<String> args) {
-    Object reply = call(operation, sessionId, true, () -> script.run(client, keyList, args));
-    if (!(reply instanceof List) || ((List<?>) reply).isEmpty()) {
-      throw unexpected(script, String.valueOf(reply));
-    }
-    List<?> list = (List<?>) reply;
-    if (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0)))) {
-      throw unexpected(script, String.valueOf(reply));
-    }
-    return list;
-  }
-
-  /**
-   * Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}.
-   */
-  private <T> T call(String operation, String sessionId, boolean writes, Supplier<T> command) {
-    if (closed.get()) {
-      throw new IllegalStateException(
-          "redis store: cannot "
-              + operation
-              + " order '"
-              + sessionId
-              + "': the store is closed. Build a new RedisOrderStore.");
-    }
-    try {
-      return command.get();
-    } catch (JedisException e) {
-      throw unavailable(operation, sessionId, writes, e);
-    }
-  }
-
-  private StoreUnavailableException unavailable(
-      String operation, String sessionId, boolean writes, Throwable e) {
-    String detail = redactor.redact(describe(e)) + " (Redis at " + target + ")";
-    String remedy =
-        "; check that Redis 7 or later is up, reachable from here, and answers within"
-            + " the client's timeout";
-    return new StoreUnavailableException(
-        BACKEND, operation, sessionId, writes, detail + remedy, redactor.scrub(e));
-  }
-
-  private static String describe(Throwable e) {
-    StringBuilder out = new StringBuilder();
-    for (Throwable t = e; t != null && out.length() < 1000; t = t.getCause()) {
-      if (out.length() > 0) {
-        out.append(", caused by ");
-      }
-      out.append(t.getClass().getSimpleName());
-      String message = t.getMessage();
-      if (message != null) {
-        out.append(": ")
-            .append(message.endsWith(".") ? message.substring(0, message.length() - 1) : message);
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return out.toString();
+    return "RedisOrderStore[" + redis.target() + ", keyPrefix=" + keys.prefix() + "]";
   }
 
   private Instant now() {
@@ -407,18 +276,6 @@ public final class RedisOrderStore implements OrderStore {
 
   private static String fence(ClaimId claimId) {
     return Long.toString(claimId.fence());
-  }
-
-  private static IllegalStateException unexpected(LuaScript script, String reply) {
-    return new IllegalStateException(
-        "redis store: script "
-            + script.name()
-            + " (sha1 "
-            + script.sha1()
-            + ") answered '"
-            + reply
-            + "', which is none of the outcomes it can give;"
-            + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
   }
 
   /**
@@ -527,7 +384,9 @@ public final class RedisOrderStore implements OrderStore {
       }
       if (client != null) {
         return new RedisOrderStore(
-            client, false, keyPrefix, clock, Redactor.NONE, client.getClass().getSimpleName());
+            new ScriptRunner(client, false, Redaction.NONE, client.getClass().getSimpleName()),
+            keyPrefix,
+            clock);
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -535,8 +394,8 @@ public final class RedisOrderStore implements OrderStore {
       pool.setMaxWait(timeout);
       int timeoutMillis = (int) timeout.toMillis();
       if (url != null) {
-        URI uri = parseUrl(url);
-        Redactor redactor = Redactor.of(uri);
+        URI uri = RedisAddress.parseUrl(url);
+        Redaction redaction = Redaction.of(uri);
         DefaultJedisClientConfig config =
             DefaultJedisClientConfig.builder()
                 .user(JedisURIHelper.getUser(uri))
@@ -551,10 +410,13 @@ public final class RedisOrderStore implements OrderStore {
                 .clientConfig(config)
                 .poolConfig(pool)
                 .build();
-        return new RedisOrderStore(built, true, keyPrefix, clock, redactor, redactor.redact(url));
+        return new RedisOrderStore(
+            new ScriptRunner(built, true, redaction, redaction.redact(url)), keyPrefix, clock);
       }
       Set<HostAndPort> nodes =
-          clusterNodes != null ? checkNodes(clusterNodes) : parseNodes(clusterNodesText);
+          clusterNodes != null
+              ? RedisAddress.checkNodes(clusterNodes)
+              : RedisAddress.parseNodes(clusterNodesText);
       String target =
           "cluster " + nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(","));
       RedisClusterClient built;
@@ -572,157 +434,15 @@ public final class RedisOrderStore implements OrderStore {
             "connect",
             null,
             false,
-            describe(e)
+            ScriptRunner.describe(e)
                 + " (Redis at "
                 + target
                 + "); check that the cluster is up, that these"
                 + " nodes belong to it and that cluster_state is ok on them",
             e);
       }
-      return new RedisOrderStore(built, true, keyPrefix, clock, Redactor.NONE, target);
-    }
-
-    private static URI parseUrl(String url) {
-      URI uri;
-      try {
-        uri = new URI(url);
-      } catch (URISyntaxException e) {
-        // URISyntaxException's message repeats the input, password included: not passed on.
-        throw new IllegalArgumentException(
-            "url must look like redis://[user:password@]host[:port][/db],"
-                + " got "
-                + Redactor.redactUserInfo(url)
-                + ", which is not a URI ("
-                + e.getReason()
-                + ")");
-      }
-      String shown = Redactor.of(uri).redact(url);
-      if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {
-        throw new IllegalArgumentException(
-            "url must start with redis:// or rediss://, got " + shown);
-      }
-      if (uri.getHost() == null) {
-        throw new IllegalArgumentException(
-            "url must name a host, as in redis://127.0.0.1:6379, got " + shown);
-      }
-      String path = uri.getPath();
-      if (path != null && !path.isEmpty() && !path.equals("/") && !path.matches("/[0-9]{1,5}")) {
-        throw new IllegalArgumentException(
-            "url's path must be empty or a database number such as /0, got " + shown);
-      }
-      return uri;
-    }
-
-    private static Set<HostAndPort> parseNodes(String text) {
-      Validate.notNull("clusterNodes", text);
-      Set<HostAndPort> nodes = new LinkedHashSet<>();
-      for (String part : text.split(",", -1)) {
-        String node = part.trim();
-        int colon = node.lastIndexOf(':');
-        if (node.isEmpty() || colon < 1) {
-          throw new IllegalArgumentException(
-              "clusterNodes must look like host:port,host:port, got '" + text + "'");
-        }
-        int port;
-        try {
-          port = Integer.parseInt(node.substring(colon + 1));
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(
-              "clusterNodes has a port that is not a number in '" + node + "' of '" + text + "'");
-        }
-        String host = node.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-          host = host.substring(1, host.length() - 1);
-        }
-        nodes.add(new HostAndPort(host, port));
-      }
-      return checkNodes(nodes);
-    }
-
-    private static Set<HostAndPort> checkNodes(Collection<HostAndPort> nodes) {
-      if (nodes.isEmpty()) {
-        throw new IllegalArgumentException("clusterNodes must name at least one node, got none");
-      }
-      for (HostAndPort node : nodes) {
-        Validate.notNull("clusterNodes element", node);
-        if (node.getHost() == null
-            || node.getHost().isBlank()
-            || node.getPort() < 1
-            || node.getPort() > 65535) {
-          throw new IllegalArgumentException(
-              "clusterNodes has a bad node '"
-                  + node
-                  + "': a host and a port from 1 to 65535 are needed");
-        }
-      }
-      return new LinkedHashSet<>(nodes);
-    }
-  }
-
-  /** Keeps a URL's password out of every message and every exception the store throws. */
-  private static final class Redactor {
-
-    static final Redactor NONE = new Redactor(null, null);
-    private static final Pattern USER_INFO = Pattern.compile("(?i)(rediss?://)[^@/\\s]*@");
-
-    private final String rawPassword;
-    private final String password;
-
-    private Redactor(String rawPassword, String password) {
-      this.rawPassword = rawPassword;
-      this.password = password;
-    }
-
-    static Redactor of(URI uri) {
-      String raw = uri.getRawUserInfo();
-      String decoded = uri.getUserInfo();
-      if (raw == null) {
-        return NONE;
-      }
-      int r = raw.indexOf(':');
-      int d = decoded.indexOf(':');
-      return new Redactor(
-          r < 0 ? raw : raw.substring(r + 1), d < 0 ? decoded : decoded.substring(d + 1));
-    }
-
-    static String redactUserInfo(String text) {
-      return USER_INFO.matcher(text).replaceAll("$1***@");
-    }
-
-    String redact(String text) {
-      if (text == null) {
-        return null;
-      }
-      String out = redactUserInfo(text);
-      if (rawPassword != null && !rawPassword.isEmpty()) {
-        out = out.replace(rawPassword, "***");
-      }
-      if (password != null && !password.isEmpty()) {
-        out = out.replace(password, "***");
-      }
-      return out;
-    }
-
-    /**
-     * The cause to attach: the client's exception itself when no message in its chain holds the
-     * password, else a copy of the chain with the password cut out.
-     */
-    Throwable scrub(Throwable e) {
-      boolean leaks = false;
-      for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-        String message = t.getMessage();
-        if (message != null && !message.equals(redact(message))) {
-          leaks = true;
-        }
-      }
-      if (!leaks) {
-        return e;
-      }
-      Throwable cause = e.getCause() == null || e.getCause() == e ? null : scrub(e.getCause());
-      JedisException copy =
-          new JedisException(e.getClass().getName() + ": " + redact(e.getMessage()), cause);
-      copy.setStackTrace(e.getStackTrace());
-      return copy;
+      return new RedisOrderStore(
+          new ScriptRunner(built, true, Redaction.NONE, target), keyPrefix, clock);
     }
   }
 }

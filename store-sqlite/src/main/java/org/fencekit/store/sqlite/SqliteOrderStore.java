@@ -4,21 +4,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.FencedOrderStore;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.Validate;
-import org.fencekit.store.WriteResult;
 
 /**
  * An {@link OrderStore} in one SQLite file, safe for many threads, many store instances and many
@@ -56,18 +47,19 @@ import org.fencekit.store.WriteResult;
  * system crash can lose the last commits, and with them a claim or a settle the caller was told had
  * landed.
  *
- * <p>Failures: SQLite errors (the file held by another process beyond busyTimeout, a full or
- * failing disk, a file that cannot be opened) throw {@link StoreUnavailableException} naming the
- * file. For a write it says whether the outcome is unknown: a failure before or during the
- * transaction that was rolled back wrote nothing; a failure at COMMIT, or a rollback that failed
- * too, leaves the outcome unknown, and the same call may be retried. Writers of other processes
- * meet in SQLite's busy handler, which polls: under sustained writes from this process, a writer in
- * another process can wait up to busyTimeout and then fail.
+ * <p>Failures: a call on a closed store throws {@link IllegalStateException}. SQLite errors (the
+ * file held by another process beyond busyTimeout, a full or failing disk, a file that cannot be
+ * opened) throw {@link StoreUnavailableException} naming the file. For a write it says whether the
+ * outcome is unknown: a failure before or during the transaction that was rolled back wrote
+ * nothing; a failure at COMMIT, or a rollback that failed too, leaves the outcome unknown, and the
+ * same call may be retried. Writers of other processes meet in SQLite's busy handler, which polls:
+ * under sustained writes from this process, a writer in another process can wait up to busyTimeout
+ * and then fail.
  *
  * <p>The file must be on a local file system (WAL needs shared memory between the processes that
  * open it; network file systems do not provide it).
  */
-public final class SqliteOrderStore implements OrderStore {
+public final class SqliteOrderStore extends FencedOrderStore {
 
   /** How SQLite syncs commits to disk. */
   public enum Synchronous {
@@ -80,13 +72,12 @@ public final class SqliteOrderStore implements OrderStore {
     NORMAL
   }
 
-  private final FencedOrderStore store;
   private final SqliteStorage storage;
   private final Path file;
 
   private SqliteOrderStore(SqliteStorage storage, Clock clock, Path file) {
+    super(storage, clock);
     this.storage = storage;
-    this.store = new FencedOrderStore(storage, clock);
     this.file = file;
   }
 
@@ -102,82 +93,12 @@ public final class SqliteOrderStore implements OrderStore {
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails; the claim may then have landed if the
-   *     exception says the outcome is unknown
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    return store.claim(snapshot, lease);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the
-   *     complete may have landed, and retrying it with the same token and item is safe
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return store.complete(sessionId, claimId, item);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the fail
-   *     may have landed, and retrying it with the same token and error is safe
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return store.fail(sessionId, claimId, error);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails; if it says the outcome is unknown the extend
-   *     may have landed
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return store.extend(sessionId, claimId, lease);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public Optional<OrderRecord> get(String sessionId) {
-    return store.get(sessionId);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * @throws StoreUnavailableException if SQLite fails
-   * @throws IllegalStateException if the store is closed
-   */
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    return store.orphans(sessionId);
-  }
-
-  /**
    * Closes every connection, after waiting for a write of this JVM in flight on the file. Later
    * calls throw {@link IllegalStateException}. Idempotent. The file and its orders stay.
    */
   @Override
   public void close() {
-    store.close();
+    super.close();
   }
 
   /** The database file, as it was given to {@link #builder}. */

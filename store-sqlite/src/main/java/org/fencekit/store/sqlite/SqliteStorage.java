@@ -5,26 +5,23 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.JdbcFailure;
+import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.OrderRows;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -47,28 +44,6 @@ final class SqliteStorage implements OrderStorage {
   private static final String COMMIT = "COMMIT";
   private static final String ROLLBACK = "ROLLBACK";
   private static final String JOURNAL_MODE_WAL = "PRAGMA journal_mode = WAL";
-  // The columns of select-order.sql in the order it lists them, read by position (a read by name
-  // makes the driver build a name index for every result set); checked once in open.
-  private static final List<String> ORDER_COLUMNS =
-      List.of(
-          "session_id",
-          "product_id",
-          "quantity",
-          "customer_email",
-          "amount_total",
-          "currency",
-          "status",
-          "provider_order_id",
-          "item_payload",
-          "last_error",
-          "fence",
-          "claim_fence",
-          "claim_nonce",
-          "claimed_at",
-          "lease_expires_at",
-          "settled_fence",
-          "settled_nonce",
-          "updated_at");
 
   /** What {@link #open} needs, validated by the builder. */
   record Settings(
@@ -233,7 +208,8 @@ final class SqliteStorage implements OrderStorage {
     for (String query : sql.queries()) {
       try (PreparedStatement statement = connection.prepareStatement(query)) {
         if (query.equals(sql.selectOrder())) {
-          checkOrderColumns(statement);
+          OrderRows.checkColumns(
+              statement.getMetaData(), OrderRows.ORDER_COLUMNS, "store-sqlite: select-order.sql");
         }
       } catch (SQLException e) {
         throw new IllegalStateException(
@@ -250,24 +226,6 @@ final class SqliteStorage implements OrderStorage {
                 + " existing tables away",
             e);
       }
-    }
-  }
-
-  /** Fails unless select-order.sql lists {@link #ORDER_COLUMNS} in that order. */
-  private static void checkOrderColumns(PreparedStatement selectOrder) throws SQLException {
-    ResultSetMetaData meta = selectOrder.getMetaData();
-    List<String> columns = new ArrayList<>();
-    for (int i = 1; i <= meta.getColumnCount(); i++) {
-      columns.add(meta.getColumnName(i));
-    }
-    if (!columns.equals(ORDER_COLUMNS)) {
-      throw new IllegalStateException(
-          "store-sqlite: select-order.sql reads the columns "
-              + columns
-              + " but the store reads them by position as "
-              + ORDER_COLUMNS
-              + "; the jar is"
-              + " inconsistent, rebuild it with the SQL and the code from the same version");
     }
   }
 
@@ -324,9 +282,9 @@ final class SqliteStorage implements OrderStorage {
     }
     T result;
     try {
-      result = work.run(new SqlOrder(slot, sessionId));
-    } catch (SqlFailure failure) {
-      boolean rolledBack = rollback(slot, failure.sqlCause());
+      result = work.run(new SlotOrder(slot, sessionId));
+    } catch (JdbcFailure failure) {
+      boolean rolledBack = rollback(slot, failure.getCause());
       throw unavailable(
           settings,
           operation,
@@ -334,7 +292,7 @@ final class SqliteStorage implements OrderStorage {
           !rolledBack,
           "a statement failed inside the transaction"
               + (rolledBack ? ", which was rolled back" : " and the rollback failed too"),
-          failure.sqlCause());
+          failure.getCause());
     } catch (RuntimeException | Error e) {
       if (!rollback(slot, e)) {
         throw new StoreUnavailableException(
@@ -382,18 +340,7 @@ final class SqliteStorage implements OrderStorage {
         slot -> {
           PreparedStatement select = slot.prepare(sql.selectOrphans());
           select.setString(1, sessionId);
-          try (ResultSet rs = select.executeQuery()) {
-            List<Orphan> orphans = new ArrayList<>();
-            while (rs.next()) {
-              orphans.add(
-                  new Orphan(
-                      sessionId,
-                      new ClaimId(rs.getLong("claim_fence"), rs.getString("claim_nonce")),
-                      new Item(rs.getString("provider_order_id"), rs.getString("item_payload")),
-                      Instant.ofEpochMilli(rs.getLong("recorded_at"))));
-            }
-            return List.copyOf(orphans);
-          }
+          return OrderRows.orphans(select);
         });
   }
 
@@ -600,176 +547,38 @@ final class SqliteStorage implements OrderStorage {
     PreparedStatement select = slot.prepare(sql.selectOrder());
     select.setString(1, sessionId);
     // Closing the result set resets the statement, so it holds no read snapshot once returned.
-    try (ResultSet rs = select.executeQuery()) {
-      return rs.next() ? Optional.of(toRecord(rs)) : Optional.empty();
-    }
+    return OrderRows.orderIfAny(select);
   }
 
-  /**
-   * The order in the current row of select-order.sql, read by the positions of {@link
-   * #ORDER_COLUMNS}.
-   */
-  private static OrderRecord toRecord(ResultSet rs) throws SQLException {
-    OrderSnapshot snapshot =
-        new OrderSnapshot(
-            rs.getString(1),
-            rs.getString(2),
-            rs.getInt(3),
-            rs.getString(4),
-            rs.getLong(5),
-            rs.getString(6));
-    String providerOrderId = rs.getString(8);
-    return new OrderRecord(
-        snapshot,
-        OrderStatus.valueOf(rs.getString(7)),
-        providerOrderId == null ? null : new Item(providerOrderId, rs.getString(9)),
-        rs.getString(10),
-        claimId(rs, 12, 13),
-        instant(rs, 14),
-        instant(rs, 15),
-        rs.getLong(11),
-        claimId(rs, 16, 17),
-        instant(rs, 18));
-  }
-
-  private static ClaimId claimId(ResultSet rs, int fence, int nonce) throws SQLException {
-    long value = rs.getLong(fence);
-    return rs.wasNull() ? null : new ClaimId(value, rs.getString(nonce));
-  }
-
-  private static Instant instant(ResultSet rs, int column) throws SQLException {
-    long millis = rs.getLong(column);
-    return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
-  }
-
-  /** Binds the twelve state columns, status to updated_at, from {@code index} on. */
-  private static int bindState(PreparedStatement ps, int index, OrderRecord record)
-      throws SQLException {
-    int i = index;
-    ps.setString(i++, record.status().name());
-    ps.setString(i++, record.item() == null ? null : record.item().providerOrderId());
-    ps.setString(i++, record.item() == null ? null : record.item().payload());
-    ps.setString(i++, record.lastError());
-    ps.setLong(i++, record.fence());
-    i = bindClaimId(ps, i, record.claimId());
-    i = bindInstant(ps, i, record.claimedAt());
-    i = bindInstant(ps, i, record.leaseExpiresAt());
-    i = bindClaimId(ps, i, record.settledBy());
-    return bindInstant(ps, i, record.updatedAt());
-  }
-
-  private static int bindClaimId(PreparedStatement ps, int i, ClaimId claimId) throws SQLException {
-    if (claimId == null) {
-      ps.setNull(i, Types.INTEGER);
-      ps.setNull(i + 1, Types.VARCHAR);
-    } else {
-      ps.setLong(i, claimId.fence());
-      ps.setString(i + 1, claimId.nonce());
-    }
-    return i + 2;
-  }
-
-  private static int bindInstant(PreparedStatement ps, int i, Instant instant) throws SQLException {
-    if (instant == null) {
-      ps.setNull(i, Types.INTEGER);
-    } else {
-      ps.setLong(i, instant.toEpochMilli());
-    }
-    return i + 1;
-  }
-
-  /** A statement failed inside a work step; unwrapped and reported by {@link #atomically}. */
-  private static final class SqlFailure extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    private final SQLException sqlCause;
-
-    SqlFailure(SQLException cause) {
-      super(cause);
-      this.sqlCause = cause;
-    }
-
-    SQLException sqlCause() {
-      return sqlCause;
-    }
-  }
-
-  /** One order inside a write transaction. */
-  private final class SqlOrder implements Order {
+  /** One order inside a write transaction, on statements prepared once per connection. */
+  private final class SlotOrder extends JdbcOrder {
 
     private final ConnectionPool.Slot slot;
-    private final String sessionId;
 
-    SqlOrder(ConnectionPool.Slot slot, String sessionId) {
+    SlotOrder(ConnectionPool.Slot slot, String sessionId) {
+      super(BACKEND, settings.file().toString(), sessionId, sql.forSteps());
       this.slot = slot;
-      this.sessionId = sessionId;
     }
 
     @Override
-    public Optional<OrderRecord> current() {
-      try {
-        return selectOrder(slot, sessionId);
-      } catch (SQLException e) {
-        throw new SqlFailure(e);
-      }
+    protected PreparedStatement prepare(String statementSql) throws SQLException {
+      return slot.prepare(statementSql);
     }
 
+    /** Kept: the slot reuses its statements until the connection is closed. */
     @Override
-    public boolean insert(OrderRecord record) {
-      try {
-        PreparedStatement insert = slot.prepare(sql.insertOrder());
-        OrderSnapshot snapshot = record.snapshot();
-        insert.setString(1, snapshot.sessionId());
-        insert.setString(2, snapshot.productId());
-        insert.setInt(3, snapshot.quantity());
-        insert.setString(4, snapshot.customerEmail());
-        insert.setLong(5, snapshot.amountTotal());
-        insert.setString(6, snapshot.currency());
-        bindState(insert, 7, record);
-        return insert.executeUpdate() == 1;
-      } catch (SQLException e) {
-        throw new SqlFailure(e);
-      }
-    }
+    protected void release(PreparedStatement statement) {}
 
+    /** claim_fence: the claim's fence, for processes of earlier versions that read it. */
     @Override
-    public void update(OrderRecord record) {
-      int updated;
-      try {
-        PreparedStatement update = slot.prepare(sql.updateOrder());
-        int next = bindState(update, 1, record);
-        update.setString(next, record.sessionId());
-        updated = update.executeUpdate();
-      } catch (SQLException e) {
-        throw new SqlFailure(e);
+    protected int bindExtraColumns(PreparedStatement statement, int index, OrderRecord record)
+        throws SQLException {
+      if (record.claimId() == null) {
+        statement.setNull(index, Types.BIGINT);
+      } else {
+        statement.setLong(index, record.claimId().fence());
       }
-      if (updated != 1) {
-        throw new IllegalStateException(
-            "sqlite store: update of order '"
-                + record.sessionId()
-                + "' in "
-                + settings.file()
-                + " changed "
-                + updated
-                + " rows instead of 1; the"
-                + " transaction was rolled back");
-      }
-    }
-
-    @Override
-    public void addOrphan(Orphan orphan) {
-      try {
-        PreparedStatement insert = slot.prepare(sql.insertOrphan());
-        insert.setString(1, orphan.sessionId());
-        insert.setLong(2, orphan.claimId().fence());
-        insert.setString(3, orphan.claimId().nonce());
-        insert.setString(4, orphan.item().providerOrderId());
-        insert.setString(5, orphan.item().payload());
-        insert.setLong(6, orphan.recordedAt().toEpochMilli());
-        insert.executeUpdate();
-      } catch (SQLException e) {
-        throw new SqlFailure(e);
-      }
+      return index + 1;
     }
   }
 

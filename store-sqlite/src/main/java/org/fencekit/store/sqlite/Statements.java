@@ -1,17 +1,15 @@
 package org.fencekit.store.sqlite;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.SqlTemplates;
 
 /**
- * The store's SQL, read once from the resources next to this class and bound to the configured
- * table names. Only names that passed {@link org.fencekit.store.Validate#identifier} are ever
- * placed in the text; every value travels as a bound parameter.
+ * The store's SQL, read once from the resources next to this class ({@link SqlTemplates}) and bound
+ * to the configured table names, double-quoted. Only names that passed {@link
+ * org.fencekit.store.Validate#identifier} are ever placed in the text; every value travels as a
+ * bound parameter.
  *
  * @param schema the statements that create the tables if they are missing
  * @param selectOrder reads one order by session id
@@ -28,15 +26,6 @@ record Statements(
     String insertOrphan,
     String selectOrphans) {
 
-  private static final Map<String, String> TEMPLATES =
-      Map.of(
-          "schema", load("schema.sql"),
-          "selectOrder", load("select-order.sql"),
-          "insertOrder", load("insert-order.sql"),
-          "updateOrder", load("update-order.sql"),
-          "insertOrphan", load("insert-orphan.sql"),
-          "selectOrphans", load("select-orphans.sql"));
-
   /**
    * The statements for the given tables.
    *
@@ -44,13 +33,15 @@ record Statements(
    * @param orphans the orphans table, already validated as a plain identifier
    */
   static Statements forTables(String orders, String orphans) {
+    SqlTemplates sql =
+        SqlTemplates.forTables(Statements.class, '"' + orders + '"', '"' + orphans + '"', null);
     return new Statements(
-        splitScript(bind(TEMPLATES.get("schema"), orders, orphans)),
-        bind(TEMPLATES.get("selectOrder"), orders, orphans),
-        bind(TEMPLATES.get("insertOrder"), orders, orphans),
-        bind(TEMPLATES.get("updateOrder"), orders, orphans),
-        bind(TEMPLATES.get("insertOrphan"), orders, orphans),
-        bind(TEMPLATES.get("selectOrphans"), orders, orphans));
+        splitScript(sql.statement("schema.sql")),
+        sql.statement("select-order.sql"),
+        sql.statement("insert-order.sql"),
+        sql.statement("update-order.sql"),
+        sql.statement("insert-orphan.sql"),
+        sql.statement("select-orphans.sql"));
   }
 
   /** The statements that must compile against existing tables: every one but the schema. */
@@ -58,12 +49,9 @@ record Statements(
     return List.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans);
   }
 
-  private static String bind(String template, String orders, String orphans) {
-    String sql = template.replace("${orders}", orders).replace("${orphans}", orphans);
-    if (sql.contains("${")) {
-      throw new IllegalStateException("unknown placeholder left in store-sqlite SQL: " + sql);
-    }
-    return sql;
+  /** What an order step runs; inside a write step the file's write lock is held already. */
+  JdbcOrder.Statements forSteps() {
+    return new JdbcOrder.Statements(selectOrder, insertOrder, updateOrder, insertOrphan);
   }
 
   /** Splits a script at semicolons that end a line (the resources keep them out of comments). */
@@ -77,19 +65,5 @@ record Statements(
       }
     }
     return List.copyOf(statements);
-  }
-
-  private static String load(String name) {
-    try (InputStream in = Statements.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "store-sqlite resource "
-                + name
-                + " is missing from the classpath; the jar is incomplete");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not read store-sqlite resource " + name, e);
-    }
   }
 }

@@ -1,7 +1,5 @@
--- DO NOTHING if the order exists: the caller is told and decides again.
-INSERT INTO "${orders}" (
-  session_id, product_id, quantity, customer_email, amount_total, currency, status,
-  provider_order_id, item_payload, last_error, fence, claim_fence, claim_nonce, claimed_at,
-  lease_expires_at, settled_fence, settled_nonce, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+-- DO NOTHING if the order exists: the caller is told and decides again. claim_fence, last,
+-- repeats the claim's fence for readers of earlier versions.
+INSERT INTO fencekit_orders (fencekit_order_columns, claim_fence)
+VALUES (fencekit_order_values, ?)
 ON CONFLICT (session_id) DO NOTHING

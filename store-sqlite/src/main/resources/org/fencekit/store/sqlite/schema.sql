@@ -1,9 +1,11 @@
--- The fencekit tables, created if missing. ${orders} and ${orphans} are replaced once, when the
--- store is built, by table names validated as plain identifiers. Times are epoch milliseconds
--- (UTC). A token (ClaimId) is two columns: its fence and its nonce. Statements end with a
--- semicolon at the end of a line, and no comment contains one.
+-- The fencekit tables of SqliteOrderStore, created if missing. Run as it stands it creates the
+-- default tables; the store puts the configured table names in place of fencekit_orders and
+-- fencekit_orphans. Times are epoch milliseconds (UTC). A token (ClaimId) is two columns, its
+-- fence and its nonce; the current claim's fence is the order's fence, which claim_fence repeats
+-- for files and processes of earlier versions (the statements keep it equal, nothing reads it).
+-- Statements end with a semicolon at the end of a line, and no comment contains one.
 
-CREATE TABLE IF NOT EXISTS "${orders}" (
+CREATE TABLE IF NOT EXISTS fencekit_orders (
   session_id        TEXT    NOT NULL PRIMARY KEY,
   product_id        TEXT    NOT NULL,
   quantity          INTEGER NOT NULL CHECK (quantity >= 1),
@@ -26,7 +28,7 @@ CREATE TABLE IF NOT EXISTS "${orders}" (
 
 -- seq keeps the orphans in the order they were recorded (AUTOINCREMENT never reuses a number);
 -- the unique key records each purchase once however often its complete is retried.
-CREATE TABLE IF NOT EXISTS "${orphans}" (
+CREATE TABLE IF NOT EXISTS fencekit_orphans (
   seq               INTEGER PRIMARY KEY AUTOINCREMENT,
   session_id        TEXT    NOT NULL,
   claim_fence       INTEGER NOT NULL,

@@ -1,5 +1,4 @@
-SELECT session_id, product_id, quantity, customer_email, amount_total, currency, status,
-       provider_order_id, item_payload, last_error, fence, claim_fence, claim_nonce, claimed_at,
-       lease_expires_at, settled_fence, settled_nonce, updated_at
-  FROM "${orders}"
+-- An order by its session id: under the file's write lock inside a write step, or alone (get).
+SELECT fencekit_order_columns
+  FROM fencekit_orders
  WHERE session_id = ?

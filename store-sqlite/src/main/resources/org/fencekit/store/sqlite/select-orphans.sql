@@ -1,4 +1,5 @@
-SELECT claim_fence, claim_nonce, provider_order_id, item_payload, recorded_at
-  FROM "${orphans}"
+-- The orphans of an order, oldest first.
+SELECT fencekit_orphan_columns
+  FROM fencekit_orphans
  WHERE session_id = ?
  ORDER BY seq

@@ -1,6 +1,5 @@
--- The snapshot columns are never updated: the first snapshot is kept.
-UPDATE "${orders}"
-   SET status = ?, provider_order_id = ?, item_payload = ?, last_error = ?, fence = ?,
-       claim_fence = ?, claim_nonce = ?, claimed_at = ?, lease_expires_at = ?,
-       settled_fence = ?, settled_nonce = ?, updated_at = ?
+-- The snapshot columns are never updated: the first snapshot is kept. claim_fence repeats the
+-- claim's fence for readers of earlier versions.
+UPDATE fencekit_orders
+   SET fencekit_state_assignments, claim_fence = ?
  WHERE session_id = ?

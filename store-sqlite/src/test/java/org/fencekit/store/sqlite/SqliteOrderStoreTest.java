@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +30,7 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
@@ -71,6 +74,61 @@ class SqliteOrderStoreTest {
     return assertInstanceOf(
             ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result)
         .claimId();
+  }
+
+  @Test
+  @DisplayName(
+      "a file whose orders table still has the claim_fence column of earlier versions keeps working")
+  void earlierFileWithClaimFence() throws Exception {
+    ClaimId old = new ClaimId(3, ClaimId.newNonce());
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file());
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "CREATE TABLE fencekit_orders (session_id TEXT NOT NULL PRIMARY KEY, product_id TEXT"
+              + " NOT NULL, quantity INTEGER NOT NULL, customer_email TEXT, amount_total INTEGER"
+              + " NOT NULL, currency TEXT NOT NULL, status TEXT NOT NULL, provider_order_id TEXT,"
+              + " item_payload TEXT, last_error TEXT, fence INTEGER NOT NULL, claim_fence INTEGER"
+              + " CHECK (claim_fence IS NULL OR claim_fence = fence), claim_nonce TEXT, claimed_at"
+              + " INTEGER, lease_expires_at INTEGER, settled_fence INTEGER, settled_nonce TEXT,"
+              + " updated_at INTEGER NOT NULL) STRICT");
+      long at = TestClock.START.toEpochMilli();
+      statement.execute(
+          "INSERT INTO fencekit_orders VALUES ('cs_old', 'esim', 1, NULL, 100, 'usd', 'PENDING',"
+              + " NULL, NULL, 'earlier', 3, 3, '"
+              + old.nonce()
+              + "', "
+              + at
+              + ", "
+              + (at + LEASE.toMillis())
+              + ", NULL, NULL, "
+              + at
+              + ")");
+    }
+    SqliteOrderStore store = open();
+    assertEquals(old, store.get("cs_old").orElseThrow().claimId(), "the old row reads as before");
+    clock.advance(LEASE);
+    ClaimId next =
+        claimed(store.claim(new OrderSnapshot("cs_old", "esim", 1, null, 100, "usd"), LEASE));
+    assertEquals(4, next.fence());
+    assertEquals(4L, claimFence(), "claim_fence still repeats the claim's fence for old readers");
+    assertInstanceOf(WriteResult.Superseded.class, store.complete("cs_old", old, ESIM));
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_old", next, ESIM));
+    assertEquals(OrderStatus.PROVISIONED, store.get("cs_old").orElseThrow().status());
+    assertEquals(1, store.orphans("cs_old").size());
+    assertEquals(null, claimFence(), "no claim, no claim_fence");
+  }
+
+  /** The claim_fence column of order cs_old, as an earlier version would read it. */
+  private Long claimFence() throws SQLException {
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file());
+        Statement statement = connection.createStatement();
+        ResultSet row =
+            statement.executeQuery(
+                "SELECT claim_fence FROM fencekit_orders WHERE session_id = 'cs_old'")) {
+      row.next();
+      long value = row.getLong(1);
+      return row.wasNull() ? null : value;
+    }
   }
 
   @Test

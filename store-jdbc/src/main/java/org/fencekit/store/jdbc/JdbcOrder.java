@@ -1,0 +1,184 @@
+package org.fencekit.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStorage;
+import org.fencekit.store.Orphan;
+
+/**
+ * One order inside a JDBC store's atomic step: its reads and writes are statements on the step's
+ * connection, inside its transaction. The first {@link #current()} reads the row with the step's
+ * read statement (which for PostgreSQL also locks it) and later calls answer from it. A failed
+ * statement is thrown as {@link JdbcFailure}.
+ */
+public abstract class JdbcOrder implements OrderStorage.Order {
+
+  /**
+   * The statements an order step runs.
+   *
+   * @param read reads the order by session id, listing {@link OrderRows#ORDER_COLUMNS}
+   * @param insertOrder creates the order unless it exists ({@code ON CONFLICT DO NOTHING}): the
+   *     {@link OrderRows#ORDER_COLUMNS}, then the store's extra columns
+   * @param updateOrder sets the {@link OrderRows#STATE_COLUMNS}, then the store's extra columns,
+   *     then {@code WHERE session_id = ?}
+   * @param insertOrphan records an orphan unless the same purchase is recorded already
+   */
+  public record Statements(
+      String read, String insertOrder, String updateOrder, String insertOrphan) {}
+
+  private final String backend;
+  private final String where;
+  private final String sessionId;
+  private final Statements sql;
+  private boolean read;
+  private OrderRecord current;
+  private boolean wrote;
+
+  /**
+   * @param backend the store's name for messages: "sqlite", "postgres"
+   * @param where where the data lives, for messages, without credentials
+   * @param sessionId the order of the step
+   */
+  protected JdbcOrder(String backend, String where, String sessionId, Statements sql) {
+    this.backend = backend;
+    this.where = where;
+    this.sessionId = sessionId;
+    this.sql = sql;
+  }
+
+  /** A statement for {@code statementSql} on the step's connection. */
+  protected abstract PreparedStatement prepare(String statementSql) throws SQLException;
+
+  /** Gives back a statement {@link #prepare} made (closes it, unless the storage caches it). */
+  protected abstract void release(PreparedStatement statement) throws SQLException;
+
+  /**
+   * Binds the columns a store's insert and update list after the shared ones (none by default),
+   * from {@code index} on.
+   *
+   * @return the next free index
+   */
+  protected int bindExtraColumns(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    return index;
+  }
+
+  /** Whether a statement of the step changed a row, so its COMMIT may have landed. */
+  public boolean wrote() {
+    return wrote;
+  }
+
+  @Override
+  public Optional<OrderRecord> current() {
+    if (!read) {
+      current =
+          run(
+              sql.read(),
+              statement -> {
+                statement.setString(1, sessionId);
+                return OrderRows.orderIfAny(statement).orElse(null);
+              });
+      read = true;
+    }
+    return Optional.ofNullable(current);
+  }
+
+  @Override
+  public boolean insert(OrderRecord record) {
+    requireThisOrder(record.sessionId());
+    boolean inserted =
+        run(
+            sql.insertOrder(),
+            statement -> {
+              bindExtraColumns(statement, OrderRows.bindOrder(statement, 1, record), record);
+              return statement.executeUpdate() == 1;
+            });
+    if (inserted) {
+      wrote = true;
+      current = record;
+      read = true;
+    }
+    return inserted;
+  }
+
+  @Override
+  public void update(OrderRecord record) {
+    requireThisOrder(record.sessionId());
+    if (!read || current == null) {
+      throw new IllegalStateException(
+          backend
+              + " store: update of order '"
+              + sessionId
+              + "' that was not read in its step first; read current() before update()");
+    }
+    int updated =
+        run(
+            sql.updateOrder(),
+            statement -> {
+              int next =
+                  bindExtraColumns(statement, OrderRows.bindState(statement, 1, record), record);
+              statement.setString(next, sessionId);
+              return statement.executeUpdate();
+            });
+    if (updated != 1) {
+      throw new IllegalStateException(
+          backend
+              + " store: update of order '"
+              + sessionId
+              + "' at "
+              + where
+              + " changed "
+              + updated
+              + " rows in its step, expected 1; was the row deleted or its session_id changed"
+              + " outside the store? The step is rolled back");
+    }
+    wrote = true;
+    current = record;
+  }
+
+  @Override
+  public void addOrphan(Orphan orphan) {
+    requireThisOrder(orphan.sessionId());
+    boolean added =
+        run(
+            sql.insertOrphan(),
+            statement -> {
+              OrderRows.bindOrphan(statement, orphan);
+              return statement.executeUpdate() > 0;
+            });
+    wrote |= added;
+  }
+
+  /** A statement's work. */
+  @FunctionalInterface
+  private interface StatementWork<T> {
+    T run(PreparedStatement statement) throws SQLException;
+  }
+
+  private <T> T run(String statementSql, StatementWork<T> work) {
+    try {
+      PreparedStatement statement = prepare(statementSql);
+      try {
+        return work.run(statement);
+      } finally {
+        release(statement);
+      }
+    } catch (SQLException e) {
+      throw new JdbcFailure(e);
+    }
+  }
+
+  private void requireThisOrder(String other) {
+    if (!sessionId.equals(other)) {
+      throw new IllegalArgumentException(
+          backend
+              + " store: a step on order '"
+              + sessionId
+              + "' was asked to write order '"
+              + other
+              + "'");
+    }
+  }
+}

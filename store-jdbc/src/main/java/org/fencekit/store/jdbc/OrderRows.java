@@ -1,0 +1,216 @@
+package org.fencekit.store.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+
+/**
+ * The one column list of the orders and orphans tables, and an order or an orphan as a row. Times
+ * are epoch milliseconds; a token is two columns, its fence and its nonce, except the current
+ * claim's, whose fence is the order's {@code fence}. Rows are read by position, in the order of the
+ * lists (a read by name makes a driver build a name index for every row).
+ */
+public final class OrderRows {
+
+  /** The columns of an order, in the order every statement lists and reads them. */
+  public static final List<String> ORDER_COLUMNS =
+      List.of(
+          "session_id",
+          "product_id",
+          "quantity",
+          "customer_email",
+          "amount_total",
+          "currency",
+          "status",
+          "provider_order_id",
+          "item_payload",
+          "last_error",
+          "fence",
+          "claim_nonce",
+          "claimed_at",
+          "lease_expires_at",
+          "settled_fence",
+          "settled_nonce",
+          "updated_at");
+
+  /** The columns a write changes: all but the snapshot's, which the first claim writes once. */
+  public static final List<String> STATE_COLUMNS = ORDER_COLUMNS.subList(6, ORDER_COLUMNS.size());
+
+  /** The columns of an orphan, in the order every statement lists and reads them. */
+  public static final List<String> ORPHAN_COLUMNS =
+      List.of(
+          "session_id",
+          "claim_fence",
+          "claim_nonce",
+          "provider_order_id",
+          "item_payload",
+          "recorded_at");
+
+  private OrderRows() {}
+
+  /** The order in the current row of a result listing {@link #ORDER_COLUMNS}. */
+  public static OrderRecord order(ResultSet row) throws SQLException {
+    OrderSnapshot snapshot =
+        new OrderSnapshot(
+            row.getString(1),
+            row.getString(2),
+            row.getInt(3),
+            row.getString(4),
+            row.getLong(5),
+            row.getString(6));
+    String providerOrderId = row.getString(8);
+    long fence = row.getLong(11);
+    String claimNonce = row.getString(12);
+    String settledNonce = row.getString(16);
+    return new OrderRecord(
+        snapshot,
+        OrderStatus.valueOf(row.getString(7)),
+        providerOrderId == null ? null : new Item(providerOrderId, row.getString(9)),
+        row.getString(10),
+        claimNonce == null ? null : new ClaimId(fence, claimNonce),
+        instant(row, 13),
+        instant(row, 14),
+        fence,
+        settledNonce == null ? null : new ClaimId(row.getLong(15), settledNonce),
+        instant(row, 17));
+  }
+
+  /** The order a query listing {@link #ORDER_COLUMNS} returns, if it returns a row. */
+  public static Optional<OrderRecord> orderIfAny(PreparedStatement query) throws SQLException {
+    try (ResultSet rows = query.executeQuery()) {
+      return rows.next() ? Optional.of(order(rows)) : Optional.empty();
+    }
+  }
+
+  /** The orphans a query listing {@link #ORPHAN_COLUMNS} returns, in its order. */
+  public static List<Orphan> orphans(PreparedStatement query) throws SQLException {
+    List<Orphan> orphans = new ArrayList<>();
+    try (ResultSet rows = query.executeQuery()) {
+      while (rows.next()) {
+        orphans.add(
+            new Orphan(
+                rows.getString(1),
+                new ClaimId(rows.getLong(2), rows.getString(3)),
+                new Item(rows.getString(4), rows.getString(5)),
+                Instant.ofEpochMilli(rows.getLong(6))));
+      }
+    }
+    return List.copyOf(orphans);
+  }
+
+  /**
+   * Binds every column of {@code record}, in the order of {@link #ORDER_COLUMNS}, from {@code
+   * index} on.
+   *
+   * @return the next free index
+   */
+  public static int bindOrder(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    OrderSnapshot snapshot = record.snapshot();
+    statement.setString(index, snapshot.sessionId());
+    statement.setString(index + 1, snapshot.productId());
+    statement.setInt(index + 2, snapshot.quantity());
+    text(statement, index + 3, snapshot.customerEmail());
+    statement.setLong(index + 4, snapshot.amountTotal());
+    statement.setString(index + 5, snapshot.currency());
+    return bindState(statement, index + 6, record);
+  }
+
+  /**
+   * Binds the {@link #STATE_COLUMNS} of {@code record}, in that order, from {@code index} on.
+   *
+   * @return the next free index
+   */
+  public static int bindState(PreparedStatement statement, int index, OrderRecord record)
+      throws SQLException {
+    int i = index;
+    statement.setString(i++, record.status().name());
+    text(statement, i++, record.item() == null ? null : record.item().providerOrderId());
+    text(statement, i++, record.item() == null ? null : record.item().payload());
+    text(statement, i++, record.lastError());
+    statement.setLong(i++, record.fence());
+    text(statement, i++, record.claimId() == null ? null : record.claimId().nonce());
+    millis(statement, i++, record.claimedAt());
+    millis(statement, i++, record.leaseExpiresAt());
+    number(statement, i++, record.settledBy() == null ? null : record.settledBy().fence());
+    text(statement, i++, record.settledBy() == null ? null : record.settledBy().nonce());
+    millis(statement, i++, record.updatedAt());
+    return i;
+  }
+
+  /** Binds every column of {@code orphan}, in the order of {@link #ORPHAN_COLUMNS}, from 1. */
+  public static void bindOrphan(PreparedStatement statement, Orphan orphan) throws SQLException {
+    statement.setString(1, orphan.sessionId());
+    statement.setLong(2, orphan.claimId().fence());
+    statement.setString(3, orphan.claimId().nonce());
+    statement.setString(4, orphan.item().providerOrderId());
+    text(statement, 5, orphan.item().payload());
+    statement.setLong(6, orphan.recordedAt().toEpochMilli());
+  }
+
+  /**
+   * Fails unless a result's columns are {@code expected}, in that order (the statements and this
+   * class come from one jar; a mismatch means it was built from two versions).
+   *
+   * @param statement the statement's name, for the message
+   * @throws IllegalStateException on a mismatch
+   */
+  public static void checkColumns(ResultSetMetaData result, List<String> expected, String statement)
+      throws SQLException {
+    List<String> columns = new ArrayList<>();
+    for (int i = 1; i <= result.getColumnCount(); i++) {
+      columns.add(result.getColumnName(i).toLowerCase(Locale.ROOT));
+    }
+    if (!columns.equals(expected)) {
+      throw new IllegalStateException(
+          statement
+              + " reads the columns "
+              + columns
+              + " but the store reads them by position as "
+              + expected
+              + "; the jar is inconsistent, rebuild it with the SQL and the code from the same"
+              + " version");
+    }
+  }
+
+  private static Instant instant(ResultSet row, int column) throws SQLException {
+    long millis = row.getLong(column);
+    return row.wasNull() ? null : Instant.ofEpochMilli(millis);
+  }
+
+  private static void text(PreparedStatement statement, int index, String value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.VARCHAR);
+    } else {
+      statement.setString(index, value);
+    }
+  }
+
+  private static void millis(PreparedStatement statement, int index, Instant value)
+      throws SQLException {
+    number(statement, index, value == null ? null : value.toEpochMilli());
+  }
+
+  private static void number(PreparedStatement statement, int index, Long value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.BIGINT);
+    } else {
+      statement.setLong(index, value);
+    }
+  }
+}

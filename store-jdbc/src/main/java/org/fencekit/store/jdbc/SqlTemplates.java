@@ -1,0 +1,102 @@
+package org.fencekit.store.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A store's statements, read from resources next to its classes, with one placeholder scheme: a
+ * word {@code fencekit_<name>} stands for a name the store fills in. {@code fencekit_orders} and
+ * {@code fencekit_orphans} are the tables (so a schema file runs as it stands, on the default
+ * names), {@code fencekit_schema} a namespace, and the column list is written once, in {@link
+ * OrderRows}: {@code fencekit_order_columns}, {@code fencekit_order_values} ({@code ?} per column),
+ * {@code fencekit_state_assignments} ({@code column = ?} per state column), {@code
+ * fencekit_orphan_columns} and {@code fencekit_orphan_values}. Only names a store validated as
+ * plain identifiers and quoted are ever put in the text; every value travels as a bound parameter.
+ */
+public final class SqlTemplates {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\bfencekit_([a-z_]+)\\b");
+
+  private final Class<?> owner;
+  private final Map<String, String> names;
+
+  private SqlTemplates(Class<?> owner, Map<String, String> names) {
+    this.owner = owner;
+    this.names = names;
+  }
+
+  /**
+   * Templates next to {@code owner}, with these tables.
+   *
+   * @param orders the orders table as it goes into SQL (quoted, perhaps schema-qualified)
+   * @param orphans the orphans table as it goes into SQL
+   * @param schema the namespace as it goes into SQL, or {@code null} if there is none
+   */
+  public static SqlTemplates forTables(
+      Class<?> owner, String orders, String orphans, String schema) {
+    Map<String, String> names = new HashMap<>();
+    names.put("orders", orders);
+    names.put("orphans", orphans);
+    if (schema != null) {
+      names.put("schema", schema);
+    }
+    names.put("order_columns", String.join(", ", OrderRows.ORDER_COLUMNS));
+    names.put("order_values", values(OrderRows.ORDER_COLUMNS));
+    names.put("state_assignments", String.join(" = ?, ", OrderRows.STATE_COLUMNS) + " = ?");
+    names.put("orphan_columns", String.join(", ", OrderRows.ORPHAN_COLUMNS));
+    names.put("orphan_values", values(OrderRows.ORPHAN_COLUMNS));
+    return new SqlTemplates(owner, Map.copyOf(names));
+  }
+
+  /**
+   * The statement in {@code resource}, with every placeholder filled in.
+   *
+   * @throws IllegalStateException if the resource is missing or uses an unknown placeholder
+   */
+  public String statement(String resource) {
+    String template = raw(owner, resource);
+    Matcher matcher = PLACEHOLDER.matcher(template);
+    return matcher.replaceAll(
+        match -> {
+          String value = names.get(match.group(1));
+          if (value == null) {
+            throw new IllegalStateException(
+                resource
+                    + " next to "
+                    + owner.getName()
+                    + " uses the unknown placeholder "
+                    + match.group()
+                    + "; the jar is inconsistent, rebuild it");
+          }
+          return Matcher.quoteReplacement(value);
+        });
+  }
+
+  /** The text of {@code resource} next to {@code owner} exactly as shipped. */
+  public static String raw(Class<?> owner, String resource) {
+    try (InputStream in = owner.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "resource "
+                + resource
+                + " is missing next to "
+                + owner.getName()
+                + ": the jar is incomplete; rebuild it");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource " + resource, e);
+    }
+  }
+
+  private static String values(List<String> columns) {
+    return String.join(", ", java.util.Collections.nCopies(columns.size(), "?"));
+  }
+}

@@ -1,0 +1,1 @@
+SELECT fencekit_orphan_columns FROM fencekit_orphans WHERE session_id = ? ORDER BY seq

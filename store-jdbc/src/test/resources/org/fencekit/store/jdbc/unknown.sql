@@ -1,0 +1,1 @@
+SELECT fencekit_nonsense FROM fencekit_orders

@@ -1,0 +1,138 @@
+package org.fencekit.store.redis;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.fencekit.store.StoreUnavailableException;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Runs the store's scripts and commands on its client: a script by EVALSHA ({@link LuaScript}), its
+ * reply checked for the shape every script answers in; a client failure as {@link
+ * StoreUnavailableException} naming the operation and the order, without the URL's password.
+ */
+final class ScriptRunner {
+
+  private static final String BACKEND = "redis";
+
+  private final UnifiedJedis client;
+  private final boolean ownsClient;
+  private final Redaction redaction;
+  private final String target;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * @param client the client every call goes through
+   * @param ownsClient whether {@link #close()} closes it (the store built it)
+   * @param redaction the password rules of the URL the client was built from
+   * @param target where the data lives, for messages, without the password
+   */
+  ScriptRunner(UnifiedJedis client, boolean ownsClient, Redaction redaction, String target) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.redaction = redaction;
+    this.target = target;
+  }
+
+  /** Where the data lives, without the password. */
+  String target() {
+    return target;
+  }
+
+  /**
+   * Runs {@code script} and returns its reply: the outcome, then (but for "unknown") the order.
+   *
+   * @throws StoreUnavailableException if Redis fails; the outcome is then unknown
+   * @throws IllegalStateException if the reply has another shape, or the runner is closed
+   */
+  List<?> script(
+      LuaScript script,
+      String operation,
+      String sessionId,
+      List<String> keyList,
+      List<String> args) {
+    Object reply = call(operation, sessionId, true, c -> script.run(c, keyList, args));
+    if (!(reply instanceof List) || ((List<?>) reply).isEmpty()) {
+      throw unexpected(script, String.valueOf(reply));
+    }
+    List<?> list = (List<?>) reply;
+    if (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0)))) {
+      throw unexpected(script, String.valueOf(reply));
+    }
+    return list;
+  }
+
+  /**
+   * Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}.
+   *
+   * @param writes whether the command may write, so that a failure leaves its outcome unknown
+   * @throws IllegalStateException if the runner is closed
+   */
+  <T> T call(
+      String operation, String sessionId, boolean writes, Function<UnifiedJedis, T> command) {
+    if (closed.get()) {
+      throw new IllegalStateException(
+          "redis store: cannot "
+              + operation
+              + " order '"
+              + sessionId
+              + "': the store is closed. Build a new RedisOrderStore.");
+    }
+    try {
+      return command.apply(client);
+    } catch (JedisException e) {
+      throw unavailable(operation, sessionId, writes, e);
+    }
+  }
+
+  /** Closes the client if the store built it. Idempotent. */
+  void close() {
+    if (closed.compareAndSet(false, true) && ownsClient) {
+      client.close();
+    }
+  }
+
+  /** A script's answer that none of its branches gives. */
+  static IllegalStateException unexpected(LuaScript script, String reply) {
+    return new IllegalStateException(
+        "redis store: script "
+            + script.name()
+            + " (sha1 "
+            + script.sha1()
+            + ") answered '"
+            + reply
+            + "', which is none of the outcomes it can give;"
+            + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
+  }
+
+  /** An exception and its causes, as one line. */
+  static String describe(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    for (Throwable t = e; t != null && out.length() < 1000; t = t.getCause()) {
+      if (out.length() > 0) {
+        out.append(", caused by ");
+      }
+      out.append(t.getClass().getSimpleName());
+      String message = t.getMessage();
+      if (message != null) {
+        out.append(": ")
+            .append(message.endsWith(".") ? message.substring(0, message.length() - 1) : message);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return out.toString();
+  }
+
+  private StoreUnavailableException unavailable(
+      String operation, String sessionId, boolean writes, Throwable e) {
+    String detail = redaction.redact(describe(e)) + " (Redis at " + target + ")";
+    String remedy =
+        "; check that Redis 7 or later is up, reachable from here, and answers within"
+            + " the client's timeout";
+    return new StoreUnavailableException(
+        BACKEND, operation, sessionId, writes, detail + remedy, redaction.scrub(e));
+  }
+}

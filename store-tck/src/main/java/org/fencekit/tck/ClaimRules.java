@@ -1,0 +1,330 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One rule per row of the contract's claim table: first claim, provisioned, live lease, expired
+ * lease, failed order; and what a claim keeps and changes. Ids start with {@code claim_}. Part of
+ * {@link OrderStoreTck}.
+ */
+public abstract class ClaimRules extends IncidentRules {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  ClaimRules() {}
+
+  /**
+   * The first claim creates a PENDING order with fence 1, the snapshot, and a claim from now to now
+   * + lease; no item, no error, not settled; get returns exactly the record the claim answered.
+   *
+   * <p>If this fails, check the insert of a new order: every field and the lease arithmetic.
+   */
+  @Test
+  @DisplayName("the first claim creates a pending order with fence 1 and a lease from now")
+  void claim_firstClaimCreatesPending() {
+    String sid = sid("first-claim");
+    clock.advance(Duration.ofMillis(1234));
+    Instant at = now();
+    ClaimResult.Claimed claimed =
+        claimAnswers(
+            ClaimResult.Claimed.class,
+            store().claim(snapshot(sid), Duration.ofSeconds(90)),
+            sid,
+            "the order is new");
+    ClaimId token = claimed.claimId();
+    OrderRecord expected =
+        new OrderRecord(
+            snapshot(sid),
+            OrderStatus.PENDING,
+            null,
+            null,
+            token,
+            at,
+            at.plusSeconds(90),
+            1,
+            null,
+            at);
+    assertEquals(
+        1, token.fence(), says("the first claim has fence 1", sid, token, claimed.record()));
+    sameRecord(expected, claimed.record(), "the created order", sid, token);
+    sameRecord(
+        expected, record(sid, token), "get must return the record claim answered", sid, token);
+    assertEquals(List.of(), orphans(store(), sid), says("a new order has no orphans", sid, token));
+  }
+
+  /**
+   * A PROVISIONED order answers Provisioned to every later claim, whenever it comes, and the claim
+   * changes nothing.
+   *
+   * <p>If this fails, check that claim tests for PROVISIONED before looking at the lease.
+   */
+  @Test
+  @DisplayName("a provisioned order is never claimed again, and the claim changes nothing")
+  void claim_provisionedNeverClaimedAgain() {
+    String sid = sid("provisioned");
+    ClaimId token = claimed(sid);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    for (Duration later : List.of(Duration.ZERO, LEASE, Duration.ofHours(25))) {
+      clock.advance(later);
+      ClaimResult.Provisioned answer =
+          claimAnswers(
+              ClaimResult.Provisioned.class,
+              store().claim(snapshot(sid), LEASE),
+              sid,
+              "PROVISIONED is terminal");
+      sameRecord(done, answer.record(), "Provisioned must carry the order as it is", sid, token);
+    }
+    unchanged(done, sid, token, "claims of a provisioned order");
+  }
+
+  /**
+   * While the current claim's lease is live ({@code now < leaseExpiresAt}), another claim answers
+   * InFlight with the holder's record, and changes nothing.
+   *
+   * <p>If this fails, check the lease comparison ({@code now < leaseExpiresAt} means live) and that
+   * an InFlight claim writes nothing.
+   */
+  @Test
+  @DisplayName("a live lease turns another claim away as in flight, changing nothing")
+  void claim_liveLeaseInFlight() {
+    String sid = sid("in-flight");
+    ClaimId holder = claimed(sid);
+    OrderRecord held = record(sid, holder);
+    for (Duration step :
+        List.of(Duration.ZERO, Duration.ofSeconds(1), LEASE.minusSeconds(1).minusMillis(1))) {
+      clock.advance(step);
+      ClaimResult.InFlight answer =
+          claimAnswers(
+              ClaimResult.InFlight.class,
+              store().claim(snapshot(sid), LEASE),
+              sid,
+              "the holder's lease is live at " + now());
+      sameRecord(held, answer.record(), "InFlight must carry the holder's record", sid, holder);
+    }
+    unchanged(held, sid, holder, "claims turned away as in flight");
+  }
+
+  /**
+   * A PENDING order whose lease ran out is claimed again: fence + 1, a new nonce, a claim from now,
+   * status PENDING, updatedAt now.
+   *
+   * <p>If this fails, check the re-claim update: the fence must be incremented and the nonce drawn
+   * anew, in the same atomic step that read the expired lease.
+   */
+  @Test
+  @DisplayName("an expired lease can be claimed again: fence + 1, a new nonce, status pending")
+  void claim_expiredLeaseReclaimed() {
+    String sid = sid("expired");
+    ClaimId first = claimed(sid);
+    clock.advance(LEASE.plusSeconds(30));
+    Instant at = now();
+    ClaimResult.Claimed again =
+        claimAnswers(
+            ClaimResult.Claimed.class,
+            store().claim(snapshot(sid), Duration.ofSeconds(45)),
+            sid,
+            "the lease expired");
+    ClaimId second = again.claimId();
+    assertEquals(
+        first.fence() + 1,
+        second.fence(),
+        says("the re-claim's fence", sid, second, again.record()));
+    assertNotEquals(
+        first.nonce(),
+        second.nonce(),
+        says("the re-claim's nonce must be new", sid, second, again.record()));
+    OrderRecord expected =
+        new OrderRecord(
+            snapshot(sid),
+            OrderStatus.PENDING,
+            null,
+            null,
+            second,
+            at,
+            at.plusSeconds(45),
+            2,
+            null,
+            at);
+    sameRecord(expected, again.record(), "the re-claimed order", sid, second);
+    sameRecord(expected, record(sid, second), "get after the re-claim", sid, second);
+  }
+
+  /**
+   * A FAILED order has no claim, so the next claim is granted at once: fence + 1, status PENDING,
+   * and lastError and settledBy kept.
+   *
+   * <p>If this fails, check that fail clears the claim and that claim treats "no claim" as free.
+   */
+  @Test
+  @DisplayName("a failed order can be claimed again at once, keeping its last error")
+  void claim_failedOrderClaimedAgain() {
+    String sid = sid("failed-reclaim");
+    ClaimId first = claimed(sid);
+    written(store().fail(sid, first, "provider said 503"), "the fail", sid, first);
+    clock.advance(Duration.ofMillis(5));
+    Instant at = now();
+    ClaimResult.Claimed again =
+        claimAnswers(
+            ClaimResult.Claimed.class,
+            store().claim(snapshot(sid), LEASE),
+            sid,
+            "a FAILED order is claimable");
+    OrderRecord expected =
+        new OrderRecord(
+            snapshot(sid),
+            OrderStatus.PENDING,
+            null,
+            "provider said 503",
+            again.claimId(),
+            at,
+            at.plus(LEASE),
+            2,
+            first,
+            at);
+    sameRecord(
+        expected,
+        again.record(),
+        "the re-claimed order keeps lastError and settledBy",
+        sid,
+        again.claimId());
+    sameRecord(
+        expected, record(sid, again.claimId()), "get after the re-claim", sid, again.claimId());
+  }
+
+  /**
+   * The snapshot stored is the first claim's; later claims (granted, in flight, or on a provisioned
+   * order) carrying another snapshot for the same session do not overwrite it.
+   *
+   * <p>If this fails, check that the re-claim update writes the claim columns only, not the
+   * snapshot.
+   */
+  @Test
+  @DisplayName("the first snapshot is kept; a later claim's snapshot does not overwrite it")
+  void claim_firstSnapshotKept() {
+    String sid = sid("snapshot");
+    OrderSnapshot first = snapshot(sid);
+    OrderSnapshot later = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4500, "eur");
+    ClaimId token = claimed(store(), first, LEASE);
+    ClaimResult inFlight = store().claim(later, LEASE);
+    assertEquals(
+        first,
+        inFlight.record().snapshot(),
+        says("an in-flight claim keeps the first" + " snapshot", sid, token, inFlight.record()));
+    written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    ClaimId second = claimed(store(), later, LEASE);
+    assertEquals(
+        first,
+        record(sid, second).snapshot(),
+        says("a granted re-claim keeps the first" + " snapshot", sid, second));
+    written(store().complete(sid, second, ESIM), "the complete", sid, second);
+    ClaimResult done = store().claim(later, LEASE);
+    assertEquals(
+        first,
+        done.record().snapshot(),
+        says(
+            "a claim of a provisioned order keeps the" + " first snapshot",
+            sid,
+            second,
+            done.record()));
+    assertEquals(first, record(sid, second).snapshot(), says("the stored snapshot", sid, second));
+  }
+
+  /**
+   * Over five claims (re-claimed after fails and after expired leases) the fences are 1, 2, 3, 4, 5
+   * and the record's fence follows.
+   *
+   * <p>If this fails, check that every granted claim sets fence = previous fence + 1, read in the
+   * same atomic step.
+   */
+  @Test
+  @DisplayName("the fence strictly increases with every claim: 1, 2, 3, ...")
+  void claim_fenceIncreases() {
+    String sid = sid("fence");
+    for (long expected = 1; expected <= 5; expected++) {
+      ClaimId token = claimed(sid);
+      assertEquals(
+          expected,
+          token.fence(),
+          says("claim number " + expected + " must have fence " + expected, sid, token));
+      assertEquals(
+          expected,
+          record(sid, token).fence(),
+          says("the record's fence after claim " + expected, sid, token));
+      if (expected % 2 == 1) {
+        written(
+            store().fail(sid, token, "attempt " + expected + " failed"), "the fail", sid, token);
+      } else {
+        clock.advance(LEASE);
+      }
+    }
+  }
+
+  /**
+   * Every granted claim carries a nonce never seen before, on the same order and across orders.
+   *
+   * <p>If this fails, check that the nonce is drawn from a secure random source for every claim
+   * (never derived from the session id, the fence or the time).
+   */
+  @Test
+  @DisplayName("every claim gets a new nonce")
+  void claim_newNonceEachClaim() {
+    Set<String> nonces = new HashSet<>();
+    String sid = sid("nonce");
+    for (int i = 0; i < 4; i++) {
+      ClaimId token = claimed(sid);
+      assertTrue(
+          nonces.add(token.nonce()), says("claim " + (i + 1) + " reused a nonce", sid, token));
+      clock.advance(LEASE);
+    }
+    for (int i = 0; i < 3; i++) {
+      String other = sid("nonce-" + i);
+      ClaimId token = claimed(other);
+      assertTrue(nonces.add(token.nonce()), says("a first claim reused a nonce", other, token));
+    }
+  }
+
+  /**
+   * A failed order's lastError stays when it is claimed again (after the fail, and after that
+   * claim's lease expires), until a newer fail replaces it.
+   *
+   * <p>If this fails, check that the re-claim update leaves lastError alone.
+   */
+  @Test
+  @DisplayName("the last error is kept when the order is claimed again")
+  void claim_lastErrorKept() {
+    String sid = sid("last-error");
+    ClaimId first = claimed(sid);
+    written(store().fail(sid, first, "provider said 503"), "the first fail", sid, first);
+    ClaimId second = claimed(sid);
+    assertEquals(
+        "provider said 503",
+        record(sid, second).lastError(),
+        says("lastError after the" + " re-claim", sid, second));
+    clock.advance(LEASE);
+    ClaimId third = claimed(sid);
+    assertEquals(
+        "provider said 503",
+        record(sid, third).lastError(),
+        says("lastError after a" + " re-claim of an expired lease", sid, third));
+    OrderRecord failed =
+        written(store().fail(sid, third, "card declined"), "the second fail", sid, third);
+    assertEquals(
+        "card declined",
+        failed.lastError(),
+        says("a newer fail replaces lastError", sid, third, failed));
+  }
+}

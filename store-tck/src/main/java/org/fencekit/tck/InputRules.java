@@ -1,0 +1,431 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.Validate;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input is refused before it reaches the backend, naming the argument; the longest and most
+ * hostile valid values round-trip exactly. Ids start with {@code input_} and {@code value_}. Part
+ * of {@link OrderStoreTck}.
+ */
+public abstract class InputRules extends ReplayAndOrphanRules {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  InputRules() {}
+
+  /**
+   * claim(null, lease) throws NullPointerException naming the snapshot.
+   *
+   * <p>If this fails, check that claim validates with ClaimRequest before touching the backend.
+   */
+  @Test
+  @DisplayName("claim rejects a null snapshot, naming it")
+  void input_claimNullSnapshot() {
+    rejects("snapshot", "-", "claim(null, lease)", () -> store().claim(null, LEASE));
+  }
+
+  /**
+   * A claim with a null, zero, negative, sub-millisecond or over-24-hour lease throws, naming the
+   * lease, and creates nothing; 1 ms and exactly 24 h are accepted.
+   *
+   * <p>If this fails, check that claim validates with ClaimRequest (Validate.lease) first.
+   */
+  @Test
+  @DisplayName(
+      "claim rejects a lease that is null, not positive, under 1 ms or over 24 h, naming the lease, and writes nothing")
+  void input_claimBadLease() {
+    String sid = sid("bad-lease");
+    for (Duration bad : badLeases()) {
+      rejects("lease", sid, "claim with lease " + bad, () -> store().claim(snapshot(sid), bad));
+      absent(sid, "a claim with lease " + bad);
+    }
+    claimed(store(), snapshot(sid), Duration.ofMillis(1));
+    claimed(store(), snapshot(sid("max-lease")), OrderStore.MAX_LEASE);
+  }
+
+  static List<Duration> badLeases() {
+    List<Duration> bad = new ArrayList<>();
+    bad.add(null);
+    bad.add(Duration.ZERO);
+    bad.add(Duration.ofSeconds(-5));
+    bad.add(Duration.ofNanos(999_999));
+    bad.add(OrderStore.MAX_LEASE.plusMillis(1));
+    bad.add(Duration.ofDays(365));
+    return bad;
+  }
+
+  /**
+   * An extend with a null, zero, negative, sub-millisecond or over-24-hour lease throws, naming the
+   * lease, and changes nothing.
+   *
+   * <p>If this fails, check that extend validates with WriteRequest.Extend first.
+   */
+  @Test
+  @DisplayName(
+      "extend rejects a lease that is null, not positive, under 1 ms or over 24 h, naming the lease, and changes nothing")
+  void input_extendBadLease() {
+    String sid = sid("extend-bad-lease");
+    ClaimId token = claimed(sid);
+    OrderRecord before = record(sid, token);
+    clock.advance(Duration.ofSeconds(1));
+    for (Duration bad : badLeases()) {
+      rejects("lease", sid, "extend with lease " + bad, () -> store().extend(sid, token, bad));
+    }
+    unchanged(before, sid, token, "extends with bad leases");
+  }
+
+  /**
+   * complete with a null item throws NullPointerException naming the item and changes nothing.
+   *
+   * <p>If this fails, check that complete validates with WriteRequest.Complete first.
+   */
+  @Test
+  @DisplayName("complete rejects a null item, naming it, and changes nothing")
+  void input_completeNullItem() {
+    String sid = sid("null-item");
+    ClaimId token = claimed(sid);
+    OrderRecord before = record(sid, token);
+    rejects("item", sid, "complete with a null item", () -> store().complete(sid, token, null));
+    unchanged(before, sid, token, "a complete with a null item");
+    assertEquals(
+        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
+  }
+
+  /**
+   * fail with a null, empty, blank, over-long or NUL-carrying error throws naming the error and
+   * changes nothing.
+   *
+   * <p>If this fails, check that fail validates with WriteRequest.Fail first.
+   */
+  @Test
+  @DisplayName("fail rejects a null, blank or over-long error, naming it, and changes nothing")
+  void input_failBadError() {
+    String sid = sid("bad-error");
+    ClaimId token = claimed(sid);
+    OrderRecord before = record(sid, token);
+    List<String> bad = new ArrayList<>();
+    bad.add(null);
+    bad.add("");
+    bad.add(" \n\t ");
+    bad.add("x".repeat(Validate.MAX_ERROR_LENGTH + 1));
+    bad.add("nul\0inside");
+    for (String error : bad) {
+      rejects(
+          "error", sid, "fail with error " + quote(error), () -> store().fail(sid, token, error));
+    }
+    unchanged(before, sid, token, "fails with bad errors");
+  }
+
+  /**
+   * complete, fail and extend with a null token throw NullPointerException naming claimId and
+   * change nothing.
+   *
+   * <p>If this fails, check that every write validates with WriteRequest first.
+   */
+  @Test
+  @DisplayName("complete, fail and extend reject a null token, naming claimId, and change nothing")
+  void input_nullToken() {
+    String sid = sid("null-token");
+    ClaimId token = claimed(sid);
+    OrderRecord before = record(sid, token);
+    rejects("claimId", sid, "complete with a null token", () -> store().complete(sid, null, ESIM));
+    rejects("claimId", sid, "fail with a null token", () -> store().fail(sid, null, "declined"));
+    rejects("claimId", sid, "extend with a null token", () -> store().extend(sid, null, LEASE));
+    unchanged(before, sid, token, "writes with a null token");
+    assertEquals(
+        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
+  }
+
+  /**
+   * Every method given a bad session id throws naming sessionId: complete, fail, extend, get and
+   * orphans directly, claim through its snapshot.
+   */
+  void badSessionId(String bad, String why) {
+    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    rejects("sessionId", bad, "a snapshot with " + why, () -> snapshot(bad));
+    rejects("sessionId", bad, "complete with " + why, () -> store().complete(bad, token, ESIM));
+    rejects("sessionId", bad, "fail with " + why, () -> store().fail(bad, token, "declined"));
+    rejects("sessionId", bad, "extend with " + why, () -> store().extend(bad, token, LEASE));
+    rejects("sessionId", bad, "get with " + why, () -> store().get(bad));
+    rejects("sessionId", bad, "orphans with " + why, () -> store().orphans(bad));
+  }
+
+  /**
+   * A null session id is rejected by every method, naming sessionId.
+   *
+   * <p>If this fails, check that every method validates the session id (Validate.sessionId or a
+   * WriteRequest) before touching the backend.
+   */
+  @Test
+  @DisplayName("every method rejects a null session id, naming sessionId")
+  void input_nullSessionId() {
+    badSessionId(null, "a null session id");
+  }
+
+  /**
+   * An empty or blank session id is rejected by every method, naming sessionId.
+   *
+   * <p>If this fails, check that every method validates the session id first.
+   */
+  @Test
+  @DisplayName("every method rejects a blank session id, naming sessionId")
+  void input_blankSessionId() {
+    badSessionId("", "an empty session id");
+    badSessionId("   ", "a blank session id");
+  }
+
+  /**
+   * A session id of 256 characters is rejected by every method, and nothing is stored under its
+   * first 255 characters (a backend that truncates would merge two orders).
+   *
+   * <p>If this fails, check that every method validates the session id first.
+   */
+  @Test
+  @DisplayName(
+      "every method rejects a session id over 255 characters, naming sessionId, and stores nothing")
+  void input_longSessionId() {
+    String prefix = sid("long-");
+    String bad = prefix + "x".repeat(256 - prefix.length());
+    badSessionId(bad, "a session id of 256 characters");
+    absent(bad.substring(0, 255), "calls with a 256-character session id");
+  }
+
+  /**
+   * A session id with a control character (newline, tab, DEL, U+0085) is rejected by every method,
+   * and nothing is stored under the id without it.
+   *
+   * <p>If this fails, check that every method validates the session id first.
+   */
+  @Test
+  @DisplayName("every method rejects a session id with control characters, naming sessionId")
+  void input_controlCharSessionId() {
+    String base = sid("ctl");
+    for (String control : List.of("\n", "\t", "\u007f", "\u0085", "\r")) {
+      badSessionId(
+          base + control + "x",
+          "a session id containing U+" + String.format("%04X", (int) control.charAt(0)));
+    }
+    absent(base + "x", "calls with control characters in the session id");
+  }
+
+  /**
+   * A snapshot with quantity below 1 cannot be built; the message names quantity; nothing is
+   * written.
+   *
+   * <p>If this fails, check OrderSnapshot's validation (store-api).
+   */
+  @Test
+  @DisplayName("a snapshot with quantity below 1 is rejected, naming quantity")
+  void input_badQuantity() {
+    String sid = sid("quantity");
+    rejects(
+        "quantity", sid, "quantity 0", () -> new OrderSnapshot(sid, "esim", 0, null, 100, "usd"));
+    rejects(
+        "quantity", sid, "quantity -1", () -> new OrderSnapshot(sid, "esim", -1, null, 100, "usd"));
+    absent(sid, "rejected snapshots");
+  }
+
+  /**
+   * A snapshot with a negative amountTotal cannot be built; zero (a free order) is accepted.
+   *
+   * <p>If this fails, check OrderSnapshot's validation and that the backend stores 0.
+   */
+  @Test
+  @DisplayName(
+      "a snapshot with a negative amountTotal is rejected, naming amountTotal; zero is accepted")
+  void input_badAmount() {
+    String sid = sid("amount");
+    rejects(
+        "amountTotal",
+        sid,
+        "amountTotal -1",
+        () -> new OrderSnapshot(sid, "esim", 1, null, -1, "usd"));
+    absent(sid, "a rejected snapshot");
+    OrderSnapshot free = new OrderSnapshot(sid, "esim", 1, null, 0, "usd");
+    ClaimId token = claimed(store(), free, LEASE);
+    assertEquals(free, record(sid, token).snapshot(), says("a free order's snapshot", sid, token));
+  }
+
+  /**
+   * A snapshot whose currency is null, not three characters, or not letters cannot be built.
+   *
+   * <p>If this fails, check OrderSnapshot's validation (Validate.currency).
+   */
+  @Test
+  @DisplayName("a snapshot whose currency is not three letters is rejected, naming currency")
+  void input_badCurrency() {
+    String sid = sid("currency");
+    List<String> bad = new ArrayList<>();
+    bad.add(null);
+    bad.add("");
+    bad.add("us");
+    bad.add("usdt");
+    bad.add("u5d");
+    bad.add("us ");
+    for (String currency : bad) {
+      rejects(
+          "currency",
+          sid,
+          "currency " + quote(currency),
+          () -> new OrderSnapshot(sid, "esim", 1, null, 100, currency));
+    }
+    absent(sid, "rejected snapshots");
+  }
+
+  /**
+   * A snapshot without productId (null or blank) cannot be built.
+   *
+   * <p>If this fails, check OrderSnapshot's validation.
+   */
+  @Test
+  @DisplayName("a snapshot without a product id is rejected, naming productId")
+  void input_badProductId() {
+    String sid = sid("product");
+    rejects(
+        "productId",
+        sid,
+        "a null productId",
+        () -> new OrderSnapshot(sid, null, 1, null, 100, "usd"));
+    rejects(
+        "productId",
+        sid,
+        "a blank productId",
+        () -> new OrderSnapshot(sid, " ", 1, null, 100, "usd"));
+    absent(sid, "rejected snapshots");
+  }
+
+  /**
+   * A snapshot without a customer email is valid; the store keeps the null (not "" or "null").
+   *
+   * <p>If this fails, check that the backend stores a missing email as SQL NULL or an absent field
+   * and reads it back as null.
+   */
+  @Test
+  @DisplayName("a snapshot without a customer email is accepted, and the null kept")
+  void input_nullEmailAccepted() {
+    String sid = sid("no-email");
+    OrderSnapshot anonymous = new OrderSnapshot(sid, "esim", 2, null, 100, "EUR");
+    ClaimId token = claimed(store(), anonymous, LEASE);
+    OrderRecord stored = record(sid, token);
+    assertNull(
+        stored.snapshot().customerEmail(),
+        says("the customer email must read back as null", sid, token, stored));
+    assertEquals(anonymous, stored.snapshot(), says("the snapshot", sid, token, stored));
+  }
+
+  /**
+   * A session id of exactly 255 characters with non-ASCII letters is accepted, stored under its
+   * full value, and distinct from one that differs in the last character.
+   *
+   * <p>If this fails, check the key column's size is in characters (not bytes) and holds 255.
+   */
+  @Test
+  @DisplayName(
+      "a session id of exactly 255 characters, non-ASCII included, is accepted and round-trips")
+  void value_longestSessionId() {
+    String prefix = sid("longest-") + "-é-ü-";
+    String sid = prefix + "ß".repeat(255 - prefix.length() - 1) + "a";
+    String sibling = sid.substring(0, 254) + "b";
+    assertEquals(255, sid.length());
+    ClaimId token = claimed(sid);
+    assertEquals(
+        snapshot(sid), record(sid, token).snapshot(), says("the 255-character order", sid, token));
+    assertTrue(
+        store().get(sibling).isEmpty(),
+        says(
+            "an id differing in its last character is" + " another order",
+            sibling,
+            token,
+            store().get(sibling).orElse(null)));
+    assertEquals(1, claimed(sibling).fence(), says("the sibling's first claim", sibling, null));
+  }
+
+  /**
+   * Ids and texts with quotes, braces, semicolons, backslashes, newlines, SQL and Lua syntax, and
+   * characters outside the BMP round-trip unchanged through claim, complete, fail, orphans and get:
+   * values travel as bound parameters and script arguments, never spliced.
+   *
+   * <p>If this fails, check that no value is concatenated into SQL, Lua or a key pattern, and that
+   * text columns are UTF-8 and unlimited (or large enough).
+   */
+  @Test
+  @DisplayName(
+      "texts with quotes, braces, newlines and non-ASCII round-trip unchanged (values are bound, never spliced)")
+  void value_hostileTexts() {
+    String sid = sid("o'r\"d;e%r_{x}]]\\--🙂");
+    OrderSnapshot hostile =
+        new OrderSnapshot(
+            sid,
+            "prod'uct\"); DROP TABLE orders; --",
+            7,
+            "o'brien+{tag}@example.com",
+            123_456_789_012L,
+            "Eur");
+    ClaimId first = claimed(store(), hostile, LEASE);
+    String error = "line 1: 'quoted' \"double\"\nline 2: ]] .. redis.call('FLUSHALL') --[[ 🙂\t\\";
+    OrderRecord failed =
+        written(store().fail(sid, first, error), "a fail with a hostile error", sid, first);
+    assertEquals(error, failed.lastError(), says("the error as fail answered", sid, first, failed));
+    assertEquals(error, record(sid, first).lastError(), says("the error as stored", sid, first));
+    ClaimId second = claimed(store(), hostile, LEASE);
+    Item orphaned = new Item("prov'}{\"1", "%s %d ' \" \\n\n\u2028 🙂 ]]");
+    Item item = new Item("prov-ok-{" + sid + "}", "{\"json\": \"yes\", \"quote\": \"'\"}\r\n");
+    superseded(
+        store().complete(sid, first, orphaned), "a stale complete with a hostile item", sid, first);
+    OrderRecord done =
+        written(store().complete(sid, second, item), "a complete with a hostile item", sid, second);
+    assertEquals(item, done.item(), says("the item as complete answered", sid, second, done));
+    OrderRecord stored = record(sid, second);
+    assertEquals(hostile, stored.snapshot(), says("the snapshot as stored", sid, second, stored));
+    assertEquals(item, stored.item(), says("the item as stored", sid, second, stored));
+    assertEquals(error, stored.lastError(), says("the error as stored", sid, second, stored));
+    assertEquals(
+        List.of(new Orphan(sid, first, orphaned, now())),
+        orphans(store(), sid),
+        says("the orphan as stored", sid, first));
+  }
+
+  /**
+   * The largest payload (64 Ki chars) and error (8 Ki chars) are accepted and round-trip; a null
+   * payload reads back as null, not as an empty string.
+   *
+   * <p>If this fails, check the payload and error columns hold the documented maximum and that a
+   * null payload is stored as null.
+   */
+  @Test
+  @DisplayName("the largest payload and error round-trip, and a null payload stays null")
+  void value_largestValues() {
+    String sid = sid("largest");
+    ClaimId first = claimed(sid);
+    String error = "e".repeat(Validate.MAX_ERROR_LENGTH - 1) + "é";
+    written(store().fail(sid, first, error), "a fail with the longest error", sid, first);
+    assertEquals(error, record(sid, first).lastError(), says("the longest error", sid, first));
+    ClaimId second = claimed(sid);
+    Item big =
+        new Item("p".repeat(Validate.MAX_ID_LENGTH), "ü".repeat(Validate.MAX_PAYLOAD_LENGTH));
+    superseded(
+        store().complete(sid, first, big), "a stale complete with the largest item", sid, first);
+    written(store().complete(sid, second, ESIM_3), "a complete with a null payload", sid, second);
+    OrderRecord stored = record(sid, second);
+    assertEquals(
+        ESIM_3, stored.item(), says("a null payload must read back as null", sid, second, stored));
+    assertEquals(
+        List.of(new Orphan(sid, first, big, now())),
+        orphans(store(), sid),
+        says("the largest orphan", sid, first));
+  }
+}

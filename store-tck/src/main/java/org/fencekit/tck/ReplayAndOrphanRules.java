@@ -1,0 +1,206 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.Orphan;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Retried settles (a replay answers Written and changes nothing; anything else from the settling
+ * token is superseded) and the orphans of superseded completes. Ids start with {@code replay_} and
+ * {@code orphan_}. Part of {@link OrderStoreTck}.
+ */
+public abstract class ReplayAndOrphanRules extends SettleRules {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  ReplayAndOrphanRules() {}
+
+  /**
+   * The attempt that completed the order retries the same complete (its first try timed out after
+   * landing): Written, with the record unchanged, not even updatedAt, and no orphan.
+   *
+   * <p>If this fails, check the replay rule: claimId equals settledBy, same operation, equal item,
+   * answered Written without writing.
+   */
+  @Test
+  @DisplayName(
+      "a retried complete with the same token and item answers Written and changes nothing, not even updatedAt")
+  void replay_complete() {
+    String sid = sid("complete-replay");
+    ClaimId token = claimed(sid);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    clock.advance(Duration.ofSeconds(5));
+    OrderRecord again =
+        written(store().complete(sid, token, ESIM), "the retried complete", sid, token);
+    sameRecord(
+        done, again, "the retry must answer the record as the first try left it", sid, token);
+    unchanged(done, sid, token, "a retried complete");
+    assertEquals(List.of(), orphans(store(), sid), says("a replay is not an orphan", sid, token));
+  }
+
+  /**
+   * The attempt that failed the order retries the same fail: Written, nothing changes.
+   *
+   * <p>If this fails, check the replay rule for fail: claimId equals settledBy, the order is still
+   * FAILED, equal error.
+   */
+  @Test
+  @DisplayName("a retried fail with the same token and error answers Written and changes nothing")
+  void replay_fail() {
+    String sid = sid("fail-replay");
+    ClaimId token = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    clock.advance(Duration.ofSeconds(5));
+    OrderRecord again =
+        written(store().fail(sid, token, "declined"), "the retried fail", sid, token);
+    sameRecord(
+        failed, again, "the retry must answer the record as the first try left it", sid, token);
+    unchanged(failed, sid, token, "a retried fail");
+  }
+
+  /**
+   * The settling token completes again with another item: not a replay, so Superseded, the order
+   * keeps its item, and the other item is orphaned (a second purchase was made).
+   *
+   * <p>If this fails, check that a replay requires an equal item (providerOrderId and payload).
+   */
+  @Test
+  @DisplayName(
+      "a retried complete with the same token but another item is superseded, and that item orphaned")
+  void replay_completeOtherItemSuperseded() {
+    String sid = sid("replay-other-item");
+    ClaimId token = claimed(sid);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    clock.advance(Duration.ofSeconds(5));
+    Item samePurchaseOtherPayload = new Item(ESIM.providerOrderId(), "LPA:1$other");
+    superseded(store().complete(sid, token, ESIM_2), "a complete with another item", sid, token);
+    superseded(
+        store().complete(sid, token, samePurchaseOtherPayload),
+        "a complete with another payload",
+        sid,
+        token);
+    unchanged(done, sid, token, "completes with other items");
+    assertEquals(
+        List.of(
+            new Orphan(sid, token, ESIM_2, now()),
+            new Orphan(sid, token, samePurchaseOtherPayload, now())),
+        orphans(store(), sid),
+        says("both other items must be orphaned", sid, token));
+  }
+
+  /**
+   * The failing token fails again with another error: not a replay, so Superseded and nothing
+   * changes.
+   *
+   * <p>If this fails, check that a fail replay requires an equal error.
+   */
+  @Test
+  @DisplayName("a retried fail with another error is superseded and changes nothing")
+  void replay_failOtherErrorSuperseded() {
+    String sid = sid("replay-other-error");
+    ClaimId token = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    superseded(store().fail(sid, token, "timeout"), "a fail with another error", sid, token);
+    unchanged(failed, sid, token, "a fail with another error");
+  }
+
+  /**
+   * A fail retried after another attempt re-claimed the order is no longer a replay: the order is
+   * PENDING under a newer claim, so the retry is Superseded and changes nothing.
+   *
+   * <p>If this fails, check that a fail replay requires the order to still be FAILED as that fail
+   * left it.
+   */
+  @Test
+  @DisplayName("a fail retried after the order was claimed again is superseded")
+  void replay_failAfterReclaimSuperseded() {
+    String sid = sid("replay-after-claim");
+    ClaimId first = claimed(sid);
+    written(store().fail(sid, first, "declined"), "the fail", sid, first);
+    ClaimId second = claimed(sid);
+    OrderRecord live = record(sid, second);
+    superseded(
+        store().fail(sid, first, "declined"), "the retried fail after a re-claim", sid, first);
+    unchanged(live, sid, first, "a fail retried after a re-claim");
+  }
+
+  /**
+   * A superseded complete retried three times (and again after the order was provisioned) is one
+   * orphan, with the time of the first rejection; another providerOrderId from the same token is a
+   * second orphan.
+   *
+   * <p>If this fails, check that orphans are unique per (sessionId, claimId, providerOrderId) and
+   * that the first one is kept (INSERT ... ON CONFLICT DO NOTHING, HSETNX).
+   */
+  @Test
+  @DisplayName(
+      "a superseded complete is orphaned once per token and provider order id, however often it is retried")
+  void orphan_oncePerPurchase() {
+    String sid = sid("orphan-once");
+    ClaimId slow = claimed(sid);
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(sid);
+    Instant first = now();
+    for (int i = 0; i < 3; i++) {
+      superseded(
+          store().complete(sid, slow, ESIM_2), "retry " + i + " of the stale complete", sid, slow);
+      clock.advance(Duration.ofSeconds(1));
+    }
+    Instant second = now();
+    superseded(
+        store().complete(sid, slow, ESIM_3), "the stale complete of another purchase", sid, slow);
+    written(store().complete(sid, fresh, ESIM), "the live complete", sid, fresh);
+    clock.advance(Duration.ofSeconds(1));
+    superseded(
+        store().complete(sid, slow, ESIM_2), "a retry after the order was provisioned", sid, slow);
+    assertEquals(
+        List.of(new Orphan(sid, slow, ESIM_2, first), new Orphan(sid, slow, ESIM_3, second)),
+        orphans(store(), sid),
+        says("one orphan per (claimId, providerOrderId), the first kept", sid, slow));
+  }
+
+  /**
+   * Orphans from several superseded tokens are listed in the order they were recorded, oldest
+   * first, and a later orphan never replaces an earlier one.
+   *
+   * <p>If this fails, check that orphans are appended (a sequence or list, not a map keyed by
+   * order) and read back in insertion order.
+   */
+  @Test
+  @DisplayName("orphans are kept in the order they were recorded, and never overwritten")
+  void orphan_keptInOrder() {
+    String sid = sid("orphan-order");
+    List<ClaimId> tokens = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      tokens.add(claimed(sid));
+      clock.advance(LEASE);
+    }
+    List<Orphan> expected = new ArrayList<>();
+    int[] order = {1, 0, 2};
+    for (int i : order) {
+      ClaimId stale = tokens.get(i);
+      Item item = new Item("prov-stale-" + i, "payload " + i);
+      superseded(store().complete(sid, stale, item), "stale complete " + i, sid, stale);
+      expected.add(new Orphan(sid, stale, item, now()));
+      clock.advance(Duration.ofMillis(10));
+    }
+    written(
+        store().complete(sid, tokens.get(3), ESIM),
+        "the current token's complete",
+        sid,
+        tokens.get(3));
+    superseded(
+        store().complete(sid, tokens.get(0), ESIM_3), "another stale purchase", sid, tokens.get(0));
+    expected.add(new Orphan(sid, tokens.get(0), ESIM_3, now()));
+    assertEquals(
+        expected, orphans(store(), sid), says("orphans oldest first, none replaced", sid, null));
+  }
+}

@@ -1,0 +1,28 @@
+package org.fencekit.tck;
+
+import java.util.Comparator;
+import org.junit.jupiter.api.MethodDescriptor;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.MethodOrdererContext;
+
+/**
+ * Runs the rules in the order of the listing ({@link Rules}): the basic rules first, so a mistake
+ * in time keeping or the lease boundary is recognisable before it breaks a bigger rule; a
+ * subclass's own tests after them, by name.
+ */
+final class RuleOrder implements MethodOrderer {
+
+  @Override
+  public void orderMethods(MethodOrdererContext context) {
+    context
+        .getMethodDescriptors()
+        .sort(
+            Comparator.comparingInt(RuleOrder::rank)
+                .thenComparing(method -> method.getMethod().getName()));
+  }
+
+  private static int rank(MethodDescriptor method) {
+    int position = Rules.position(method.getMethod().getName());
+    return position < 0 ? Integer.MAX_VALUE : position;
+  }
+}

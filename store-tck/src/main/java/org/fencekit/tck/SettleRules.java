@@ -1,0 +1,506 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteResult;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of complete, fail and extend: what the current token writes, that every other token
+ * (each half of it alone, and made-up tokens at the edges) changes nothing, and unknown orders. Ids
+ * start with {@code settle_} and {@code unknown_}. Part of {@link OrderStoreTck}.
+ */
+public abstract class SettleRules extends ClaimRules {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  SettleRules() {}
+
+  /**
+   * complete by the current claim: PROVISIONED, the item, the claim cleared, settledBy the token,
+   * updatedAt now; everything else as it was.
+   *
+   * <p>If this fails, check the fields the complete writes.
+   */
+  @Test
+  @DisplayName(
+      "complete by the current claim provisions the order, clears the claim and records who settled it")
+  void settle_completeByCurrentClaim() {
+    String sid = sid("complete");
+    ClaimId token = claimed(sid);
+    clock.advance(Duration.ofSeconds(10));
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord expected =
+        new OrderRecord(
+            snapshot(sid), OrderStatus.PROVISIONED, ESIM, null, null, null, null, 1, token, now());
+    sameRecord(expected, done, "the record complete answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the complete", sid, token);
+    assertEquals(
+        List.of(), orphans(store(), sid), says("a current complete records no orphan", sid, token));
+  }
+
+  /**
+   * fail by the current claim: FAILED, lastError the error, the claim cleared, settledBy the token,
+   * updatedAt now.
+   *
+   * <p>If this fails, check the fields the fail writes.
+   */
+  @Test
+  @DisplayName(
+      "fail by the current claim marks the order failed, clears the claim and records the error")
+  void settle_failByCurrentClaim() {
+    String sid = sid("fail");
+    ClaimId token = claimed(sid);
+    clock.advance(Duration.ofSeconds(10));
+    OrderRecord failed =
+        written(store().fail(sid, token, "provider said 503"), "the fail", sid, token);
+    OrderRecord expected =
+        new OrderRecord(
+            snapshot(sid),
+            OrderStatus.FAILED,
+            null,
+            "provider said 503",
+            null,
+            null,
+            null,
+            1,
+            token,
+            now());
+    sameRecord(expected, failed, "the record fail answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the fail", sid, token);
+  }
+
+  /**
+   * extend by the current claim sets leaseExpiresAt to now + lease and updatedAt to now; the claim,
+   * claimedAt and status stay. Other claims are InFlight until the new expiry.
+   *
+   * <p>If this fails, check that extend computes the lease from the clock's now, not from the old
+   * expiry or claimedAt.
+   */
+  @Test
+  @DisplayName(
+      "extend by the current claim moves the lease to now + lease and changes nothing else")
+  void settle_extendByCurrentClaim() {
+    String sid = sid("extend");
+    ClaimId token = claimed(sid);
+    OrderRecord before = record(sid, token);
+    clock.advance(Duration.ofSeconds(30));
+    OrderRecord extended =
+        written(store().extend(sid, token, Duration.ofMinutes(5)), "the extend", sid, token);
+    OrderRecord expected =
+        new OrderRecord(
+            before.snapshot(),
+            OrderStatus.PENDING,
+            null,
+            null,
+            token,
+            before.claimedAt(),
+            now().plus(Duration.ofMinutes(5)),
+            1,
+            null,
+            now());
+    sameRecord(expected, extended, "the record extend answered", sid, token);
+    sameRecord(expected, record(sid, token), "get after the extend", sid, token);
+    clock.set(before.leaseExpiresAt().plusMillis(1));
+    claimAnswers(
+        ClaimResult.InFlight.class,
+        store().claim(snapshot(sid), LEASE),
+        sid,
+        "the extended lease is live after the original expiry");
+    clock.set(expected.leaseExpiresAt());
+    assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, token));
+  }
+
+  /**
+   * The holder of an expired lease that nobody took over still completes: the fence is ownership,
+   * not time.
+   *
+   * <p>If this fails, check that complete compares tokens only and never rejects a write because
+   * {@code leaseExpiresAt} has passed.
+   */
+  @Test
+  @DisplayName(
+      "the fence is ownership, not time: the holder of an expired lease that nobody took over still completes")
+  void settle_expiredHolderStillCompletes() {
+    String sid = sid("late-complete");
+    ClaimId token = claimed(sid);
+    clock.advance(LEASE.multipliedBy(3));
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the late complete", sid, token);
+    assertEquals(
+        OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, token, done));
+    sameRecord(done, record(sid, token), "get after the late complete", sid, token);
+  }
+
+  /**
+   * The holder of an expired lease that nobody took over still fails the order.
+   *
+   * <p>If this fails, check that fail compares tokens only, not the lease's expiry.
+   */
+  @Test
+  @DisplayName("the holder of an expired lease that nobody took over still fails")
+  void settle_expiredHolderStillFails() {
+    String sid = sid("late-fail");
+    ClaimId token = claimed(sid);
+    clock.advance(LEASE.multipliedBy(3));
+    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the late fail", sid, token);
+    assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, token, failed));
+    sameRecord(failed, record(sid, token), "get after the late fail", sid, token);
+  }
+
+  /**
+   * The holder of an expired lease that nobody took over can still extend it, which makes the lease
+   * live again.
+   *
+   * <p>If this fails, check that extend compares tokens only, not the lease's expiry.
+   */
+  @Test
+  @DisplayName("the holder of an expired lease that nobody took over can still extend it")
+  void settle_expiredHolderStillExtends() {
+    String sid = sid("late-extend");
+    ClaimId token = claimed(sid);
+    clock.advance(LEASE.multipliedBy(3));
+    OrderRecord extended =
+        written(store().extend(sid, token, LEASE), "the late extend", sid, token);
+    assertEquals(
+        now().plus(LEASE),
+        extended.leaseExpiresAt(),
+        says("the late extend's expiry", sid, token, extended));
+    claimAnswers(
+        ClaimResult.InFlight.class,
+        store().claim(snapshot(sid), LEASE),
+        sid,
+        "the extended lease is live again");
+  }
+
+  /**
+   * An extend from a claim that another attempt took over is superseded and changes nothing: it
+   * cannot take the order back.
+   *
+   * <p>If this fails, check that extend compares the token with the current claim.
+   */
+  @Test
+  @DisplayName("an extend from a superseded claim is rejected and changes nothing")
+  void settle_supersededExtendRejected() {
+    String sid = sid("stale-extend");
+    ClaimId slow = claimed(sid);
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(sid);
+    OrderRecord live = record(sid, fresh);
+    clock.advance(Duration.ofSeconds(1));
+    superseded(store().extend(sid, slow, LEASE), "the superseded extend", sid, slow);
+    unchanged(live, sid, slow, "a superseded extend");
+  }
+
+  /**
+   * An extend after the order was settled (completed, or failed) is superseded: a settled order has
+   * no claim to extend.
+   *
+   * <p>If this fails, check that settling clears the claim and that extend is never treated as a
+   * replay.
+   */
+  @Test
+  @DisplayName("an extend after the order was settled is rejected")
+  void settle_extendAfterSettleRejected() {
+    String sid = sid("extend-settled");
+    ClaimId token = claimed(sid);
+    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    superseded(store().extend(sid, token, LEASE), "an extend after complete", sid, token);
+    unchanged(done, sid, token, "an extend after complete");
+
+    String other = sid("extend-failed");
+    ClaimId loser = claimed(other);
+    OrderRecord failed = written(store().fail(other, loser, "declined"), "the fail", other, loser);
+    superseded(store().extend(other, loser, LEASE), "an extend after fail", other, loser);
+    unchanged(failed, other, loser, "an extend after fail");
+  }
+
+  /**
+   * A token with the current fence but another nonce (what a superseded attempt holds after the
+   * record was lost and created again, e.g. a Redis restart) is superseded for every write; its
+   * complete is orphaned.
+   *
+   * <p>If this fails, check that writes compare the nonce as well as the fence.
+   */
+  @Test
+  @DisplayName("a made-up token with the current fence but another nonce is superseded")
+  void settle_currentFenceOtherNonce() {
+    String sid = sid("resurrected");
+    ClaimId real = claimed(sid);
+    allSuperseded(sid, real, List.of(new ClaimId(real.fence(), ClaimId.newNonce())));
+  }
+
+  /**
+   * A token with the order's current nonce but another fence, one older and one newer, is
+   * superseded for every write and changes nothing; its complete is orphaned under that token. With
+   * {@code settle_currentFenceOtherNonce} (the current fence, another nonce), each half of the
+   * token is tested alone: a write settles only when both match.
+   *
+   * <p>If this fails, check that writes compare the fence as well as the nonce.
+   */
+  @Test
+  @DisplayName(
+      "a made-up token with the current nonce but another fence, older or newer, is superseded")
+  void settle_currentNonceOtherFence() {
+    String sid = sid("other-fence");
+    claimed(sid);
+    clock.advance(LEASE);
+    ClaimId real = claimed(sid);
+    allSuperseded(
+        sid,
+        real,
+        List.of(
+            new ClaimId(real.fence() - 1, real.nonce()),
+            new ClaimId(real.fence() + 1, real.nonce())));
+  }
+
+  /**
+   * Every write with each of {@code wrongs} on order {@code sid}, whose current token is {@code
+   * real}, is superseded and changes nothing, and each complete is orphaned under its own token;
+   * then the real token still completes.
+   */
+  private void allSuperseded(String sid, ClaimId real, List<ClaimId> wrongs) {
+    List<Orphan> orphans = new ArrayList<>();
+    for (ClaimId wrong : wrongs) {
+      OrderRecord before = record(sid, real);
+      clock.advance(Duration.ofMillis(5));
+      superseded(store().extend(sid, wrong, LEASE), "an extend with " + wrong, sid, wrong);
+      superseded(store().fail(sid, wrong, "forged"), "a fail with " + wrong, sid, wrong);
+      Item item = new Item("prov-made-up-" + orphans.size(), null);
+      superseded(store().complete(sid, wrong, item), "a complete with " + wrong, sid, wrong);
+      orphans.add(new Orphan(sid, wrong, item, now()));
+      unchanged(before, sid, wrong, "writes with the made-up token " + wrong);
+    }
+    assertEquals(
+        orphans,
+        orphans(store(), sid),
+        says("each made-up complete is orphaned under its own token, fence included", sid, real));
+    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+  }
+
+  /**
+   * Made-up tokens at the edges are superseded for every write and change nothing: fence 1 on an
+   * order claimed twice, the next fence (the one a new claim would get), and {@code
+   * Long.MAX_VALUE}, each with a new nonce and with the current one; a complete with each is
+   * orphaned under that token. (Fence 0 cannot even be made: {@link ClaimId} refuses it.)
+   *
+   * <p>If this fails, check that the token is compared for equality with the current claim, never
+   * as "a fence at least the current one", and that the backend stores and compares the fence as a
+   * 64-bit integer.
+   */
+  @Test
+  @DisplayName(
+      "made-up tokens at the edges (fence 1, the next fence, Long.MAX_VALUE) are superseded")
+  void settle_madeUpEdgeTokens() {
+    assertThrows(IllegalArgumentException.class, () -> new ClaimId(0, ClaimId.newNonce()));
+    String sid = sid("edge-tokens");
+    claimed(sid);
+    clock.advance(LEASE);
+    ClaimId real = claimed(sid);
+    List<ClaimId> madeUp = new ArrayList<>();
+    for (long fence : new long[] {1, real.fence() + 1, Long.MAX_VALUE}) {
+      madeUp.add(new ClaimId(fence, ClaimId.newNonce()));
+      if (fence != 1) {
+        madeUp.add(new ClaimId(fence, real.nonce()));
+      }
+    }
+    allSuperseded(sid, real, madeUp);
+  }
+
+  /**
+   * Superseded complete, fail and extend leave the order exactly as it was, updatedAt included, and
+   * answer the order as it is.
+   *
+   * <p>If this fails, check that a rejected write issues no UPDATE at all (not even of updatedAt)
+   * and answers the record it read.
+   */
+  @Test
+  @DisplayName("a superseded write changes nothing, not even updatedAt")
+  void settle_supersededChangesNothing() {
+    String sid = sid("untouched");
+    ClaimId slow = claimed(sid);
+    clock.advance(LEASE);
+    ClaimId fresh = claimed(sid);
+    OrderRecord live = record(sid, fresh);
+    clock.advance(Duration.ofSeconds(7));
+    sameRecord(
+        live,
+        superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow),
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
+    clock.advance(Duration.ofSeconds(7));
+    sameRecord(
+        live,
+        superseded(store().fail(sid, slow, "late"), "the stale fail", sid, slow),
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
+    clock.advance(Duration.ofSeconds(7));
+    sameRecord(
+        live,
+        superseded(store().extend(sid, slow, LEASE), "the stale extend", sid, slow),
+        "Superseded must carry the order as it is",
+        sid,
+        slow);
+    unchanged(live, sid, slow, "superseded complete, fail and extend");
+  }
+
+  /**
+   * The attempt that failed the order later reports a successful purchase (its provider call
+   * succeeded after all): the complete is superseded and its item orphaned, since it is not a
+   * replay of the fail.
+   *
+   * <p>If this fails, check that only the same operation with an equal item or error is a replay,
+   * and that every superseded complete is orphaned.
+   */
+  @Test
+  @DisplayName(
+      "a complete from the token that failed the order is superseded and its item orphaned")
+  void settle_completeAfterOwnFailOrphaned() {
+    String sid = sid("fail-then-complete");
+    ClaimId token = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the fail", sid, token);
+    clock.advance(Duration.ofSeconds(2));
+    superseded(store().complete(sid, token, ESIM), "the complete after the fail", sid, token);
+    unchanged(failed, sid, token, "a complete after the same token's fail");
+    assertEquals(
+        List.of(new Orphan(sid, token, ESIM, now())),
+        orphans(store(), sid),
+        says("the late purchase must be orphaned", sid, token));
+  }
+
+  /**
+   * Writes to one order leave another order, and its orphans, untouched.
+   *
+   * <p>If this fails, check that every statement and script is keyed by the session id.
+   */
+  @Test
+  @DisplayName("orders are independent: settling one does not touch another")
+  void settle_ordersIndependent() {
+    String a = sid("independent-a");
+    String b = sid("independent-b");
+    ClaimId tokenA = claimed(a);
+    ClaimId tokenB = claimed(b);
+    assertEquals(1, tokenB.fence(), says("another order's first claim has fence 1", b, tokenB));
+    OrderRecord recordB = record(b, tokenB);
+    written(store().complete(a, tokenA, ESIM), "the complete of A", a, tokenA);
+    superseded(store().complete(a, tokenB, ESIM_2), "B's token on A", a, tokenB);
+    superseded(store().complete(b, tokenA, ESIM_3), "A's token on B", b, tokenA);
+    unchanged(recordB, b, tokenB, "writes on order A");
+    assertEquals(
+        List.of(new Orphan(b, tokenA, ESIM_3, now())),
+        orphans(store(), b),
+        says("B's orphans", b, tokenA));
+    assertEquals(
+        List.of(new Orphan(a, tokenB, ESIM_2, now())),
+        orphans(store(), a),
+        says("A's orphans", a, tokenB));
+  }
+
+  /**
+   * complete on an order that was never claimed throws UnknownOrderException naming the order, and
+   * creates nothing.
+   *
+   * <p>If this fails, check that complete never inserts (an UPDATE or a script that finds no record
+   * must throw, not upsert).
+   */
+  @Test
+  @DisplayName("complete on an unknown order throws UnknownOrderException and creates nothing")
+  void unknown_complete() {
+    unknown("complete", (sid, token) -> store().complete(sid, token, ESIM));
+  }
+
+  /**
+   * fail on an order that was never claimed throws UnknownOrderException and creates nothing.
+   *
+   * <p>If this fails, check that fail never inserts.
+   */
+  @Test
+  @DisplayName("fail on an unknown order throws UnknownOrderException and creates nothing")
+  void unknown_fail() {
+    unknown("fail", (sid, token) -> store().fail(sid, token, "declined"));
+  }
+
+  /**
+   * extend on an order that was never claimed throws UnknownOrderException and creates nothing.
+   *
+   * <p>If this fails, check that extend never inserts.
+   */
+  @Test
+  @DisplayName("extend on an unknown order throws UnknownOrderException and creates nothing")
+  void unknown_extend() {
+    unknown("extend", (sid, token) -> store().extend(sid, token, LEASE));
+  }
+
+  /** A write on an unknown order. */
+  @FunctionalInterface
+  interface UnknownWrite {
+    WriteResult run(String sessionId, ClaimId token);
+  }
+
+  void unknown(String operation, UnknownWrite write) {
+    String sid = sid("unknown-" + operation);
+    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    UnknownOrderException thrown = null;
+    WriteResult returned = null;
+    try {
+      returned = write.run(sid, token);
+    } catch (UnknownOrderException e) {
+      thrown = e;
+    }
+    WriteResult answered = returned;
+    assertNotNull(
+        thrown,
+        says(
+            operation
+                + " of an order never claimed must throw"
+                + " UnknownOrderException but answered "
+                + answered,
+            sid,
+            token,
+            answered == null ? null : answered.record()));
+    assertEquals(
+        sid, thrown.sessionId(), says("UnknownOrderException must name the order", sid, token));
+    absent(sid, operation + " of an unknown order");
+  }
+
+  /**
+   * get of an order that was never claimed is empty.
+   *
+   * <p>If this fails, check that get returns Optional.empty() for a missing row or key.
+   */
+  @Test
+  @DisplayName("get of an unknown order is empty")
+  void unknown_get() {
+    String sid = sid("get-unknown");
+    Optional<OrderRecord> found = store().get(sid);
+    assertNotNull(found, () -> "get must never return null (order '" + sid + "')");
+    assertTrue(found.isEmpty(), says("get of an unknown order", sid, null, found.orElse(null)));
+  }
+
+  /**
+   * orphans of an order that was never claimed is an empty list, not null and not an error.
+   *
+   * <p>If this fails, check that orphans returns List.of() for a missing order.
+   */
+  @Test
+  @DisplayName("orphans of an unknown order is an empty list")
+  void unknown_orphans() {
+    String sid = sid("orphans-unknown");
+    assertEquals(List.of(), orphans(store(), sid), says("orphans of an unknown order", sid, null));
+  }
+}

@@ -1,0 +1,520 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.WriteResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.function.Executable;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The TCK's fixture: what an implementer provides ({@link #newStore}, optionally {@link
+ * #newPeerStore} and the sizes), the test's clock and stores, and the helpers every rule uses to
+ * make orders and to say what it found. The first link of {@link OrderStoreTck}'s chain of rule
+ * groups; extend {@link OrderStoreTck}, not this class.
+ */
+@TestMethodOrder(RuleOrder.class)
+@ExtendWith(RuleHints.class)
+public abstract class TckFixture {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  TckFixture() {}
+
+  /** The lease of the seed tests: two minutes, as in the incident. */
+  protected static final Duration LEASE = Duration.ofMinutes(2);
+
+  /** Random per run, so session ids never collide across runs over one database. */
+  static final String RUN = ClaimId.newNonce().substring(0, 10);
+
+  static final AtomicLong SEQUENCE = new AtomicLong();
+
+  /** The item the customer paid for in the seed tests. */
+  static final Item ESIM = new Item("prov-esim-1", "LPA:1$smdp.example$ACTIVATION-1");
+
+  /** An item a second, slower purchase bought. */
+  static final Item ESIM_2 = new Item("prov-esim-2", "LPA:1$smdp.example$ACTIVATION-2");
+
+  /** A third purchase. */
+  static final Item ESIM_3 = new Item("prov-esim-3", null);
+
+  final List<OrderStore> opened = new ArrayList<>();
+
+  /** The clock of the current test; the store and its peer share it. */
+  TestClock clock;
+
+  /** The store of the current test, made on first use by {@link #store()}. */
+  OrderStore store;
+
+  /**
+   * A new store, empty or holding only other tests' orders, whose leases run on {@code clock}.
+   * Called once per test, on the test's first use of the store (so after the subclass's own
+   * {@code @BeforeEach} methods); the suite closes it after the test.
+   *
+   * @param clock the test's clock; the store must read time only from it
+   * @throws Exception if the store cannot be built (the test then errors)
+   */
+  protected abstract OrderStore newStore(TestClock clock) throws Exception;
+
+  /**
+   * A second, independent instance over the same data as the last {@link #newStore} (another pool,
+   * connection or client), on the same {@code clock}; or {@code null} if the store cannot share
+   * data across instances, which skips the cross-instance tests. The suite closes it after the
+   * test.
+   *
+   * @param clock the same clock the first store was given
+   * @throws Exception if the store cannot be built (the test then errors)
+   */
+  protected OrderStore newPeerStore(TestClock clock) throws Exception {
+    return null;
+  }
+
+  /** Threads that race to claim one order in the claim races. Default 16. */
+  protected int raceThreads() {
+    return 16;
+  }
+
+  /** Threads of the many-orders stress test. Default 8. */
+  protected int stressThreads() {
+    return 8;
+  }
+
+  /** Orders of the many-orders stress test; about six calls are made per order. Default 240. */
+  protected int stressOrders() {
+    return 240;
+  }
+
+  /**
+   * Randomized histories the linearizability tests check (each: 4 threads, 3 orders, 6 rounds of 3
+   * calls per thread). Default 4.
+   */
+  protected int linearizabilityHistories() {
+    return 4;
+  }
+
+  /**
+   * The seed of the randomized tests: the system property {@code fencekit.tck.seed} if set, else a
+   * new random one. Printed on failure.
+   */
+  protected long seed() {
+    Long fixed = Long.getLong("fencekit.tck.seed");
+    return fixed != null ? fixed : new SplittableRandom().nextLong();
+  }
+
+  /**
+   * Gives each test a clock at {@link TestClock#START}. The store is made on first use, so a
+   * subclass's own {@code @BeforeEach} methods (which JUnit runs after this one) have run before
+   * {@link #newStore} is called.
+   */
+  @BeforeEach
+  final void startClock() {
+    clock = new TestClock();
+    store = null;
+  }
+
+  /** Closes every store the test obtained, newest first, and reports the first failure. */
+  @AfterEach
+  final void closeStores() {
+    RuntimeException failure = null;
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      try {
+        opened.get(i).close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    opened.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** The test's store, made by {@link #newStore} on first use. */
+  OrderStore store() {
+    if (store == null) {
+      try {
+        store = track(newStore(clock), "newStore");
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(getClass().getName() + ".newStore(clock) failed: " + e, e);
+      }
+    }
+    return store;
+  }
+
+  OrderStore track(OrderStore created, String method) {
+    assertNotNull(created, () -> getClass().getName() + "." + method + "(clock) returned null");
+    opened.add(created);
+    return created;
+  }
+
+  /** The peer store of this test; skips the test if {@link #newPeerStore} is not overridden. */
+  OrderStore peer() throws Exception {
+    store(); // the peer shares the data of the last newStore
+    OrderStore peer = newPeerStore(clock);
+    Assumptions.assumeTrue(
+        peer != null,
+        () ->
+            "cross-instance test skipped: "
+                + getClass().getName()
+                + " does not override newPeerStore(TestClock); override it to"
+                + " return a second, independent instance over the same data (another pool, connection"
+                + " or client) to run this test");
+    return track(peer, "newPeerStore");
+  }
+
+  /** A session id unique to this test and this run; {@code label} helps read failures. */
+  static String sid(String label) {
+    return "tck-" + RUN + "-" + SEQUENCE.incrementAndGet() + "-" + label;
+  }
+
+  static OrderSnapshot snapshot(String sessionId) {
+    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  }
+
+  /**
+   * What a failing implementer needs to see: the order, the token presented, the current token with
+   * its lease and whether the lease is live at {@code clockReading}, then the rest of the record as
+   * found ("no order found" without one).
+   *
+   * @param clockReading the test clock, or null if unknown
+   */
+  static String describe(
+      String sessionId, ClaimId presented, OrderRecord found, Instant clockReading) {
+    StringBuilder out =
+        new StringBuilder().append("order '").append(sessionId).append("': token presented ");
+    out.append(presented == null ? "none" : presented);
+    if (found == null) {
+      out.append("; no order found");
+    } else if (found.claimId() == null) {
+      out.append("; no current claim");
+    } else {
+      out.append("; current token ")
+          .append(found.claimId())
+          .append(", its lease ")
+          .append(found.claimedAt())
+          .append(" .. ")
+          .append(found.leaseExpiresAt());
+      if (clockReading != null) {
+        out.append(clockReading.isBefore(found.leaseExpiresAt()) ? " (live" : " (over")
+            .append(" at the clock's ")
+            .append(clockReading)
+            .append(')');
+      }
+    }
+    if (found == null || found.claimId() == null) {
+      if (clockReading != null) {
+        out.append("; clock at ").append(clockReading);
+      }
+    }
+    if (found != null) {
+      out.append("; status ")
+          .append(found.status())
+          .append(", fence ")
+          .append(found.fence())
+          .append(", settledBy ")
+          .append(found.settledBy())
+          .append(", item ")
+          .append(found.item())
+          .append(", lastError ")
+          .append(found.lastError() == null ? "null" : quote(found.lastError()))
+          .append(", updatedAt ")
+          .append(found.updatedAt());
+    }
+    return out.toString();
+  }
+
+  /** {@link #describe(String, ClaimId, OrderRecord, Instant)} without a clock reading. */
+  static String describe(String sessionId, ClaimId presented, OrderRecord found) {
+    return describe(sessionId, presented, found, null);
+  }
+
+  /** A text for a message: quoted, control characters shown, cut after 40 chars. */
+  static String quote(String value) {
+    if (value == null) {
+      return "null";
+    }
+    String shown =
+        value.length() > 40 ? value.substring(0, 40) + "... (" + value.length() + " chars)" : value;
+    return "'" + shown.replace("\n", "\\n").replace("\t", "\\t").replace("\0", "\\0") + "'";
+  }
+
+  /**
+   * The fields in which {@code found} differs from {@code expected}, each with both values, e.g.
+   * {@code "updatedAt: expected 2026-09-14T12:00:00Z, found 2026-09-14T12:00:07Z"}.
+   */
+  static String differences(OrderRecord expected, OrderRecord found) {
+    List<String> out = new ArrayList<>();
+    differ(out, "snapshot", expected.snapshot(), found.snapshot());
+    differ(out, "status", expected.status(), found.status());
+    differ(out, "item", expected.item(), found.item());
+    differ(out, "lastError", expected.lastError(), found.lastError());
+    differ(out, "claimId", expected.claimId(), found.claimId());
+    differ(out, "claimedAt", expected.claimedAt(), found.claimedAt());
+    differ(out, "leaseExpiresAt", expected.leaseExpiresAt(), found.leaseExpiresAt());
+    differ(out, "fence", expected.fence(), found.fence());
+    differ(out, "settledBy", expected.settledBy(), found.settledBy());
+    differ(out, "updatedAt", expected.updatedAt(), found.updatedAt());
+    return String.join("; ", out);
+  }
+
+  private static void differ(List<String> out, String field, Object expected, Object found) {
+    if (!Objects.equals(expected, found)) {
+      out.add(field + ": expected " + expected + ", found " + found);
+    }
+  }
+
+  /**
+   * Asserts {@code found} equals {@code expected}, naming the fields that differ.
+   *
+   * @param what what {@code found} is, e.g. "the record complete answered"
+   */
+  void sameRecord(
+      OrderRecord expected, OrderRecord found, String what, String sessionId, ClaimId presented) {
+    if (found == null || !found.equals(expected)) {
+      fail(
+          what
+              + (found == null
+                  ? " is missing"
+                  : ", but it differs in " + differences(expected, found))
+              + "; "
+              + describe(sessionId, presented, found, clock.instant()));
+    }
+  }
+
+  /** {@link #describe} with the record read from {@code from} now, and the clock. */
+  String describe(OrderStore from, String sessionId, ClaimId presented) {
+    OrderRecord found;
+    try {
+      found = from.get(sessionId).orElse(null);
+    } catch (RuntimeException e) {
+      return "order '"
+          + sessionId
+          + "': token presented "
+          + presented
+          + ", and reading the order failed: "
+          + e;
+    }
+    return describe(sessionId, presented, found, clock.instant());
+  }
+
+  /** A lazy assertion message: {@code expectation}, then the order as the store holds it now. */
+  Supplier<String> says(String expectation, String sessionId, ClaimId presented) {
+    return () -> expectation + "; " + describe(store(), sessionId, presented);
+  }
+
+  /** A lazy assertion message from a record at hand, with the clock. */
+  Supplier<String> says(
+      String expectation, String sessionId, ClaimId presented, OrderRecord found) {
+    TestClock at = clock;
+    return () ->
+        expectation
+            + "; "
+            + describe(sessionId, presented, found, at == null ? null : at.instant());
+  }
+
+  ClaimId claimed(OrderStore from, OrderSnapshot snapshot, Duration lease) {
+    ClaimResult result = from.claim(snapshot, lease);
+    if (!(result instanceof ClaimResult.Claimed)) {
+      fail(
+          says(
+                  "claim must answer Claimed but answered " + result.getClass().getSimpleName(),
+                  snapshot.sessionId(),
+                  null,
+                  result.record())
+              .get());
+    }
+    ClaimId claimId = ((ClaimResult.Claimed) result).claimId();
+    assertEquals(
+        claimId,
+        result.record().claimId(),
+        says(
+            "the record a Claimed carries must hold the granted token",
+            snapshot.sessionId(),
+            claimId,
+            result.record()));
+    return claimId;
+  }
+
+  ClaimId claimed(OrderStore from, String sessionId) {
+    return claimed(from, snapshot(sessionId), LEASE);
+  }
+
+  ClaimId claimed(String sessionId) {
+    return claimed(store(), sessionId);
+  }
+
+  <T extends ClaimResult> T claimAnswers(
+      Class<T> expected, ClaimResult result, String sessionId, String why) {
+    if (!expected.isInstance(result)) {
+      fail(
+          says(
+                  "claim must answer "
+                      + expected.getSimpleName()
+                      + " ("
+                      + why
+                      + ") but answered "
+                      + result.getClass().getSimpleName(),
+                  sessionId,
+                  null,
+                  result.record())
+              .get());
+    }
+    return expected.cast(result);
+  }
+
+  OrderRecord written(WriteResult result, String what, String sessionId, ClaimId presented) {
+    if (!(result instanceof WriteResult.Written)) {
+      fail(
+          says(
+                  what + " must answer Written but answered " + result.getClass().getSimpleName(),
+                  sessionId,
+                  presented,
+                  result.record())
+              .get());
+    }
+    return result.record();
+  }
+
+  OrderRecord superseded(WriteResult result, String what, String sessionId, ClaimId presented) {
+    if (!(result instanceof WriteResult.Superseded)) {
+      fail(
+          says(
+                  what
+                      + " must answer Superseded but answered "
+                      + result.getClass().getSimpleName(),
+                  sessionId,
+                  presented,
+                  result.record())
+              .get());
+    }
+    return result.record();
+  }
+
+  OrderRecord record(OrderStore from, String sessionId, ClaimId presented) {
+    Optional<OrderRecord> found = from.get(sessionId);
+    assertTrue(found.isPresent(), says("get must find the order", sessionId, presented, null));
+    return found.get();
+  }
+
+  OrderRecord record(String sessionId, ClaimId presented) {
+    return record(store(), sessionId, presented);
+  }
+
+  /** Asserts the stored order is exactly {@code before}: nothing changed, not even updatedAt. */
+  void unchanged(OrderRecord before, String sessionId, ClaimId presented, String after) {
+    OrderRecord now = record(sessionId, presented);
+    if (!now.equals(before)) {
+      fail(
+          "after "
+              + after
+              + " the order must be unchanged, not even updatedAt, but "
+              + differences(before, now)
+              + "; "
+              + describe(sessionId, presented, now, clock.instant()));
+    }
+  }
+
+  /**
+   * Asserts {@code call} throws IllegalArgumentException or NullPointerException whose message
+   * names {@code argument}.
+   */
+  static void rejects(String argument, String sessionId, String what, Executable call) {
+    Throwable thrown = null;
+    try {
+      call.execute();
+    } catch (TestAbortedException skipped) {
+      throw skipped; // the store could not be made (no server): skip, do not judge the store
+    } catch (Throwable t) {
+      thrown = t;
+    }
+    Throwable caught = thrown;
+    assertNotNull(
+        caught,
+        () ->
+            what
+                + " must throw IllegalArgumentException or"
+                + " NullPointerException naming '"
+                + argument
+                + "' but returned normally (order '"
+                + sessionId
+                + "')");
+    assertTrue(
+        caught instanceof IllegalArgumentException || caught instanceof NullPointerException,
+        () ->
+            what
+                + " must throw IllegalArgumentException or NullPointerException naming '"
+                + argument
+                + "', before anything reaches the backend, but threw "
+                + caught
+                + " (order '"
+                + sessionId
+                + "')");
+    String message = String.valueOf(caught.getMessage());
+    assertTrue(
+        message.contains(argument),
+        () ->
+            what
+                + " threw "
+                + caught.getClass().getSimpleName()
+                + " whose message does not name the argument '"
+                + argument
+                + "': \""
+                + message
+                + "\" (order '"
+                + sessionId
+                + "')");
+  }
+
+  void absent(String sessionId, String after) {
+    Optional<OrderRecord> found = store().get(sessionId);
+    assertTrue(
+        found.isEmpty(),
+        says(
+            "after " + after + " nothing may have been written, but get" + " finds the order",
+            sessionId,
+            null,
+            found.orElse(null)));
+    assertEquals(
+        List.of(),
+        store().orphans(sessionId),
+        says("after " + after + " no orphan may have been written", sessionId, null, null));
+  }
+
+  static List<Orphan> orphans(OrderStore from, String sessionId) {
+    List<Orphan> found = from.orphans(sessionId);
+    assertNotNull(found, () -> "orphans must never return null (order '" + sessionId + "')");
+    return found;
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+}
