@@ -15,6 +15,7 @@ import org.fencekit.bench.Replay.Outcome;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;

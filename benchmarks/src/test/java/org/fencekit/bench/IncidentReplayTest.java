@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;

@@ -11,10 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.memory.MemoryOrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,7 +29,7 @@ class TimeoutsTest {
 
   @Test
   void aDeliveryBusyLongerThanTheIdleTimeoutIsStillAnswered() {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(ScenarioRun.START);
     try (MemoryOrderStore store = new MemoryOrderStore(clock);
         WebhookServer server =
             WebhookServer.builder(
@@ -54,7 +55,7 @@ class TimeoutsTest {
 
   @Test
   void aClientThatStopsSendingItsBodyIsCutOffAfterTheIdleTimeout() throws Exception {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(ScenarioRun.START);
     try (MemoryOrderStore store = new MemoryOrderStore(clock);
         WebhookServer server =
             WebhookServer.builder(store, purchase -> new Item("prov-1", null))

@@ -19,16 +19,17 @@ import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.Purchase;
+import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.sqlite.SqliteOrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class WebhookEndpointTest {
 
   @TempDir Path directory;
 
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = new ManualClock(ScenarioRun.START);
   private final List<Purchase> purchases = new CopyOnWriteArrayList<>();
   private final AtomicBoolean storeDown = new AtomicBoolean();
   private OrderStore store;

@@ -17,12 +17,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
+import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class WebhookServerContract {
 
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = new ManualClock(ScenarioRun.START);
   private final AtomicInteger purchases = new AtomicInteger();
   private final CountDownLatch release = new CountDownLatch(1);
   private final CountDownLatch called = new CountDownLatch(1);

@@ -5,9 +5,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayNameGeneration;
 import org.junit.jupiter.api.DisplayNameGenerator;
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * }</pre>
  *
  * <p>Each test is one scenario on a fresh store (a {@link MemoryOrderStore} unless {@link
- * #newStore} says otherwise) and a {@link TestClock}; each "instance" of a scenario is a process of
- * your service, built by {@link #newHandler}. A failure says what the handler did wrong, prints
+ * #newStore} says otherwise) and a {@link ManualClock}; each "instance" of a scenario is a process
+ * of your service, built by {@link #newHandler}. A failure says what the handler did wrong, prints
  * what it did step by step, and a JUnit test that replays the run, ready to paste into this class.
  * With {@code -Dfencekit.scenarios.print=true} every run's steps are printed, passed or not.
  */
@@ -72,7 +72,7 @@ public abstract class FulfilmentScenarios {
    */
   protected ScenarioRun newRun(String id) {
     try {
-      TestClock clock = new TestClock();
+      ManualClock clock = new ManualClock(ScenarioRun.START);
       OrderStore store = newStore(clock);
       toClose.add(store);
       return new ScenarioRun(id, this::newHandler, store, clock, patience());

@@ -20,12 +20,12 @@ import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.tck.TestClock;
 
 /**
  * One scenario's world: a test clock, one store, the fake provider, and handler instances (the
@@ -39,6 +39,9 @@ import org.fencekit.tck.TestClock;
  * run's patience in real time; nothing waits in real time for a lease or a heartbeat.
  */
 public final class ScenarioRun implements AutoCloseable {
+
+  /** Where a run's clock starts unless the caller gives another: a fixed, recognisable instant. */
+  public static final Instant START = Instant.parse("2026-09-14T12:00:00Z");
 
   /** The lease every handler instance of a run claims with. */
   public static final Duration LEASE = Duration.ofMinutes(2);
@@ -54,7 +57,7 @@ public final class ScenarioRun implements AutoCloseable {
   private final String id;
   private final HandlerFactory factory;
   private final OrderStore store;
-  private final TestClock clock;
+  private final ManualClock clock;
   private final Duration patience;
   private final Instant start;
   private final Timeline timeline;
@@ -82,7 +85,7 @@ public final class ScenarioRun implements AutoCloseable {
    * @param patience how long, in real time, to wait for other threads before failing
    */
   public ScenarioRun(
-      String id, HandlerFactory factory, OrderStore store, TestClock clock, Duration patience) {
+      String id, HandlerFactory factory, OrderStore store, ManualClock clock, Duration patience) {
     this.id = id;
     this.factory = factory;
     this.store = store;
@@ -95,7 +98,7 @@ public final class ScenarioRun implements AutoCloseable {
   }
 
   /** The run's clock; move it with {@link #advance}. */
-  public TestClock clock() {
+  public ManualClock clock() {
     return clock;
   }
 

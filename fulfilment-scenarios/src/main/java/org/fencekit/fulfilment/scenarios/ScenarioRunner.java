@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderStore;
-import org.fencekit.tck.TestClock;
 
 /**
  * Plays the scenarios outside JUnit (the benchmarks' main job does): each on a new store and clock,
@@ -58,7 +58,7 @@ public final class ScenarioRunner {
   /** Plays one scenario. */
   public static Result run(
       Scenario scenario, HandlerFactory handlers, StoreFactory stores, Duration patience) {
-    TestClock clock = new TestClock();
+    ManualClock clock = new ManualClock(ScenarioRun.START);
     OrderStore store;
     try {
       store = stores.create(clock);

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.memory.MemoryOrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class FulfilmentHandlerTimingTest {
 
-  private final TestClock clock = new TestClock();
+  private final ManualClock clock = new ManualClock(ScenarioRun.START);
   private final MemoryOrderStore store = new MemoryOrderStore(clock);
 
   private ScenarioRun newRun(String id) {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
+import org.fencekit.store.ManualClock;
 import org.fencekit.store.memory.MemoryOrderStore;
-import org.fencekit.tck.TestClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,7 +24,7 @@ class ScenarioKitSelfTest {
   void eachWrongHandlerFailsItsScenarioEveryTime(WrongHandler wrong) {
     Scenario scenario = wrong.catchingScenario();
     for (int i = 1; i <= RUNS; i++) {
-      TestClock clock = new TestClock();
+      ManualClock clock = new ManualClock(ScenarioRun.START);
       try (MemoryOrderStore store = new MemoryOrderStore(clock);
           ScenarioRun run =
               new ScenarioRun(scenario.id(), wrong, store, clock, Duration.ofSeconds(3))) {
