@@ -3,8 +3,12 @@ package org.fencekit.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,7 +16,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -242,14 +245,43 @@ record Namespace(String run, String id) {
         last);
   }
 
+  // A file may vanish while the folder is walked (SQLite removes its -shm and -wal when the last
+  // connection closes), so a file already gone is not an error.
   private static void deleteFolder(Path folder) {
     if (!Files.exists(folder)) {
       return;
     }
-    try (Stream<Path> files = Files.walk(folder)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
+    try {
+      Files.walkFileTree(
+          folder,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE;
+              }
+              throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException e)
+                throws IOException {
+              if (e != null && !(e instanceof NoSuchFileException)) {
+                throw e;
+              }
+              Files.deleteIfExists(directory);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (NoSuchFileException gone) {
+      // the folder itself went away meanwhile
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete the benchmark folder " + folder, e);
     }
