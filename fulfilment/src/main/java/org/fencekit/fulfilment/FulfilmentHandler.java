@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -372,16 +373,36 @@ public final class FulfilmentHandler implements AutoCloseable {
       try {
         return new CallResult(call.get(), null, false);
       } catch (InterruptedException e) {
+        // Stop waiting, but leave the call's result to be recorded when it comes: completing
+        // the future here makes the provider thread take the late path.
+        boolean abandoned =
+            call.completeExceptionally(
+                ProviderException.outcomeUnknown("the handler stopped waiting (interrupted)", e));
         Thread.currentThread().interrupt();
-        return new CallResult(null, null, true);
+        if (abandoned) {
+          return new CallResult(null, null, true);
+        }
+        return resultNow();
       } catch (ExecutionException e) {
-        Throwable cause = e.getCause();
-        ProviderException failure =
-            cause instanceof ProviderException provided
-                ? provided
-                : ProviderException.outcomeUnknown(cause.getMessage(), cause);
-        return new CallResult(null, failure, false);
+        return failed(e.getCause());
       }
+    }
+
+    // The call's result, which is known already.
+    private CallResult resultNow() {
+      try {
+        return new CallResult(call.getNow(null), null, false);
+      } catch (CompletionException e) {
+        return failed(e.getCause());
+      }
+    }
+
+    private CallResult failed(Throwable cause) {
+      ProviderException failure =
+          cause instanceof ProviderException provided
+              ? provided
+              : ProviderException.outcomeUnknown(cause.getMessage(), cause);
+      return new CallResult(null, failure, false);
     }
 
     /** Runs on a provider thread: the purchase, then hands its result over. */

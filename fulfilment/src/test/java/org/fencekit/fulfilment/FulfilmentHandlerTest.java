@@ -12,8 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.fencekit.fulfilment.FulfilmentOutcome.Kind;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -342,6 +345,41 @@ class FulfilmentHandlerTest {
         assertInstanceOf(FulfilmentOutcome.ProviderFailed.class, outcome);
     assertTrue(failed.nothingBought());
     assertTrue(purchases.isEmpty());
+  }
+
+  @Test
+  void aDeliveryInterruptedDuringTheCallAnswers503AndTheCallsPurchaseIsStillRecorded()
+      throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Provider slow =
+        purchase -> {
+          started.countDown();
+          while (true) {
+            try {
+              release.await(); // a client that ignores interrupts, as many HTTP clients do
+              return ESIM;
+            } catch (InterruptedException ignored) {
+              // keep waiting for the answer
+            }
+          }
+        };
+    FulfilmentHandler handler = handler(slow);
+    AtomicReference<FulfilmentOutcome> answer = new AtomicReference<>();
+    Thread delivery = new Thread(() -> answer.set(handler.handle(paid())));
+    delivery.start();
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    delivery.interrupt(); // the server is shutting down
+    delivery.join(10_000);
+    assertEquals(Kind.INTERRUPTED, answer.get().kind());
+    assertEquals(503, answer.get().httpStatus());
+    release.countDown(); // the provider answers after all
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store.get(ORDER.sessionId()).orElseThrow().status() != OrderStatus.PROVISIONED
+        && System.nanoTime() < deadline) {
+      Thread.sleep(5); // waiting for the provider thread to record, not for a lease
+    }
+    assertEquals(ESIM, store.get(ORDER.sessionId()).orElseThrow().item(), "the purchase is kept");
   }
 
   @Test
