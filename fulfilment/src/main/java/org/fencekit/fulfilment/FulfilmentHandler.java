@@ -452,16 +452,26 @@ public final class FulfilmentHandler implements AutoCloseable {
 
     /** The call answered after the webhook's thread stopped waiting: record it all the same. */
     private void late(Item item, ProviderException failure) {
-      if (item != null) {
-        LOG.warn(
-            "order {}: the provider call of {} answered after it was cut off, with provider order"
-                + " {}; recording it",
+      try {
+        if (item != null) {
+          LOG.warn(
+              "order {}: the provider call of {} answered after it was cut off, with provider"
+                  + " order {}; recording it",
+              sessionId(),
+              claimId,
+              item.providerOrderId());
+          complete(item);
+        } else {
+          fail(failure, /* late= */ true);
+        }
+      } catch (RuntimeException e) {
+        LOG.error(
+            "order {}: the late answer of {} ({}) could not be recorded ({}); reconcile it by hand",
             sessionId(),
             claimId,
-            item.providerOrderId());
-        complete(item);
-      } else {
-        fail(failure, /* late= */ true);
+            item != null ? "provider order " + item.providerOrderId() : failure.getMessage(),
+            e.toString(),
+            e);
       }
     }
 
