@@ -156,7 +156,8 @@ public final class OwnRedis implements AutoCloseable {
     }
   }
 
-  static Object text(Object reply) {
+  /** A reply as text when it is bulk bytes, else as it is. */
+  public static Object text(Object reply) {
     return reply instanceof byte[] bytes
         ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
         : reply;

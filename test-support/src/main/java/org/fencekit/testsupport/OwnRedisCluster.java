@@ -160,15 +160,11 @@ public final class OwnRedisCluster implements AutoCloseable {
     if (source.port() == target.port()) {
       return 0;
     }
-    String targetId = String.valueOf(OwnRedis.text(target.command("CLUSTER", "MYID")));
-    String sourceId = String.valueOf(OwnRedis.text(source.command("CLUSTER", "MYID")));
+    startMigration(slot, target);
     String s = Integer.toString(slot);
-    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", sourceId);
-    source.command("CLUSTER", "SETSLOT", s, "MIGRATING", targetId);
     int moved = 0;
     while (true) {
-      Object keys = source.command("CLUSTER", "GETKEYSINSLOT", s, "10");
-      List<?> list = (List<?>) keys;
+      List<?> list = (List<?>) source.command("CLUSTER", "GETKEYSINSLOT", s, "10");
       if (list.isEmpty()) {
         break;
       }
@@ -189,10 +185,44 @@ public final class OwnRedisCluster implements AutoCloseable {
       moved += list.size();
       OwnProcesses.pause(2); // leave the slot half moved a little: clients see ASK and TRYAGAIN
     }
-    for (OwnRedis master : masters()) {
-      master.command("CLUSTER", "SETSLOT", s, "NODE", targetId);
-    }
+    finishMigration(slot, target);
     return moved;
+  }
+
+  /** Marks {@code slot} IMPORTING on {@code target} and MIGRATING on its master; moves no key. */
+  public void startMigration(int slot, OwnRedis target) {
+    OwnRedis source = masterOf(slot);
+    String s = Integer.toString(slot);
+    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", id(source));
+    source.command("CLUSTER", "SETSLOT", s, "MIGRATING", id(target));
+  }
+
+  /** MIGRATEs one key of a migrating {@code slot} to {@code target}. */
+  public void migrateKey(int slot, OwnRedis target, String key) {
+    masterOf(slot)
+        .command("MIGRATE", "127.0.0.1", Integer.toString(target.port()), key, "0", "5000");
+  }
+
+  /** Moves what is left of {@code slot} and assigns it to {@code target} on every master. */
+  public void finishMigration(int slot, OwnRedis target) {
+    OwnRedis source = masterOf(slot);
+    String s = Integer.toString(slot);
+    while (true) {
+      List<?> list = (List<?>) source.command("CLUSTER", "GETKEYSINSLOT", s, "100");
+      if (list.isEmpty()) {
+        break;
+      }
+      for (Object key : list) {
+        migrateKey(slot, target, String.valueOf(OwnRedis.text(key)));
+      }
+    }
+    for (OwnRedis master : masters()) {
+      master.command("CLUSTER", "SETSLOT", s, "NODE", id(target));
+    }
+  }
+
+  private static String id(OwnRedis node) {
+    return String.valueOf(OwnRedis.text(node.command("CLUSTER", "MYID")));
   }
 
   /** The master serving {@code slot} now. */
