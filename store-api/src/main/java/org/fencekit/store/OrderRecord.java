@@ -16,6 +16,10 @@ import java.util.Objects;
  * @param fence the number of claims granted so far (the current claim's fence, when there is one)
  * @param settledBy the token whose complete or fail settled the order last, or {@code null}
  * @param updatedAt when the record last changed
+ * @param failures how many fails landed on the order (replays not counted); kept by later claims
+ *     and by the complete, like lastError
+ * @param failedSince when the first of those fails landed, or {@code null} if none did; kept like
+ *     failures, so a FAILED order has been failing since then
  */
 public record OrderRecord(
     OrderSnapshot snapshot,
@@ -27,7 +31,40 @@ public record OrderRecord(
     Instant leaseExpiresAt,
     long fence,
     ClaimId settledBy,
-    Instant updatedAt) {
+    Instant updatedAt,
+    int failures,
+    Instant failedSince) {
+
+  /**
+   * A record with no failure count ({@code failures} 0, {@code failedSince} null): an order that
+   * never failed, or one read from a store that does not count failures (one that does not
+   * implement {@link OrderStoreAdmin}).
+   */
+  public OrderRecord(
+      OrderSnapshot snapshot,
+      OrderStatus status,
+      Item item,
+      String lastError,
+      ClaimId claimId,
+      Instant claimedAt,
+      Instant leaseExpiresAt,
+      long fence,
+      ClaimId settledBy,
+      Instant updatedAt) {
+    this(
+        snapshot,
+        status,
+        item,
+        lastError,
+        claimId,
+        claimedAt,
+        leaseExpiresAt,
+        fence,
+        settledBy,
+        updatedAt,
+        0,
+        null);
+  }
 
   /**
    * Checks the record's own consistency, so a backend cannot build a record the contract forbids.
@@ -65,6 +102,15 @@ public record OrderRecord(
               + claimId
               + " and fence "
               + fence);
+    }
+    if (failures < 0 || (failures == 0) != (failedSince == null)) {
+      throw new IllegalArgumentException(
+          "failures must be at least 0, and failedSince set exactly when failures > 0; order '"
+              + snapshot.sessionId()
+              + "' has failures "
+              + failures
+              + " and failedSince "
+              + failedSince);
     }
     if (fence < 1) {
       throw new IllegalArgumentException(
