@@ -384,6 +384,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.schema(),
             real.selectOrder(),
             real.lockOrder(),
+            real.lockOrderServerTime(),
             real.insertOrder(),
             real.updateOrder(),
             real.insertOrphan(),
@@ -392,7 +393,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
             real.extendFast());
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none());
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(
