@@ -32,6 +32,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -58,16 +59,25 @@ import redis.clients.jedis.util.JedisURIHelper;
  *
  * {@link #get} is one HGETALL, {@link #orphans} one XRANGE.
  *
- * <p>Failures: a lost connection or a timeout is {@link StoreUnavailableException}; for a write its
- * outcome is unknown, and retrying the same call is safe (every script is safe to run twice, which
- * a cluster client may do after a lost connection). No message contains the URL's password.
- * Durability is the Redis deployment's: what to configure (AOF, {@code noeviction}, WAIT) is in the
- * README. {@link #close()} closes the client the store built, never one passed to {@link
- * Builder#client}.
+ * <p>Failures: {@link StoreUnavailableException}. For a write its outcome is unknown after a lost
+ * connection or a timeout, and retrying the same call is safe (every script is safe to run twice,
+ * which a cluster client may do after a lost connection); it is {@code outcomeUnknown() == false}
+ * when the write was never sent (connection refused, pool exhausted) or the server refused it
+ * before running anything ({@code TRYAGAIN}, {@code CLUSTERDOWN}, {@code MOVED} left after the
+ * redirects, ...: {@link Refusal}), on a client the store built (a client of yours may re-send on
+ * its own, so its failures stay unknown). {@code TRYAGAIN}, a script whose keys a live slot
+ * migration split, is run again up to {@value ScriptRunner#TRYAGAIN_ATTEMPTS} times. No message
+ * contains the URL's password. Durability is the Redis deployment's: what to configure (AOF, {@code
+ * noeviction}, WAIT) is in the README. {@link #close()} closes the client the store built, never
+ * one passed to {@link Builder#client}.
  */
 public final class RedisOrderStore implements OrderStore {
 
   private static final String BACKEND = "redis";
+
+  /** Attempts of one command by a Cluster client the store builds (Jedis's default). */
+  private static final int CLUSTER_ATTEMPTS = 5;
+
   private static final long MAX_EXACT = (1L << 53) - 1;
   private static final LuaScript CLAIM = LuaScript.load("claim");
   private static final LuaScript COMPLETE = LuaScript.load("complete");
@@ -325,7 +335,8 @@ public final class RedisOrderStore implements OrderStore {
 
     /**
      * The user's own client ({@link RedisClient}, {@link RedisClusterClient} or any {@link
-     * UnifiedJedis}); the store uses it and never closes it.
+     * UnifiedJedis}); the store uses it and never closes it. Its retries are its own, so a write
+     * that fails on it always says its outcome is unknown.
      */
     public Builder client(UnifiedJedis client) {
       this.client = client;
@@ -384,7 +395,8 @@ public final class RedisOrderStore implements OrderStore {
       }
       if (client != null) {
         return new RedisOrderStore(
-            new ScriptRunner(client, false, Redaction.NONE, client.getClass().getSimpleName()),
+            new ScriptRunner(
+                client, false, false, Redaction.NONE, client.getClass().getSimpleName()),
             keyPrefix,
             clock);
       }
@@ -411,7 +423,9 @@ public final class RedisOrderStore implements OrderStore {
                 .poolConfig(pool)
                 .build();
         return new RedisOrderStore(
-            new ScriptRunner(built, true, redaction, redaction.redact(url)), keyPrefix, clock);
+            new ScriptRunner(built, true, true, redaction, redaction.redact(url)),
+            keyPrefix,
+            clock);
       }
       Set<HostAndPort> nodes =
           clusterNodes != null
@@ -421,12 +435,20 @@ public final class RedisOrderStore implements OrderStore {
           "cluster " + nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(","));
       RedisClusterClient built;
       try {
+        DefaultJedisClientConfig config =
+            DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build();
+        ClusterConnectionProvider provider = new ClusterConnectionProvider(nodes, config, pool);
         built =
             RedisClusterClient.builder()
                 .nodes(nodes)
-                .clientConfig(
-                    DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build())
+                .clientConfig(config)
                 .poolConfig(pool)
+                .connectionProvider(provider)
+                .commandExecutor(
+                    new SendTracker(
+                        provider,
+                        CLUSTER_ATTEMPTS,
+                        Duration.ofMillis((long) timeoutMillis * CLUSTER_ATTEMPTS)))
                 .build();
       } catch (JedisException e) {
         throw new StoreUnavailableException(
@@ -442,7 +464,7 @@ public final class RedisOrderStore implements OrderStore {
             e);
       }
       return new RedisOrderStore(
-          new ScriptRunner(built, true, Redaction.NONE, target), keyPrefix, clock);
+          new ScriptRunner(built, true, true, Redaction.NONE, target), keyPrefix, clock);
     }
   }
 }

@@ -16,8 +16,12 @@ final class ScriptRunner {
 
   private static final String BACKEND = "redis";
 
+  /** Runs of a command the server answered TRYAGAIN (a slot migrating, nothing ran) in all. */
+  static final int TRYAGAIN_ATTEMPTS = 8;
+
   private final UnifiedJedis client;
   private final boolean ownsClient;
+  private final boolean exactRefusals;
   private final Redaction redaction;
   private final String target;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -25,12 +29,21 @@ final class ScriptRunner {
   /**
    * @param client the client every call goes through
    * @param ownsClient whether {@link #close()} closes it (the store built it)
+   * @param exactRefusals whether a failure that proves nothing ran may say so: a node client that
+   *     never re-sends, or a Cluster client with a {@link SendTracker}; not a user's client, whose
+   *     retries are unknown
    * @param redaction the password rules of the URL the client was built from
    * @param target where the data lives, for messages, without the password
    */
-  ScriptRunner(UnifiedJedis client, boolean ownsClient, Redaction redaction, String target) {
+  ScriptRunner(
+      UnifiedJedis client,
+      boolean ownsClient,
+      boolean exactRefusals,
+      Redaction redaction,
+      String target) {
     this.client = client;
     this.ownsClient = ownsClient;
+    this.exactRefusals = exactRefusals;
     this.redaction = redaction;
     this.target = target;
   }
@@ -43,7 +56,8 @@ final class ScriptRunner {
   /**
    * Runs {@code script} and returns its reply: the outcome, then (but for "unknown") the order.
    *
-   * @throws StoreUnavailableException if Redis fails; the outcome is then unknown
+   * @throws StoreUnavailableException if Redis fails; the outcome is then unknown unless the
+   *     failure proves the script never ran ({@link Refusal})
    * @throws IllegalStateException if the reply has another shape, or the runner is closed
    */
   List<?> script(
@@ -64,9 +78,13 @@ final class ScriptRunner {
   }
 
   /**
-   * Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}.
+   * Runs one Redis command, turning the client's failures into {@link StoreUnavailableException}. A
+   * command the server answered TRYAGAIN (nothing ran) is run again, at most {@value
+   * #TRYAGAIN_ATTEMPTS} times in all, with a short growing pause, so a live slot migration costs
+   * latency rather than errors.
    *
    * @param writes whether the command may write, so that a failure leaves its outcome unknown
+   *     unless it proves the command never ran
    * @throws IllegalStateException if the runner is closed
    */
   <T> T call(
@@ -79,10 +97,30 @@ final class ScriptRunner {
               + sessionId
               + "': the store is closed. Build a new RedisOrderStore.");
     }
+    for (int attempt = 1; ; attempt++) {
+      SendTracker.reset();
+      try {
+        return command.apply(client);
+      } catch (JedisException e) {
+        boolean nothingRan = !SendTracker.mayHaveRun() && Refusal.nothingRan(e);
+        if (nothingRan && Refusal.tryAgain(e) && attempt < TRYAGAIN_ATTEMPTS) {
+          pause(operation, sessionId, attempt, e);
+          continue;
+        }
+        throw unavailable(
+            operation, sessionId, writes && !(exactRefusals && nothingRan), e, attempt);
+      }
+    }
+  }
+
+  private void pause(String operation, String sessionId, int attempt, JedisException cause) {
     try {
-      return command.apply(client);
-    } catch (JedisException e) {
-      throw unavailable(operation, sessionId, writes, e);
+      Thread.sleep(Math.min(100, 5L << (attempt - 1)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      StoreUnavailableException failure = unavailable(operation, sessionId, false, cause, attempt);
+      failure.addSuppressed(e);
+      throw failure;
     }
   }
 
@@ -127,8 +165,13 @@ final class ScriptRunner {
   }
 
   private StoreUnavailableException unavailable(
-      String operation, String sessionId, boolean writes, Throwable e) {
-    String detail = redaction.redact(describe(e)) + " (Redis at " + target + ")";
+      String operation, String sessionId, boolean writes, Throwable e, int attempts) {
+    String detail =
+        redaction.redact(describe(e))
+            + (attempts > 1 ? " (after " + attempts + " runs answered TRYAGAIN)" : "")
+            + " (Redis at "
+            + target
+            + ")";
     String remedy =
         "; check that Redis 7 or later is up, reachable from here, and answers within"
             + " the client's timeout";

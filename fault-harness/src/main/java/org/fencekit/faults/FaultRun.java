@@ -1,0 +1,554 @@
+package org.fencekit.faults;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.ManualClock;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteResult;
+
+/**
+ * Load on one store with a fault injected mid-run, every call and answer recorded, the history
+ * checked afterwards by {@link HistoryCheck} (checks (a) to (g)).
+ *
+ * <pre>{@code
+ * ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+ * OrderStore store = ...built with clock...;
+ * FaultReport report = FaultRun.builder("postgres/terminate-backends", store, clock)
+ *     .fault(() -> server.terminateBackends(5))
+ *     .run();
+ * report.assertNoViolations();
+ * }</pre>
+ *
+ * <p>Each of {@link Builder#threads} threads loops over a sliding window of orders: it claims an
+ * order and then completes it, fails it, extends then completes it, or abandons it; it reads an
+ * order now and then; and it presents tokens other threads were granted earlier, so superseded
+ * writes happen all the time. When a claim finds the order in flight the thread sometimes moves the
+ * store's {@link ManualClock} past the lease, so orders are taken over without anyone sleeping.
+ * Every item and error is unique in the run, so whatever a read shows traces back to the one call
+ * that wrote it. Once the threads have made {@link Builder#faultAfterCalls} calls, the {@link
+ * Fault} is injected; the threads keep going through it and for {@link Builder#callsAfterFault}
+ * calls each after it is over. A call that fails waits 20 ms before the next one (a client backing
+ * off), so a dead backend is not hammered. Every run appends its {@link FaultReport#summary()} line
+ * to {@code target/fault-summaries.txt} (the system property {@code fencekit.faults.summaries}
+ * names another file) and prints it.
+ */
+public final class FaultRun {
+
+  private final Builder config;
+  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+  private final Map<String, List<ClaimId>> issued = new ConcurrentHashMap<>();
+  private final AtomicLong seq = new AtomicLong();
+  private final AtomicLong cursor = new AtomicLong();
+  private final AtomicLong values = new AtomicLong();
+  private volatile List<Map.Entry<String, List<ClaimId>>> beforeFault = List.of();
+  private volatile boolean faultIsOver;
+  private final String prefix;
+
+  private FaultRun(Builder config) {
+    this.config = config;
+    this.prefix = "fr" + Long.toHexString(new Random().nextLong() & 0xffffffffL) + "-";
+  }
+
+  /**
+   * A run named {@code name} on {@code store}, whose lease arithmetic uses {@code clock}.
+   *
+   * @param name the run's name in its summary, {@code backend/fault}
+   * @param store the store under load; the run does not close it
+   * @param clock the clock the store was built with; the run moves it forward
+   */
+  public static Builder builder(String name, OrderStore store, ManualClock clock) {
+    return new Builder(name, store, clock);
+  }
+
+  /** Configures a {@link FaultRun}; every size has a default that keeps a run to seconds. */
+  public static final class Builder {
+    private final String name;
+    private final OrderStore store;
+    private final ManualClock clock;
+    private int threads = 4;
+    private int faultAfterCalls = 200;
+    private int callsAfterFault = 40;
+    private int minCallsPerThread = 100;
+    private Fault fault;
+    private boolean dataLoss;
+    private Duration recoveryBound = Duration.ofSeconds(20);
+    private Duration deadline = Duration.ofSeconds(90);
+    private Duration lease = Duration.ofSeconds(30);
+
+    private Builder(String name, OrderStore store, ManualClock clock) {
+      this.name = requireNonNull("name", name);
+      this.store = requireNonNull("store", store);
+      this.clock = requireNonNull("clock", clock);
+    }
+
+    /** How many threads make calls; default 4. */
+    public Builder threads(int threads) {
+      this.threads = atLeast("threads", threads, 1);
+      return this;
+    }
+
+    /** How many calls the threads make, together, before the fault; default 200. */
+    public Builder faultAfterCalls(int calls) {
+      this.faultAfterCalls = atLeast("faultAfterCalls", calls, 0);
+      return this;
+    }
+
+    /** How many calls each thread makes after the fault is over; default 40. */
+    public Builder callsAfterFault(int calls) {
+      this.callsAfterFault = atLeast("callsAfterFault", calls, 1);
+      return this;
+    }
+
+    /** How many calls each thread makes at least; default 100. */
+    public Builder minCallsPerThread(int calls) {
+      this.minCallsPerThread = atLeast("minCallsPerThread", calls, 1);
+      return this;
+    }
+
+    /** The fault; without one the run is load only. */
+    public Builder fault(Fault fault) {
+      this.fault = requireNonNull("fault", fault);
+      return this;
+    }
+
+    /**
+     * Whether the fault loses the backend's data (a Redis restart without persistence): then only
+     * calls on the same side of the fault are compared, and a token granted before it must never
+     * settle anything after it. Default false.
+     */
+    public Builder dataLoss(boolean dataLoss) {
+      this.dataLoss = dataLoss;
+      return this;
+    }
+
+    /** How long the store may take to answer again once the fault is over; default 20 s. */
+    public Builder recoveryBound(Duration bound) {
+      this.recoveryBound = requireNonNull("recoveryBound", bound);
+      return this;
+    }
+
+    /** When the threads stop whatever they have done; default 90 s. */
+    public Builder deadline(Duration deadline) {
+      this.deadline = requireNonNull("deadline", deadline);
+      return this;
+    }
+
+    /** Runs the load and the fault, checks the history, and reports. */
+    public FaultReport run() {
+      return new FaultRun(this).execute();
+    }
+
+    private static int atLeast(String name, int value, int min) {
+      if (value < min) {
+        throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+      }
+      return value;
+    }
+
+    private static <T> T requireNonNull(String name, T value) {
+      if (value == null) {
+        throw new NullPointerException(name + " must not be null");
+      }
+      return value;
+    }
+  }
+
+  private FaultReport execute() {
+    long started = System.nanoTime();
+    long deadline = started + config.deadline.toNanos();
+    AtomicLong faultStart = new AtomicLong(-1);
+    AtomicLong faultEnd = new AtomicLong(-1);
+    AtomicInteger faults = new AtomicInteger();
+    AtomicReference<Throwable> faultFailure = new AtomicReference<>();
+    CountDownLatch faultOver = new CountDownLatch(1);
+    Thread injector = null;
+    if (config.fault == null) {
+      faultOver.countDown();
+    } else {
+      injector =
+          new Thread(
+              () -> {
+                try {
+                  while (seq.get() < config.faultAfterCalls && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                  }
+                  List<Map.Entry<String, List<ClaimId>>> granted = new ArrayList<>();
+                  issued.forEach(
+                      (order, tokens) -> granted.add(Map.entry(order, List.copyOf(tokens))));
+                  beforeFault = granted;
+                  faultStart.set(System.nanoTime());
+                  faults.set(config.fault.inject());
+                } catch (Throwable e) {
+                  faultFailure.set(e);
+                } finally {
+                  faultEnd.set(System.nanoTime());
+                  faultIsOver = true;
+                  faultOver.countDown();
+                }
+              },
+              "fault-" + config.name);
+      injector.start();
+    }
+    List<Thread> workers = new ArrayList<>();
+    List<Throwable> workerFailures = new CopyOnWriteArrayList<>();
+    for (int t = 0; t < config.threads; t++) {
+      long seed = started + t;
+      Thread worker =
+          new Thread(
+              () -> {
+                try {
+                  work(new SplittableRandom(seed), deadline, faultOver);
+                } catch (Throwable e) {
+                  workerFailures.add(e);
+                }
+              },
+              "load-" + config.name + "-" + t);
+      workers.add(worker);
+      worker.start();
+    }
+    try {
+      for (Thread worker : workers) {
+        worker.join(
+            TimeUnit.NANOSECONDS.toMillis(Math.max(1, deadline - System.nanoTime())) + 60_000);
+      }
+      if (injector != null) {
+        injector.join();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the run " + config.name, e);
+    }
+    if (faultFailure.get() != null) {
+      throw new IllegalStateException(
+          "fault-run " + config.name + ": the fault could not be injected", faultFailure.get());
+    }
+    if (!workerFailures.isEmpty()) {
+      throw new IllegalStateException(
+          "fault-run " + config.name + ": a load thread failed", workerFailures.get(0));
+    }
+    long boundNanos = config.recoveryBound.toNanos();
+    long recovered = recovery(faultStart.get(), faultEnd.get(), boundNanos);
+    Map<String, Call> finals = new ConcurrentHashMap<>();
+    Map<String, List<Orphan>> orphans = new ConcurrentHashMap<>();
+    readFinals(finals, orphans, boundNanos);
+    List<Call> history = new ArrayList<>(calls);
+    HistoryCheck.Result result =
+        HistoryCheck.check(
+            history,
+            finals,
+            orphans,
+            faultStart.get(),
+            faultEnd.get(),
+            config.dataLoss,
+            boundNanos,
+            recovered);
+    Map<Answer, Integer> answers = new EnumMap<>(Answer.class);
+    for (Call call : history) {
+      answers.merge(call.answer(), 1, Integer::sum);
+    }
+    FaultReport report =
+        new FaultReport(
+            config.name,
+            history.size(),
+            faults.get(),
+            answers,
+            recovered < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(recovered),
+            result);
+    publish(report);
+    return report;
+  }
+
+  private void work(SplittableRandom random, long deadline, CountDownLatch faultOver) {
+    int made = 0;
+    int afterFault = 0;
+    while (System.nanoTime() < deadline) {
+      boolean over = faultOver.getCount() == 0;
+      if (over && made >= config.minCallsPerThread && afterFault >= config.callsAfterFault) {
+        return;
+      }
+      boolean ok = step(random);
+      made++;
+      if (over) {
+        afterFault++;
+      }
+      if (!ok) {
+        try {
+          Thread.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** One step of a thread's load; false if a call failed. */
+  private boolean step(SplittableRandom random) {
+    if (config.dataLoss && faultIsOver && !beforeFault.isEmpty() && random.nextDouble() < 0.3) {
+      return oldTokenOnRecreatedOrder(random);
+    }
+    long position = cursor.getAndIncrement() / 8;
+    // mostly a sliding window of eight orders; now and then any order seen so far
+    String order =
+        prefix
+            + (random.nextDouble() < 0.1
+                ? random.nextLong(position + 1)
+                : position + random.nextInt(8));
+    double roll = random.nextDouble();
+    if (roll < 0.08) {
+      return call("get", order, null, null, () -> config.store.get(order)).answer().succeeded();
+    }
+    if (roll < 0.3) {
+      List<ClaimId> tokens = issued.get(order);
+      if (tokens != null && !tokens.isEmpty()) {
+        ClaimId stale = tokens.get(random.nextInt(tokens.size()));
+        return settle(random, order, stale, random.nextInt(3)).answer().succeeded();
+      }
+    }
+    Call claim =
+        call("claim", order, null, null, () -> config.store.claim(snapshot(order), config.lease));
+    if (claim.answer() == Answer.IN_FLIGHT && random.nextDouble() < 0.5) {
+      config.clock.advance(config.lease.plusMillis(1));
+    }
+    if (claim.answer() != Answer.CLAIMED) {
+      return claim.answer().succeeded();
+    }
+    ClaimId token = claim.token();
+    double next = random.nextDouble();
+    if (next < 0.15) {
+      return true; // abandoned: the lease runs out, someone takes over
+    }
+    if (next < 0.35) {
+      Call extend = settle(random, order, token, 2);
+      if (!extend.answer().succeeded()) {
+        return false;
+      }
+    }
+    // fail more often than complete, so most orders stay claimable and change owners
+    return settle(random, order, token, next < 0.45 ? 0 : 1).answer().succeeded();
+  }
+
+  /**
+   * After a data loss: claims an order that existed before it (creating it again), presents a token
+   * granted before the loss, then settles with the new token.
+   */
+  private boolean oldTokenOnRecreatedOrder(SplittableRandom random) {
+    Map.Entry<String, List<ClaimId>> old = beforeFault.get(random.nextInt(beforeFault.size()));
+    String order = old.getKey();
+    Call claim =
+        call("claim", order, null, null, () -> config.store.claim(snapshot(order), config.lease));
+    ClaimId stale = old.getValue().get(random.nextInt(old.getValue().size()));
+    boolean ok = settle(random, order, stale, random.nextInt(3)).answer().succeeded();
+    if (claim.answer() == Answer.CLAIMED) {
+      ok &= settle(random, order, claim.token(), random.nextInt(2)).answer().succeeded();
+    }
+    return ok && claim.answer().succeeded();
+  }
+
+  /** A complete (0), fail (1) or extend (2) with {@code token}. */
+  private Call settle(SplittableRandom random, String order, ClaimId token, int kind) {
+    long id = values.incrementAndGet();
+    if (kind == 0) {
+      String providerOrderId = "po-" + prefix + id;
+      Item item = new Item(providerOrderId, "code-" + id);
+      return call(
+          "complete",
+          order,
+          token,
+          providerOrderId,
+          () -> config.store.complete(order, token, item));
+    }
+    if (kind == 1) {
+      String error = "err-" + prefix + id;
+      return call("fail", order, token, error, () -> config.store.fail(order, token, error));
+    }
+    return call(
+        "extend", order, token, null, () -> config.store.extend(order, token, config.lease));
+  }
+
+  private Call call(
+      String operation, String order, ClaimId token, String value, Supplier<Object> body) {
+    long number = seq.incrementAndGet();
+    long start = System.nanoTime();
+    Object result = null;
+    Throwable failure = null;
+    try {
+      result = body.get();
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    long end = System.nanoTime();
+    Answer answer;
+    OrderRecord record = null;
+    ClaimId presented = token;
+    if (failure instanceof StoreUnavailableException unavailable) {
+      answer =
+          unavailable.outcomeUnknown()
+              ? Answer.UNAVAILABLE_UNKNOWN
+              : Answer.UNAVAILABLE_NOTHING_WRITTEN;
+    } else if (failure instanceof UnknownOrderException) {
+      answer = Answer.UNKNOWN_ORDER;
+    } else if (failure != null) {
+      answer = Answer.UNDOCUMENTED;
+    } else if (result instanceof ClaimResult.Claimed claimed) {
+      answer = Answer.CLAIMED;
+      record = claimed.record();
+      presented = claimed.claimId();
+      issued.computeIfAbsent(order, k -> new CopyOnWriteArrayList<>()).add(claimed.claimId());
+    } else if (result instanceof ClaimResult.Provisioned provisioned) {
+      answer = Answer.PROVISIONED;
+      record = provisioned.record();
+    } else if (result instanceof ClaimResult.InFlight inFlight) {
+      answer = Answer.IN_FLIGHT;
+      record = inFlight.record();
+    } else if (result instanceof WriteResult.Written written) {
+      answer = Answer.WRITTEN;
+      record = written.record();
+    } else if (result instanceof WriteResult.Superseded superseded) {
+      answer = Answer.SUPERSEDED;
+      record = superseded.current();
+    } else if (result instanceof Optional<?> read) {
+      answer = Answer.READ;
+      record = (OrderRecord) read.orElse(null);
+    } else {
+      answer = Answer.UNDOCUMENTED;
+      failure = new IllegalStateException("unexpected answer " + result);
+    }
+    Call call =
+        new Call(number, operation, order, presented, value, start, end, answer, record, failure);
+    calls.add(call);
+    return call;
+  }
+
+  /**
+   * How long after the fault the first call succeeded, probing with fresh claims when none did
+   * during the load; -1 if none within the bound.
+   */
+  private long recovery(long faultStart, long faultEnd, long boundNanos) {
+    if (faultStart < 0) {
+      return 0;
+    }
+    long first = Long.MAX_VALUE;
+    for (Call call : calls) {
+      if (call.startNanos() >= faultEnd && call.answer().succeeded()) {
+        first = Math.min(first, call.endNanos());
+      }
+    }
+    if (first != Long.MAX_VALUE) {
+      return Math.max(0, first - faultEnd);
+    }
+    while (System.nanoTime() < faultEnd + boundNanos) {
+      String probe = prefix + "probe-" + seq.get();
+      Call claim =
+          call("claim", probe, null, null, () -> config.store.claim(snapshot(probe), config.lease));
+      if (claim.answer().succeeded()) {
+        return claim.endNanos() - faultEnd;
+      }
+      sleepQuietly(100);
+    }
+    return -1;
+  }
+
+  private void readFinals(Map<String, Call> finals, Map<String, List<Orphan>> orphans, long bound) {
+    long until = System.nanoTime() + bound;
+    for (String order : orderIds()) {
+      while (true) {
+        long start = System.nanoTime();
+        try {
+          Optional<OrderRecord> record = config.store.get(order);
+          List<Orphan> found = config.store.orphans(order);
+          long end = System.nanoTime();
+          finals.put(
+              order,
+              new Call(
+                  Long.MAX_VALUE,
+                  "final-get",
+                  order,
+                  null,
+                  null,
+                  start,
+                  end,
+                  Answer.READ,
+                  record.orElse(null),
+                  null));
+          orphans.put(order, found);
+          break;
+        } catch (RuntimeException e) {
+          if (System.nanoTime() > until) {
+            break; // check (f) reports the order as unreadable
+          }
+          sleepQuietly(100);
+        }
+      }
+    }
+  }
+
+  private Set<String> orderIds() {
+    Set<String> ids = new LinkedHashSet<>();
+    for (Call call : calls) {
+      ids.add(call.sessionId());
+    }
+    return ids;
+  }
+
+  private static OrderSnapshot snapshot(String order) {
+    return new OrderSnapshot(order, "esim-eu-5gb", 1, null, 1500, "eur");
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void publish(FaultReport report) {
+    System.out.println(report.summary());
+    Path file =
+        Path.of(System.getProperty("fencekit.faults.summaries", "target/fault-summaries.txt"));
+    try {
+      if (file.getParent() != null) {
+        Files.createDirectories(file.getParent());
+      }
+      Files.writeString(
+          file,
+          report.summary() + System.lineSeparator(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      System.err.println("fault-run: cannot append the summary to " + file + ": " + e);
+    }
+  }
+}

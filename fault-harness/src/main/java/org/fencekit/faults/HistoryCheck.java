@@ -1,0 +1,420 @@
+package org.fencekit.faults;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+
+/**
+ * The checks a {@link FaultRun} makes on its recorded history, each named by its letter:
+ *
+ * <ol type="a">
+ *   <li>every {@code Written} (and {@code Claimed}) is what any later read of the order shows,
+ *       unless a newer claim replaced it: a later read has a fence at least as high, and at the
+ *       same fence shows that write (the same settle, or the same claim still held or settled by
+ *       it);
+ *   <li>no write with a superseded token landed: every settled record observed traces to the one
+ *       complete or fail that wrote it (items and errors are unique per call), which was answered
+ *       {@code Written} or with an unknown outcome and carried the record's {@code settledBy};
+ *       every claim observed was granted; after a data loss no token from before it settles
+ *       anything;
+ *   <li>a {@code StoreUnavailableException} with {@code outcomeUnknown() == false} left the order
+ *       as before: nothing it would have written is ever observed;
+ *   <li>fences strictly increase per order: no two claims granted the same fence, and reads in real
+ *       time order never see the fence go down;
+ *   <li>every superseded complete is in {@code orphans} exactly once, and every orphan comes from a
+ *       complete that was not answered {@code Written};
+ *   <li>the store recovers by itself within the bound: a call succeeds within it after the fault is
+ *       over, and no call fails that started later than that;
+ *   <li>no exception escapes but {@code StoreUnavailableException} and {@code
+ *       UnknownOrderException}.
+ * </ol>
+ *
+ * With a fault that loses data (a Redis restart without persistence) checks (a), (d) and (e)
+ * compare only calls on the same side of the fault.
+ */
+final class HistoryCheck {
+
+  private static final int MAX_KEPT = 25;
+
+  private final List<Violation> violations = new ArrayList<>();
+  private final int[] counts = new int[7];
+  private final long faultStart;
+  private final long faultEnd;
+  private final boolean dataLoss;
+
+  private HistoryCheck(long faultStart, long faultEnd, boolean dataLoss) {
+    this.faultStart = faultStart;
+    this.faultEnd = faultEnd;
+    this.dataLoss = dataLoss;
+  }
+
+  /** The result: every violation counted per check, the first few of each kept with details. */
+  record Result(List<Violation> kept, int[] counts) {
+    int total() {
+      int total = 0;
+      for (int count : counts) {
+        total += count;
+      }
+      return total;
+    }
+  }
+
+  /**
+   * Checks a history.
+   *
+   * @param calls every call of the run, in any order
+   * @param finals each order's final read (a pseudo-call "final-get" after everything else)
+   * @param orphans each order's orphans as read at the end
+   * @param faultStart nanoTime the fault started, or -1 with no fault
+   * @param faultEnd nanoTime the fault was over
+   * @param dataLoss whether the fault lost the backend's data
+   * @param recoveryBoundNanos how long the store may take to answer again after the fault
+   * @param recoveredNanos how long it took, or -1 if it never did within the bound
+   */
+  static Result check(
+      List<Call> calls,
+      Map<String, Call> finals,
+      Map<String, List<Orphan>> orphans,
+      long faultStart,
+      long faultEnd,
+      boolean dataLoss,
+      long recoveryBoundNanos,
+      long recoveredNanos) {
+    HistoryCheck check = new HistoryCheck(faultStart, faultEnd, dataLoss);
+    Map<String, List<Call>> byOrder = new HashMap<>();
+    Map<String, Call> byValue = new HashMap<>();
+    Map<ClaimId, Call> granted = new HashMap<>();
+    for (Call call : calls) {
+      byOrder.computeIfAbsent(call.sessionId(), k -> new ArrayList<>()).add(call);
+      if (call.value() != null) {
+        byValue.put(call.sessionId() + "\u0000" + call.value(), call);
+      }
+      if (call.answer() == Answer.CLAIMED) {
+        granted.put(call.token(), call);
+      }
+      if (call.answer() == Answer.UNDOCUMENTED) {
+        check.violation('g', "an undocumented exception escaped: " + call.describe());
+      }
+      if (faultStart >= 0
+          && !call.answer().succeeded()
+          && call.startNanos() > faultEnd + recoveryBoundNanos) {
+        check.violation(
+            'f',
+            "a call started "
+                + millis(call.startNanos() - faultEnd)
+                + " ms after the fault was over still failed: "
+                + call.describe());
+      }
+    }
+    if (faultStart >= 0 && recoveredNanos < 0) {
+      check.violation(
+          'f',
+          "no call succeeded within "
+              + millis(recoveryBoundNanos)
+              + " ms after the fault was over, and the store was not rebuilt");
+    }
+    for (Map.Entry<String, List<Call>> entry : byOrder.entrySet()) {
+      String order = entry.getKey();
+      List<Call> history = entry.getValue();
+      Call last = finals.get(order);
+      List<Call> observations = new ArrayList<>();
+      for (Call call : history) {
+        if (call.record() != null
+            || (call.operation().equals("get") && call.answer() == Answer.READ)) {
+          observations.add(call);
+        }
+      }
+      if (last != null) {
+        observations.add(last);
+      } else {
+        check.violation('f', "order " + order + " could not be read at the end of the run");
+      }
+      check.lostWrites(history, observations);
+      check.attribution(order, history, observations, byValue, granted);
+      check.fences(history, observations);
+      if (last != null) {
+        check.orphans(order, history, orphans.getOrDefault(order, List.of()), byValue);
+      }
+    }
+    return new Result(List.copyOf(check.violations), check.counts);
+  }
+
+  /** (a) */
+  private void lostWrites(List<Call> history, List<Call> observations) {
+    for (Call write : history) {
+      if ((write.answer() != Answer.WRITTEN && write.answer() != Answer.CLAIMED)
+          || write.record() == null) {
+        continue;
+      }
+      OrderRecord written = write.record();
+      for (Call read : observations) {
+        if (!write.before(read) || !sameSide(write, read)) {
+          continue;
+        }
+        OrderRecord seen = read.record();
+        String lost = null;
+        if (seen == null) {
+          lost = "the order is gone";
+        } else if (seen.fence() < written.fence()) {
+          lost = "the fence went back from " + written.fence() + " to " + seen.fence();
+        } else if (seen.fence() == written.fence()) {
+          if (write.settles()) {
+            if (seen.status() != written.status()
+                || !Objects.equals(seen.settledBy(), written.settledBy())
+                || !Objects.equals(seen.item(), written.item())
+                || !Objects.equals(seen.lastError(), written.lastError())) {
+              lost = "the settle is not what the order shows";
+            }
+          } else if (!Objects.equals(seen.claimId(), written.claimId())
+              && !Objects.equals(seen.settledBy(), written.claimId())) {
+            lost = "the claim " + written.claimId() + " is neither held nor settled";
+          }
+        }
+        if (lost != null) {
+          violation(
+              'a',
+              "a written answer was lost ("
+                  + lost
+                  + "): "
+                  + write.describe()
+                  + " wrote "
+                  + brief(written)
+                  + ", later "
+                  + read.describe()
+                  + " read "
+                  + brief(seen));
+          break;
+        }
+      }
+    }
+  }
+
+  /** (b) and (c) */
+  private void attribution(
+      String order,
+      List<Call> history,
+      List<Call> observations,
+      Map<String, Call> byValue,
+      Map<ClaimId, Call> granted) {
+    Set<String> seenValues = new HashSet<>();
+    Set<ClaimId> seenClaims = new HashSet<>();
+    boolean claimMayHaveLanded = false;
+    boolean claimRefused = false;
+    for (Call call : history) {
+      if (call.operation().equals("claim")) {
+        claimMayHaveLanded |=
+            call.answer() == Answer.UNAVAILABLE_UNKNOWN || call.answer() == Answer.UNDOCUMENTED;
+        claimRefused |= call.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN;
+      }
+      if (dataLoss
+          && call.answer() == Answer.WRITTEN
+          && side(call) == 1
+          && granted.containsKey(call.token())
+          && side(granted.get(call.token())) == 0) {
+        violation(
+            'b',
+            "a token granted before the data loss settled the recreated order: "
+                + call.describe()
+                + " (granted by "
+                + granted.get(call.token()).describe()
+                + ")");
+      }
+    }
+    for (Call read : observations) {
+      OrderRecord seen = read.record();
+      if (seen == null) {
+        continue;
+      }
+      String value =
+          seen.status() == OrderStatus.PROVISIONED
+              ? seen.item().providerOrderId()
+              : seen.status() == OrderStatus.FAILED ? seen.lastError() : null;
+      if (value != null && seenValues.add(value)) {
+        Call writer = byValue.get(order + "\u0000" + value);
+        if (writer == null) {
+          violation('b', "order " + order + " shows " + brief(seen) + ", which no call sent");
+        } else if (writer.answer() == Answer.SUPERSEDED) {
+          violation(
+              'b',
+              "a superseded write landed: "
+                  + writer.describe()
+                  + ", yet "
+                  + read.describe()
+                  + " read "
+                  + brief(seen));
+        } else if (writer.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN) {
+          violation(
+              'c',
+              "a call said nothing was written, yet it landed: "
+                  + writer.describe()
+                  + ", then "
+                  + read.describe()
+                  + " read "
+                  + brief(seen));
+        } else if (!Objects.equals(seen.settledBy(), writer.token())) {
+          violation(
+              'b',
+              "order "
+                  + order
+                  + " is settled by "
+                  + seen.settledBy()
+                  + " with what "
+                  + writer.describe()
+                  + " sent");
+        }
+      }
+      ClaimId claim = seen.claimId() != null ? seen.claimId() : seen.settledBy();
+      if (claim != null && !granted.containsKey(claim) && seenClaims.add(claim)) {
+        if (!claimMayHaveLanded) {
+          violation(
+              claimRefused ? 'c' : 'a',
+              "order "
+                  + order
+                  + " carries the claim "
+                  + claim
+                  + " that no call was granted"
+                  + (claimRefused ? " (a claim said nothing was written)" : "")
+                  + ": "
+                  + read.describe()
+                  + " read "
+                  + brief(seen));
+        }
+      }
+    }
+  }
+
+  /** (d) */
+  private void fences(List<Call> history, List<Call> observations) {
+    Map<String, Call> byFence = new HashMap<>();
+    for (Call call : history) {
+      if (call.answer() != Answer.CLAIMED) {
+        continue;
+      }
+      if (call.token().fence() != call.record().fence()) {
+        violation('d', "a claim's token and record disagree on the fence: " + call.describe());
+      }
+      Call other = byFence.putIfAbsent(side(call) + ":" + call.token().fence(), call);
+      if (other != null && side(call) >= 0) {
+        violation(
+            'd',
+            "two claims were granted fence "
+                + call.token().fence()
+                + ": "
+                + other.describe()
+                + " and "
+                + call.describe());
+      }
+    }
+    for (Call first : observations) {
+      for (Call second : observations) {
+        if (first.record() != null
+            && second.record() != null
+            && first.before(second)
+            && sameSide(first, second)
+            && second.record().fence() < first.record().fence()) {
+          violation(
+              'd',
+              "the fence went down from "
+                  + first.record().fence()
+                  + " ("
+                  + first.describe()
+                  + ") to "
+                  + second.record().fence()
+                  + " ("
+                  + second.describe()
+                  + ")");
+          return;
+        }
+      }
+    }
+  }
+
+  /** (e), and (c) for a complete that said nothing was written but left an orphan */
+  private void orphans(
+      String order, List<Call> history, List<Orphan> found, Map<String, Call> byValue) {
+    for (Call call : history) {
+      if (!call.operation().equals("complete") || (dataLoss && side(call) != 1)) {
+        continue;
+      }
+      long copies =
+          found.stream()
+              .filter(
+                  o ->
+                      o.claimId().equals(call.token())
+                          && o.item().providerOrderId().equals(call.value()))
+              .count();
+      if (call.answer() == Answer.SUPERSEDED && copies != 1) {
+        violation(
+            'e',
+            "a superseded complete is in orphans "
+                + copies
+                + " times, not once: "
+                + call.describe());
+      } else if (copies > 1) {
+        violation('e', "a complete is in orphans " + copies + " times: " + call.describe());
+      }
+    }
+    for (Orphan orphan : found) {
+      Call writer = byValue.get(order + "\u0000" + orphan.item().providerOrderId());
+      if (writer == null) {
+        if (!dataLoss) {
+          violation('e', "order " + order + " has an orphan no call sent: " + orphan);
+        }
+      } else if (writer.answer() == Answer.WRITTEN) {
+        violation('e', "a written complete is also an orphan: " + writer.describe());
+      } else if (writer.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN) {
+        violation(
+            'c', "a complete said nothing was written, yet left an orphan: " + writer.describe());
+      }
+    }
+  }
+
+  /** Which side of a data-losing fault a call is on: 0 before, 1 after, -1 during; else 0. */
+  private int side(Call call) {
+    if (!dataLoss) {
+      return 0;
+    }
+    if (call.endNanos() < faultStart) {
+      return 0;
+    }
+    return call.startNanos() > faultEnd ? 1 : -1;
+  }
+
+  private boolean sameSide(Call first, Call second) {
+    int side = side(first);
+    return side >= 0 && side == side(second);
+  }
+
+  private void violation(char check, String message) {
+    counts[check - 'a']++;
+    long ofThisCheck = violations.stream().filter(v -> v.check() == check).count();
+    if (ofThisCheck < MAX_KEPT) {
+      violations.add(new Violation(check, message));
+    }
+  }
+
+  private static String brief(OrderRecord record) {
+    if (record == null) {
+      return "no order";
+    }
+    return record.status()
+        + " fence "
+        + record.fence()
+        + (record.claimId() == null ? "" : " claim " + record.claimId())
+        + (record.settledBy() == null ? "" : " settledBy " + record.settledBy())
+        + (record.item() == null ? "" : " item " + record.item().providerOrderId())
+        + (record.lastError() == null ? "" : " error " + record.lastError());
+  }
+
+  private static long millis(long nanos) {
+    return nanos / 1_000_000;
+  }
+}

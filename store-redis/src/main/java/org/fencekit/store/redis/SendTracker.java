@@ -1,0 +1,44 @@
+package org.fencekit.store.redis;
+
+import java.time.Duration;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.StaticCommandFlagsRegistry;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.executors.ClusterCommandExecutor;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
+
+/**
+ * The Cluster client's command executor, noting per thread whether an attempt lost its connection
+ * after the command may have been sent. Jedis re-sends a command after such a loss on its own, so a
+ * call that then ends in a refusal ({@code TRYAGAIN}, say) may still have run once: {@link
+ * ScriptRunner} says "outcome unknown" for it, never "nothing written".
+ */
+final class SendTracker extends ClusterCommandExecutor {
+
+  private static final ThreadLocal<Boolean> MAY_HAVE_RUN = ThreadLocal.withInitial(() -> false);
+
+  SendTracker(ClusterConnectionProvider provider, int maxAttempts, Duration maxTotalRetries) {
+    super(provider, maxAttempts, maxTotalRetries, StaticCommandFlagsRegistry.registry());
+  }
+
+  /** Forgets what the previous call on this thread did. */
+  static void reset() {
+    MAY_HAVE_RUN.set(false);
+  }
+
+  /** Whether an attempt of the current call on this thread lost its connection mid-command. */
+  static boolean mayHaveRun() {
+    return MAY_HAVE_RUN.get();
+  }
+
+  @Override
+  protected <T> T execute(Connection connection, CommandObject<T> commandObject) {
+    try {
+      return super.execute(connection, commandObject);
+    } catch (JedisConnectionException e) {
+      MAY_HAVE_RUN.set(true);
+      throw e;
+    }
+  }
+}

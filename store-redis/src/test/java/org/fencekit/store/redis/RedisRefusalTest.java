@@ -1,0 +1,157 @@
+package org.fencekit.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.OwnRedis;
+import org.fencekit.testsupport.OwnRedisCluster;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
+
+/**
+ * Exact outcomes: a write Redis never ran says "nothing was written", one it may have run says
+ * "outcome unknown", and TRYAGAIN during a live slot migration is retried a bounded number of
+ * times.
+ */
+@DisplayName("RedisOrderStore says exactly whether a failed write ran")
+class RedisRefusalTest {
+
+  private static final Duration LEASE = Duration.ofMinutes(2);
+
+  private static OrderSnapshot snapshot(String id) {
+    return new OrderSnapshot(id, "esim", 1, null, 100, "usd");
+  }
+
+  @Test
+  @DisplayName("failures that prove nothing ran, and those that do not")
+  void classification() {
+    assertTrue(
+        Refusal.nothingRan(
+            new JedisException(
+                "Could not get a resource from the pool",
+                new NoSuchElementException("Timeout waiting for idle object"))),
+        "pool exhausted");
+    assertTrue(
+        Refusal.nothingRan(new JedisConnectionException("Failed to connect to 127.0.0.1:1.")),
+        "connection refused");
+    assertTrue(Refusal.nothingRan(new JedisDataException("TRYAGAIN Multiple keys request")));
+    assertTrue(Refusal.nothingRan(new JedisDataException("CLUSTERDOWN The cluster is down")));
+    assertTrue(Refusal.nothingRan(new JedisDataException("LOADING Redis is loading")));
+    JedisClusterOperationException redirected =
+        new JedisClusterOperationException("No more cluster attempts left.");
+    redirected.addSuppressed(
+        new JedisMovedDataException(
+            "MOVED 1 127.0.0.1:7002", new HostAndPort("127.0.0.1", 7002), 1));
+    assertTrue(Refusal.nothingRan(redirected), "MOVED left after the redirects");
+
+    assertFalse(
+        Refusal.nothingRan(
+            new JedisConnectionException(new SocketTimeoutException("Read timed out"))),
+        "a read timeout: the command was sent");
+    assertFalse(
+        Refusal.nothingRan(new JedisDataException("ERR user_script:3: Script attempted")),
+        "a script error may come after a write");
+    JedisClusterOperationException lost =
+        new JedisClusterOperationException("No more cluster attempts left.");
+    lost.addSuppressed(new JedisConnectionException(new SocketTimeoutException("Read timed out")));
+    assertFalse(Refusal.nothingRan(lost), "a connection lost on some attempt");
+  }
+
+  @Test
+  @DisplayName("connection refused: claim and complete say nothing was written")
+  void connectionRefusedWritesNothing() {
+    try (OwnRedis node = OwnRedis.start()) {
+      String url = node.url();
+      node.kill();
+      try (RedisOrderStore store =
+          RedisOrderStore.builder().url(url).timeout(Duration.ofMillis(500)).build()) {
+        StoreUnavailableException claim =
+            assertThrows(
+                StoreUnavailableException.class, () -> store.claim(snapshot("cs_r"), LEASE));
+        assertFalse(claim.outcomeUnknown(), claim.getMessage());
+        assertTrue(claim.getMessage().contains("Nothing was written"), claim.getMessage());
+        StoreUnavailableException complete =
+            assertThrows(
+                StoreUnavailableException.class,
+                () ->
+                    store.complete(
+                        "cs_r", new ClaimId(1, ClaimId.newNonce()), new Item("p", null)));
+        assertFalse(complete.outcomeUnknown(), complete.getMessage());
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "TRYAGAIN while a slot is half migrated: retried a bounded number of times, then nothing was"
+          + " written; once the slot has moved the same complete is written")
+  void tryAgainIsRetriedThenNothingWritten() {
+    try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
+      TestClock clock = new TestClock();
+      OrderKeys keys = new OrderKeys("tryagain:");
+      String id = "cs_tryagain";
+      try (RedisOrderStore store =
+          RedisOrderStore.builder()
+              .clusterNodes(cluster.seeds())
+              .keyPrefix("tryagain:")
+              .clock(clock)
+              .timeout(Duration.ofSeconds(2))
+              .build()) {
+        ClaimId token = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
+        int slot = cluster.slotOf(keys.order(id));
+        OwnRedis source = cluster.masterOf(slot);
+        OwnRedis target =
+            cluster.masters().stream().filter(m -> m.port() != source.port()).findFirst().get();
+        // the order's hash moves, its orphan keys (not created yet) do not: complete's three keys
+        // are split between the two nodes, which answer TRYAGAIN
+        cluster.startMigration(slot, target);
+        cluster.migrateKey(slot, target, keys.order(id));
+        long before = errorCount(target, "TRYAGAIN");
+
+        StoreUnavailableException e =
+            assertThrows(
+                StoreUnavailableException.class,
+                () -> store.complete(id, token, new Item("prov-1", null)));
+        assertFalse(e.outcomeUnknown(), e.getMessage());
+        assertTrue(e.getMessage().contains("TRYAGAIN"), e.getMessage());
+        assertEquals(
+            ScriptRunner.TRYAGAIN_ATTEMPTS,
+            errorCount(target, "TRYAGAIN") - before,
+            "runs answered TRYAGAIN");
+
+        cluster.finishMigration(slot, target);
+        assertInstanceOf(
+            WriteResult.Written.class, store.complete(id, token, new Item("prov-1", null)));
+      }
+    }
+  }
+
+  private static long errorCount(OwnRedis node, String code) {
+    String info = String.valueOf(OwnRedis.text(node.command("INFO", "errorstats")));
+    for (String line : info.split("\r\n")) {
+      if (line.startsWith("errorstat_" + code + ":count=")) {
+        return Long.parseLong(line.substring(line.indexOf('=') + 1).split(",")[0]);
+      }
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,111 @@
+package org.fencekit.testsupport;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Running the commands of the servers a fault test starts itself: a bounded wait for each, signals
+ * by process id, and the rule for a missing binary (skip, or fail under {@code
+ * FENCEKIT_REQUIRE_BACKENDS=true}).
+ */
+final class OwnProcesses {
+
+  private OwnProcesses() {}
+
+  /** Skips the test, or fails it when every backend is required, if {@code binary} is missing. */
+  static void requireBinary(Path binary, String what) {
+    if (Files.isExecutable(binary)) {
+      return;
+    }
+    String message =
+        what
+            + " needs "
+            + binary
+            + ", which is not there; install it (Debian: apt-get install -y postgresql"
+            + " redis-server; .ci/run does)";
+    if ("true".equalsIgnoreCase(System.getenv(Backend.REQUIRE_VARIABLE))) {
+      throw new IllegalStateException(message + " (" + Backend.REQUIRE_VARIABLE + "=true)");
+    }
+    Assumptions.abort(message);
+  }
+
+  /**
+   * Runs a command to its end, at most {@code seconds}, and returns its output; fails on exit != 0.
+   */
+  static String run(int seconds, List<String> command) {
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      process.getOutputStream().close();
+      byte[] out;
+      if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new IllegalStateException(
+            "gave up after " + seconds + " s waiting for: " + String.join(" ", command));
+      }
+      out = process.getInputStream().readAllBytes();
+      String text = new String(out, StandardCharsets.UTF_8);
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException(
+            String.join(" ", command) + " exited with " + process.exitValue() + ": " + text);
+      }
+      return text;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run " + String.join(" ", command), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted running " + String.join(" ", command), e);
+    }
+  }
+
+  /** Sends {@code signal} (STOP, CONT, KILL) to one process. */
+  static void signal(long pid, String signal) {
+    run(10, List.of("kill", "-" + signal, Long.toString(pid)));
+  }
+
+  /** Sends {@code signal} to a process and all its descendants, parent first. */
+  static void signalTree(long pid, String signal) {
+    signal(pid, signal);
+    ProcessHandle.of(pid)
+        .ifPresent(
+            handle ->
+                handle
+                    .descendants()
+                    .forEach(
+                        child -> {
+                          try {
+                            signal(child.pid(), signal);
+                          } catch (IllegalStateException gone) {
+                            // exited meanwhile
+                          }
+                        }));
+  }
+
+  /** Deletes a directory tree, best effort. */
+  static void deleteTree(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | RuntimeException e) {
+      // a test's leftovers in /tmp are not worth failing it
+    }
+  }
+
+  /** Sleeps, keeping the interrupt. */
+  static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+}

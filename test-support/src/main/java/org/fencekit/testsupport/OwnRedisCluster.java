@@ -1,0 +1,313 @@
+package org.fencekit.testsupport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * A Redis Cluster of a fault test's own: three masters with one replica each, on free loopback
+ * ports (each with its bus port, +10000), node timeout 1 s so a killed master's replica takes over
+ * in seconds. The test may fail over, kill a master and migrate slots under load; never the shared
+ * cluster.
+ */
+public final class OwnRedisCluster implements AutoCloseable {
+
+  private static final int NODES = 6;
+
+  private final List<OwnRedis> nodes;
+
+  private OwnRedisCluster(List<OwnRedis> nodes) {
+    this.nodes = nodes;
+  }
+
+  /** Starts six nodes and joins them into a cluster with one replica per master. */
+  public static OwnRedisCluster start() {
+    OwnProcesses.requireBinary(OwnRedis.SERVER, "a Redis Cluster of the test's own");
+    List<OwnRedis> nodes = new ArrayList<>();
+    OwnRedisCluster cluster = new OwnRedisCluster(nodes);
+    try {
+      for (int i = 0; i < NODES; i++) {
+        nodes.add(
+            OwnRedis.start(
+                clusterPort(),
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                "1000"));
+      }
+      List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+      for (OwnRedis node : nodes) {
+        create.add("127.0.0.1:" + node.port());
+      }
+      create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+      OwnProcesses.run(60, create);
+      cluster.awaitHealthy(30_000);
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    return cluster;
+  }
+
+  private static int clusterPort() {
+    for (int tries = 0; tries < 100; tries++) {
+      int port = LoopbackPorts.closed();
+      if (port + 10000 < 65536 && free(port + 10000)) {
+        return port;
+      }
+    }
+    throw new IllegalStateException("no free loopback port with a free cluster bus port (+10000)");
+  }
+
+  private static boolean free(int port) {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort() == port;
+    } catch (java.io.IOException e) {
+      return false;
+    }
+  }
+
+  /** The seed nodes, {@code host:port,...}, as {@code RedisOrderStore.builder().clusterNodes}. */
+  public String seeds() {
+    return nodes.stream().map(n -> "127.0.0.1:" + n.port()).collect(Collectors.joining(","));
+  }
+
+  /** Every node, masters and replicas. */
+  public List<OwnRedis> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /** The nodes that are masters now. */
+  public List<OwnRedis> masters() {
+    List<OwnRedis> masters = new ArrayList<>();
+    for (OwnRedis node : nodes) {
+      if (alive(node) && role(node).equals("master")) {
+        masters.add(node);
+      }
+    }
+    return masters;
+  }
+
+  /** A replica of {@code master} now, or fails. */
+  public OwnRedis replicaOf(OwnRedis master) {
+    for (OwnRedis node : nodes) {
+      if (alive(node) && role(node).equals("slave")) {
+        String info = String.valueOf(OwnRedis.text(node.command("INFO", "replication")));
+        if (info.contains("master_port:" + master.port() + "\r")) {
+          return node;
+        }
+      }
+    }
+    throw new IllegalStateException("no replica of " + master + " in " + this);
+  }
+
+  /**
+   * {@code CLUSTER FAILOVER} on a replica of {@code master}: the replica waits until it has
+   * everything the master acknowledged, then takes over; returns once the cluster is healthy.
+   */
+  public OwnRedis failover(OwnRedis master) {
+    OwnRedis replica = replicaOf(master);
+    replica.command("CLUSTER", "FAILOVER");
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (!role(replica).equals("master")) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(replica + " did not take over from " + master);
+      }
+      OwnProcesses.pause(50);
+    }
+    awaitHealthy(20_000);
+    return replica;
+  }
+
+  /**
+   * Kills {@code master} with SIGKILL once its replica has everything the master acknowledged (the
+   * master's clients are paused for writes meanwhile, so nothing acknowledged is lost to the async
+   * replication that a crash inside its window would lose); waits until the replica has taken over
+   * and the cluster is healthy, then starts the killed node again, which rejoins as a replica.
+   */
+  public void killMaster(OwnRedis master) {
+    OwnRedis replica = replicaOf(master);
+    master.command("CLIENT", "PAUSE", "5000", "WRITE");
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (offset(master, "master_repl_offset") != offset(replica, "slave_repl_offset")
+        && System.nanoTime() < deadline) {
+      OwnProcesses.pause(5);
+    }
+    master.kill();
+    deadline = System.nanoTime() + 30_000_000_000L;
+    while (!role(replica).equals("master")) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(replica + " was not promoted after " + master + " died");
+      }
+      OwnProcesses.pause(50);
+    }
+    master.launch();
+    awaitHealthy(30_000);
+  }
+
+  /**
+   * Moves {@code slot} from its master to {@code target} live: IMPORTING and MIGRATING, every key
+   * MIGRATEd in batches (clients meanwhile get ASK, and TRYAGAIN for a script whose keys are split
+   * between the two), then the slot assigned to {@code target} on every master.
+   *
+   * @return how many keys moved
+   */
+  public int migrateSlot(int slot, OwnRedis target) {
+    OwnRedis source = masterOf(slot);
+    if (source.port() == target.port()) {
+      return 0;
+    }
+    startMigration(slot, target);
+    String s = Integer.toString(slot);
+    int moved = 0;
+    while (true) {
+      List<?> list = (List<?>) source.command("CLUSTER", "GETKEYSINSLOT", s, "10");
+      if (list.isEmpty()) {
+        break;
+      }
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "MIGRATE",
+                  "127.0.0.1",
+                  Integer.toString(target.port()),
+                  "",
+                  "0",
+                  "5000",
+                  "KEYS"));
+      for (Object key : list) {
+        args.add(String.valueOf(OwnRedis.text(key)));
+      }
+      source.command(args.toArray(String[]::new));
+      moved += list.size();
+      OwnProcesses.pause(2); // leave the slot half moved a little: clients see ASK and TRYAGAIN
+    }
+    finishMigration(slot, target);
+    return moved;
+  }
+
+  /** Marks {@code slot} IMPORTING on {@code target} and MIGRATING on its master; moves no key. */
+  public void startMigration(int slot, OwnRedis target) {
+    OwnRedis source = masterOf(slot);
+    String s = Integer.toString(slot);
+    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", id(source));
+    source.command("CLUSTER", "SETSLOT", s, "MIGRATING", id(target));
+  }
+
+  /** MIGRATEs one key of a migrating {@code slot} to {@code target}. */
+  public void migrateKey(int slot, OwnRedis target, String key) {
+    masterOf(slot)
+        .command("MIGRATE", "127.0.0.1", Integer.toString(target.port()), key, "0", "5000");
+  }
+
+  /** Moves what is left of {@code slot} and assigns it to {@code target} on every master. */
+  public void finishMigration(int slot, OwnRedis target) {
+    OwnRedis source = masterOf(slot);
+    String s = Integer.toString(slot);
+    while (true) {
+      List<?> list = (List<?>) source.command("CLUSTER", "GETKEYSINSLOT", s, "100");
+      if (list.isEmpty()) {
+        break;
+      }
+      for (Object key : list) {
+        migrateKey(slot, target, String.valueOf(OwnRedis.text(key)));
+      }
+    }
+    for (OwnRedis master : masters()) {
+      master.command("CLUSTER", "SETSLOT", s, "NODE", id(target));
+    }
+  }
+
+  private static String id(OwnRedis node) {
+    return String.valueOf(OwnRedis.text(node.command("CLUSTER", "MYID")));
+  }
+
+  /** The master serving {@code slot} now. */
+  public OwnRedis masterOf(int slot) {
+    for (OwnRedis master : masters()) {
+      List<?> ranges = (List<?>) master.command("CLUSTER", "SLOTS");
+      for (Object range : ranges) {
+        List<?> r = (List<?>) range;
+        long from = (Long) r.get(0);
+        long to = (Long) r.get(1);
+        List<?> owner = (List<?>) r.get(2);
+        if (slot >= from && slot <= to) {
+          long port = (Long) owner.get(1);
+          for (OwnRedis node : nodes) {
+            if (node.port() == port) {
+              return node;
+            }
+          }
+        }
+      }
+    }
+    throw new IllegalStateException("no master serves slot " + slot);
+  }
+
+  /** The slot of {@code key} ({@code CLUSTER KEYSLOT}). */
+  public int slotOf(String key) {
+    return ((Long) nodes.get(0).command("CLUSTER", "KEYSLOT", key)).intValue();
+  }
+
+  /** Waits until every live node says cluster_state:ok and all slots are served. */
+  public void awaitHealthy(long millis) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (true) {
+      boolean ok = true;
+      for (OwnRedis node : nodes) {
+        if (!alive(node)) {
+          continue;
+        }
+        String info = String.valueOf(OwnRedis.text(node.command("CLUSTER", "INFO")));
+        ok &= info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384");
+      }
+      if (ok) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the cluster " + seeds() + " did not become healthy");
+      }
+      OwnProcesses.pause(100);
+    }
+  }
+
+  private static boolean alive(OwnRedis node) {
+    try {
+      node.command("PING");
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static String role(OwnRedis node) {
+    List<?> role = (List<?>) node.command("ROLE");
+    return String.valueOf(OwnRedis.text(role.get(0)));
+  }
+
+  private static long offset(OwnRedis node, String field) {
+    String info = String.valueOf(OwnRedis.text(node.command("INFO", "replication")));
+    for (String line : info.split("\r\n")) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.substring(field.length() + 1).trim());
+      }
+    }
+    return -1;
+  }
+
+  /** Stops every node and deletes their directories. */
+  @Override
+  public void close() {
+    for (OwnRedis node : nodes) {
+      node.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "OwnRedisCluster[" + seeds() + "]";
+  }
+}
