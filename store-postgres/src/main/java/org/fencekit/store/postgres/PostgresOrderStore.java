@@ -221,7 +221,13 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
 
     /**
      * How long a call waits for a connection from a pool built from {@link #jdbcUrl} before it
-     * fails with {@link StoreUnavailableException}; at least 250 ms, default 10 s.
+     * fails with {@link StoreUnavailableException} (nothing written); at least 250 ms, default 10
+     * s. It bounds a borrow: the pool's validation of an idle connection is held to a quarter of it
+     * (at least 250 ms, and pgjdbc counts it in whole seconds, so up to 1 s), not HikariCP's 5 s.
+     *
+     * <p>The worst time of one call against a server that stops answering (paused, or a network
+     * that drops packets) is this, plus up to 1 s of validation, plus {@link #queryTimeout} + 15 s
+     * (the socket timeout: a paused server cannot act on the query timeout's cancel request).
      *
      * @return this builder
      */
@@ -436,7 +442,11 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       }
       config.setMaximumPoolSize(poolSize);
       config.setConnectionTimeout(timeout.toMillis());
-      // the pool starts without a connection; build() then borrows one to check the schema
+      // HikariCP validates a connection idle over 500 ms before lending it, for up to its
+      // validationTimeout (5 s by default, not capped by connectionTimeout): keep it well below
+      config.setValidationTimeout(Math.max(250, Math.min(5000, timeout.toMillis() / 4)));
+      // the pool starts without a connection; build() then borrows one to check the schema (a
+      // server that is down fails the first call instead, unless createSchema)
       config.setInitializationFailTimeout(-1);
       config.setAutoCommit(false);
       // driver properties: a parameter of the same name in the URL wins

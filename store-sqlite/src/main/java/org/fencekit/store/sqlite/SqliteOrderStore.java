@@ -60,10 +60,14 @@ import org.fencekit.store.Validate;
  * file held by another process beyond busyTimeout, a full or failing disk, a file that cannot be
  * opened) throw {@link StoreUnavailableException} naming the file. For a write it says whether the
  * outcome is unknown: a failure before or during the transaction that was rolled back wrote
- * nothing; a failure at COMMIT, or a rollback that failed too, leaves the outcome unknown, and the
- * same call may be retried. Writers of other processes meet in SQLite's busy handler, which polls:
- * under sustained writes from this process, a writer in another process can wait up to busyTimeout
- * and then fail.
+ * nothing; so did a COMMIT that failed with an error after which SQLite ends or keeps the
+ * transaction uncommitted ({@code SQLITE_FULL}, {@code SQLITE_BUSY}, ...: the transaction is then
+ * checked to be over or rolled back); a COMMIT that failed with an I/O error (its WAL frames may be
+ * on disk), or a rollback that failed too, leaves the outcome unknown, and the same call may be
+ * retried. {@link #builder builder().build()} refuses a file it cannot write and, unless {@link
+ * Builder#quickCheck quickCheck(false)}, a damaged one. Writers of other processes meet in SQLite's
+ * busy handler, which polls: under sustained writes from this process, a writer in another process
+ * can wait up to busyTimeout and then fail.
  *
  * <p>The file must be on a local file system (WAL needs shared memory between the processes that
  * open it; network file systems do not provide it).
@@ -152,6 +156,7 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
     private Duration busyTimeout = DEFAULT_BUSY_TIMEOUT;
     private Duration acquireTimeout = DEFAULT_ACQUIRE_TIMEOUT;
     private boolean createSchema = true;
+    private boolean quickCheck = true;
 
     private Builder(Path file) {
       this.file = file;
@@ -253,13 +258,27 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
     }
 
     /**
+     * Whether {@link #build()} runs {@code PRAGMA quick_check} on the file and refuses a damaged
+     * one, instead of failing later on the orders it damaged; default true. The check reads the
+     * whole file (about a second per few hundred MB): turn it off for a very large file whose
+     * integrity you check otherwise.
+     *
+     * @return this builder
+     */
+    public Builder quickCheck(boolean quickCheck) {
+      this.quickCheck = quickCheck;
+      return this;
+    }
+
+    /**
      * Checks every property, then opens the file (creating it and its tables if missing), switches
      * it to WAL and opens the connections.
      *
      * @throws NullPointerException if a property is null, naming it
      * @throws IllegalArgumentException if a property is out of range, naming it; nothing is created
      *     on disk then
-     * @throws StoreUnavailableException if the file cannot be opened or written
+     * @throws StoreUnavailableException if the file cannot be opened or written (a read-only file
+     *     is refused here, not at the first write), or {@code PRAGMA quick_check} finds it damaged
      * @throws IllegalStateException if the tables exist with another shape, the schema version is
      *     newer than this store's (or older, with {@code createSchema(false)}), or the file system
      *     cannot do WAL
@@ -308,6 +327,7 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
                   connections,
                   busyTimeout,
                   acquireTimeout,
+                  quickCheck,
                   createSchema));
       return new SqliteOrderStore(storage, clock, file);
     }

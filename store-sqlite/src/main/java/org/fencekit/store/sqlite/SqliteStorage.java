@@ -58,6 +58,7 @@ final class SqliteStorage extends JdbcAdminStorage {
       int connections,
       Duration busyTimeout,
       Duration acquireTimeout,
+      boolean quickCheck,
       boolean createSchema) {}
 
   /**
@@ -123,7 +124,11 @@ final class SqliteStorage extends JdbcAdminStorage {
     boolean opened = false;
     writeLock.lock();
     try {
+      if (settings.quickCheck()) {
+        quickCheck(settings, first);
+      }
       createSchema(settings, sql, first);
+      checkWritable(settings, first);
       ConnectionPool pool =
           new ConnectionPool(
               settings.connections(), () -> openConnection(settings), closedMessage(settings));
@@ -193,6 +198,54 @@ final class SqliteStorage extends JdbcAdminStorage {
     } catch (SQLException | RuntimeException e) {
       closeQuietly(connection);
       throw e;
+    }
+  }
+
+  /** Refuses a damaged file: {@code PRAGMA quick_check} must answer "ok". */
+  private static void quickCheck(Settings settings, Connection connection) {
+    List<String> found = new ArrayList<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("PRAGMA quick_check")) {
+      while (rows.next() && found.size() < 3) {
+        found.add(rows.getString(1));
+      }
+    } catch (SQLException e) {
+      found.add(String.valueOf(e.getMessage()));
+    }
+    if (!found.equals(List.of("ok"))) {
+      throw new StoreUnavailableException(
+          BACKEND,
+          "open",
+          null,
+          false,
+          "PRAGMA quick_check found "
+              + settings.file()
+              + " damaged ("
+              + String.join("; ", found)
+              + "); restore it from a backup, or build with quickCheck(false) to open it anyway",
+          null);
+    }
+  }
+
+  /**
+   * Refuses a file this process cannot write (SQLite opens it read-only without saying so, and the
+   * first write would fail): a write transaction that sets the header's user_version to its own
+   * value, rolled back.
+   */
+  private static void checkWritable(Settings settings, Connection connection) {
+    try (Statement statement = connection.createStatement()) {
+      int version;
+      try (ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
+        version = rows.next() ? rows.getInt(1) : 0;
+      }
+      statement.execute(BEGIN);
+      try {
+        statement.execute("PRAGMA user_version = " + version);
+      } finally {
+        statement.execute(ROLLBACK);
+      }
+    } catch (SQLException e) {
+      throw unavailable(settings, "open", null, false, "could not write the file", e);
     }
   }
 
@@ -331,10 +384,50 @@ final class SqliteStorage extends JdbcAdminStorage {
     try {
       slot.prepare(COMMIT).execute();
     } catch (SQLException e) {
-      rollback(slot, e);
-      throw unavailable(settings, operation, sessionId, true, "the commit failed", e);
+      boolean nothingWritten = commitRolledBack(slot, e);
+      throw unavailable(
+          settings,
+          operation,
+          sessionId,
+          !nothingWritten,
+          nothingWritten
+              ? "the commit failed and SQLite rolled the transaction back"
+              : "the commit failed",
+          e);
     }
     return result;
+  }
+
+  /**
+   * After a failed COMMIT: whether it is certain that nothing landed. True when the error is one
+   * after which SQLite either keeps the transaction open (it is then rolled back here) or has
+   * rolled it back itself (ROLLBACK then finds no transaction), and never for an I/O error or
+   * damage, after which the commit's WAL frames may be on disk.
+   */
+  private static boolean commitRolledBack(ConnectionPool.Slot slot, SQLException commitFailure) {
+    SQLiteErrorCode code = primaryCode(commitFailure);
+    boolean refusedCommit =
+        code == SQLiteErrorCode.SQLITE_FULL
+            || code == SQLiteErrorCode.SQLITE_BUSY
+            || code == SQLiteErrorCode.SQLITE_LOCKED
+            || code == SQLiteErrorCode.SQLITE_NOMEM
+            || code == SQLiteErrorCode.SQLITE_READONLY
+            || code == SQLiteErrorCode.SQLITE_CONSTRAINT;
+    try {
+      slot.prepare(ROLLBACK).execute();
+      return refusedCommit; // the transaction was still open, and is rolled back now
+    } catch (SQLException rollback) {
+      commitFailure.addSuppressed(rollback);
+      // "cannot rollback - no transaction is active": SQLite ended it, and COMMIT said it failed
+      return refusedCommit && String.valueOf(rollback.getMessage()).contains("no transaction");
+    }
+  }
+
+  private static SQLiteErrorCode primaryCode(SQLException e) {
+    if (e instanceof SQLiteException && ((SQLiteException) e).getResultCode() != null) {
+      return SQLiteErrorCode.getErrorCode(((SQLiteException) e).getResultCode().code & 0xff);
+    }
+    return SQLiteErrorCode.UNKNOWN_ERROR;
   }
 
   /** Rolls back; on failure adds it to {@code cause} and returns false. */
@@ -653,10 +746,7 @@ final class SqliteStorage extends JdbcAdminStorage {
   }
 
   private static String remedy(Settings settings, SQLException e) {
-    SQLiteErrorCode code = SQLiteErrorCode.UNKNOWN_ERROR;
-    if (e instanceof SQLiteException && ((SQLiteException) e).getResultCode() != null) {
-      code = SQLiteErrorCode.getErrorCode(((SQLiteException) e).getResultCode().code & 0xff);
-    }
+    SQLiteErrorCode code = primaryCode(e);
     switch (code) {
       case SQLITE_BUSY:
       case SQLITE_LOCKED:

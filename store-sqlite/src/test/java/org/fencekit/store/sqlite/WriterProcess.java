@@ -1,0 +1,78 @@
+package org.fencekit.store.sqlite;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
+
+/**
+ * A JVM that writes to a SQLite file as fast as it can until it is killed: the writer a fault test
+ * kills with SIGKILL mid-transaction. Usage: {@code WriterProcess <file> <prefix>}; prints {@code
+ * writing} after its first commit.
+ */
+public final class WriterProcess {
+
+  private WriterProcess() {}
+
+  /** Claims and completes fresh orders until killed. */
+  public static void main(String[] args) {
+    try (SqliteOrderStore store =
+        SqliteOrderStore.builder(Path.of(args[0])).quickCheck(false).build()) {
+      for (long i = 0; ; i++) {
+        String id = args[1] + i;
+        ClaimResult claim =
+            store.claim(new OrderSnapshot(id, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1));
+        if (claim instanceof ClaimResult.Claimed claimed) {
+          store.complete(id, claimed.claimId(), new Item("child-" + i, "x".repeat(500)));
+        }
+        if (i == 0) {
+          System.out.println("writing");
+          System.out.flush();
+        }
+      }
+    }
+  }
+
+  /** Starts a writer on {@code file} and waits until it has committed once. */
+  static Process start(Path file, String prefix) throws IOException, InterruptedException {
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-Xmx96m",
+                    "-XX:TieredStopAtLevel=1",
+                    "-cp",
+                    classpath,
+                    WriterProcess.class.getName(),
+                    file.toString(),
+                    prefix))
+            .redirectErrorStream(true)
+            .start();
+    byte[] expected = "writing".getBytes();
+    int matched = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (matched < expected.length) {
+      if (System.nanoTime() > deadline || !process.isAlive()) {
+        process.destroyForcibly();
+        throw new IllegalStateException("the writer process did not start writing");
+      }
+      int b = process.getInputStream().read();
+      if (b < 0) {
+        continue;
+      }
+      matched = b == expected[matched] ? matched + 1 : (b == expected[0] ? 1 : 0);
+    }
+    return process;
+  }
+}
