@@ -7,6 +7,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The store under test, shared by every thread of a run: the {@code backend} parameter names its
@@ -34,7 +35,7 @@ public class BackendState {
 
   /** Opens the store in a fresh namespace. */
   @Setup(Level.Trial)
-  public void open() {
+  public void open(BenchmarkParams params) {
     if (!backend.available(Server.environment())) {
       throw new IllegalStateException(
           backend.absence() + "; set it or pass -p backend=MEMORY,SQLITE");
@@ -42,7 +43,7 @@ public class BackendState {
     clock = new BenchClock();
     runPrefix = Orders.newRunPrefix();
     namespace = Namespace.fresh();
-    store = backend.open(clock, namespace, Server.environment());
+    store = backend.open(clock, namespace, Server.environment(), params.getThreads());
   }
 
   /** Closes the store and drops its namespace: its SQLite files, its schema or its keys. */

@@ -42,6 +42,7 @@ final class Comparison {
   enum Kind {
     THROUGHPUT("claim+complete"),
     RAW("raw baseline"),
+    PEER("peer"),
     LATENCY("claim+complete latency"),
     HOT("hot orders"),
     STALE("stale-write storm");
@@ -58,14 +59,20 @@ final class Comparison {
     final StoreType store;
     final Kind kind;
     final RawBaseline baseline;
+    final Peer peer;
     final int threads;
     final List<RunResult> results = new ArrayList<>();
     String error;
 
     Job(StoreType store, Kind kind, RawBaseline baseline, int threads) {
+      this(store, kind, baseline, null, threads);
+    }
+
+    Job(StoreType store, Kind kind, RawBaseline baseline, Peer peer, int threads) {
       this.store = store;
       this.kind = kind;
       this.baseline = baseline;
+      this.peer = peer;
       this.threads = threads;
     }
 
@@ -74,6 +81,7 @@ final class Comparison {
           + "  "
           + kind.title
           + (baseline == null ? "" : " " + baseline.label())
+          + (peer == null ? "" : " " + peer.label())
           + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
     }
 
@@ -101,6 +109,21 @@ final class Comparison {
       PrintStream out,
       String command,
       String servers) {
+    this(profile, stores, outDir, out, command, servers, false);
+  }
+
+  /**
+   * @param ratiosOnly only claim + complete beside the raw baselines and the peers (no latency, hot
+   *     orders or storm): the ratios the speed targets are about, in a third of the time
+   */
+  Comparison(
+      Profile profile,
+      List<StoreType> stores,
+      Path outDir,
+      PrintStream out,
+      String command,
+      String servers,
+      boolean ratiosOnly) {
     this.profile = profile;
     this.stores = List.copyOf(stores);
     this.outDir = outDir;
@@ -108,11 +131,17 @@ final class Comparison {
     this.command = command;
     this.servers = servers;
     for (StoreType store : stores) {
-      // Each store run next to its raw baselines at the same thread count, so that both see
-      // the same background load when the machine is shared.
+      // Each store run next to its raw baseline and its peers at the same thread count, so that
+      // all of them see the same background load when the machine is shared.
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
         jobs.add(new Job(store, Kind.RAW, RawBaseline.of(store), t));
+        for (Peer peer : Peer.of(store)) {
+          jobs.add(new Job(store, Kind.PEER, null, peer, t));
+        }
+      }
+      if (ratiosOnly) {
+        continue;
       }
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.LATENCY, null, t));
@@ -210,6 +239,11 @@ final class Comparison {
     out.println();
     out.println("Summary:");
     out.print(Report.summary(stores, jobs).render("  "));
+    Table targets = Report.targets(stores, jobs);
+    if (!targets.isEmpty()) {
+      out.println("fencekit / peer beside fencekit / raw, against the speed targets:");
+      out.print(targets.render("  "));
+    }
     Table fastPath = Report.fastPath(jobs);
     if (!fastPath.isEmpty()) {
       out.println("PostgreSQL, fast path over locking transactions:");
@@ -232,6 +266,9 @@ final class Comparison {
     switch (job.kind) {
       case RAW:
         benchmark = RawBaselineBenchmark.class;
+        break;
+      case PEER:
+        benchmark = PeerLockBenchmark.class;
         break;
       case HOT:
         benchmark = HotOrderBenchmark.class;
@@ -257,6 +294,8 @@ final class Comparison {
             .shouldFailOnError(true);
     if (job.kind == Kind.RAW) {
       options.param("baseline", job.baseline.name());
+    } else if (job.kind == Kind.PEER) {
+      options.param("peer", job.peer.name());
     } else {
       options.param("backend", job.store.name());
     }

@@ -51,7 +51,7 @@ import picocli.CommandLine.Option;
     },
     footerHeading = "%nServers: a server's stores run when its variable is set%n",
     footer = {
-      "  FENCEKIT_POSTGRES_URL         postgres, postgres-locking",
+      "  FENCEKIT_POSTGRES_URL         postgres, postgres-datasource, postgres-locking",
       "      e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
       "  FENCEKIT_REDIS_URL            redis",
       "      e.g. redis://127.0.0.1:6379",
@@ -110,7 +110,8 @@ public final class Main implements Callable<Integer> {
       converter = StoreLabel.class,
       description = {
         "only these stores, comma-separated: "
-            + "memory, sqlite, sqlite-normal, postgres, postgres-locking, redis, redis-cluster.",
+            + "memory, sqlite, sqlite-normal, postgres, postgres-datasource, postgres-locking,"
+            + " redis, redis-cluster.",
         "A server store named here whose variable is not set is an error (exit 2)."
       })
   List<StoreType> only;
@@ -126,6 +127,14 @@ public final class Main implements Callable<Integer> {
 
   @Option(names = "--replay-only", description = "the replay, no benchmarks")
   boolean replayOnly;
+
+  @Option(
+      names = "--ratios-only",
+      description = {
+        "only claim + complete beside the raw baselines and the peers (the lock libraries):",
+        "the speed targets' ratios, without latency, hot orders or the stale-write storm"
+      })
+  boolean ratiosOnly;
 
   @Option(
       names = {"-h", "--help"},
@@ -291,7 +300,8 @@ public final class Main implements Callable<Integer> {
                 : profileChoice.smoke ? Profile.SMOKE : Profile.SHORT;
     Path dir = outDir != null ? outDir : defaultOutDir();
     System.setProperty("jmh.ignoreLock", "true");
-    Comparison comparison = new Comparison(profile, stores, dir, out, command(), servers());
+    Comparison comparison =
+        new Comparison(profile, stores, dir, out, command(), servers(), ratiosOnly);
     int failed;
     try {
       failed = comparison.run();

@@ -1,5 +1,7 @@
 package org.fencekit.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
@@ -16,8 +18,11 @@ public enum RawBaseline {
   SQLITE_JDBC(StoreType.SQLITE),
   /** The SQLite store's statements through bare JDBC, synchronous=NORMAL. */
   SQLITE_NORMAL_JDBC(StoreType.SQLITE_NORMAL),
-  /** The PostgreSQL store's single statements (its fast path) through bare JDBC. */
-  POSTGRES_SINGLE_JDBC(StoreType.POSTGRES),
+  /**
+   * The PostgreSQL store's single statements (its fast path) through bare JDBC: the baseline of the
+   * store built from a URL and of the one built over the peers' DataSource.
+   */
+  POSTGRES_SINGLE_JDBC(StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE),
   /** The PostgreSQL store's locking transactions through bare JDBC. */
   POSTGRES_LOCKING_JDBC(StoreType.POSTGRES_LOCKING),
   /** The Redis store's scripts through Jedis EVALSHA, single node. */
@@ -26,20 +31,29 @@ public enum RawBaseline {
   REDIS_CLUSTER_EVALSHA(StoreType.REDIS_CLUSTER);
 
   private final StoreType store;
+  private final List<StoreType> stores;
 
-  RawBaseline(StoreType store) {
+  RawBaseline(StoreType store, StoreType... others) {
     this.store = store;
+    List<StoreType> all = new ArrayList<>(List.of(store));
+    all.addAll(List.of(others));
+    this.stores = List.copyOf(all);
   }
 
-  /** The store configuration this is the baseline of. */
+  /** The store configuration this is the baseline of (the first, when there are several). */
   StoreType store() {
     return store;
+  }
+
+  /** Every store configuration this is the baseline of. */
+  List<StoreType> stores() {
+    return stores;
   }
 
   /** The baseline of {@code store}: each store has exactly one. */
   static RawBaseline of(StoreType store) {
     for (RawBaseline b : values()) {
-      if (b.store == store) {
+      if (b.stores.contains(store)) {
         return b;
       }
     }

@@ -43,36 +43,42 @@ final class RawRedis implements RawDriver {
    * namespace}.
    */
   static RawRedis node(String url, Namespace namespace) {
+    return new RawRedis(nodeClient(url), namespace);
+  }
+
+  /** A client of a single node, pooled as the store's is; the peers use it too. */
+  static UnifiedJedis nodeClient(String url) {
     URI uri = URI.create(url);
-    return new RawRedis(
-        RedisClient.builder()
-            .hostAndPort(JedisURIHelper.getHostAndPort(uri))
-            .clientConfig(
-                DefaultJedisClientConfig.builder()
-                    .user(JedisURIHelper.getUser(uri))
-                    .password(JedisURIHelper.getPassword(uri))
-                    .database(JedisURIHelper.getDBIndex(uri))
-                    .ssl(JedisURIHelper.isRedisSSLScheme(uri))
-                    .timeoutMillis(2000)
-                    .build())
-            .poolConfig(pool())
-            .build(),
-        namespace);
+    return RedisClient.builder()
+        .hostAndPort(JedisURIHelper.getHostAndPort(uri))
+        .clientConfig(
+            DefaultJedisClientConfig.builder()
+                .user(JedisURIHelper.getUser(uri))
+                .password(JedisURIHelper.getPassword(uri))
+                .database(JedisURIHelper.getDBIndex(uri))
+                .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+                .timeoutMillis(2000)
+                .build())
+        .poolConfig(pool())
+        .build();
   }
 
   /** A cluster given as {@code host:port,host:port}, keys in {@code namespace}. */
   static RawRedis cluster(String nodes, Namespace namespace) {
+    return new RawRedis(clusterClient(nodes), namespace);
+  }
+
+  /** A cluster client given {@code host:port,host:port}, pooled as the store's is. */
+  static UnifiedJedis clusterClient(String nodes) {
     Set<HostAndPort> seeds = new LinkedHashSet<>();
     for (String node : nodes.split(",")) {
       seeds.add(HostAndPort.from(node.trim()));
     }
-    return new RawRedis(
-        RedisClusterClient.builder()
-            .nodes(seeds)
-            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
-            .poolConfig(pool())
-            .build(),
-        namespace);
+    return RedisClusterClient.builder()
+        .nodes(seeds)
+        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(2000).build())
+        .poolConfig(pool())
+        .build();
   }
 
   private static ConnectionPoolConfig pool() {

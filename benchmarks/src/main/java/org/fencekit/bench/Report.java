@@ -74,8 +74,15 @@ final class Report {
     out.println();
     out.println(store.label() + ":");
     out.print(claimComplete(store, jobs).render("  "));
-    out.print(hot(store, jobs).render("  "));
-    out.print(stale(store, jobs).render("  "));
+    Table peers = peers(store, jobs);
+    if (!peers.isEmpty()) {
+      out.print(peers.render("  "));
+    }
+    for (Table table : List.of(hot(store, jobs), stale(store, jobs))) {
+      if (!table.isEmpty()) {
+        out.print(table.render("  "));
+      }
+    }
     out.println();
   }
 
@@ -138,6 +145,102 @@ final class Report {
               counter(base, GC_NORM).rate()));
     }
     return table;
+  }
+
+  /** A store's claim + complete beside each of its peers' lock + unlock, per thread count. */
+  static Table peers(StoreType store, List<Job> jobs) {
+    Table table =
+        new Table("threads", "ops/s", "peer", "peer ops/s", "fencekit / peer", "peer B/op");
+    for (int t : threads(jobs, store)) {
+      Figure fencekit = Figure.of(find(jobs, store, Kind.THROUGHPUT, null, t));
+      for (Peer peer : Peer.of(store)) {
+        RunResult r = findPeer(jobs, store, peer, t);
+        if (r == null) {
+          continue;
+        }
+        table.row(
+            List.of(
+                Integer.toString(t),
+                fencekit.rate(),
+                peer.label(),
+                Figure.of(r).rate(),
+                fencekit.over(Figure.of(r)).text(),
+                counter(r, GC_NORM).rate()));
+      }
+    }
+    return table;
+  }
+
+  /**
+   * The speed targets (issue 13), one row per store, thread count and peer: fencekit / peer beside
+   * fencekit / raw, each with its interval and whether that interval is above its target (met),
+   * below it (missed), or spans it (open: this run cannot tell).
+   */
+  static Table targets(List<StoreType> stores, List<Job> jobs) {
+    Table table =
+        new Table(
+            "store",
+            "threads",
+            "ops/s",
+            "peer",
+            "fencekit / peer",
+            "target",
+            "fencekit / raw",
+            "target",
+            "B/op over raw");
+    for (StoreType store : stores) {
+      RawBaseline raw = RawBaseline.of(store);
+      for (int t : threads(jobs, store)) {
+        RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
+        Figure fencekit = Figure.of(thrpt);
+        RunResult base = find(jobs, store, Kind.RAW, raw, t);
+        Ratio overRaw = fencekit.over(Figure.of(base));
+        String rawTarget = Target.raw(store).verdict(overRaw);
+        String alloc = counter(thrpt, GC_NORM).over(counter(base, GC_NORM)).text();
+        List<Peer> peers = Peer.of(store);
+        if (peers.isEmpty()) {
+          table.row(
+              List.of(
+                  store.label(),
+                  Integer.toString(t),
+                  fencekit.rate(),
+                  "-",
+                  "-",
+                  "-",
+                  overRaw.text(),
+                  rawTarget,
+                  alloc));
+        }
+        for (Peer peer : peers) {
+          Ratio overPeer = fencekit.over(Figure.of(findPeer(jobs, store, peer, t)));
+          table.row(
+              List.of(
+                  store.label(),
+                  Integer.toString(t),
+                  fencekit.rate(),
+                  peer.label(),
+                  overPeer.text(),
+                  Target.peer(store, peer).verdict(overPeer),
+                  overRaw.text(),
+                  rawTarget,
+                  alloc));
+        }
+      }
+    }
+    return table;
+  }
+
+  /** The peer job's result for {@code store} at {@code threads}, or null. */
+  static RunResult findPeer(List<Job> jobs, StoreType store, Peer peer, int threads) {
+    for (Job job : jobs) {
+      if (job.store == store
+          && job.kind == Kind.PEER
+          && job.peer == peer
+          && job.threads == threads) {
+        return job.first();
+      }
+    }
+    return null;
   }
 
   /** Hot orders: calls per second and how they ended. */
@@ -265,6 +368,19 @@ final class Report {
             + " same run\n\n");
     md.append(HOW_TO_READ).append("\n\n");
     md.append("## Summary\n\n").append(summary(stores, jobs).render("")).append('\n');
+    Table targets = targets(stores, jobs);
+    if (!targets.isEmpty()) {
+      md.append("## fencekit / peer beside fencekit / raw, against the speed targets\n\n")
+          .append(Target.LEGEND)
+          .append("\n\n")
+          .append(targets.render(""))
+          .append('\n');
+      md.append("Peers:\n\n");
+      for (Peer peer : Peer.values()) {
+        md.append("- `").append(peer.label()).append("`: ").append(peer.description()).append('\n');
+      }
+      md.append('\n');
+    }
     Table fastPath = fastPath(jobs);
     if (!fastPath.isEmpty()) {
       md.append("## PostgreSQL: fast path over locking transactions\n\n")
@@ -282,6 +398,12 @@ final class Report {
       md.append("Claim + complete of fresh orders (latency percentiles of JMH's samples):\n\n")
           .append(claimComplete(store, jobs).render(""))
           .append('\n');
+      Table peers = peers(store, jobs);
+      if (!peers.isEmpty()) {
+        md.append("Beside its peers (lock + unlock, a lock per thread):\n\n")
+            .append(peers.render(""))
+            .append('\n');
+      }
       md.append("Hot orders (lease 20 ms, every ")
           .append(HotOrderBenchmark.COMPLETE_EVERY)
           .append("th win completes, the rest fail):\n\n")

@@ -1,5 +1,6 @@
 package org.fencekit.bench;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Locale;
@@ -61,6 +62,36 @@ public enum StoreType {
     }
   },
 
+  /**
+   * PostgreSQL, fast path, built {@code dataSource(...)} over the DataSource the lock libraries run
+   * on ({@link PeerDataSource}: HikariCP and the driver at their defaults, a connection per
+   * thread), so that it and ShedLock's JDBC provider are compared over the same pool.
+   */
+  POSTGRES_DATASOURCE(Server.POSTGRES) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return open(clock, namespace, env, 4);
+    }
+
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      HikariDataSource pool = PeerDataSource.open(setting(env), threads);
+      try {
+        OrderStore store =
+            PostgresOrderStore.builder()
+                .dataSource(pool)
+                .schema(namespace.schema())
+                .createSchema(true)
+                .clock(clock)
+                .build();
+        return ClosingStore.closing(store, pool);
+      } catch (RuntimeException e) {
+        pool.close();
+        throw e;
+      }
+    }
+  },
+
   /** PostgreSQL with locking transactions only ({@code singleStatementFastPath(false)}). */
   POSTGRES_LOCKING(Server.POSTGRES) {
     @Override
@@ -104,6 +135,14 @@ public enum StoreType {
    * closes it.
    */
   abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env);
+
+  /**
+   * The same, for {@code threads} benchmark threads: a store over a pool of the caller's sizes it
+   * to one connection per thread.
+   */
+  OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+    return open(clock, namespace, env);
+  }
 
   /** A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built. */
   PostgresOrderStore.Builder postgres(Clock clock, Namespace namespace, Map<String, String> env) {

@@ -1,0 +1,230 @@
+package org.fencekit.bench;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.core.ClockProvider;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbc.JdbcLockProvider;
+import net.javacrumbs.shedlock.provider.redis.jedis4.JedisLockProvider;
+import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * The lock libraries people use today, measured beside the stores on the same servers: a lock and
+ * an unlock per operation, each thread on a lock of its own, against a store's claim and complete
+ * of a fresh order. {@link #stores()} says which stores each is the peer of.
+ */
+public enum Peer {
+
+  /**
+   * ShedLock's {@code JdbcLockProvider} on PostgreSQL, over {@link PeerDataSource}: an UPDATE to
+   * lock and one to unlock, each committed alone (the first lock of a name is an INSERT).
+   */
+  SHEDLOCK_JDBC(Server.POSTGRES, List.of(StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE)),
+  /**
+   * ShedLock's {@code JedisLockProvider} on one Redis node: {@code SET NX PX} to lock, {@code DEL}
+   * to unlock (no owner check), on the Jedis client the store uses, pooled as the store's is.
+   */
+  SHEDLOCK_REDIS(Server.REDIS, List.of(StoreType.REDIS)),
+  /** The same on the Redis Cluster. */
+  SHEDLOCK_REDIS_CLUSTER(Server.REDIS_CLUSTER, List.of(StoreType.REDIS_CLUSTER)),
+  /**
+   * Redisson's {@code RFencedLock} on one Redis node, at Redisson's defaults: {@code
+   * lockAndGetToken} with a lease, then {@code unlock}; the one peer that hands out a fencing token
+   * (which the protected resource must then check itself).
+   */
+  REDISSON_FENCED(Server.REDIS, List.of(StoreType.REDIS)),
+  /** The same on the Redis Cluster. */
+  REDISSON_FENCED_CLUSTER(Server.REDIS_CLUSTER, List.of(StoreType.REDIS_CLUSTER));
+
+  /** The lease each lock is taken with, as long as a claim's in the benchmarks. */
+  static final Duration LEASE = ClaimCompleteBenchmark.LEASE;
+
+  private final Server server;
+  private final List<StoreType> stores;
+
+  Peer(Server server, List<StoreType> stores) {
+    this.server = server;
+    this.stores = stores;
+  }
+
+  /** The stores this library is the peer of. */
+  List<StoreType> stores() {
+    return stores;
+  }
+
+  /** The server it runs on. */
+  Server server() {
+    return server;
+  }
+
+  /** The peers of {@code store}, in table order; none for the embedded stores. */
+  static List<Peer> of(StoreType store) {
+    return java.util.Arrays.stream(values()).filter(p -> p.stores.contains(store)).toList();
+  }
+
+  /** A short name for tables: {@code shedlock-jdbc}. */
+  String label() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** What it does per operation, for the report. */
+  String description() {
+    switch (this) {
+      case SHEDLOCK_JDBC:
+        return "ShedLock JdbcLockProvider: lock (UPDATE ... WHERE lock_until <= now) and unlock"
+            + " (UPDATE lock_until), each an auto-commit statement, over HikariCP at its defaults"
+            + " with one connection per thread and the driver at its defaults";
+      case SHEDLOCK_REDIS:
+      case SHEDLOCK_REDIS_CLUSTER:
+        return "ShedLock JedisLockProvider: SET NX PX to lock, DEL to unlock, on a Jedis client"
+            + " pooled as the store's (32 connections)";
+      default:
+        return "Redisson RFencedLock at Redisson's defaults: lockAndGetToken(lease) then unlock,"
+            + " two Lua scripts";
+    }
+  }
+
+  /** Whether its server is configured in {@code env}. */
+  boolean available(Map<String, String> env) {
+    return server.lookup(env).isPresent();
+  }
+
+  /**
+   * Opens the library for {@code threads} threads, its locks inside {@code namespace}; the caller
+   * closes it.
+   */
+  PeerLock open(Namespace namespace, Map<String, String> env, int threads) {
+    String setting =
+        server
+            .lookup(env)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(label() + ": " + server.variable() + " is not set"));
+    switch (this) {
+      case SHEDLOCK_JDBC:
+        return shedlockJdbc(setting, namespace, threads);
+      case SHEDLOCK_REDIS:
+        return shedlock(RawRedis.nodeClient(setting), namespace);
+      case SHEDLOCK_REDIS_CLUSTER:
+        return shedlock(RawRedis.clusterClient(setting), namespace);
+      case REDISSON_FENCED:
+        return redisson(nodeConfig(setting), namespace);
+      case REDISSON_FENCED_CLUSTER:
+        return redisson(clusterConfig(setting), namespace);
+      default:
+        throw new AssertionError(this);
+    }
+  }
+
+  private static PeerLock shedlockJdbc(String jdbcUrl, Namespace namespace, int threads) {
+    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    String table = namespace.schema() + ".shedlock";
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + namespace.schema());
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + table
+              + " (name VARCHAR(64) NOT NULL PRIMARY KEY, lock_until TIMESTAMP NOT NULL,"
+              + " locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL)");
+    } catch (SQLException e) {
+      pool.close();
+      throw new IllegalStateException("could not create ShedLock's table " + table, e);
+    }
+    return new Shedlock(new JdbcLockProvider(pool, table), pool::close, "lock-");
+  }
+
+  private static PeerLock shedlock(UnifiedJedis client, Namespace namespace) {
+    String environment = namespace.keyPrefix().substring(0, namespace.keyPrefix().length() - 1);
+    return new Shedlock(new JedisLockProvider(client, environment), client::close, "lock-");
+  }
+
+  private static Config nodeConfig(String url) {
+    URI uri = URI.create(url);
+    Config config = new Config();
+    var server =
+        config
+            .useSingleServer()
+            .setAddress(uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort())
+            .setDatabase(JedisURIHelper.getDBIndex(uri));
+    if (JedisURIHelper.getPassword(uri) != null) {
+      server.setPassword(JedisURIHelper.getPassword(uri));
+      server.setUsername(JedisURIHelper.getUser(uri));
+    }
+    return config;
+  }
+
+  private static Config clusterConfig(String nodes) {
+    Config config = new Config();
+    var cluster = config.useClusterServers();
+    for (String node : nodes.split(",")) {
+      cluster.addNodeAddress("redis://" + node.trim());
+    }
+    return config;
+  }
+
+  private static PeerLock redisson(Config config, Namespace namespace) {
+    RedissonClient client = Redisson.create(config);
+    String prefix = namespace.keyPrefix();
+    return new PeerLock() {
+      @Override
+      public Session session(int thread) {
+        RFencedLock lock = client.getFencedLock(prefix + "lock-" + thread);
+        return () -> {
+          Long token = lock.lockAndGetToken(LEASE.toMillis(), TimeUnit.MILLISECONDS);
+          if (token == null) {
+            throw new IllegalStateException(lock.getName() + " was not acquired");
+          }
+          lock.unlock();
+        };
+      }
+
+      @Override
+      public void close() {
+        try {
+          // the lock hashes are gone after unlock; the token counters stay, outside the prefix
+          client.getKeys().deleteByPattern("redisson_lock__token:*" + prefix + "*");
+        } finally {
+          client.shutdown();
+        }
+      }
+    };
+  }
+
+  /** A ShedLock provider, each thread locking and unlocking a name of its own. */
+  private record Shedlock(LockProvider provider, Runnable closer, String namePrefix)
+      implements PeerLock {
+
+    @Override
+    public Session session(int thread) {
+      String name = namePrefix + thread;
+      return () -> {
+        SimpleLock lock =
+            provider
+                .lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO))
+                .orElseThrow(() -> new IllegalStateException(name + " was not acquired"));
+        lock.unlock();
+      };
+    }
+
+    @Override
+    public void close() {
+      closer.run();
+    }
+  }
+}

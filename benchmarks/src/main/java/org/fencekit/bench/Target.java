@@ -1,0 +1,70 @@
+package org.fencekit.bench;
+
+import java.util.Locale;
+import org.fencekit.bench.Figure.Ratio;
+
+/**
+ * A speed target of issue 13: a ratio of throughputs measured in one run that should be at least
+ * {@code minimum}. A ratio meets it only when its whole interval is at or above it; a ratio whose
+ * interval spans it is open (this run cannot tell), never met.
+ *
+ * @param minimum the lowest acceptable ratio, NaN for no target
+ */
+record Target(double minimum) {
+
+  /** No target for this pair. */
+  static final Target NONE = new Target(Double.NaN);
+
+  /** How to read the verdicts, for results.md and the README. */
+  static final String LEGEND =
+      "A target is met when the ratio's whole interval is at or above it, missed when the whole"
+          + " interval is below it, and open when the interval spans it (this run cannot tell).";
+
+  /**
+   * fencekit / peer: PostgreSQL over the peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL
+   * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock.
+   */
+  static Target peer(StoreType store, Peer peer) {
+    switch (peer) {
+      case SHEDLOCK_JDBC:
+        return store == StoreType.POSTGRES_DATASOURCE
+            ? new Target(0.95)
+            : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+      case SHEDLOCK_REDIS:
+      case SHEDLOCK_REDIS_CLUSTER:
+        return new Target(0.8);
+      case REDISSON_FENCED:
+      case REDISSON_FENCED_CLUSTER:
+        return new Target(3);
+      default:
+        return NONE;
+    }
+  }
+
+  /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
+  static Target raw(StoreType store) {
+    switch (store) {
+      case MEMORY:
+      case SQLITE:
+      case SQLITE_NORMAL:
+        return new Target(0.9);
+      default:
+        return NONE;
+    }
+  }
+
+  /** {@code ≥0.95 met}, {@code ≥0.95 missed}, {@code ≥0.95 open}, or {@code -} without a target. */
+  String verdict(Ratio ratio) {
+    if (Double.isNaN(minimum)) {
+      return "-";
+    }
+    String goal = String.format(Locale.ROOT, "≥%.2f ", minimum).replace(".00 ", " ");
+    if (!ratio.measured() || !ratio.intervalKnown()) {
+      return goal + "?";
+    }
+    if (ratio.low() >= minimum) {
+      return goal + "met";
+    }
+    return goal + (ratio.high() < minimum ? "missed" : "open");
+  }
+}
