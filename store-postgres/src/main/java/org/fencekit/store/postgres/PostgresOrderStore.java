@@ -157,6 +157,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     private String orphansTable = DEFAULT_ORPHANS_TABLE;
     private boolean createSchema;
     private boolean singleStatementFastPath = true;
+    private boolean serverTime;
     private Clock clock = Clock.systemUTC();
 
     private Builder() {}
@@ -324,6 +325,22 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     }
 
     /**
+     * Whether lease arithmetic takes {@code now} from the PostgreSQL server ({@code
+     * clock_timestamp()}, read in each transaction's locking statement after the row lock is held:
+     * no extra round trip) instead of {@link #clock}: a host whose clock is wrong can then neither
+     * take over a live order nor keep a dead one. The state machine still decides; only where
+     * {@code now} comes from changes. Calls then use the locking transactions only (the fast path's
+     * single statements take {@code now} from the client), so {@link #singleStatementFastPath} is
+     * ignored. Default false (the clock).
+     *
+     * @return this builder
+     */
+    public Builder serverTime(boolean serverTime) {
+      this.serverTime = serverTime;
+      return this;
+    }
+
+    /**
      * Checks every property, builds the pool if the store owns one, checks the schema version and
      * brings it up to date if asked to ({@link #createSchema}).
      *
@@ -372,13 +389,13 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
           "orphans "
               + (schema == null ? "" : schema + ".")
               + orphansTable.toLowerCase(Locale.ROOT));
-      description.add(
-          singleStatementFastPath ? "single-statement fast path" : "locking transactions only");
+      boolean fast = singleStatementFastPath && !serverTime;
+      description.add(fast ? "single-statement fast path" : "locking transactions only");
+      if (serverTime) {
+        description.add("server time");
+      }
       return new PostgresOrderStore(
-          storage,
-          clock,
-          singleStatementFastPath ? new FastPath(storage, clock) : null,
-          description.toString());
+          storage, clock, fast ? new FastPath(storage, clock) : null, description.toString());
     }
 
     private PostgresStorage userDataSource(Sql sql, int queryTimeoutSeconds) {
@@ -401,7 +418,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       }
       String target = "a DataSource (" + dataSource.getClass().getName() + ")";
       return new PostgresStorage(
-          dataSource, null, sql, queryTimeoutSeconds, target, Secrets.none());
+          dataSource, null, sql, queryTimeoutSeconds, target, Secrets.none(), serverTime);
     }
 
     private PostgresStorage ownedPool(Sql sql, int queryTimeoutSeconds) {
@@ -464,7 +481,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
                 + " connection pool: "
                 + secrets.clean(String.valueOf(e.getMessage())));
       }
-      return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets);
+      return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets, serverTime);
     }
   }
 }

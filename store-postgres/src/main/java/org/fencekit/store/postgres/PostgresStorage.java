@@ -2,6 +2,7 @@ package org.fencekit.store.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -64,6 +65,7 @@ final class PostgresStorage extends JdbcAdminStorage {
   private final int queryTimeoutSeconds;
   private final String target;
   private final Secrets secrets;
+  private final boolean serverTime;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicLong retries = new AtomicLong();
 
@@ -80,6 +82,8 @@ final class PostgresStorage extends JdbcAdminStorage {
    * @param queryTimeoutSeconds the JDBC query timeout of every statement, at least 1
    * @param target where the data lives, for messages, without credentials
    * @param secrets strings that must never appear in a message
+   * @param serverTime whether each step reads {@code now} from the server ({@code
+   *     clock_timestamp()}, in its locking read)
    */
   PostgresStorage(
       DataSource dataSource,
@@ -87,7 +91,8 @@ final class PostgresStorage extends JdbcAdminStorage {
       Sql sql,
       int queryTimeoutSeconds,
       String target,
-      Secrets secrets) {
+      Secrets secrets,
+      boolean serverTime) {
     super(sql.admin());
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
@@ -95,6 +100,7 @@ final class PostgresStorage extends JdbcAdminStorage {
     this.queryTimeoutSeconds = queryTimeoutSeconds;
     this.target = target;
     this.secrets = secrets;
+    this.serverTime = serverTime;
   }
 
   @Override
@@ -688,10 +694,33 @@ final class PostgresStorage extends JdbcAdminStorage {
   private final class LockedOrder extends JdbcOrder {
 
     private final Tx tx;
+    private Instant serverNow;
 
     LockedOrder(Tx tx, String sessionId) {
-      super(BACKEND, target, sessionId, sql.forSteps());
+      super(BACKEND, target, sessionId, sql.forSteps(serverTime));
       this.tx = tx;
+    }
+
+    @Override
+    protected OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
+      if (!serverTime) {
+        return super.readCurrent(statement);
+      }
+      try (ResultSet rows = statement.executeQuery()) {
+        if (!rows.next()) {
+          throw new SQLException("lock-order-server-time.sql returned no row", "XX000");
+        }
+        serverNow = Instant.ofEpochMilli(rows.getLong("server_now_ms"));
+        return rows.getString(1) == null ? null : OrderRows.order(rows);
+      }
+    }
+
+    @Override
+    public Optional<Instant> now() {
+      if (serverTime) {
+        current(); // the time comes with the locking read
+      }
+      return Optional.ofNullable(serverNow);
     }
 
     @Override

@@ -19,6 +19,7 @@ record Sql(
     String lockMigrations,
     String selectOrder,
     String lockOrder,
+    String lockOrderServerTime,
     String insertOrder,
     String updateOrder,
     String insertOrphan,
@@ -56,6 +57,7 @@ record Sql(
         sql.statement("lock-migrations.sql"),
         sql.statement("select-order.sql"),
         sql.statement("lock-order.sql"),
+        sql.statement("lock-order-server-time.sql"),
         sql.statement("insert-order.sql"),
         sql.statement("update-order.sql"),
         sql.statement("insert-orphan.sql"),
@@ -71,9 +73,13 @@ record Sql(
     return SqlTemplates.raw(Sql.class, script.resource("postgres"));
   }
 
-  /** What a locking step runs: its first read locks the order's row. */
-  JdbcOrder.Statements forSteps() {
-    return new JdbcOrder.Statements(lockOrder, insertOrder, updateOrder, insertOrphan);
+  /**
+   * What a locking step runs: its first read locks the order's row, and with {@code serverTime}
+   * also reads the server's clock.
+   */
+  JdbcOrder.Statements forSteps(boolean serverTime) {
+    return new JdbcOrder.Statements(
+        serverTime ? lockOrderServerTime : lockOrder, insertOrder, updateOrder, insertOrphan);
   }
 
   private static String quote(String identifier) {

@@ -386,6 +386,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.lockMigrations(),
             real.selectOrder(),
             real.lockOrder(),
+            real.lockOrderServerTime(),
             real.insertOrder(),
             real.updateOrder(),
             real.insertOrphan(),
@@ -395,7 +396,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.extendFast(),
             real.admin());
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none());
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(
