@@ -4,7 +4,7 @@ import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The admin jar on PostgreSQL, in a schema of its own (the URL's currentSchema). */
-class PostgresAdminIT extends AdminContract {
+class PostgresAdminIT extends AdminQueriesContract {
 
   @RegisterExtension static final TestPostgres.ClassSchema SCHEMA = TestPostgres.schemaPerClass();
 

@@ -7,7 +7,7 @@ import org.fencekit.admin.AdminProcess.Run;
 import org.junit.jupiter.api.Test;
 
 /** The admin jar on a SQLite file. */
-class SqliteAdminIT extends AdminContract {
+class SqliteAdminIT extends AdminQueriesContract {
 
   @Override
   String storeSpec() {

@@ -141,7 +141,8 @@ public record StoreSpec(Kind kind, String target) {
    * Opens the store.
    *
    * @param clock the clock leases run on
-   * @param createSchema whether a PostgreSQL store may create its tables
+   * @param createSchema whether a SQL store may create its tables or upgrade an older schema (else
+   *     it refuses to open, naming the scripts to run)
    * @param keyPrefix the prefix of a Redis store's keys (ignored by the SQL stores)
    * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
    * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
@@ -149,7 +150,8 @@ public record StoreSpec(Kind kind, String target) {
    */
   public OrderStore open(Clock clock, boolean createSchema, String keyPrefix) {
     return switch (kind) {
-      case SQLITE -> SqliteOrderStore.builder(Path.of(target)).clock(clock).build();
+      case SQLITE ->
+          SqliteOrderStore.builder(Path.of(target)).createSchema(createSchema).clock(clock).build();
       case POSTGRES ->
           PostgresOrderStore.builder()
               .jdbcUrl(target)
