@@ -165,7 +165,7 @@ final class OrdersCommand implements Runnable {
                   Integer.toString(order.failures()),
                   order.lastError() == null ? "-" : order.lastError()),
           Views::order,
-          "stuck orders");
+          "stuck order");
     }
   }
 
@@ -223,7 +223,7 @@ final class OrdersCommand implements Runnable {
                   Long.toString(order.fence()),
                   order.lastError() == null ? "-" : order.lastError()),
           Views::order,
-          "failed orders");
+          "failed order");
     }
   }
 }

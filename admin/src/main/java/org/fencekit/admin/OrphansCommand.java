@@ -81,7 +81,7 @@ final class OrphansCommand implements Runnable {
           Views.ORPHAN_COLUMNS,
           Views::orphanRow,
           Views::orphan,
-          "unreconciled orphans");
+          "unreconciled orphan");
     }
   }
 

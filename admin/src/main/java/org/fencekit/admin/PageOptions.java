@@ -41,6 +41,7 @@ final class PageOptions {
       Function<T, List<String>> row,
       Function<T, Map<String, Object>> json,
       String what) {
+    // what: the item's name in the singular, e.g. "stuck order"
     List<T> items = new ArrayList<>();
     Page<T> page = source.apply(cursor);
     items.addAll(page.items());
@@ -51,7 +52,7 @@ final class PageOptions {
     if (output.json()) {
       output.printJson(Views.page(items.stream().map(json).toList(), page));
     } else if (items.isEmpty()) {
-      output.line("no " + what + (cursor == null ? "" : " after this cursor"));
+      output.line("no " + what + "s" + (cursor == null ? "" : " after this cursor"));
     } else {
       output.table(columns, items.stream().map(row).toList());
       output.line("");
@@ -59,6 +60,7 @@ final class PageOptions {
           items.size()
               + " "
               + what
+              + (items.size() == 1 ? "" : "s")
               + (page.hasNext()
                   ? "; more after --cursor " + page.nextCursor() + " (or list them all with --all)"
                   : ""));
