@@ -1,6 +1,8 @@
 package org.fencekit.admin;
 
+import java.util.Map;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.spec.StoreSpec;
 import picocli.CommandLine.Command;
 
 /**
@@ -32,7 +34,7 @@ final class SchemaCommand implements Runnable {
     @Override
     int refused(Problem refusal, Output output) {
       if (output.json()) {
-        output.printJson(java.util.Map.of("current", false, "reason", refusal.getMessage()));
+        output.printJson(Map.of("current", false, "reason", refusal.getMessage()));
       } else {
         output.line("NOT CURRENT: " + refusal.getMessage());
       }
@@ -41,13 +43,26 @@ final class SchemaCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      if (output.json()) {
-        output.printJson(java.util.Map.of("current", true, "store", store.toString()));
-      } else {
-        output.line("current: " + store + " has the schema this fencekit needs");
-      }
-      return ExitCode.OK;
+      return current(store, output, options);
     }
+  }
+
+  /** Prints that the store's schema is current; on Redis, that its keys carry no version yet. */
+  static int current(OrderStore store, Output output, StoreOptions options) {
+    boolean redis =
+        options.spec().kind() == StoreSpec.Kind.REDIS
+            || options.spec().kind() == StoreSpec.Kind.REDIS_CLUSTER;
+    String note =
+        redis ? " (its keys carry no layout version yet: nothing to check or migrate)" : "";
+    if (output.json()) {
+      output.printJson(Map.of("current", true, "store", store.toString(), "versioned", !redis));
+    } else {
+      output.line(
+          "current: "
+              + store
+              + (redis ? " answers" + note : " has the schema this fencekit needs"));
+    }
+    return ExitCode.OK;
   }
 
   /** {@code schema migrate}. */
@@ -67,12 +82,7 @@ final class SchemaCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      if (output.json()) {
-        output.printJson(java.util.Map.of("current", true, "store", store.toString()));
-      } else {
-        output.line("current: " + store + " has the schema this fencekit needs");
-      }
-      return ExitCode.OK;
+      return current(store, output, options);
     }
   }
 }
