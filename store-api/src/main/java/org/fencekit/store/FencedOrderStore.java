@@ -123,13 +123,11 @@ public abstract class FencedOrderStore implements OrderStore {
         request.operation(),
         request.sessionId(),
         order -> {
-          OrderRecord current =
-              order
-                  .current()
-                  .orElseThrow(
-                      () ->
-                          new UnknownOrderException(
-                              storage.backend(), request.operation(), request.sessionId()));
+          OrderRecord current = order.current().orElse(null);
+          if (current == null) { // not orElseThrow: its lambda was an allocation per call
+            throw new UnknownOrderException(
+                storage.backend(), request.operation(), request.sessionId());
+          }
           Instant now = OrderStateMachine.now(clock);
           OrderStateMachine.WriteDecision decision = OrderStateMachine.write(current, request, now);
           if (decision.next() != null) {

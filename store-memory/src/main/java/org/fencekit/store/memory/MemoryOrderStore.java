@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import org.fencekit.store.FencedOrderStore;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStorage;
@@ -61,15 +62,9 @@ public final class MemoryOrderStore extends FencedOrderStore {
 
     @Override
     public <T> T atomically(String operation, String sessionId, Work<T> work) {
-      List<T> result = new ArrayList<>(1);
-      orders.compute(
-          sessionId,
-          (key, entry) -> {
-            MapOrder order = new MapOrder(entry);
-            result.add(work.run(order));
-            return order.published();
-          });
-      return result.get(0);
+      Step<T> step = new Step<>(work);
+      orders.compute(sessionId, step);
+      return step.result;
     }
 
     @Override
@@ -86,6 +81,27 @@ public final class MemoryOrderStore extends FencedOrderStore {
 
     @Override
     public void close() {}
+  }
+
+  /**
+   * One atomic step as {@link ConcurrentHashMap#compute}'s function, which keeps the work's result:
+   * one object per call where a capturing lambda and a result list took three.
+   */
+  private static final class Step<T> implements BiFunction<String, Entry, Entry> {
+
+    private final OrderStorage.Work<T> work;
+    private T result;
+
+    Step(OrderStorage.Work<T> work) {
+      this.work = work;
+    }
+
+    @Override
+    public Entry apply(String sessionId, Entry entry) {
+      MapOrder order = new MapOrder(entry);
+      result = work.run(order);
+      return order.published();
+    }
   }
 
   /** The order inside one atomic step: collects the writes, published only if the work returns. */
