@@ -21,7 +21,8 @@ import java.util.Optional;
  *   <li>opens one atomic step on the order ({@link OrderStorage#atomically}), which holds the
  *       order's lock;
  *   <li>reads the order and the clock inside that step, so the decision sees the latest write and
- *       the time it is made at;
+ *       the time it is made at (the storage's server time instead, if it reads one: {@link
+ *       OrderStorage.Order#now()});
  *   <li>decides with the state machine: the token presented must equal the current claim, or the
  *       write is superseded;
  *   <li>writes the new record, or for a superseded complete the orphan, in the same step; a
@@ -68,7 +69,7 @@ public abstract class FencedOrderStore implements OrderStore {
               order -> {
                 OrderRecord current = order.current().orElse(null);
                 OrderStateMachine.ClaimDecision decision =
-                    OrderStateMachine.claim(current, request, OrderStateMachine.now(clock), nonce);
+                    OrderStateMachine.claim(current, request, now(order), nonce);
                 if (decision.next() != null) {
                   if (current == null) {
                     if (!order.insert(decision.next())) {
@@ -128,8 +129,8 @@ public abstract class FencedOrderStore implements OrderStore {
             throw new UnknownOrderException(
                 storage.backend(), request.operation(), request.sessionId());
           }
-          Instant now = OrderStateMachine.now(clock);
-          OrderStateMachine.WriteDecision decision = OrderStateMachine.write(current, request, now);
+          OrderStateMachine.WriteDecision decision =
+              OrderStateMachine.write(current, request, now(order));
           if (decision.next() != null) {
             order.update(decision.next());
           }
@@ -138,6 +139,11 @@ public abstract class FencedOrderStore implements OrderStore {
           }
           return decision.result();
         });
+  }
+
+  /** The storage's server time read in this step, if it reads one, else the clock's. */
+  private Instant now(OrderStorage.Order order) {
+    return order.now().orElseGet(() -> OrderStateMachine.now(clock));
   }
 
   @Override

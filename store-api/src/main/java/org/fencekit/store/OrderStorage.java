@@ -57,6 +57,15 @@ public interface OrderStorage extends AutoCloseable {
     Optional<OrderRecord> current();
 
     /**
+     * The time to decide at, when the storage reads it from its server in this step (read with
+     * {@link #current()}, after the lock is held, in the same statement: no extra round trip), at
+     * millisecond precision; empty (the default) to use the store's {@link java.time.Clock}.
+     */
+    default Optional<java.time.Instant> now() {
+      return Optional.empty();
+    }
+
+    /**
      * Creates the order. Returns {@code false} and writes nothing if another caller created it
      * first (a backend whose lock cannot cover a row that does not exist yet, such as {@code INSERT
      * ... ON CONFLICT DO NOTHING}); the caller then decides again.

@@ -65,6 +65,14 @@ public abstract class JdbcOrder implements OrderStorage.Order {
     return index;
   }
 
+  /**
+   * Runs the step's bound read statement and maps its row, or {@code null} for none; a store whose
+   * read also returns more (PostgreSQL's server time) overrides it.
+   */
+  protected OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
+    return OrderRows.orderIfAny(statement).orElse(null);
+  }
+
   /** Whether a statement of the step changed a row, so its COMMIT may have landed. */
   public boolean wrote() {
     return wrote;
@@ -78,7 +86,7 @@ public abstract class JdbcOrder implements OrderStorage.Order {
               sql.read(),
               statement -> {
                 statement.setString(1, sessionId);
-                return OrderRows.orderIfAny(statement).orElse(null);
+                return readCurrent(statement);
               });
       read = true;
     }

@@ -2,6 +2,7 @@ package org.fencekit.store.postgres;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -18,21 +19,24 @@ import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteRequest;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
 
 /**
- * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
- * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
- * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where their
- * WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides around
- * them.
+ * The PostgreSQL {@link org.fencekit.store.OrderStorage}: each atomic step is one READ COMMITTED
+ * transaction on one pooled connection, whose first statement locks the order's row ({@code SELECT
+ * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also
+ * runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which write
+ * only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath}
+ * decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement in a
+ * transaction each. At start the schema version is checked, and brought up to date when the store
+ * may ({@link Migrations}).
  *
  * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
  * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
@@ -44,7 +48,7 @@ import org.fencekit.store.jdbc.OrderRows;
  * Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome is
  * unknown only when the failure came from a COMMIT of a transaction that had written.
  */
-final class PostgresStorage implements OrderStorage {
+final class PostgresStorage extends JdbcAdminStorage {
 
   /** Runs of one transaction that met a deadlock or serialization failure before giving up. */
   static final int MAX_ATTEMPTS = 10;
@@ -61,8 +65,15 @@ final class PostgresStorage implements OrderStorage {
   private final int queryTimeoutSeconds;
   private final String target;
   private final Secrets secrets;
+  private final boolean serverTime;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicLong retries = new AtomicLong();
+
+  /** Whether the schema version was found right; false until a build or first call checked it. */
+  private volatile boolean schemaChecked;
+
+  /** The thread running the first call's check, guarded by this storage's monitor. */
+  private Thread schemaChecker;
 
   /**
    * @param dataSource where connections come from
@@ -71,6 +82,8 @@ final class PostgresStorage implements OrderStorage {
    * @param queryTimeoutSeconds the JDBC query timeout of every statement, at least 1
    * @param target where the data lives, for messages, without credentials
    * @param secrets strings that must never appear in a message
+   * @param serverTime whether each step reads {@code now} from the server ({@code
+   *     clock_timestamp()}, in its locking read)
    */
   PostgresStorage(
       DataSource dataSource,
@@ -78,13 +91,16 @@ final class PostgresStorage implements OrderStorage {
       Sql sql,
       int queryTimeoutSeconds,
       String target,
-      Secrets secrets) {
+      Secrets secrets,
+      boolean serverTime) {
+    super(sql.admin());
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.sql = sql;
     this.queryTimeoutSeconds = queryTimeoutSeconds;
     this.target = target;
     this.secrets = secrets;
+    this.serverTime = serverTime;
   }
 
   @Override
@@ -107,22 +123,112 @@ final class PostgresStorage implements OrderStorage {
     return retries.get();
   }
 
-  /** Creates the schema (if configured) and both tables, if they do not exist. */
-  void createSchema(boolean namespace) {
-    transaction(
-        "createSchema",
-        null,
+  /**
+   * Checks the schema version in one transaction that holds an advisory lock on the orders table's
+   * name, so stores starting at once check (and upgrade) one after the other; with {@code create},
+   * creates the namespace if configured and runs the missing scripts in that transaction.
+   *
+   * @throws IllegalStateException if the schema is newer, or older and {@code create} is false
+   */
+  List<Migrations.Script> prepareSchema(boolean create, boolean namespace) {
+    return prepareSchema(create ? "createSchema" : "open", null, create, namespace);
+  }
+
+  private synchronized List<Migrations.Script> prepareSchema(
+      String operation, String sessionId, boolean create, boolean namespace) {
+    Thread before = schemaChecker;
+    schemaChecker = Thread.currentThread(); // its own transaction must not check first
+    try {
+      List<Migrations.Script> ran = migrate(operation, sessionId, create, namespace);
+      schemaChecked = true;
+      return ran;
+    } finally {
+      schemaChecker = before;
+    }
+  }
+
+  /**
+   * Checks the schema at build. A store that may not create its schema and cannot reach the server
+   * yet is built all the same (as before versions were checked): its first call checks instead, so
+   * it starts working when PostgreSQL comes back.
+   */
+  void checkSchemaAtStart(boolean create, boolean namespace) {
+    try {
+      prepareSchema(create, namespace);
+    } catch (StoreUnavailableException e) {
+      if (create) {
+        throw e;
+      }
+    }
+  }
+
+  /** The first call's check when the build could not reach the server; others wait for it. */
+  private void checkSchemaOnce(String operation, String sessionId) {
+    if (schemaChecked) {
+      return;
+    }
+    synchronized (this) {
+      if (schemaChecked || schemaChecker == Thread.currentThread()) {
+        return; // checked meanwhile, or this is the check's own transaction
+      }
+      prepareSchema(operation, sessionId, false, false);
+    }
+  }
+
+  private List<Migrations.Script> migrate(
+      String operation, String sessionId, boolean create, boolean namespace) {
+    return transaction(
+        operation,
+        sessionId,
         e -> retryable(e) || DDL_RACE.contains(state(e)),
         tx -> {
-          tx.wrote = true;
-          try (Statement statement = tx.connection.createStatement()) {
-            statement.setQueryTimeout(queryTimeoutSeconds);
-            if (namespace) {
+          try (PreparedStatement lock = prepare(tx.connection, sql.lockMigrations())) {
+            lock.setString(1, sql.probe().ordersTable());
+            lock.execute();
+          }
+          if (create && namespace) {
+            tx.wrote = true;
+            try (Statement statement = tx.connection.createStatement()) {
+              statement.setQueryTimeout(queryTimeoutSeconds);
               statement.execute(sql.createNamespace());
             }
-            statement.execute(sql.schema());
           }
-          return null;
+          List<Migrations.Script> ran =
+              Migrations.ensure(
+                  tx.connection,
+                  sql.probe(),
+                  sql.templates(),
+                  new Migrations.Origin(
+                      BACKEND,
+                      "postgres",
+                      "store-postgres",
+                      target,
+                      "with your names in place of fencekit_orders and fencekit_orphans (here "
+                          + sql.probe().ordersTable()
+                          + " and its orphans table)"),
+                  create);
+          tx.wrote |= !ran.isEmpty();
+          return ran;
+        });
+  }
+
+  /** One statement in a transaction of its own, run again after a deadlock. */
+  @Override
+  protected <T> T runStatement(
+      String operation,
+      String sessionId,
+      boolean writes,
+      String statementSql,
+      JdbcAdminStorage.StatementWork<T> work) {
+    return transaction(
+        operation,
+        sessionId,
+        PostgresStorage::retryable,
+        tx -> {
+          tx.wrote = writes;
+          try (PreparedStatement statement = prepare(tx.connection, statementSql)) {
+            return work.run(statement);
+          }
         });
   }
 
@@ -203,7 +309,8 @@ final class PostgresStorage implements OrderStorage {
             statement.setLong(2, token.fence());
             statement.setString(3, token.nonce());
             statement.setLong(4, now.toEpochMilli());
-            bindToken(statement, 5, request);
+            statement.setLong(5, now.toEpochMilli());
+            bindToken(statement, 6, request);
             return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
@@ -307,6 +414,7 @@ final class PostgresStorage implements OrderStorage {
               + (sessionId == null ? "" : " order '" + sessionId + "'")
               + ": build a new store");
     }
+    checkSchemaOnce(operation, sessionId);
   }
 
   @Override
@@ -539,14 +647,15 @@ final class PostgresStorage implements OrderStorage {
     if (state.equals("42P01") || state.equals("3F000")) {
       return "the fencekit tables do not exist at "
           + target
-          + ": build the store with"
-          + " createSchema(true), or run schema.sql from the store-postgres jar";
+          + ": build the store with createSchema(true), or run the scripts"
+          + " db/migration/fencekit/postgres/V*.sql from the store-postgres jar";
     }
     if (state.equals("42501")) {
       return "the database user lacks a privilege: grant SELECT, INSERT and UPDATE on both"
-          + " fencekit tables (and USAGE on their schema); createSchema(true) also needs CREATE,"
-          + " even when the tables exist, so leave it off for such a user and run schema.sql"
-          + " from your migrations";
+          + " fencekit tables, SELECT on their version table (and USAGE on their schema);"
+          + " createSchema(true) also needs CREATE, even when the tables exist, so leave it off"
+          + " for such a user and run the scripts db/migration/fencekit/postgres/V*.sql from your"
+          + " migrations";
     }
     if (state.equals("25006")) {
       return "the server is a read-only standby: point the store at the primary";
@@ -585,10 +694,33 @@ final class PostgresStorage implements OrderStorage {
   private final class LockedOrder extends JdbcOrder {
 
     private final Tx tx;
+    private Instant serverNow;
 
     LockedOrder(Tx tx, String sessionId) {
-      super(BACKEND, target, sessionId, sql.forSteps());
+      super(BACKEND, target, sessionId, sql.forSteps(serverTime));
       this.tx = tx;
+    }
+
+    @Override
+    protected OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
+      if (!serverTime) {
+        return super.readCurrent(statement);
+      }
+      try (ResultSet rows = statement.executeQuery()) {
+        if (!rows.next()) {
+          throw new SQLException("lock-order-server-time.sql returned no row", "XX000");
+        }
+        serverNow = Instant.ofEpochMilli(rows.getLong("server_now_ms"));
+        return rows.getString(1) == null ? null : OrderRows.order(rows);
+      }
+    }
+
+    @Override
+    public Optional<Instant> now() {
+      if (serverTime) {
+        current(); // the time comes with the locking read
+      }
+      return Optional.ofNullable(serverNow);
     }
 
     @Override

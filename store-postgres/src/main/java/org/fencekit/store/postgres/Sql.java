@@ -1,7 +1,9 @@
 package org.fencekit.store.postgres;
 
 import java.util.Locale;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 
 /**
@@ -12,16 +14,20 @@ import org.fencekit.store.jdbc.SqlTemplates;
  */
 record Sql(
     String createNamespace,
-    String schema,
+    SqlTemplates templates,
+    Migrations.Probe probe,
+    String lockMigrations,
     String selectOrder,
     String lockOrder,
+    String lockOrderServerTime,
     String insertOrder,
     String updateOrder,
     String insertOrphan,
     String selectOrphans,
     String completeFast,
     String failFast,
-    String extendFast) {
+    String extendFast,
+    JdbcAdminStorage.AdminStatements admin) {
 
   /**
    * The statements for these names, each already validated as a plain identifier.
@@ -32,32 +38,48 @@ record Sql(
     String prefix = schema == null ? "" : quote(schema) + ".";
     SqlTemplates sql =
         SqlTemplates.forTables(
-            Sql.class,
-            prefix + quote(ordersTable),
-            prefix + quote(orphansTable),
-            schema == null ? null : quote(schema));
+                Sql.class,
+                prefix + quote(ordersTable),
+                prefix + quote(orphansTable),
+                schema == null ? null : quote(schema))
+            .with(
+                Migrations.derivedNames(
+                    ordersTable, orphansTable, name -> prefix + quote(name), Sql::quote));
+    String versionTable = prefix + quote(ordersTable + "_version");
     return new Sql(
         schema == null ? null : sql.statement("create-namespace.sql"),
-        sql.statement("schema.sql"),
+        sql,
+        new Migrations.Probe(
+            "SELECT CASE WHEN to_regclass(?) IS NULL THEN 0 ELSE 1 END",
+            prefix + quote(ordersTable),
+            versionTable,
+            "SELECT max(version) FROM " + versionTable),
+        sql.statement("lock-migrations.sql"),
         sql.statement("select-order.sql"),
         sql.statement("lock-order.sql"),
+        sql.statement("lock-order-server-time.sql"),
         sql.statement("insert-order.sql"),
         sql.statement("update-order.sql"),
         sql.statement("insert-orphan.sql"),
         sql.statement("select-orphans.sql"),
         sql.statement("complete-fast.sql"),
         sql.statement("fail-fast.sql"),
-        sql.statement("extend-fast.sql"));
+        sql.statement("extend-fast.sql"),
+        JdbcAdminStorage.AdminStatements.from(sql));
   }
 
-  /** The text of {@code schema.sql} exactly as shipped, for users who run their own migrations. */
-  static String shippedSchema() {
-    return SqlTemplates.raw(Sql.class, "schema.sql");
+  /** The text of a migration script exactly as shipped, for users who run their own migrations. */
+  static String shippedScript(Migrations.Script script) {
+    return SqlTemplates.raw(Sql.class, script.resource("postgres"));
   }
 
-  /** What a locking step runs: its first read locks the order's row. */
-  JdbcOrder.Statements forSteps() {
-    return new JdbcOrder.Statements(lockOrder, insertOrder, updateOrder, insertOrphan);
+  /**
+   * What a locking step runs: its first read locks the order's row, and with {@code serverTime}
+   * also reads the server's clock.
+   */
+  JdbcOrder.Statements forSteps(boolean serverTime) {
+    return new JdbcOrder.Statements(
+        serverTime ? lockOrderServerTime : lockOrder, insertOrder, updateOrder, insertOrphan);
   }
 
   private static String quote(String identifier) {

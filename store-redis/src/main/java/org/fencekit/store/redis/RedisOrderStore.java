@@ -47,8 +47,9 @@ import redis.clients.jedis.util.JedisURIHelper;
  * <ol>
  *   <li>validate every argument ({@link ClaimRequest}, {@link WriteRequest}), so bad input never
  *       reaches Redis;
- *   <li>read the {@link Clock} once, at millisecond precision, compute {@code now + lease}; a claim
- *       draws its nonce ({@link ClaimId#newNonce()});
+ *   <li>read the {@link Clock} once, at millisecond precision, compute {@code now + lease} (with
+ *       {@link Builder#serverTime} the script reads Redis's {@code TIME} instead); a claim draws
+ *       its nonce ({@link ClaimId#newNonce()});
  *   <li>run the operation's Lua script ({@code claim.lua}, {@code complete.lua}, {@code fail.lua},
  *       {@code extend.lua}; {@link ScriptRunner}) with the order's keys as KEYS and every value as
  *       ARGV: Redis runs it atomically, and it decides as {@link OrderStateMachine} does (each
@@ -87,11 +88,13 @@ public final class RedisOrderStore implements OrderStore {
   private final ScriptRunner redis;
   private final OrderKeys keys;
   private final Clock clock;
+  private final boolean serverTime;
 
-  private RedisOrderStore(ScriptRunner redis, String keyPrefix, Clock clock) {
+  private RedisOrderStore(ScriptRunner redis, String keyPrefix, Clock clock, boolean serverTime) {
     this.redis = redis;
     this.keys = new OrderKeys(keyPrefix);
     this.clock = clock;
+    this.serverTime = serverTime;
   }
 
   /** A builder: give it exactly one of {@code url}, {@code clusterNodes} or {@code client}. */
@@ -108,14 +111,13 @@ public final class RedisOrderStore implements OrderStore {
   public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
     ClaimRequest request = new ClaimRequest(snapshot, lease);
     String sessionId = request.sessionId();
-    Instant now = now();
-    Instant expires = now.plusMillis(request.lease().toMillis());
     OrderSnapshot s = request.snapshot();
     String nonce = ClaimId.newNonce();
+    String now = now();
     List<String> args =
         List.of(
-            millis(now),
-            millis(expires),
+            now,
+            expiresAfter(now, request.lease()),
             nonce,
             s.sessionId(),
             s.productId(),
@@ -152,7 +154,7 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
-    Instant now = now();
+    String now = now();
     String payload = request.item().payload();
     return write(
         COMPLETE,
@@ -161,7 +163,7 @@ public final class RedisOrderStore implements OrderStore {
         List.of(
             fence(claimId),
             claimId.nonce(),
-            millis(now),
+            now,
             request.item().providerOrderId(),
             payload == null ? "0" : "1",
             payload == null ? "" : payload));
@@ -175,12 +177,11 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
-    Instant now = now();
     return write(
         FAIL,
         request,
         List.of(keys.order(sessionId)),
-        List.of(fence(claimId), claimId.nonce(), millis(now), request.error()));
+        List.of(fence(claimId), claimId.nonce(), now(), request.error()));
   }
 
   /**
@@ -191,16 +192,12 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
-    Instant now = now();
+    String now = now();
     return write(
         EXTEND,
         request,
         List.of(keys.order(sessionId)),
-        List.of(
-            fence(claimId),
-            claimId.nonce(),
-            millis(now),
-            millis(now.plusMillis(request.lease().toMillis()))));
+        List.of(fence(claimId), claimId.nonce(), now, expiresAfter(now, request.lease())));
   }
 
   private WriteResult write(
@@ -258,10 +255,27 @@ public final class RedisOrderStore implements OrderStore {
 
   @Override
   public String toString() {
-    return "RedisOrderStore[" + redis.target() + ", keyPrefix=" + keys.prefix() + "]";
+    return "RedisOrderStore["
+        + redis.target()
+        + ", keyPrefix="
+        + keys.prefix()
+        + (serverTime ? ", server time" : "")
+        + "]";
   }
 
-  private Instant now() {
+  /** The time argument of a script: the clock's epoch ms, or '' for the script to read TIME. */
+  private String now() {
+    return serverTime ? "" : millis(clientNow());
+  }
+
+  /** A lease's end: {@code now} + lease, or '+lease' for the script to add to TIME. */
+  private String expiresAfter(String now, Duration lease) {
+    return serverTime
+        ? "+" + lease.toMillis()
+        : Long.toString(Long.parseLong(now) + lease.toMillis());
+  }
+
+  private Instant clientNow() {
     Instant now = OrderStateMachine.now(clock);
     long millis;
     try {
@@ -301,6 +315,7 @@ public final class RedisOrderStore implements OrderStore {
     private String keyPrefix = "fencekit:";
     private Clock clock = Clock.systemUTC();
     private Duration timeout = Duration.ofSeconds(2);
+    private boolean serverTime;
 
     private Builder() {}
 
@@ -359,6 +374,19 @@ public final class RedisOrderStore implements OrderStore {
     }
 
     /**
+     * Whether lease arithmetic takes {@code now} from the Redis server ({@code TIME}, read inside
+     * each script, so no extra round trip) instead of {@link #clock}: then a host whose clock is
+     * wrong can neither take over a live order nor keep a dead one, and all hosts judge leases on
+     * one clock per order (the clock of the master holding its slot; keep the masters' clocks in
+     * sync, as a failover moves an order to another host's clock). The scripts still decide as the
+     * state machine does; only where {@code now} comes from changes. Default false (the clock).
+     */
+    public Builder serverTime(boolean serverTime) {
+      this.serverTime = serverTime;
+      return this;
+    }
+
+    /**
      * How long to wait to connect and for each answer, for a client the store builds; at least 1
      * ms, at most 10 minutes. Default 2 seconds.
      */
@@ -398,7 +426,8 @@ public final class RedisOrderStore implements OrderStore {
             new ScriptRunner(
                 client, false, false, Redaction.NONE, client.getClass().getSimpleName()),
             keyPrefix,
-            clock);
+            clock,
+            serverTime);
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -425,7 +454,8 @@ public final class RedisOrderStore implements OrderStore {
         return new RedisOrderStore(
             new ScriptRunner(built, true, true, redaction, redaction.redact(url)),
             keyPrefix,
-            clock);
+            clock,
+            serverTime);
       }
       Set<HostAndPort> nodes =
           clusterNodes != null
@@ -464,7 +494,10 @@ public final class RedisOrderStore implements OrderStore {
             e);
       }
       return new RedisOrderStore(
-          new ScriptRunner(built, true, true, Redaction.NONE, target), keyPrefix, clock);
+          new ScriptRunner(built, true, true, Redaction.NONE, target),
+          keyPrefix,
+          clock,
+          serverTime);
     }
   }
 }

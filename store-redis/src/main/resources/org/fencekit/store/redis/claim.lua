@@ -1,7 +1,7 @@
 #!lua
 -- claim: OrderStateMachine.claim on one order, atomically. Every value arrives as an argument.
 -- KEYS[1]  the order's hash
--- ARGV[1]  now, epoch ms            ARGV[2]  now + lease, epoch ms     ARGV[3]  the new nonce
+-- ARGV[1]  now, epoch ms, or '' for the server's TIME            ARGV[2]  now + lease, epoch ms, or '+<lease ms>'     ARGV[3]  the new nonce
 -- ARGV[4]  sessionId                ARGV[5]  productId                 ARGV[6]  quantity
 -- ARGV[7]  customerEmail, '' if none (a real one is never blank)       ARGV[8]  amountTotal
 -- ARGV[9]  currency
@@ -9,6 +9,15 @@
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
 local order = KEYS[1]
 local now, expires, nonce = ARGV[1], ARGV[2], ARGV[3]
+-- now is '' when the store takes time from the server: Redis's TIME, read inside this script
+if now == '' then
+  local t = redis.call('TIME')
+  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
+-- expires is '+<lease ms>' with server time: now + lease
+if string.sub(expires, 1, 1) == '+' then
+  expires = string.format('%d', tonumber(now) + tonumber(string.sub(expires, 2)))
+end
 local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integer in Lua and JSON
 
 local cur = redis.call('HMGET', order, 'status', 'fence', 'claimNonce', 'leaseExpiresAt')

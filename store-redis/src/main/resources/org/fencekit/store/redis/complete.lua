@@ -1,12 +1,17 @@
 #!lua
 -- complete: OrderStateMachine.write for a complete on one order, atomically, the orphan included.
 -- KEYS[1]  the order's hash    KEYS[2]  its orphans (a stream)    KEYS[3]  the orphans' identities (a set)
--- ARGV[1]  the token's fence   ARGV[2]  the token's nonce          ARGV[3]  now, epoch ms
+-- ARGV[1]  the token's fence   ARGV[2]  the token's nonce          ARGV[3]  now, epoch ms, or '' for the server's TIME
 -- ARGV[4]  providerOrderId     ARGV[5]  '1' if there is a payload, else '0'    ARGV[6]  payload
 -- Returns {'unknown'} (nothing written), or {outcome, HGETALL of the order}, outcome 'written'
 -- or 'superseded'. Every check comes before the first write.
 local order, orphans, orphanIds = KEYS[1], KEYS[2], KEYS[3]
 local fence, nonce, now, itemId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- now is '' when the store takes time from the server: Redis's TIME, read inside this script
+if now == '' then
+  local t = redis.call('TIME')
+  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
 local hasPayload = ARGV[5] == '1'
 local payload = hasPayload and ARGV[6] or false
 

@@ -1,11 +1,16 @@
 #!lua
 -- fail: OrderStateMachine.write for a fail on one order, atomically.
 -- KEYS[1]  the order's hash
--- ARGV[1]  the token's fence   ARGV[2]  the token's nonce   ARGV[3]  now, epoch ms   ARGV[4]  error
+-- ARGV[1]  the token's fence   ARGV[2]  the token's nonce   ARGV[3]  now, epoch ms, or '' for the server's TIME   ARGV[4]  error
 -- Returns {'unknown'} (nothing written), or {outcome, HGETALL of the order}, outcome 'written'
 -- or 'superseded'. Every check comes before the first write.
 local order = KEYS[1]
 local fence, nonce, now, err = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- now is '' when the store takes time from the server: Redis's TIME, read inside this script
+if now == '' then
+  local t = redis.call('TIME')
+  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
 
 local cur = redis.call('HMGET', order, 'status', 'claimFence', 'claimNonce',
   'settledFence', 'settledNonce', 'lastError')
