@@ -54,6 +54,7 @@ final class RawJdbc implements RawDriver {
     ITEM_ID,
     ITEM_PAYLOAD,
     ONE,
+    ZERO,
     NULL
   }
 
@@ -77,7 +78,9 @@ final class RawJdbc implements RawDriver {
           Map.entry("lease_expires_at", Value.LEASE_END),
           Map.entry("settled_fence", Value.NULL),
           Map.entry("settled_nonce", Value.NULL),
-          Map.entry("updated_at", Value.NOW));
+          Map.entry("updated_at", Value.NOW),
+          Map.entry("failures", Value.ZERO),
+          Map.entry("failed_since", Value.NULL));
 
   /** The owner's complete: PROVISIONED, the item, no claim, settled by the token. */
   private static final Map<String, Value> COMPLETE =
@@ -94,6 +97,8 @@ final class RawJdbc implements RawDriver {
           Map.entry("settled_fence", Value.FENCE),
           Map.entry("settled_nonce", Value.NONCE),
           Map.entry("updated_at", Value.NOW),
+          Map.entry("failures", Value.ZERO),
+          Map.entry("failed_since", Value.NULL),
           Map.entry("where.session_id", Value.SESSION_ID),
           Map.entry("where.fence", Value.FENCE),
           Map.entry("where.claim_nonce", Value.NONCE));
@@ -229,6 +234,7 @@ final class RawJdbc implements RawDriver {
           case FENCE -> statement.setLong(p, fence);
           case PRODUCT -> statement.setString(p, "esim-eu-5gb");
           case QUANTITY, ONE -> statement.setLong(p, 1);
+          case ZERO -> statement.setLong(p, 0);
           case EMAIL -> statement.setString(p, "customer@example.com");
           case AMOUNT -> statement.setLong(p, 1999);
           case CURRENCY -> statement.setString(p, "usd");

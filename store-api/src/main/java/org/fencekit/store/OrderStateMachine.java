@@ -90,7 +90,9 @@ public final class OrderStateMachine {
             expires,
             claimId.fence(),
             current.settledBy(),
-            now);
+            now,
+            current.failures(),
+            current.failedSince());
     return new ClaimDecision(new ClaimResult.Claimed(claimId, claimed), claimed);
   }
 
@@ -129,7 +131,9 @@ public final class OrderStateMachine {
               null,
               current.fence(),
               complete.claimId(),
-              now);
+              now,
+              current.failures(),
+              current.failedSince());
     } else if (request instanceof WriteRequest.Fail fail) {
       next =
           new OrderRecord(
@@ -142,7 +146,9 @@ public final class OrderStateMachine {
               null,
               current.fence(),
               fail.claimId(),
-              now);
+              now,
+              current.failures() + 1,
+              current.failedSince() == null ? now : current.failedSince());
     } else {
       WriteRequest.Extend extend = (WriteRequest.Extend) request;
       next =
@@ -156,7 +162,9 @@ public final class OrderStateMachine {
               now.plusMillis(extend.lease().toMillis()),
               current.fence(),
               current.settledBy(),
-              now);
+              now,
+              current.failures(),
+              current.failedSince());
     }
     return new WriteDecision(new WriteResult.Written(next), next, null);
   }

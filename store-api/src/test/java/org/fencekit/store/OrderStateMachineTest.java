@@ -197,4 +197,47 @@ class OrderStateMachineTest {
         IllegalArgumentException.class,
         () -> OrderStateMachine.claim(a, new ClaimRequest(other, LEASE), T0, N2));
   }
+
+  @Test
+  @DisplayName(
+      "each fail that lands counts once and the first one's time is kept; replays, claims, extends and the complete keep both")
+  void failuresCounted() {
+    OrderRecord a = claimedFresh();
+    assertEquals(0, a.failures());
+    assertNull(a.failedSince());
+    OrderRecord failed =
+        OrderStateMachine.write(
+                a, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0)
+            .next();
+    assertEquals(1, failed.failures());
+    assertEquals(T0, failed.failedSince());
+    var replay =
+        OrderStateMachine.write(
+            failed, new WriteRequest.Fail(SNAPSHOT.sessionId(), a.claimId(), "boom"), T0);
+    assertNull(replay.next());
+    Instant later = T0.plusSeconds(60);
+    OrderRecord b =
+        OrderStateMachine.claim(failed, new ClaimRequest(SNAPSHOT, LEASE), later, N2).next();
+    assertEquals(1, b.failures());
+    assertEquals(T0, b.failedSince());
+    OrderRecord extended =
+        OrderStateMachine.write(
+                b, new WriteRequest.Extend(SNAPSHOT.sessionId(), b.claimId(), LEASE), later)
+            .next();
+    assertEquals(1, extended.failures());
+    OrderRecord twice =
+        OrderStateMachine.write(
+                extended, new WriteRequest.Fail(SNAPSHOT.sessionId(), b.claimId(), "again"), later)
+            .next();
+    assertEquals(2, twice.failures());
+    assertEquals(T0, twice.failedSince());
+    OrderRecord c =
+        OrderStateMachine.claim(twice, new ClaimRequest(SNAPSHOT, LEASE), later, N1).next();
+    OrderRecord done =
+        OrderStateMachine.write(
+                c, new WriteRequest.Complete(SNAPSHOT.sessionId(), c.claimId(), ESIM), later)
+            .next();
+    assertEquals(2, done.failures());
+    assertEquals(T0, done.failedSince());
+  }
 }

@@ -175,6 +175,7 @@ public abstract class ClaimRules extends IncidentRules {
     String sid = sid("failed-reclaim");
     ClaimId first = claimed(sid);
     written(store().fail(sid, first, "provider said 503"), "the fail", sid, first);
+    Instant failedAt = now();
     clock.advance(Duration.ofMillis(5));
     Instant at = now();
     ClaimResult.Claimed again =
@@ -194,11 +195,13 @@ public abstract class ClaimRules extends IncidentRules {
             at.plus(LEASE),
             2,
             first,
-            at);
+            at,
+            1,
+            failedAt);
     sameRecord(
         expected,
         again.record(),
-        "the re-claimed order keeps lastError and settledBy",
+        "the re-claimed order keeps lastError, settledBy and the failure count",
         sid,
         again.claimId());
     sameRecord(

@@ -36,18 +36,19 @@ import org.fencekit.store.OrderStore;
  * <p>The rules are test methods of a chain of rule groups, one file each, which this class ends:
  * {@link BasicRules} (run first), {@link IncidentRules}, {@link ClaimRules}, {@link SettleRules},
  * {@link ReplayAndOrphanRules}, {@link InputRules}, {@link ConcurrencyRules}, {@link
- * LinearizabilityRules}. A rule's method name is its stable id, {@code group_rule}; its display
- * name states the rule. Give each configuration of one backend its own top-level test class
- * (subclasses of one abstract class that extends this one): Surefire's summary merges the tests of
- * one top-level class by method name, so {@code @Nested} configurations would be counted once when
- * one of them skips or fails.
+ * LinearizabilityRules}, {@link AdminRules} (for a store that implements {@link
+ * org.fencekit.store.OrderStoreAdmin}, skipped otherwise). A rule's method name is its stable id,
+ * {@code group_rule}; its display name states the rule. Give each configuration of one backend its
+ * own top-level test class (subclasses of one abstract class that extends this one): Surefire's
+ * summary merges the tests of one top-level class by method name, so {@code @Nested} configurations
+ * would be counted once when one of them skips or fails.
  *
  * <p>The concurrency rules use real threads released together; their sizes are protected methods a
  * subclass may shrink or grow. The randomized rules print their seed on failure; run again with
  * {@code -Dfencekit.tck.seed=<seed>} to make the same choices (the interleaving of threads is the
  * scheduler's and cannot be replayed).
  */
-public abstract class OrderStoreTck extends LinearizabilityRules {
+public abstract class OrderStoreTck extends AdminRules {
 
   /** For subclasses. */
   protected OrderStoreTck() {}

@@ -79,6 +79,8 @@ public abstract class SettleRules extends ClaimRules {
             null,
             1,
             token,
+            now(),
+            1,
             now());
     sameRecord(expected, failed, "the record fail answered", sid, token);
     sameRecord(expected, record(sid, token), "get after the fail", sid, token);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -23,20 +24,27 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.UnknownOrphanException;
 import org.fencekit.store.Validate;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
  * A small in-memory store, written from the contract independently of OrderStateMachine, that can
- * be broken on purpose, one {@link Break} at a time, to prove the TCK catches each break. With no
- * break it is a correct store (one lock over everything) and must pass the whole TCK. Several
- * instances built over one {@link Data} share their orders, like two pools over one database, so
- * the cross-instance tests run too.
+ * be broken on purpose, one {@link Break} at a time, to prove the TCK catches each break. It is an
+ * {@link OrderStoreAdmin} too, with listings that sort everything under the lock (a test store need
+ * not scale). With no break it is a correct store (one lock over everything) and must pass the
+ * whole TCK. Several instances built over one {@link Data} share their orders, like two pools over
+ * one database, so the cross-instance tests run too.
  */
-final class BrokenStore implements OrderStore {
+final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   /** The ways to break the contract. */
   enum Break {
@@ -91,7 +99,30 @@ final class BrokenStore implements OrderStore {
     /** a write lands with any token whose fence is newer than the current claim's. */
     NEWER_FENCE_ACCEPTED,
     /** whether a lease is live is judged on the system clock, not the store's. */
-    LEASE_LIVE_BY_SYSTEM_CLOCK
+    LEASE_LIVE_BY_SYSTEM_CLOCK,
+    /** the orphan listing's cursor holds only recordedAt, so orphans tied on it are skipped. */
+    CURSOR_BY_TIME_ONLY,
+    /** the orphan listing is a snapshot taken at its first page, so later orphans are missed. */
+    SNAPSHOT_PAGING,
+    /** the orphan listing's cursor is an offset, so a reconcile meanwhile shifts the next page. */
+    OFFSET_PAGING,
+    /**
+     * reconcile reads the orphan, then writes its mark without holding the lock in between, with
+     * {@link #RACY_CLAIM}'s window.
+     */
+    RACY_RECONCILE,
+    /** a mark always overwrites the one recorded. */
+    REMARK_OVERWRITES,
+    /** reconciled orphans stay in the unreconciled listing. */
+    RECONCILED_STILL_LISTED,
+    /** the lookup matches the session id and the token only, not the provider order id. */
+    LOOKUP_IGNORES_PROVIDER_ORDER,
+    /** stuck orders are judged by claimedAt instead of leaseExpiresAt. */
+    STUCK_BY_CLAIMED_AT,
+    /** a re-claim resets the failure count and failedSince. */
+    FAILURES_RESET_ON_CLAIM,
+    /** the admin calls do not check the page size's upper bound. */
+    ADMIN_INPUT_UNCHECKED
   }
 
   /**
@@ -108,6 +139,12 @@ final class BrokenStore implements OrderStore {
 
     /** Each token's own lease end, for {@link Break#FENCE_BY_LEASE_TIME}. */
     private final Map<ClaimId, Instant> leases = new HashMap<>();
+
+    /** The reconciliation marks, by orphan. */
+    private final Map<OrphanId, OrphanRecord> marks = new HashMap<>();
+
+    /** The listings taken whole at their first page, for {@link Break#SNAPSHOT_PAGING}. */
+    private final List<List<OrphanRecord>> snapshots = new ArrayList<>();
 
     /** Per order, the first two racy callers meet here between their read and their write. */
     private final Map<String, CountDownLatch> windows = new ConcurrentHashMap<>();
@@ -220,7 +257,9 @@ final class BrokenStore implements OrderStore {
             expires,
             fence,
             current.settledBy(),
-            now);
+            now,
+            has(Break.FAILURES_RESET_ON_CLAIM) ? 0 : current.failures(),
+            has(Break.FAILURES_RESET_ON_CLAIM) ? null : current.failedSince());
     data.orders.put(sid, claimed);
     data.leases.put(token, expires);
     return new ClaimResult.Claimed(token, claimed);
@@ -304,7 +343,9 @@ final class BrokenStore implements OrderStore {
                 current.leaseExpiresAt(),
                 current.fence(),
                 current.settledBy(),
-                now);
+                now,
+                current.failures(),
+                current.failedSince());
         data.orders.put(sid, touched);
         return new WriteResult.Superseded(touched);
       }
@@ -324,7 +365,9 @@ final class BrokenStore implements OrderStore {
               keepClaim ? current.leaseExpiresAt() : null,
               current.fence(),
               token,
-              now);
+              now,
+              current.failures(),
+              current.failedSince());
     } else if (request instanceof WriteRequest.Fail) {
       next =
           new OrderRecord(
@@ -337,7 +380,9 @@ final class BrokenStore implements OrderStore {
               keepClaim ? current.leaseExpiresAt() : null,
               current.fence(),
               token,
-              now);
+              now,
+              current.failures() + 1,
+              current.failedSince() == null ? now : current.failedSince());
     } else {
       Instant expires = now.plusMillis(((WriteRequest.Extend) request).lease().toMillis());
       next =
@@ -351,7 +396,9 @@ final class BrokenStore implements OrderStore {
               expires,
               current.fence(),
               current.settledBy(),
-              now);
+              now,
+              current.failures(),
+              current.failedSince());
       data.leases.put(token, expires);
     }
     data.orders.put(sid, next);
@@ -399,6 +446,246 @@ final class BrokenStore implements OrderStore {
     synchronized (data.lock) {
       return List.copyOf(data.orphans.getOrDefault(sessionId, List.of()));
     }
+  }
+
+  // ------------------------------------------------------------------ the admin role
+
+  private static final Comparator<OrphanRecord> ORPHAN_ORDER =
+      Comparator.comparing((OrphanRecord o) -> o.orphan().recordedAt())
+          .thenComparing(o -> o.orphan().sessionId())
+          .thenComparingLong(o -> o.orphan().claimId().fence())
+          .thenComparing(o -> o.orphan().claimId().nonce())
+          .thenComparing(o -> o.orphan().item().providerOrderId());
+
+  private static int pageSize(int pageSize, boolean checkUpperBound) {
+    if (pageSize < 1 || (checkUpperBound && pageSize > MAX_PAGE_SIZE)) {
+      throw new IllegalArgumentException(
+          "pageSize must be 1 to " + MAX_PAGE_SIZE + ": " + pageSize);
+    }
+    return pageSize;
+  }
+
+  private Instant ago(String name, Duration age) {
+    Objects.requireNonNull(age, name);
+    if (age.isNegative() || age.compareTo(MAX_AGE) > 0) {
+      throw new IllegalArgumentException(name + " out of range: " + age);
+    }
+    return now().minus(age);
+  }
+
+  /** A cursor's fields after its listing's tag, or null for the first page. */
+  private static String[] cursor(String tag, String cursor) {
+    if (cursor == null) {
+      return null;
+    }
+    String[] fields = cursor.split("\\|", -1);
+    if (!fields[0].equals(tag)) {
+      throw new IllegalArgumentException("cursor is not one of this listing: " + cursor);
+    }
+    return fields;
+  }
+
+  private OrphanRecord markOf(Orphan orphan) {
+    OrphanRecord mark = data.marks.get(OrphanId.of(orphan));
+    return mark != null ? mark : OrphanRecord.unreconciled(orphan);
+  }
+
+  @Override
+  public Page<OrphanRecord> unreconciledOrphans(String cursor, int pageSize) {
+    boolean snapshot = has(Break.SNAPSHOT_PAGING);
+    boolean offset = has(Break.OFFSET_PAGING);
+    String[] after = cursor(snapshot ? "snapshot" : offset ? "offset" : "orphan", cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    synchronized (data.lock) {
+      List<OrphanRecord> sorted;
+      int snapshotId;
+      if (snapshot && after != null) {
+        snapshotId = Integer.parseInt(after[1]);
+        sorted = data.snapshots.get(snapshotId);
+      } else {
+        sorted = new ArrayList<>();
+        for (List<Orphan> list : data.orphans.values()) {
+          for (Orphan orphan : list) {
+            OrphanRecord record = markOf(orphan);
+            if (!record.reconciled() || has(Break.RECONCILED_STILL_LISTED)) {
+              sorted.add(record);
+            }
+          }
+        }
+        sorted.sort(ORPHAN_ORDER);
+        snapshotId = data.snapshots.size();
+        if (snapshot) {
+          data.snapshots.add(List.copyOf(sorted));
+        }
+      }
+      int from = 0;
+      if (after != null && (snapshot || offset)) {
+        from = Integer.parseInt(after[snapshot ? 2 : 1]);
+      } else if (after != null) {
+        Instant at = Instant.ofEpochMilli(Long.parseLong(after[1]));
+        while (from < sorted.size() && !isAfter(sorted.get(from), at, after)) {
+          from++;
+        }
+      }
+      List<OrphanRecord> items =
+          sorted.subList(Math.min(from, sorted.size()), Math.min(from + size, sorted.size()));
+      if (from + size >= sorted.size()) {
+        return new Page<>(items, null);
+      }
+      OrphanRecord last = items.get(items.size() - 1);
+      String next;
+      if (snapshot) {
+        next = "snapshot|" + snapshotId + "|" + (from + size);
+      } else if (offset) {
+        next = "offset|" + (from + size);
+      } else {
+        Orphan o = last.orphan();
+        next =
+            "orphan|"
+                + o.recordedAt().toEpochMilli()
+                + "|"
+                + o.sessionId()
+                + "|"
+                + o.claimId()
+                + "|"
+                + o.item().providerOrderId();
+      }
+      return new Page<>(items, next);
+    }
+  }
+
+  /** Whether {@code orphan} sorts after the cursor's orphan. */
+  private boolean isAfter(OrphanRecord orphan, Instant at, String[] after) {
+    int byTime = orphan.orphan().recordedAt().compareTo(at);
+    if (byTime != 0 || has(Break.CURSOR_BY_TIME_ONLY)) {
+      return byTime > 0;
+    }
+    ClaimId token = ClaimId.parse(after[3]);
+    Orphan key = new Orphan(after[2], token, new Item(after[4], null), at);
+    return ORPHAN_ORDER.compare(orphan, OrphanRecord.unreconciled(key)) > 0;
+  }
+
+  @Override
+  public Optional<OrphanRecord> orphan(OrphanId id) {
+    Objects.requireNonNull(id, "id");
+    synchronized (data.lock) {
+      return find(id);
+    }
+  }
+
+  private Optional<OrphanRecord> find(OrphanId id) {
+    for (Orphan orphan : data.orphans.getOrDefault(id.sessionId(), List.of())) {
+      boolean same =
+          orphan.claimId().equals(id.claimId())
+              && (has(Break.LOOKUP_IGNORES_PROVIDER_ORDER)
+                  || orphan.item().providerOrderId().equals(id.providerOrderId()));
+      if (same) {
+        return Optional.of(markOf(orphan));
+      }
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt) {
+    Objects.requireNonNull(id, "id");
+    Validate.text("note", note, MAX_NOTE_LENGTH);
+    Instant at =
+        Objects.requireNonNull(reconciledAt, "reconciledAt").truncatedTo(ChronoUnit.MILLIS);
+    OrphanRecord seen;
+    if (has(Break.RACY_RECONCILE)) {
+      synchronized (data.lock) {
+        seen = find(id).orElseThrow(() -> new UnknownOrphanException("broken", id));
+      }
+      window("reconcile " + id);
+      synchronized (data.lock) {
+        return decideMark(seen, note, at);
+      }
+    }
+    synchronized (data.lock) {
+      seen = find(id).orElseThrow(() -> new UnknownOrphanException("broken", id));
+      return decideMark(seen, note, at);
+    }
+  }
+
+  private ReconcileResult decideMark(OrphanRecord seen, String note, Instant at) {
+    if (seen.reconciled() && !has(Break.REMARK_OVERWRITES)) {
+      return note.equals(seen.note())
+          ? new ReconcileResult.Reconciled(seen)
+          : new ReconcileResult.AlreadyReconciled(seen);
+    }
+    OrphanRecord marked = new OrphanRecord(seen.orphan(), note, at);
+    data.marks.put(marked.id(), marked);
+    return new ReconcileResult.Reconciled(marked);
+  }
+
+  @Override
+  public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
+    Instant cutoff = ago("expiredFor", expiredFor);
+    String[] after = cursor("stuck", cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    return orders(
+        "stuck",
+        r ->
+            r.claimId() != null
+                && !(has(Break.STUCK_BY_CLAIMED_AT) ? r.claimedAt() : r.leaseExpiresAt())
+                    .isAfter(cutoff),
+        OrderRecord::leaseExpiresAt,
+        after,
+        size);
+  }
+
+  @Override
+  public Page<OrderRecord> failedOrders(
+      int minFailures, Duration failingFor, String cursor, int pageSize) {
+    if (minFailures < 1) {
+      throw new IllegalArgumentException("minFailures must be at least 1: " + minFailures);
+    }
+    Instant cutoff = ago("failingFor", failingFor);
+    String[] after = cursor("failed", cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    return orders(
+        "failed",
+        r ->
+            r.status() == OrderStatus.FAILED
+                && (r.failures() >= minFailures || !r.failedSince().isAfter(cutoff)),
+        OrderRecord::failedSince,
+        after,
+        size);
+  }
+
+  private Page<OrderRecord> orders(
+      String tag,
+      java.util.function.Predicate<OrderRecord> wanted,
+      java.util.function.Function<OrderRecord, Instant> key,
+      String[] after,
+      int size) {
+    Comparator<OrderRecord> order = Comparator.comparing(key).thenComparing(OrderRecord::sessionId);
+    List<OrderRecord> sorted;
+    synchronized (data.lock) {
+      sorted = data.orders.values().stream().filter(wanted).sorted(order).toList();
+    }
+    List<OrderRecord> items = new ArrayList<>();
+    Instant afterAt = after == null ? null : Instant.ofEpochMilli(Long.parseLong(after[1]));
+    boolean more = false;
+    for (OrderRecord record : sorted) {
+      if (afterAt != null) {
+        int c = key.apply(record).compareTo(afterAt);
+        if (c < 0 || (c == 0 && record.sessionId().compareTo(after[2]) <= 0)) {
+          continue;
+        }
+      }
+      if (items.size() == size) {
+        more = true;
+        break;
+      }
+      items.add(record);
+    }
+    if (!more) {
+      return new Page<>(items, null);
+    }
+    OrderRecord last = items.get(items.size() - 1);
+    return new Page<>(items, tag + "|" + key.apply(last).toEpochMilli() + "|" + last.sessionId());
   }
 
   @Override

@@ -104,6 +104,22 @@ class OrderStoreTckSelfTest {
         "settle_currentNonceOtherFence");
     expect(BrokenStore.Break.LEASE_LIVE_BY_SYSTEM_CLOCK, "basic_leaseUsesStoreClock");
     expect(BrokenStore.Break.RACY_SETTLE, "concurrency_completeFailRace");
+    expect(BrokenStore.Break.CURSOR_BY_TIME_ONLY, "admin_pagesNeitherSkipNorRepeat");
+    expect(BrokenStore.Break.SNAPSHOT_PAGING, "admin_orphanRecordedWhileReading");
+    expect(BrokenStore.Break.OFFSET_PAGING, "admin_reconcileWhileReadingSkipsNothing");
+    expect(BrokenStore.Break.RACY_RECONCILE, "admin_concurrentMarksRecordOne");
+    expect(
+        BrokenStore.Break.REMARK_OVERWRITES,
+        "admin_otherNoteAnswersRecorded",
+        "admin_markIdempotent");
+    expect(BrokenStore.Break.RECONCILED_STILL_LISTED, "admin_reconciledLeavesList");
+    expect(BrokenStore.Break.LOOKUP_IGNORES_PROVIDER_ORDER, "admin_lookupByIdentity");
+    expect(BrokenStore.Break.STUCK_BY_CLAIMED_AT, "admin_stuckOrders");
+    expect(
+        BrokenStore.Break.FAILURES_RESET_ON_CLAIM,
+        "admin_failedOrders",
+        "claim_failedOrderClaimedAgain");
+    expect(BrokenStore.Break.ADMIN_INPUT_UNCHECKED, "admin_badArguments");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.spec.StoreSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -16,6 +16,7 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanRecord;
 
 /**
  * The one column list of the orders and orphans tables, and an order or an orphan as a row. Times
@@ -44,7 +45,9 @@ public final class OrderRows {
           "lease_expires_at",
           "settled_fence",
           "settled_nonce",
-          "updated_at");
+          "updated_at",
+          "failures",
+          "failed_since");
 
   /** The columns a write changes: all but the snapshot's, which the first claim writes once. */
   public static final List<String> STATE_COLUMNS = ORDER_COLUMNS.subList(6, ORDER_COLUMNS.size());
@@ -58,6 +61,21 @@ public final class OrderRows {
           "provider_order_id",
           "item_payload",
           "recorded_at");
+
+  /**
+   * The columns of an orphan with its reconciliation, in the order the admin queries list and read
+   * them.
+   */
+  public static final List<String> ORPHAN_RECORD_COLUMNS =
+      List.of(
+          "session_id",
+          "claim_fence",
+          "claim_nonce",
+          "provider_order_id",
+          "item_payload",
+          "recorded_at",
+          "reconciled_note",
+          "reconciled_at");
 
   private OrderRows() {}
 
@@ -85,7 +103,9 @@ public final class OrderRows {
         instant(row, 14),
         fence,
         settledNonce == null ? null : new ClaimId(row.getLong(15), settledNonce),
-        instant(row, 17));
+        instant(row, 17),
+        row.getInt(18),
+        instant(row, 19));
   }
 
   /** The order a query listing {@link #ORDER_COLUMNS} returns, if it returns a row. */
@@ -95,20 +115,45 @@ public final class OrderRows {
     }
   }
 
+  /** The orders a query listing {@link #ORDER_COLUMNS} returns, in its order. */
+  public static List<OrderRecord> orders(PreparedStatement query) throws SQLException {
+    List<OrderRecord> orders = new ArrayList<>();
+    try (ResultSet rows = query.executeQuery()) {
+      while (rows.next()) {
+        orders.add(order(rows));
+      }
+    }
+    return List.copyOf(orders);
+  }
+
   /** The orphans a query listing {@link #ORPHAN_COLUMNS} returns, in its order. */
   public static List<Orphan> orphans(PreparedStatement query) throws SQLException {
     List<Orphan> orphans = new ArrayList<>();
     try (ResultSet rows = query.executeQuery()) {
       while (rows.next()) {
-        orphans.add(
-            new Orphan(
-                rows.getString(1),
-                new ClaimId(rows.getLong(2), rows.getString(3)),
-                new Item(rows.getString(4), rows.getString(5)),
-                Instant.ofEpochMilli(rows.getLong(6))));
+        orphans.add(orphan(rows));
       }
     }
     return List.copyOf(orphans);
+  }
+
+  /** The orphans a query listing {@link #ORPHAN_RECORD_COLUMNS} returns, in its order. */
+  public static List<OrphanRecord> orphanRecords(PreparedStatement query) throws SQLException {
+    List<OrphanRecord> orphans = new ArrayList<>();
+    try (ResultSet rows = query.executeQuery()) {
+      while (rows.next()) {
+        orphans.add(new OrphanRecord(orphan(rows), rows.getString(7), instant(rows, 8)));
+      }
+    }
+    return List.copyOf(orphans);
+  }
+
+  private static Orphan orphan(ResultSet rows) throws SQLException {
+    return new Orphan(
+        rows.getString(1),
+        new ClaimId(rows.getLong(2), rows.getString(3)),
+        new Item(rows.getString(4), rows.getString(5)),
+        Instant.ofEpochMilli(rows.getLong(6)));
   }
 
   /**
@@ -148,6 +193,8 @@ public final class OrderRows {
     number(statement, i++, record.settledBy() == null ? null : record.settledBy().fence());
     text(statement, i++, record.settledBy() == null ? null : record.settledBy().nonce());
     millis(statement, i++, record.updatedAt());
+    statement.setInt(i++, record.failures());
+    millis(statement, i++, record.failedSince());
     return i;
   }
 

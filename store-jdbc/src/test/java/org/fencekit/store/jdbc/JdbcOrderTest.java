@@ -102,7 +102,9 @@ class JdbcOrderTest {
             null,
             1,
             SECOND,
-            AT.plusMillis(1));
+            AT.plusMillis(1),
+            3,
+            AT);
     JdbcOrder again = order("cs_1");
     again.current();
     again.update(done);
@@ -120,7 +122,9 @@ class JdbcOrderTest {
             null,
             1,
             SECOND,
-            done.updatedAt()),
+            done.updatedAt(),
+            done.failures(),
+            done.failedSince()),
         stored);
   }
 

@@ -1,14 +1,21 @@
 package org.fencekit.store.memory;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.fencekit.store.FencedOrderStore;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.fencekit.store.AdminStorage;
+import org.fencekit.store.FencedAdminOrderStore;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
 
 /**
  * The reference {@link org.fencekit.store.OrderStore}: orders in a {@link ConcurrentHashMap}, for
@@ -23,12 +30,16 @@ import org.fencekit.store.Orphan;
  *       writer of that key (and of keys sharing its bin) while it runs; there is no global lock;
  *   <li>read the order and the clock, decide with {@link org.fencekit.store.OrderStateMachine};
  *   <li>publish the new immutable order (record and orphans) as the key's value, or keep the old
- *       one: a reader sees either the whole change or none of it.
+ *       one: a reader sees either the whole change or none of it;
+ *   <li>in the same {@code compute}, move the order's keys in the three sorted indexes the admin
+ *       listings walk (unreconciled orphans, held claims by lease end, FAILED orders by first
+ *       failure); a listing reads each order it finds through {@code computeIfPresent}, which waits
+ *       for a write in progress, and lists it only if the order still matches the key.
  * </ol>
  *
  * Nothing survives the JVM: use a durable store wherever two processes handle webhooks.
  */
-public final class MemoryOrderStore extends FencedOrderStore {
+public final class MemoryOrderStore extends FencedAdminOrderStore {
 
   /** A store whose leases run on {@code clock}. */
   public MemoryOrderStore(Clock clock) {
@@ -47,12 +58,37 @@ public final class MemoryOrderStore extends FencedOrderStore {
   }
 
   /** One order as published: an immutable record and its orphans. */
-  private record Entry(OrderRecord record, List<Orphan> orphans) {}
+  private record Entry(OrderRecord record, List<OrphanRecord> orphans) {}
 
-  /** The storage: a map whose {@code compute} is the atomic step. */
-  private static final class MapStorage implements OrderStorage {
+  /** An unreconciled orphan's place in its index: its sort key. */
+  private record OrphanKey(Instant recordedAt, OrphanId id) {
+    static OrphanKey of(Orphan orphan) {
+      return new OrphanKey(orphan.recordedAt(), OrphanId.of(orphan));
+    }
+  }
+
+  /** An order's place in an order index. */
+  private record OrderKey(Instant at, String sessionId) {}
+
+  private static final Comparator<OrphanKey> ORPHAN_ORDER =
+      Comparator.comparing(OrphanKey::recordedAt)
+          .thenComparing(k -> k.id().sessionId())
+          .thenComparingLong(k -> k.id().claimId().fence())
+          .thenComparing(k -> k.id().claimId().nonce())
+          .thenComparing(k -> k.id().providerOrderId());
+
+  private static final Comparator<OrderKey> ORDER_ORDER =
+      Comparator.comparing(OrderKey::at).thenComparing(OrderKey::sessionId);
+
+  /** The storage: a map whose {@code compute} is the atomic step, and three sorted indexes. */
+  private static final class MapStorage implements AdminStorage {
 
     private final ConcurrentHashMap<String, Entry> orders = new ConcurrentHashMap<>();
+    private final ConcurrentSkipListSet<OrphanKey> unreconciled =
+        new ConcurrentSkipListSet<>(ORPHAN_ORDER);
+    private final ConcurrentSkipListSet<OrderKey> claims = new ConcurrentSkipListSet<>(ORDER_ORDER);
+    private final ConcurrentSkipListSet<OrderKey> failures =
+        new ConcurrentSkipListSet<>(ORDER_ORDER);
 
     @Override
     public String backend() {
@@ -67,9 +103,50 @@ public final class MemoryOrderStore extends FencedOrderStore {
           (key, entry) -> {
             MapOrder order = new MapOrder(entry);
             result.add(work.run(order));
-            return order.published();
+            Entry published = order.published();
+            reindex(entry, published, order.added);
+            return published;
           });
       return result.get(0);
+    }
+
+    /** Moves the order's keys in the indexes, inside its {@code compute}. */
+    private void reindex(Entry before, Entry after, List<Orphan> added) {
+      OrderRecord old = before == null ? null : before.record();
+      OrderRecord now = after == null ? null : after.record();
+      if (old != now) {
+        OrderKey oldClaim = claimKey(old);
+        OrderKey newClaim = claimKey(now);
+        if (oldClaim != null && !oldClaim.equals(newClaim)) {
+          claims.remove(oldClaim);
+        }
+        if (newClaim != null) {
+          claims.add(newClaim);
+        }
+        OrderKey oldFailure = failureKey(old);
+        OrderKey newFailure = failureKey(now);
+        if (oldFailure != null && !oldFailure.equals(newFailure)) {
+          failures.remove(oldFailure);
+        }
+        if (newFailure != null) {
+          failures.add(newFailure);
+        }
+      }
+      for (Orphan orphan : added) {
+        unreconciled.add(OrphanKey.of(orphan));
+      }
+    }
+
+    private static OrderKey claimKey(OrderRecord record) {
+      return record == null || record.claimId() == null
+          ? null
+          : new OrderKey(record.leaseExpiresAt(), record.sessionId());
+    }
+
+    private static OrderKey failureKey(OrderRecord record) {
+      return record == null || record.status() != OrderStatus.FAILED
+          ? null
+          : new OrderKey(record.failedSince(), record.sessionId());
     }
 
     @Override
@@ -81,7 +158,114 @@ public final class MemoryOrderStore extends FencedOrderStore {
     @Override
     public List<Orphan> orphans(String sessionId) {
       Entry entry = orders.get(sessionId);
-      return entry == null ? List.of() : entry.orphans();
+      return entry == null
+          ? List.of()
+          : entry.orphans().stream().map(OrphanRecord::orphan).toList();
+    }
+
+    /** The order as published after any write to it in progress. */
+    private Entry settled(String sessionId) {
+      return orders.computeIfPresent(sessionId, (key, entry) -> entry);
+    }
+
+    @Override
+    public List<OrphanRecord> unreconciledOrphans(OrphanPosition after, int limit) {
+      List<OrphanRecord> found = new ArrayList<>();
+      var from =
+          after == null
+              ? unreconciled
+              : unreconciled.tailSet(new OrphanKey(after.recordedAt(), after.id()), false);
+      for (OrphanKey key : from) {
+        if (found.size() == limit) {
+          break;
+        }
+        find(settled(key.id().sessionId()), key.id())
+            .filter(orphan -> !orphan.reconciled())
+            .ifPresent(found::add);
+      }
+      return found;
+    }
+
+    @Override
+    public Optional<OrphanRecord> orphan(OrphanId id) {
+      return find(orders.get(id.sessionId()), id);
+    }
+
+    private static Optional<OrphanRecord> find(Entry entry, OrphanId id) {
+      if (entry == null) {
+        return Optional.empty();
+      }
+      return entry.orphans().stream().filter(o -> o.id().equals(id)).findFirst();
+    }
+
+    @Override
+    public Optional<OrphanRecord> markReconciled(OrphanId id, String note, Instant reconciledAt) {
+      List<OrphanRecord> result = new ArrayList<>(1);
+      orders.computeIfPresent(
+          id.sessionId(),
+          (key, entry) -> {
+            List<OrphanRecord> orphans = new ArrayList<>(entry.orphans());
+            for (int i = 0; i < orphans.size(); i++) {
+              OrphanRecord orphan = orphans.get(i);
+              if (!orphan.id().equals(id)) {
+                continue;
+              }
+              if (orphan.reconciled()) {
+                result.add(orphan);
+                return entry;
+              }
+              OrphanRecord marked = new OrphanRecord(orphan.orphan(), note, reconciledAt);
+              orphans.set(i, marked);
+              unreconciled.remove(OrphanKey.of(orphan.orphan()));
+              result.add(marked);
+              return new Entry(entry.record(), List.copyOf(orphans));
+            }
+            return entry;
+          });
+      return result.stream().findFirst();
+    }
+
+    @Override
+    public List<OrderRecord> stuckOrders(Instant expiredBy, OrderPosition after, int limit) {
+      List<OrderRecord> found = new ArrayList<>();
+      var from =
+          after == null
+              ? claims
+              : claims.tailSet(new OrderKey(after.at(), after.sessionId()), false);
+      for (OrderKey key : from) {
+        if (found.size() == limit || key.at().isAfter(expiredBy)) {
+          break;
+        }
+        Entry entry = settled(key.sessionId());
+        if (entry != null && key.equals(claimKey(entry.record()))) {
+          found.add(entry.record());
+        }
+      }
+      return found;
+    }
+
+    @Override
+    public List<OrderRecord> failedOrders(
+        int minFailures, Instant failedBy, OrderPosition after, int limit) {
+      List<OrderRecord> found = new ArrayList<>();
+      var from =
+          after == null
+              ? failures
+              : failures.tailSet(new OrderKey(after.at(), after.sessionId()), false);
+      for (OrderKey key : from) {
+        if (found.size() == limit) {
+          break;
+        }
+        Entry entry = settled(key.sessionId());
+        if (entry == null || !key.equals(failureKey(entry.record()))) {
+          continue;
+        }
+        OrderRecord record = entry.record();
+        if (record.failures() >= minFailures || !record.failedSince().isAfter(failedBy)) {
+          found.add(record);
+        }
+      }
+      return found;
     }
 
     @Override
@@ -93,7 +277,8 @@ public final class MemoryOrderStore extends FencedOrderStore {
 
     private final Entry before;
     private OrderRecord record;
-    private List<Orphan> orphans;
+    private List<OrphanRecord> orphans;
+    private final List<Orphan> added = new ArrayList<>(0);
 
     MapOrder(Entry before) {
       this.before = before;
@@ -126,16 +311,17 @@ public final class MemoryOrderStore extends FencedOrderStore {
 
     @Override
     public void addOrphan(Orphan orphan) {
-      for (Orphan known : orphans) {
-        if (known.claimId().equals(orphan.claimId())
-            && known.item().providerOrderId().equals(orphan.item().providerOrderId())) {
+      OrphanId id = OrphanId.of(orphan);
+      for (OrphanRecord known : orphans) {
+        if (known.id().equals(id)) {
           return;
         }
       }
-      List<Orphan> more = new ArrayList<>(orphans.size() + 1);
+      List<OrphanRecord> more = new ArrayList<>(orphans.size() + 1);
       more.addAll(orphans);
-      more.add(orphan);
+      more.add(OrphanRecord.unreconciled(orphan));
       orphans = List.copyOf(more);
+      added.add(orphan);
     }
 
     Entry published() {

@@ -121,14 +121,19 @@ final class FastPath {
    * statement kept, and the token that matched as the current claim. What the statement overwrote
    * and the branch does not read stands in as it is now: for a complete or fail the claim's times
    * (the call's time) and status (PENDING, as under any claim), no item and no settledBy (the WHERE
-   * clause ruled out a replay); for an extend the lease and updatedAt.
+   * clause ruled out a replay), and for a fail one failure fewer (no failedSince if none is left);
+   * for an extend the lease and updatedAt.
    */
   private static OrderRecord preImage(OrderRecord written, WriteRequest request) {
     if (request instanceof WriteRequest.Extend) {
       return written;
     }
     Instant at = written.updatedAt();
-    String lastError = request instanceof WriteRequest.Complete ? written.lastError() : null;
+    boolean fail = request instanceof WriteRequest.Fail;
+    String lastError = fail ? null : written.lastError();
+    // a fail counted itself: before it, one failure fewer, and no failedSince if it was the first
+    int failures = fail ? written.failures() - 1 : written.failures();
+    Instant failedSince = failures == 0 ? null : written.failedSince();
     return new OrderRecord(
         written.snapshot(),
         OrderStatus.PENDING,
@@ -139,7 +144,9 @@ final class FastPath {
         at,
         written.fence(),
         null,
-        at);
+        at,
+        Math.max(failures, 0),
+        failedSince);
   }
 
   private IllegalStateException drifted(

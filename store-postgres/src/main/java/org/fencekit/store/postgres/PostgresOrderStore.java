@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.FencedAdminOrderStore;
 import org.fencekit.store.FencedOrderStore;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
@@ -48,11 +49,15 @@ import org.fencekit.store.WriteResult;
  * sent; retrying the same call with the same token is always safe. No message contains a password
  * (the pool is built with the password taken out of the URL). The store keeps no session state, so
  * it works behind PgBouncer in transaction pooling mode; its pool uses {@code prepareThreshold=0}
- * unless the URL says otherwise. {@code schema.sql}, next to this class, creates both tables
- * idempotently ({@code createSchema(true)} runs it). Why READ COMMITTED is enough, the fast path's
- * figures and the operations notes are in the README.
+ * unless the URL says otherwise. The DDL is versioned: {@code
+ * db/migration/fencekit/postgres/V1__fencekit_tables.sql} and {@code V2__fencekit_operations.sql}
+ * in this jar; {@link Builder#build()} reads the database's version and refuses an older one naming
+ * the scripts to run (or runs them with {@code createSchema(true)}) and a newer one. The operator's
+ * listings ({@link org.fencekit.store.OrderStoreAdmin}) are range scans of partial indexes V2
+ * creates. Why READ COMMITTED is enough, the fast path's figures and the operations notes are in
+ * the README.
  */
-public final class PostgresOrderStore extends FencedOrderStore {
+public final class PostgresOrderStore extends FencedAdminOrderStore {
 
   /** The default name of the orders table. */
   public static final String DEFAULT_ORDERS_TABLE = "fencekit_orders";
@@ -279,10 +284,13 @@ public final class PostgresOrderStore extends FencedOrderStore {
     }
 
     /**
-     * Whether {@link #build()} creates the schema and the tables if they do not exist (default
-     * false: run schema.sql from your migrations instead). Safe to run from many processes at once.
-     * PostgreSQL checks the CREATE privilege (on the database for the schema, on the schema for the
-     * tables) even when they exist, so a least-privilege user should leave this off.
+     * Whether {@link #build()} creates the schema and the tables if they do not exist, and upgrades
+     * an older schema, by running the missing {@code db/migration/fencekit/postgres/V*.sql} scripts
+     * of this jar in one transaction (default false: run them from your migrations instead; the
+     * store then refuses to start on an older schema, naming them). Safe to run from many processes
+     * at once: they take turns on an advisory lock. PostgreSQL checks the CREATE privilege (on the
+     * database for the schema, on the schema for the tables) even when they exist, so a
+     * least-privilege user should leave this off.
      *
      * @return this builder
      */
@@ -333,11 +341,13 @@ public final class PostgresOrderStore extends FencedOrderStore {
     }
 
     /**
-     * Checks every property, builds the pool if the store owns one, and creates the schema if asked
-     * to.
+     * Checks every property, builds the pool if the store owns one, checks the schema version and
+     * brings it up to date if asked to ({@link #createSchema}).
      *
      * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
-     * @throws StoreUnavailableException if {@code createSchema(true)} and PostgreSQL fails
+     * @throws IllegalStateException if the schema version is newer than this store's, or older
+     *     without {@code createSchema(true)}, naming the scripts to run
+     * @throws StoreUnavailableException if PostgreSQL fails
      */
     public PostgresOrderStore build() {
       Validate.notNull("clock", clock);
@@ -365,13 +375,11 @@ public final class PostgresOrderStore extends FencedOrderStore {
           dataSource != null
               ? userDataSource(sql, queryTimeoutSeconds)
               : ownedPool(sql, queryTimeoutSeconds);
-      if (createSchema) {
-        try {
-          storage.createSchema(schema != null);
-        } catch (RuntimeException e) {
-          storage.close();
-          throw e;
-        }
+      try {
+        storage.checkSchemaAtStart(createSchema, schema != null);
+      } catch (RuntimeException e) {
+        storage.close();
+        throw e;
       }
       StringJoiner description = new StringJoiner(", ");
       description.add(storage.target());
@@ -454,7 +462,8 @@ public final class PostgresOrderStore extends FencedOrderStore {
       // HikariCP validates a connection idle over 500 ms before lending it, for up to its
       // validationTimeout (5 s by default, not capped by connectionTimeout): keep it well below
       config.setValidationTimeout(Math.max(250, Math.min(5000, timeout.toMillis() / 4)));
-      // build() does not fail when the server is down; the first call does, with a clear message
+      // the pool starts without a connection; build() then borrows one to check the schema (a
+      // server that is down fails the first call instead, unless createSchema)
       config.setInitializationFailTimeout(-1);
       config.setAutoCommit(false);
       // driver properties: a parameter of the same name in the URL wins

@@ -19,21 +19,24 @@ import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteRequest;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
 
 /**
- * The PostgreSQL {@link OrderStorage}: each atomic step is one READ COMMITTED transaction on one
- * pooled connection, whose first statement locks the order's row ({@code SELECT ... FOR UPDATE}).
- * It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also runs the fast
- * path's single statements ({@link #insertFast}, {@link #settleFast}), which write only where their
- * WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath} decides around
- * them.
+ * The PostgreSQL {@link org.fencekit.store.OrderStorage}: each atomic step is one READ COMMITTED
+ * transaction on one pooled connection, whose first statement locks the order's row ({@code SELECT
+ * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also
+ * runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which write
+ * only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath}
+ * decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement in a
+ * transaction each. At start the schema version is checked, and brought up to date when the store
+ * may ({@link Migrations}).
  *
  * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
  * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
@@ -45,7 +48,7 @@ import org.fencekit.store.jdbc.OrderRows;
  * Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome is
  * unknown only when the failure came from a COMMIT of a transaction that had written.
  */
-final class PostgresStorage implements OrderStorage {
+final class PostgresStorage extends JdbcAdminStorage {
 
   /** Runs of one transaction that met a deadlock or serialization failure before giving up. */
   static final int MAX_ATTEMPTS = 10;
@@ -66,6 +69,12 @@ final class PostgresStorage implements OrderStorage {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicLong retries = new AtomicLong();
 
+  /** Whether the schema version was found right; false until a build or first call checked it. */
+  private volatile boolean schemaChecked;
+
+  /** The thread running the first call's check, guarded by this storage's monitor. */
+  private Thread schemaChecker;
+
   /**
    * @param dataSource where connections come from
    * @param ownedPool the pool to close with the storage (the store built it), or {@code null}
@@ -84,6 +93,7 @@ final class PostgresStorage implements OrderStorage {
       String target,
       Secrets secrets,
       boolean serverTime) {
+    super(sql.admin());
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.sql = sql;
@@ -113,22 +123,112 @@ final class PostgresStorage implements OrderStorage {
     return retries.get();
   }
 
-  /** Creates the schema (if configured) and both tables, if they do not exist. */
-  void createSchema(boolean namespace) {
-    transaction(
-        "createSchema",
-        null,
+  /**
+   * Checks the schema version in one transaction that holds an advisory lock on the orders table's
+   * name, so stores starting at once check (and upgrade) one after the other; with {@code create},
+   * creates the namespace if configured and runs the missing scripts in that transaction.
+   *
+   * @throws IllegalStateException if the schema is newer, or older and {@code create} is false
+   */
+  List<Migrations.Script> prepareSchema(boolean create, boolean namespace) {
+    return prepareSchema(create ? "createSchema" : "open", null, create, namespace);
+  }
+
+  private synchronized List<Migrations.Script> prepareSchema(
+      String operation, String sessionId, boolean create, boolean namespace) {
+    Thread before = schemaChecker;
+    schemaChecker = Thread.currentThread(); // its own transaction must not check first
+    try {
+      List<Migrations.Script> ran = migrate(operation, sessionId, create, namespace);
+      schemaChecked = true;
+      return ran;
+    } finally {
+      schemaChecker = before;
+    }
+  }
+
+  /**
+   * Checks the schema at build. A store that may not create its schema and cannot reach the server
+   * yet is built all the same (as before versions were checked): its first call checks instead, so
+   * it starts working when PostgreSQL comes back.
+   */
+  void checkSchemaAtStart(boolean create, boolean namespace) {
+    try {
+      prepareSchema(create, namespace);
+    } catch (StoreUnavailableException e) {
+      if (create) {
+        throw e;
+      }
+    }
+  }
+
+  /** The first call's check when the build could not reach the server; others wait for it. */
+  private void checkSchemaOnce(String operation, String sessionId) {
+    if (schemaChecked) {
+      return;
+    }
+    synchronized (this) {
+      if (schemaChecked || schemaChecker == Thread.currentThread()) {
+        return; // checked meanwhile, or this is the check's own transaction
+      }
+      prepareSchema(operation, sessionId, false, false);
+    }
+  }
+
+  private List<Migrations.Script> migrate(
+      String operation, String sessionId, boolean create, boolean namespace) {
+    return transaction(
+        operation,
+        sessionId,
         e -> retryable(e) || DDL_RACE.contains(state(e)),
         tx -> {
-          tx.wrote = true;
-          try (Statement statement = tx.connection.createStatement()) {
-            statement.setQueryTimeout(queryTimeoutSeconds);
-            if (namespace) {
+          try (PreparedStatement lock = prepare(tx.connection, sql.lockMigrations())) {
+            lock.setString(1, sql.probe().ordersTable());
+            lock.execute();
+          }
+          if (create && namespace) {
+            tx.wrote = true;
+            try (Statement statement = tx.connection.createStatement()) {
+              statement.setQueryTimeout(queryTimeoutSeconds);
               statement.execute(sql.createNamespace());
             }
-            statement.execute(sql.schema());
           }
-          return null;
+          List<Migrations.Script> ran =
+              Migrations.ensure(
+                  tx.connection,
+                  sql.probe(),
+                  sql.templates(),
+                  new Migrations.Origin(
+                      BACKEND,
+                      "postgres",
+                      "store-postgres",
+                      target,
+                      "with your names in place of fencekit_orders and fencekit_orphans (here "
+                          + sql.probe().ordersTable()
+                          + " and its orphans table)"),
+                  create);
+          tx.wrote |= !ran.isEmpty();
+          return ran;
+        });
+  }
+
+  /** One statement in a transaction of its own, run again after a deadlock. */
+  @Override
+  protected <T> T runStatement(
+      String operation,
+      String sessionId,
+      boolean writes,
+      String statementSql,
+      JdbcAdminStorage.StatementWork<T> work) {
+    return transaction(
+        operation,
+        sessionId,
+        PostgresStorage::retryable,
+        tx -> {
+          tx.wrote = writes;
+          try (PreparedStatement statement = prepare(tx.connection, statementSql)) {
+            return work.run(statement);
+          }
         });
   }
 
@@ -209,7 +309,8 @@ final class PostgresStorage implements OrderStorage {
             statement.setLong(2, token.fence());
             statement.setString(3, token.nonce());
             statement.setLong(4, now.toEpochMilli());
-            bindToken(statement, 5, request);
+            statement.setLong(5, now.toEpochMilli());
+            bindToken(statement, 6, request);
             return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
@@ -313,6 +414,7 @@ final class PostgresStorage implements OrderStorage {
               + (sessionId == null ? "" : " order '" + sessionId + "'")
               + ": build a new store");
     }
+    checkSchemaOnce(operation, sessionId);
   }
 
   @Override
@@ -545,14 +647,15 @@ final class PostgresStorage implements OrderStorage {
     if (state.equals("42P01") || state.equals("3F000")) {
       return "the fencekit tables do not exist at "
           + target
-          + ": build the store with"
-          + " createSchema(true), or run schema.sql from the store-postgres jar";
+          + ": build the store with createSchema(true), or run the scripts"
+          + " db/migration/fencekit/postgres/V*.sql from the store-postgres jar";
     }
     if (state.equals("42501")) {
       return "the database user lacks a privilege: grant SELECT, INSERT and UPDATE on both"
-          + " fencekit tables (and USAGE on their schema); createSchema(true) also needs CREATE,"
-          + " even when the tables exist, so leave it off for such a user and run schema.sql"
-          + " from your migrations";
+          + " fencekit tables, SELECT on their version table (and USAGE on their schema);"
+          + " createSchema(true) also needs CREATE, even when the tables exist, so leave it off"
+          + " for such a user and run the scripts db/migration/fencekit/postgres/V*.sql from your"
+          + " migrations";
     }
     if (state.equals("25006")) {
       return "the server is a read-only standby: point the store at the primary";

@@ -1,7 +1,9 @@
 package org.fencekit.store.postgres;
 
 import java.util.Locale;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 
 /**
@@ -12,7 +14,9 @@ import org.fencekit.store.jdbc.SqlTemplates;
  */
 record Sql(
     String createNamespace,
-    String schema,
+    SqlTemplates templates,
+    Migrations.Probe probe,
+    String lockMigrations,
     String selectOrder,
     String lockOrder,
     String lockOrderServerTime,
@@ -22,7 +26,8 @@ record Sql(
     String selectOrphans,
     String completeFast,
     String failFast,
-    String extendFast) {
+    String extendFast,
+    JdbcAdminStorage.AdminStatements admin) {
 
   /**
    * The statements for these names, each already validated as a plain identifier.
@@ -33,13 +38,23 @@ record Sql(
     String prefix = schema == null ? "" : quote(schema) + ".";
     SqlTemplates sql =
         SqlTemplates.forTables(
-            Sql.class,
-            prefix + quote(ordersTable),
-            prefix + quote(orphansTable),
-            schema == null ? null : quote(schema));
+                Sql.class,
+                prefix + quote(ordersTable),
+                prefix + quote(orphansTable),
+                schema == null ? null : quote(schema))
+            .with(
+                Migrations.derivedNames(
+                    ordersTable, orphansTable, name -> prefix + quote(name), Sql::quote));
+    String versionTable = prefix + quote(ordersTable + "_version");
     return new Sql(
         schema == null ? null : sql.statement("create-namespace.sql"),
-        sql.statement("schema.sql"),
+        sql,
+        new Migrations.Probe(
+            "SELECT CASE WHEN to_regclass(?) IS NULL THEN 0 ELSE 1 END",
+            prefix + quote(ordersTable),
+            versionTable,
+            "SELECT max(version) FROM " + versionTable),
+        sql.statement("lock-migrations.sql"),
         sql.statement("select-order.sql"),
         sql.statement("lock-order.sql"),
         sql.statement("lock-order-server-time.sql"),
@@ -49,12 +64,13 @@ record Sql(
         sql.statement("select-orphans.sql"),
         sql.statement("complete-fast.sql"),
         sql.statement("fail-fast.sql"),
-        sql.statement("extend-fast.sql"));
+        sql.statement("extend-fast.sql"),
+        JdbcAdminStorage.AdminStatements.from(sql));
   }
 
-  /** The text of {@code schema.sql} exactly as shipped, for users who run their own migrations. */
-  static String shippedSchema() {
-    return SqlTemplates.raw(Sql.class, "schema.sql");
+  /** The text of a migration script exactly as shipped, for users who run their own migrations. */
+  static String shippedScript(Migrations.Script script) {
+    return SqlTemplates.raw(Sql.class, script.resource("postgres"));
   }
 
   /**

@@ -381,7 +381,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     Sql drifted =
         new Sql(
             real.createNamespace(),
-            real.schema(),
+            real.templates(),
+            real.probe(),
+            real.lockMigrations(),
             real.selectOrder(),
             real.lockOrder(),
             real.lockOrderServerTime(),
@@ -391,7 +393,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.selectOrphans(),
             real.completeFast(),
             real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
-            real.extendFast());
+            real.extendFast(),
+            real.admin());
     PostgresStorage storage =
         new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
     FastPath fast = new FastPath(storage, clock);
@@ -478,10 +481,11 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   @Test
   @DisplayName(
-      "a fast statement the server refuses with an error (the tables are missing) wrote nothing, and says so")
+      "a fast statement the server refuses with an error (the table was dropped) wrote nothing, and says so")
   void serverErrorIsNotUnknown() {
-    PostgresOrderStore store =
-        store(pooled().schema(schema.name() + "_absent").createSchema(false));
+    String absent = schema.name() + "_absent";
+    PostgresOrderStore store = store(pooled().schema(absent));
+    TestPostgres.execute("DROP TABLE " + absent + ".fencekit_orders");
     StoreUnavailableException e =
         assertThrows(
             StoreUnavailableException.class, () -> store.claim(snapshot(sid("absent")), LEASE));

@@ -11,6 +11,7 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.DisplayName;
@@ -198,7 +199,10 @@ class PostgresOrderStoreBuilderTest {
     assertTrue(sql.createNamespace().contains("IF NOT EXISTS \"shop\""), sql.createNamespace());
     for (String statement :
         new String[] {
-          sql.schema(),
+          sql.templates().statement(Migrations.SCRIPTS.get(0).resource("postgres")),
+          sql.templates().statement(Migrations.SCRIPTS.get(1).resource("postgres")),
+          sql.admin().unreconciledOrphans(),
+          sql.admin().failedOrders(),
           sql.selectOrder(),
           sql.lockOrder(),
           sql.insertOrder(),
@@ -209,9 +213,20 @@ class PostgresOrderStoreBuilderTest {
       assertFalse(statement.contains("fencekit_orders"), statement);
       assertFalse(statement.contains("fencekit_orphans"), statement);
     }
+    assertTrue(
+        sql.templates()
+            .statement(Migrations.SCRIPTS.get(1).resource("postgres"))
+            .contains("CREATE INDEX IF NOT EXISTS \"orders_claims\""),
+        "an index is named after its table, unqualified");
     Sql defaults = Sql.forTables(null, "fencekit_orders", "fencekit_orphans");
-    assertTrue(defaults.schema().contains("CREATE TABLE IF NOT EXISTS \"fencekit_orders\" ("));
-    assertTrue(Sql.shippedSchema().contains("CREATE TABLE IF NOT EXISTS fencekit_orders ("));
+    assertTrue(
+        defaults
+            .templates()
+            .statement(Migrations.SCRIPTS.get(0).resource("postgres"))
+            .contains("CREATE TABLE IF NOT EXISTS \"fencekit_orders\" ("));
+    assertTrue(
+        Sql.shippedScript(Migrations.SCRIPTS.get(0))
+            .contains("CREATE TABLE IF NOT EXISTS fencekit_orders ("));
   }
 
   @Test

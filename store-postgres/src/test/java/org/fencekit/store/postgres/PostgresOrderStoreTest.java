@@ -33,6 +33,7 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -358,14 +359,15 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       ClaimId token = claimed(first, sid);
       PostgresOrderStore second = store(pooled().schema(own));
       assertEquals(token, record(second, sid).claimId(), "the second build must keep the data");
-      assertEquals(List.of("fencekit_orders", "fencekit_orphans"), tables(own));
+      assertEquals(
+          List.of("fencekit_orders", "fencekit_orders_version", "fencekit_orphans"), tables(own));
     } finally {
       TestPostgres.execute("DROP SCHEMA IF EXISTS " + own + " CASCADE");
     }
   }
 
   @Test
-  @DisplayName("the shipped schema.sql, run by hand, is the schema the store works on")
+  @DisplayName("the shipped migration scripts, run by hand, are the schema the store works on")
   void shippedSchema() throws SQLException {
     String manual = schema.name() + "_manual";
     String created = schema.name() + "_created";
@@ -374,10 +376,12 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
           Statement statement = connection.createStatement()) {
         statement.execute("CREATE SCHEMA " + manual);
         statement.execute("SET search_path TO " + manual);
-        statement.execute(Sql.shippedSchema());
+        for (Migrations.Script script : Migrations.SCRIPTS) {
+          statement.execute(Sql.shippedScript(script));
+        }
       }
       store(pooled().schema(created)).close();
-      assertEquals(columns(created), columns(manual), "schema.sql and createSchema must agree");
+      assertEquals(columns(created), columns(manual), "the scripts and createSchema must agree");
 
       PostgresOrderStore store = store(pooled().schema(manual).createSchema(false));
       String sid = sid("manual");
@@ -441,6 +445,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
               + schema.name()
               + ".fencekit_orphans TO "
               + role);
+      TestPostgres.execute(
+          "GRANT SELECT ON " + schema.name() + ".fencekit_orders_version TO " + role);
       String url = asUser(TestPostgres.jdbcUrl(), role, password);
 
       try (PostgresOrderStore store = pooled().jdbcUrl(url).createSchema(false).build()) {

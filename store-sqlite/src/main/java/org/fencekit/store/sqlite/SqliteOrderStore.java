@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import org.fencekit.store.FencedAdminOrderStore;
 import org.fencekit.store.FencedOrderStore;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
@@ -39,7 +40,15 @@ import org.fencekit.store.Validate;
  * </ol>
  *
  * {@link #get} and {@link #orphans} run one SELECT on any pooled connection without the lock: in
- * WAL mode a reader sees the last commit and neither blocks nor waits for writers.
+ * WAL mode a reader sees the last commit and neither blocks nor waits for writers. So do the
+ * operator's listings and lookups ({@link org.fencekit.store.OrderStoreAdmin}), each a range scan
+ * of a partial index made for it; a {@link #reconcile} is one conditional UPDATE under the write
+ * lock.
+ *
+ * <p>Schema: the DDL is versioned ({@code db/migration/fencekit/sqlite/V1__fencekit_tables.sql},
+ * {@code V2__fencekit_operations.sql} in this jar). At open the store reads the file's version and
+ * brings an older file up to date in one transaction (or, built with {@link Builder#createSchema
+ * createSchema(false)}, refuses naming the scripts to run); a newer one makes it refuse.
  *
  * <p>Durability: the file is in WAL mode. With {@link Synchronous#FULL} (the default) every commit
  * is synced to disk before it returns. {@link Synchronous#NORMAL} syncs only at checkpoints:
@@ -63,7 +72,7 @@ import org.fencekit.store.Validate;
  * <p>The file must be on a local file system (WAL needs shared memory between the processes that
  * open it; network file systems do not provide it).
  */
-public final class SqliteOrderStore extends FencedOrderStore {
+public final class SqliteOrderStore extends FencedAdminOrderStore {
 
   /** How SQLite syncs commits to disk. */
   public enum Synchronous {
@@ -146,6 +155,7 @@ public final class SqliteOrderStore extends FencedOrderStore {
     private int connections = DEFAULT_CONNECTIONS;
     private Duration busyTimeout = DEFAULT_BUSY_TIMEOUT;
     private Duration acquireTimeout = DEFAULT_ACQUIRE_TIMEOUT;
+    private boolean createSchema = true;
     private boolean quickCheck = true;
 
     private Builder(Path file) {
@@ -234,6 +244,20 @@ public final class SqliteOrderStore extends FencedOrderStore {
     }
 
     /**
+     * Whether the store creates its tables in a new file and upgrades an older schema at open, by
+     * running the missing {@code db/migration/fencekit/sqlite/V*.sql} scripts of this jar in one
+     * transaction. Default true: the file is the store's own. With false, a file whose schema is
+     * older than the store needs (or has no tables) makes {@link #build()} refuse, naming the
+     * scripts, for you to run them from your own migrations.
+     *
+     * @return this builder
+     */
+    public Builder createSchema(boolean createSchema) {
+      this.createSchema = createSchema;
+      return this;
+    }
+
+    /**
      * Whether {@link #build()} runs {@code PRAGMA quick_check} on the file and refuses a damaged
      * one, instead of failing later on the orders it damaged; default true. The check reads the
      * whole file (about a second per few hundred MB): turn it off for a very large file whose
@@ -255,7 +279,8 @@ public final class SqliteOrderStore extends FencedOrderStore {
      *     on disk then
      * @throws StoreUnavailableException if the file cannot be opened or written (a read-only file
      *     is refused here, not at the first write), or {@code PRAGMA quick_check} finds it damaged
-     * @throws IllegalStateException if the tables exist with another shape, or the file system
+     * @throws IllegalStateException if the tables exist with another shape, the schema version is
+     *     newer than this store's (or older, with {@code createSchema(false)}), or the file system
      *     cannot do WAL
      */
     public SqliteOrderStore build() {
@@ -302,7 +327,8 @@ public final class SqliteOrderStore extends FencedOrderStore {
                   connections,
                   busyTimeout,
                   acquireTimeout,
-                  quickCheck));
+                  quickCheck,
+                  createSchema));
       return new SqliteOrderStore(storage, clock, file);
     }
 

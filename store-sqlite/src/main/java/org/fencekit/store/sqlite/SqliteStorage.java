@@ -16,11 +16,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
@@ -33,9 +34,12 @@ import org.sqlite.SQLiteException;
  * read is a single statement on any pooled connection, without the lock (WAL readers see the last
  * commit and do not block writers). Every statement, the transaction control included, is prepared
  * once per pooled connection and reused ({@link ConnectionPool.Slot#prepare}); a connection that
- * failed is reopened with fresh ones.
+ * failed is reopened with fresh ones. The admin queries ({@link JdbcAdminStorage}) are single
+ * statements: reads like {@code get}, and a mark under the write lock like a write step. At open,
+ * the file's schema version is checked, and brought up to date when the store may ({@link
+ * org.fencekit.store.jdbc.Migrations}).
  */
-final class SqliteStorage implements OrderStorage {
+final class SqliteStorage extends JdbcAdminStorage {
 
   private static final String BACKEND = "sqlite";
   // Transaction control; IMMEDIATE takes the file's write lock before the order is read, so a
@@ -54,7 +58,8 @@ final class SqliteStorage implements OrderStorage {
       int connections,
       Duration busyTimeout,
       Duration acquireTimeout,
-      boolean quickCheck) {}
+      boolean quickCheck,
+      boolean createSchema) {}
 
   /**
    * The settings one pooled connection runs with, as SQLite reports them.
@@ -78,6 +83,7 @@ final class SqliteStorage implements OrderStorage {
       ConnectionPool pool,
       Path realFile,
       ReentrantLock writeLock) {
+    super(sql.admin());
     this.settings = settings;
     this.sql = sql;
     this.pool = pool;
@@ -243,20 +249,37 @@ final class SqliteStorage implements OrderStorage {
     }
   }
 
+  /**
+   * Checks the file's schema version in one {@code BEGIN IMMEDIATE} transaction (so two processes
+   * opening an old file cannot both upgrade it) and runs the missing scripts if the store may.
+   */
   private static void createSchema(Settings settings, Statements sql, Connection connection) {
     try (Statement statement = connection.createStatement()) {
       statement.execute(BEGIN);
       try {
-        for (String ddl : sql.schema()) {
-          statement.execute(ddl);
-        }
+        Migrations.ensure(
+            connection,
+            sql.probe(),
+            sql.templates(),
+            new Migrations.Origin(
+                BACKEND,
+                "sqlite",
+                "store-sqlite",
+                settings.file().toString(),
+                "with the tables '"
+                    + settings.ordersTable()
+                    + "' and '"
+                    + settings.orphansTable()
+                    + "' in place of fencekit_orders and fencekit_orphans"),
+            settings.createSchema());
         statement.execute(COMMIT);
-      } catch (SQLException e) {
+      } catch (SQLException | RuntimeException e) {
         statement.execute(ROLLBACK);
         throw e;
       }
     } catch (SQLException e) {
-      throw unavailable(settings, "open", null, false, "could not create the tables", e);
+      throw unavailable(
+          settings, "open", null, false, "could not check or upgrade the schema version", e);
     }
     for (String query : sql.queries()) {
       try (PreparedStatement statement = connection.prepareStatement(query)) {
@@ -435,6 +458,37 @@ final class SqliteStorage implements OrderStorage {
           select.setString(1, sessionId);
           return OrderRows.orphans(select);
         });
+  }
+
+  /** A read on a pooled connection; a write also under this JVM's write lock on the file. */
+  @Override
+  protected <T> T runStatement(
+      String operation,
+      String sessionId,
+      boolean writes,
+      String statementSql,
+      StatementWork<T> work) {
+    checkOpen();
+    if (!writes) {
+      return query(operation, sessionId, slot -> work.run(slot.prepare(statementSql)));
+    }
+    lockWrites(operation, sessionId);
+    try {
+      ConnectionPool.Slot slot = take(operation, sessionId);
+      boolean healthy = false;
+      try {
+        T result = work.run(slot.prepare(statementSql));
+        healthy = true;
+        return result;
+      } catch (SQLException e) {
+        // one statement in auto-commit: SQLite rolled it back unless the failure came at commit
+        throw unavailable(settings, operation, sessionId, true, "the write failed", e);
+      } finally {
+        pool.give(slot, healthy);
+      }
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** Closes every connection (busy ones when their operation ends). Idempotent. */

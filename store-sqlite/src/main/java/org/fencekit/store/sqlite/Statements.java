@@ -2,7 +2,9 @@ package org.fencekit.store.sqlite;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 
 /**
@@ -11,20 +13,24 @@ import org.fencekit.store.jdbc.SqlTemplates;
  * org.fencekit.store.Validate#identifier} are ever placed in the text; every value travels as a
  * bound parameter.
  *
- * @param schema the statements that create the tables if they are missing
+ * @param templates the templates with the configured names, for the migration scripts
+ * @param probe how to read the schema version the file holds
  * @param selectOrder reads one order by session id
  * @param insertOrder creates an order unless it exists
  * @param updateOrder replaces an order's state (never its snapshot)
  * @param insertOrphan records an orphan unless the same purchase is recorded already
  * @param selectOrphans reads an order's orphans in the order they were recorded
+ * @param admin the operator's queries
  */
 record Statements(
-    List<String> schema,
+    SqlTemplates templates,
+    Migrations.Probe probe,
     String selectOrder,
     String insertOrder,
     String updateOrder,
     String insertOrphan,
-    String selectOrphans) {
+    String selectOrphans,
+    JdbcAdminStorage.AdminStatements admin) {
 
   /**
    * The statements for the given tables.
@@ -34,36 +40,38 @@ record Statements(
    */
   static Statements forTables(String orders, String orphans) {
     SqlTemplates sql =
-        SqlTemplates.forTables(Statements.class, '"' + orders + '"', '"' + orphans + '"', null);
+        SqlTemplates.forTables(Statements.class, quote(orders), quote(orphans), null)
+            .with(Migrations.derivedNames(orders, orphans, Statements::quote, Statements::quote));
     return new Statements(
-        splitScript(sql.statement("schema.sql")),
+        sql,
+        new Migrations.Probe(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            orders,
+            orders + "_version",
+            "SELECT max(version) FROM " + quote(orders + "_version")),
         sql.statement("select-order.sql"),
         sql.statement("insert-order.sql"),
         sql.statement("update-order.sql"),
         sql.statement("insert-orphan.sql"),
-        sql.statement("select-orphans.sql"));
+        sql.statement("select-orphans.sql"),
+        JdbcAdminStorage.AdminStatements.from(sql));
   }
 
-  /** The statements that must compile against existing tables: every one but the schema. */
+  private static String quote(String identifier) {
+    return '"' + identifier + '"';
+  }
+
+  /** The statements that must compile against the tables: every one but the migrations. */
   List<String> queries() {
-    return List.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans);
+    List<String> all =
+        new ArrayList<>(
+            List.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans));
+    all.addAll(admin.all());
+    return List.copyOf(all);
   }
 
   /** What an order step runs; inside a write step the file's write lock is held already. */
   JdbcOrder.Statements forSteps() {
     return new JdbcOrder.Statements(selectOrder, insertOrder, updateOrder, insertOrphan);
-  }
-
-  /** Splits a script at semicolons that end a line (the resources keep them out of comments). */
-  private static List<String> splitScript(String script) {
-    List<String> statements = new ArrayList<>();
-    for (String part : script.split(";[ \\t]*(\\r?\\n|$)")) {
-      boolean code =
-          part.lines().anyMatch(line -> !line.isBlank() && !line.strip().startsWith("--"));
-      if (code) {
-        statements.add(part.strip());
-      }
-    }
-    return List.copyOf(statements);
   }
 }

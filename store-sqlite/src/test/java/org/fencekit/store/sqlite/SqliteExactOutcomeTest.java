@@ -113,7 +113,13 @@ class SqliteExactOutcomeTest {
       assertTrue(e.getMessage().contains("quick_check"), e.getMessage());
       assertTrue(e.getMessage().contains("quickCheck(false)"), e.getMessage());
     }
-    assertDoesNotThrow(() -> SqliteOrderStore.builder(file).quickCheck(false).build().close());
+    // quickCheck(false) skips the check; what opening reads next (the schema version, from a
+    // garbled page here) may still refuse the file, but never by quick_check
+    try {
+      SqliteOrderStore.builder(file).quickCheck(false).build().close();
+    } catch (RuntimeException e) {
+      assertFalse(e.getMessage().contains("quick_check"), e.getMessage());
+    }
   }
 
   /** A file made unwritable: chattr +i as root (chmod does not stop root), else chmod a-w. */

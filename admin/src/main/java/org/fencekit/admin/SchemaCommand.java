@@ -1,0 +1,78 @@
+package org.fencekit.admin;
+
+import org.fencekit.store.OrderStore;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code schema check | migrate}: whether the store's tables (or keys) are the version it needs.
+ */
+@Command(
+    name = "schema",
+    description = "Checks or upgrades the store's schema (SQL tables, Redis key layout).",
+    mixinStandardHelpOptions = true,
+    subcommands = {SchemaCommand.Check.class, SchemaCommand.Migrate.class})
+final class SchemaCommand implements Runnable {
+
+  @Override
+  public void run() {
+    throw new Problem(ExitCode.USAGE, "name a subcommand: schema check or schema migrate");
+  }
+
+  /** {@code schema check}. */
+  @Command(
+      name = "check",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Opens the store without changing anything and says whether its schema is the version"
+            + " this fencekit needs, and if not, what to run.",
+        "Exits 1 when the schema is missing, older or newer."
+      })
+  static final class Check extends StoreCommand {
+
+    @Override
+    int refused(Problem refusal, Output output) {
+      if (output.json()) {
+        output.printJson(java.util.Map.of("current", false, "reason", refusal.getMessage()));
+      } else {
+        output.line("NOT CURRENT: " + refusal.getMessage());
+      }
+      return ExitCode.FOUND;
+    }
+
+    @Override
+    int run(OrderStore store, Output output) {
+      if (output.json()) {
+        output.printJson(java.util.Map.of("current", true, "store", store.toString()));
+      } else {
+        output.line("current: " + store + " has the schema this fencekit needs");
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  /** {@code schema migrate}. */
+  @Command(
+      name = "migrate",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Creates the store's tables if missing, or upgrades an older schema, in one transaction;"
+            + " safe to run again, and from several processes at once. Refuses a newer schema.",
+      })
+  static final class Migrate extends StoreCommand {
+
+    @Override
+    boolean migrates() {
+      return true;
+    }
+
+    @Override
+    int run(OrderStore store, Output output) {
+      if (output.json()) {
+        output.printJson(java.util.Map.of("current", true, "store", store.toString()));
+      } else {
+        output.line("current: " + store + " has the schema this fencekit needs");
+      }
+      return ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package org.fencekit.admin;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.OrderStoreAdmin;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+
+/** A subcommand that opens the store, does its work, prints, and closes the store. */
+abstract class StoreCommand implements Callable<Integer> {
+
+  @Mixin StoreOptions options;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec command;
+
+  /** The options, for the error handler's redaction. */
+  StoreOptions storeOptions() {
+    return options;
+  }
+
+  /** Whether the command may create or upgrade the store's tables. */
+  boolean migrates() {
+    return false;
+  }
+
+  @Override
+  public final Integer call() {
+    validate();
+    Output output = new Output(out(), options.json, options::redact);
+    OrderStore store;
+    try {
+      store = options.open(migrates());
+    } catch (Problem refusal) {
+      return refused(refusal, output);
+    }
+    try (Opened opened = new Opened(store)) {
+      return run(opened.store, output);
+    }
+  }
+
+  /** What to do when the store refuses to open (a missing file, an older schema): fail. */
+  int refused(Problem refusal, Output output) {
+    throw refusal;
+  }
+
+  /** Checks the arguments before the store is opened; a bad one is a usage error. */
+  void validate() {}
+
+  /** Does the work on the open store; returns the exit code. */
+  abstract int run(OrderStore store, Output output);
+
+  /** The store's operator queries, or a problem saying the store has none. */
+  static OrderStoreAdmin admin(OrderStore store) {
+    if (store instanceof OrderStoreAdmin admin) {
+      return admin;
+    }
+    throw new Problem(
+        ExitCode.UNAVAILABLE,
+        store
+            + " does not offer the operator's queries (OrderStoreAdmin): upgrade it to a fencekit"
+            + " version whose store implements them");
+  }
+
+  private PrintWriter out() {
+    return command.commandLine().getOut();
+  }
+
+  private record Opened(OrderStore store) implements AutoCloseable {
+    @Override
+    public void close() {
+      store.close();
+    }
+  }
+}

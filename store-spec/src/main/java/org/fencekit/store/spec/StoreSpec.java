@@ -1,0 +1,230 @@
+package org.fencekit.store.spec;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.postgres.PostgresOrderStore;
+import org.fencekit.store.redis.RedisOrderStore;
+import org.fencekit.store.sqlite.SqliteOrderStore;
+
+/**
+ * Which store to open, written as one string: the webhook server's {@code FENCEKIT_STORE} and the
+ * admin command's {@code --store} take the same forms.
+ *
+ * <ul>
+ *   <li>{@code sqlite:PATH}: a SQLite file;
+ *   <li>{@code jdbc:postgresql://HOST:PORT/DATABASE?user=...}: PostgreSQL;
+ *   <li>{@code redis://[USER:PASSWORD@]HOST:PORT} (or {@code rediss://}): a single Redis node;
+ *   <li>{@code redis-cluster:HOST:PORT,HOST:PORT,...}: a Redis Cluster, from any of its nodes.
+ * </ul>
+ *
+ * <p>{@link #toString()} and {@link #redact(String)} never show a password: neither the user info
+ * of a URL ({@code user:password@}) nor a {@code password=} parameter. {@link #parse} checks the
+ * form only; whether the store answers is for {@link #open} to find out.
+ *
+ * @param kind which backend
+ * @param target the path, URL or node list, as given
+ */
+public record StoreSpec(Kind kind, String target) {
+
+  /** The backends a spec can name. */
+  public enum Kind {
+    /** A SQLite file. */
+    SQLITE,
+    /** A PostgreSQL database. */
+    POSTGRES,
+    /** A single Redis node. */
+    REDIS,
+    /** A Redis Cluster. */
+    REDIS_CLUSTER
+  }
+
+  /** The spec's forms, for messages. */
+  public static final String FORMS =
+      "sqlite:PATH, jdbc:postgresql://HOST:PORT/DATABASE?user=USER, redis://HOST:PORT or"
+          + " redis-cluster:HOST:PORT,HOST:PORT,...";
+
+  private static final String MASK = "****";
+  private static final Pattern USER_INFO = Pattern.compile("(?i)([a-z][a-z0-9+.-]*://)[^/\\s]*@");
+  private static final Pattern PASSWORD_PARAMETER =
+      Pattern.compile("(?i)((?:password|passwd|pwd)=)[^&;\\s]*");
+  private static final Pattern NODES =
+      Pattern.compile("[^,\\s:@/]+:\\d{1,5}(,[^,\\s:@/]+:\\d{1,5})*");
+
+  /** Checks both parts are present. */
+  public StoreSpec {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(target, "target");
+  }
+
+  /**
+   * Reads a spec.
+   *
+   * @param variable where the text came from (a variable or option name), for the message
+   * @param text the spec
+   * @throws IllegalArgumentException naming {@code variable}, the forms, and a good value; the
+   *     message never holds the text's password
+   */
+  public static StoreSpec parse(String variable, String text) {
+    if (text == null || text.isBlank()) {
+      throw bad(variable, "is empty");
+    }
+    String spec = text.trim();
+    String lower = spec.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("sqlite:")) {
+      String path = spec.substring("sqlite:".length());
+      if (path.isBlank()) {
+        throw bad(variable, "names no file after sqlite:");
+      }
+      return new StoreSpec(Kind.SQLITE, path);
+    }
+    if (lower.startsWith("jdbc:postgresql:")) {
+      return new StoreSpec(Kind.POSTGRES, spec);
+    }
+    if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
+      return new StoreSpec(Kind.REDIS, spec);
+    }
+    if (lower.startsWith("redis-cluster:")) {
+      String nodes = spec.substring("redis-cluster:".length());
+      if (nodes.isBlank() || !NODES.matcher(nodes).matches()) {
+        // a node list has no user info: a value with '@' is not echoed, it may hold a password
+        throw bad(
+            variable,
+            (nodes.indexOf('@') >= 0
+                    ? "has user info (USER:PASSWORD@, not shown here), but"
+                    : "is '" + spec + "', but")
+                + " needs HOST:PORT nodes after redis-cluster:, separated by commas (a Cluster"
+                + " that needs a password takes a client of your own: RedisOrderStore.builder()"
+                + ".client(...))");
+      }
+      return new StoreSpec(Kind.REDIS_CLUSTER, nodes);
+    }
+    throw bad(variable, "is '" + redacted(spec) + "', which is none of the forms");
+  }
+
+  private static IllegalArgumentException bad(String variable, String problem) {
+    return new IllegalArgumentException(
+        variable
+            + " "
+            + problem
+            + ". It names the order store as one of: "
+            + FORMS
+            + ". A good value: "
+            + variable
+            + "=sqlite:fencekit-orders.db");
+  }
+
+  /**
+   * Opens the store, creating its tables if absent (SQLite and PostgreSQL), with the default key
+   * prefix on Redis: what the webhook server does.
+   *
+   * @param clock the clock leases run on
+   * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
+   * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
+   */
+  public OrderStore open(Clock clock) {
+    return open(clock, true, DEFAULT_KEY_PREFIX);
+  }
+
+  /** The Redis key prefix the stores use unless told otherwise. */
+  public static final String DEFAULT_KEY_PREFIX = "fencekit:";
+
+  /**
+   * Opens the store.
+   *
+   * @param clock the clock leases run on
+   * @param createSchema whether a SQL store may create its tables or upgrade an older schema (else
+   *     it refuses to open, naming the scripts to run)
+   * @param keyPrefix the prefix of a Redis store's keys (ignored by the SQL stores)
+   * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
+   * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
+   * @throws IllegalStateException if the store refuses what it finds (tables of another shape)
+   */
+  public OrderStore open(Clock clock, boolean createSchema, String keyPrefix) {
+    return switch (kind) {
+      case SQLITE ->
+          SqliteOrderStore.builder(Path.of(target)).createSchema(createSchema).clock(clock).build();
+      case POSTGRES ->
+          PostgresOrderStore.builder()
+              .jdbcUrl(target)
+              .createSchema(createSchema)
+              .clock(clock)
+              .build();
+      case REDIS -> RedisOrderStore.builder().url(target).keyPrefix(keyPrefix).clock(clock).build();
+      case REDIS_CLUSTER ->
+          RedisOrderStore.builder().clusterNodes(target).keyPrefix(keyPrefix).clock(clock).build();
+    };
+  }
+
+  /** The spec with any password masked, for logs and messages. */
+  @Override
+  public String toString() {
+    return switch (kind) {
+      case SQLITE -> "sqlite:" + target;
+      case REDIS_CLUSTER -> "redis-cluster:" + target;
+      default -> redacted(target);
+    };
+  }
+
+  /**
+   * {@code text} (a message, a stack trace line) with this spec's password masked wherever it
+   * appears, and any URL user info or {@code password=} parameter masked too.
+   */
+  public String redact(String text) {
+    if (text == null) {
+      return null;
+    }
+    String out = text;
+    for (String secret : secrets()) {
+      out = out.replace(secret, MASK);
+    }
+    return redacted(out);
+  }
+
+  private List<String> secrets() {
+    List<String> found = new ArrayList<>();
+    Matcher userInfo = Pattern.compile("://([^/\\s]*)@").matcher(target);
+    if (userInfo.find()) {
+      String info = userInfo.group(1);
+      int colon = info.indexOf(':');
+      addSecret(found, colon < 0 ? info : info.substring(colon + 1));
+    }
+    Matcher parameter = Pattern.compile("(?i)(?:password|passwd|pwd)=([^&;\\s]*)").matcher(target);
+    while (parameter.find()) {
+      addSecret(found, parameter.group(1));
+    }
+    return found;
+  }
+
+  private static void addSecret(List<String> found, String raw) {
+    if (raw.isEmpty()) {
+      return;
+    }
+    found.add(raw);
+    try {
+      String decoded = URLDecoder.decode(raw, StandardCharsets.UTF_8);
+      if (!decoded.equals(raw) && !decoded.isEmpty()) {
+        found.add(decoded);
+      }
+    } catch (IllegalArgumentException e) {
+      // not percent-encoded: the raw form is masked
+    }
+  }
+
+  /**
+   * {@code text} with every URL's user info ({@code user:password@}) and every {@code password=}
+   * parameter masked.
+   */
+  public static String redacted(String text) {
+    String out = USER_INFO.matcher(text).replaceAll("$1" + MASK + "@");
+    return PASSWORD_PARAMETER.matcher(out).replaceAll("$1" + MASK);
+  }
+}

@@ -1,0 +1,87 @@
+package org.fencekit.store.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class StoreSpecTest {
+
+  @Test
+  void eachFormNamesItsBackend() {
+    assertEquals(
+        new StoreSpec(StoreSpec.Kind.SQLITE, "/var/lib/shop/orders.db"),
+        StoreSpec.parse("FENCEKIT_STORE", "sqlite:/var/lib/shop/orders.db"));
+    assertEquals(
+        StoreSpec.Kind.POSTGRES,
+        StoreSpec.parse("FENCEKIT_STORE", "jdbc:postgresql://db:5432/shop?user=u").kind());
+    assertEquals(
+        StoreSpec.Kind.REDIS, StoreSpec.parse("FENCEKIT_STORE", "redis://127.0.0.1:6379").kind());
+    assertEquals(
+        StoreSpec.Kind.REDIS, StoreSpec.parse("FENCEKIT_STORE", "rediss://cache:6380").kind());
+    assertEquals(
+        new StoreSpec(StoreSpec.Kind.REDIS_CLUSTER, "10.0.0.1:7001,10.0.0.2:7002"),
+        StoreSpec.parse("FENCEKIT_STORE", "redis-cluster:10.0.0.1:7001,10.0.0.2:7002"));
+    assertEquals(
+        new StoreSpec(StoreSpec.Kind.SQLITE, "orders.db"),
+        StoreSpec.parse("--store", "  SQLite:orders.db "));
+  }
+
+  @Test
+  void aBadSpecNamesTheVariableTheFormsAndAGoodValue() {
+    for (String variable : new String[] {"FENCEKIT_STORE", "--store"}) {
+      for (String bad :
+          new String[] {
+            "",
+            "  ",
+            "sqlite:",
+            "mysql://db/shop",
+            "redis-cluster:",
+            "redis-cluster:a,b",
+            "redis-cluster:a:1,,b:2",
+            "redis-cluster:a:99999999"
+          }) {
+        IllegalArgumentException e =
+            assertThrows(IllegalArgumentException.class, () -> StoreSpec.parse(variable, bad));
+        assertTrue(e.getMessage().startsWith(variable + " "), e.getMessage());
+        assertTrue(e.getMessage().contains("sqlite:PATH"), e.getMessage());
+        assertTrue(e.getMessage().contains(variable + "=sqlite:"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void aPasswordNeverShows() {
+    StoreSpec postgres =
+        StoreSpec.parse("FENCEKIT_STORE", "jdbc:postgresql://db/shop?user=u&password=hunter2");
+    assertFalse(postgres.toString().contains("hunter2"), postgres.toString());
+    StoreSpec redis = StoreSpec.parse("FENCEKIT_STORE", "redis://default:hunter2@cache:6379");
+    assertFalse(redis.toString().contains("hunter2"), redis.toString());
+    assertTrue(redis.toString().contains("cache:6379"), redis.toString());
+    StoreSpec slashy = StoreSpec.parse("FENCEKIT_STORE", "redis://:pa%2Fss@cache:6379");
+    assertFalse(slashy.toString().contains("pa%2Fss"), slashy.toString());
+    for (String bad :
+        new String[] {"mongodb://admin:hunter2@db/shop", "redis-cluster:admin:hunter2@db:7000"}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> StoreSpec.parse("FENCEKIT_STORE", bad));
+      assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+    }
+  }
+
+  @Test
+  void redactMasksTheSpecsPasswordAnywhereInAMessage() {
+    StoreSpec redis = StoreSpec.parse("--store", "redis://default:s3cr%40t@cache:6379");
+    String message = "auth failed for s3cr@t (raw s3cr%40t) at redis://default:s3cr%40t@cache";
+    String redacted = redis.redact(message);
+    assertFalse(redacted.contains("s3cr"), redacted);
+    StoreSpec postgres =
+        StoreSpec.parse("--store", "jdbc:postgresql://db/shop?password=hunter2&user=u");
+    assertEquals(
+        "password **** was refused, url jdbc:postgresql://db/shop?password=****&user=u",
+        postgres.redact(
+            "password hunter2 was refused, url jdbc:postgresql://db/shop?password=hunter2&user=u"));
+  }
+}

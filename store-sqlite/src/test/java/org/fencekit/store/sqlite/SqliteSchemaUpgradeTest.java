@@ -1,0 +1,353 @@
+package org.fencekit.store.sqlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.ReconcileResult;
+import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.Migrations;
+import org.fencekit.store.jdbc.SqlTemplates;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The versioned schema on SQLite: a file made by the first release (V1 only, as that release made
+ * it) with orders and orphans in it is upgraded at open and loses nothing; an older file without
+ * createSchema, and a newer one, are refused naming what to do; each admin query is a range scan of
+ * its own index.
+ */
+class SqliteSchemaUpgradeTest {
+
+  private static final Instant T = TestClock.START;
+  private static final String N1 = "11111111111111111111111111111111";
+  private static final String N2 = "22222222222222222222222222222222";
+  private static final String N3 = "33333333333333333333333333333333";
+  private static final String N4 = "44444444444444444444444444444444";
+  private static final String N5 = "55555555555555555555555555555555";
+
+  @TempDir Path dir;
+
+  private Path file() {
+    return dir.resolve("orders.db");
+  }
+
+  private Connection raw() throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + file());
+  }
+
+  private static long at(Duration beforeT) {
+    return T.minus(beforeT).toEpochMilli();
+  }
+
+  /** The file as the first release left it: its schema script, then its rows. */
+  private void firstReleaseFile() throws SQLException {
+    String v1 =
+        SqlTemplates.raw(SqliteOrderStore.class, Migrations.SCRIPTS.get(0).resource("sqlite"));
+    try (Connection connection = raw();
+        Statement statement = connection.createStatement()) {
+      for (String ddl : Migrations.statements(v1)) {
+        statement.execute(ddl);
+      }
+      // columns of V1: the snapshot, status, item, last_error, fence, claim_fence, the claim,
+      // settled_*, updated_at
+      statement.execute(
+          "INSERT INTO fencekit_orders VALUES ('cs_stuck', 'esim', 1, 'ada@example.com', 1999,"
+              + " 'usd', 'PENDING', NULL, NULL, 'provider said 503', 2, 2, '"
+              + N1
+              + "', "
+              + at(Duration.ofMinutes(10))
+              + ", "
+              + at(Duration.ofMinutes(8))
+              + ", 1, '"
+              + N2
+              + "', "
+              + at(Duration.ofMinutes(10))
+              + ")");
+      statement.execute(
+          "INSERT INTO fencekit_orders VALUES ('cs_failed', 'esim', 1, NULL, 500, 'eur', 'FAILED',"
+              + " NULL, NULL, 'declined', 1, NULL, NULL, NULL, NULL, 1, '"
+              + N3
+              + "', "
+              + at(Duration.ofMinutes(5))
+              + ")");
+      statement.execute(
+          "INSERT INTO fencekit_orders VALUES ('cs_done', 'esim', 2, NULL, 0, 'usd',"
+              + " 'PROVISIONED', 'prov-1', 'LPA:1$a', NULL, 2, NULL, NULL, NULL, NULL, 2, '"
+              + N4
+              + "', "
+              + at(Duration.ofMinutes(3))
+              + ")");
+      for (int i = 1; i <= 2; i++) {
+        statement.execute(
+            "INSERT INTO fencekit_orphans (session_id, claim_fence, claim_nonce,"
+                + " provider_order_id, item_payload, recorded_at) VALUES ('cs_done', 1, '"
+                + N5
+                + "', 'prov-stale-"
+                + i
+                + "', 'LPA:1$stale', "
+                + (at(Duration.ofMinutes(4)) + i)
+                + ")");
+      }
+    }
+  }
+
+  private static Orphan stale(int i) {
+    return new Orphan(
+        "cs_done",
+        new ClaimId(1, N5),
+        new Item("prov-stale-" + i, "LPA:1$stale"),
+        Instant.ofEpochMilli(at(Duration.ofMinutes(4)) + i));
+  }
+
+  @Test
+  @DisplayName(
+      "a file of the first release, with orders and orphans, is upgraded at open and loses nothing; the new queries work on it")
+  void firstReleaseUpgraded() throws Exception {
+    firstReleaseFile();
+    TestClock clock = new TestClock();
+    try (SqliteOrderStore store = SqliteOrderStore.builder(file()).clock(clock).build()) {
+      OrderSnapshot ada = new OrderSnapshot("cs_stuck", "esim", 1, "ada@example.com", 1999, "usd");
+      Instant claimedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(10)));
+      assertEquals(
+          Optional.of(
+              new OrderRecord(
+                  ada,
+                  OrderStatus.PENDING,
+                  null,
+                  "provider said 503",
+                  new ClaimId(2, N1),
+                  claimedAt,
+                  Instant.ofEpochMilli(at(Duration.ofMinutes(8))),
+                  2,
+                  new ClaimId(1, N2),
+                  claimedAt,
+                  1,
+                  claimedAt)),
+          store.get("cs_stuck"),
+          "an order that failed before counts one failure, since its last write");
+      Instant failedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(5)));
+      assertEquals(
+          Optional.of(
+              new OrderRecord(
+                  new OrderSnapshot("cs_failed", "esim", 1, null, 500, "eur"),
+                  OrderStatus.FAILED,
+                  null,
+                  "declined",
+                  null,
+                  null,
+                  null,
+                  1,
+                  new ClaimId(1, N3),
+                  failedAt,
+                  1,
+                  failedAt)),
+          store.get("cs_failed"));
+      OrderRecord done = store.get("cs_done").orElseThrow();
+      assertEquals(new Item("prov-1", "LPA:1$a"), done.item());
+      assertEquals(0, done.failures());
+      assertEquals(List.of(stale(1), stale(2)), store.orphans("cs_done"), "the orphans are kept");
+
+      OrderStoreAdmin admin = store;
+      assertEquals(
+          List.of(OrphanRecord.unreconciled(stale(1)), OrphanRecord.unreconciled(stale(2))),
+          admin.unreconciledOrphans(null, 10).items());
+      assertEquals(
+          List.of("cs_stuck"),
+          admin.stuckOrders(Duration.ZERO, null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList());
+      assertEquals(
+          List.of("cs_stuck"),
+          admin.stuckOrders(Duration.ofMinutes(8), null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList(),
+          "the lease ran out exactly 8 minutes ago");
+      assertEquals(
+          List.of("cs_failed"),
+          admin.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList());
+      assertInstanceOf(
+          ReconcileResult.Reconciled.class,
+          admin.reconcile(OrphanId.of(stale(1)), "refunded", clock.instant()));
+      assertEquals(
+          List.of(OrphanRecord.unreconciled(stale(2))),
+          admin.unreconciledOrphans(null, 10).items());
+
+      ClaimId third =
+          assertInstanceOf(ClaimResult.Claimed.class, store.claim(ada, Duration.ofMinutes(2)))
+              .claimId();
+      assertEquals(3, third.fence(), "the fence goes on from the first release's");
+      OrderRecord failed =
+          assertInstanceOf(WriteResult.Written.class, store.fail("cs_stuck", third, "again"))
+              .record();
+      assertEquals(2, failed.failures());
+      assertEquals(claimedAt, failed.failedSince());
+    }
+    assertEquals(List.of(1, 2), versions(), "the version table records both scripts");
+    try (SqliteOrderStore again = SqliteOrderStore.builder(file()).createSchema(false).build()) {
+      assertEquals(2, again.orphans("cs_done").size(), "an upgraded file opens as it is");
+    }
+  }
+
+  private List<Integer> versions() throws SQLException {
+    List<Integer> versions = new ArrayList<>();
+    try (Connection connection = raw();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery("SELECT version FROM fencekit_orders_version ORDER BY 1")) {
+      while (rows.next()) {
+        versions.add(rows.getInt(1));
+      }
+    }
+    return versions;
+  }
+
+  @Test
+  @DisplayName(
+      "without createSchema, a first-release file is refused naming V2, and left as it was")
+  void olderRefusedWithoutCreate() throws Exception {
+    firstReleaseFile();
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> SqliteOrderStore.builder(file()).createSchema(false).build());
+    String message = e.getMessage();
+    assertTrue(message.contains("schema version 1"), message);
+    assertTrue(
+        message.contains("run db/migration/fencekit/sqlite/V2__fencekit_operations.sql"), message);
+    assertFalse(message.contains("V1__"), message);
+    assertTrue(message.contains("createSchema(true)"), message);
+    try (Connection connection = raw();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'fencekit_orders_version'")) {
+      rows.next();
+      assertEquals(0, rows.getInt(1), "nothing was changed");
+    }
+  }
+
+  @Test
+  @DisplayName("without createSchema, an empty file is refused naming V1 then V2")
+  void emptyRefusedWithoutCreate() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> SqliteOrderStore.builder(file()).createSchema(false).build());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "run db/migration/fencekit/sqlite/V1__fencekit_tables.sql, then"
+                    + " db/migration/fencekit/sqlite/V2__fencekit_operations.sql"),
+        e.getMessage());
+  }
+
+  @Test
+  @DisplayName("a file of a newer schema is refused, with or without createSchema")
+  void newerRefused() throws Exception {
+    SqliteOrderStore.builder(file()).build().close();
+    try (Connection connection = raw();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "INSERT INTO fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+    }
+    for (boolean create : new boolean[] {true, false}) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> SqliteOrderStore.builder(file()).createSchema(create).build());
+      assertTrue(e.getMessage().contains("schema version 3, newer than"), e.getMessage());
+    }
+  }
+
+  @Test
+  @DisplayName("other table names get their own version table and indexes")
+  void configuredNames() throws Exception {
+    try (SqliteOrderStore store =
+        SqliteOrderStore.builder(file()).ordersTable("shop").orphansTable("shop_lost").build()) {
+      assertTrue(store.unreconciledOrphans(null, 5).items().isEmpty());
+    }
+    List<String> names = new ArrayList<>();
+    try (Connection connection = raw();
+        Statement statement = connection.createStatement();
+        ResultSet rows =
+            statement.executeQuery(
+                "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY 1")) {
+      while (rows.next()) {
+        names.add(rows.getString(1));
+      }
+    }
+    assertEquals(
+        List.of(
+            "shop",
+            "shop_claims",
+            "shop_failed",
+            "shop_lost",
+            "shop_lost_unreconciled",
+            "shop_version"),
+        names);
+  }
+
+  /**
+   * Each admin query, as SQLite plans it: a search of the index made for it, in its order (no
+   * temporary B-tree to sort), never a scan of the table.
+   */
+  @Test
+  @DisplayName("each admin query is a range search of its own index, with no sort and no scan")
+  void plans() throws Exception {
+    SqliteOrderStore.builder(file()).build().close();
+    Statements sql = Statements.forTables("fencekit_orders", "fencekit_orphans");
+    assertPlan(sql.admin().unreconciledOrphans(), 6, "fencekit_orphans_unreconciled");
+    assertPlan(sql.admin().stuckOrders(), 4, "fencekit_orders_claims");
+    assertPlan(sql.admin().failedOrders(), 5, "fencekit_orders_failed");
+    assertPlan(sql.admin().orphan(), 4, "sqlite_autoindex_fencekit_orphans_1");
+  }
+
+  private void assertPlan(String query, int parameters, String index) throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (Connection connection = raw();
+        PreparedStatement explain = connection.prepareStatement("EXPLAIN QUERY PLAN " + query)) {
+      for (int i = 1; i <= parameters; i++) {
+        explain.setLong(i, 1);
+      }
+      try (ResultSet rows = explain.executeQuery()) {
+        while (rows.next()) {
+          plan.append(rows.getString("detail")).append('\n');
+        }
+      }
+    }
+    String text = plan.toString();
+    assertTrue(text.contains("USING INDEX " + index), () -> query + "\nplan:\n" + text);
+    assertFalse(text.contains("TEMP B-TREE"), () -> query + "\nsorts:\n" + text);
+    assertFalse(
+        text.matches("(?s).*SCAN fencekit_\\w+\\s*\n.*"), () -> query + "\nscans:\n" + text);
+  }
+}

@@ -1,0 +1,776 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
+import org.fencekit.store.UnknownOrphanException;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's rules, for a store that implements {@link OrderStoreAdmin} (skipped, saying so,
+ * for one that does not): the unreconciled orphans across orders, paged without skipping or
+ * repeating, reconciling (idempotent, concurrent, never deleting), lookups, and the stuck and
+ * failed orders on the store's clock. Ids start with {@code admin_}. Part of {@link OrderStoreTck}.
+ *
+ * <p>The listings span every order of the store, other tests' included. Each rule therefore moves
+ * the clock to an era of its own, years before {@link TestClock#START} and older than every earlier
+ * rule's, so its orphans and orders come first and others' leases and failures are in its future;
+ * it judges only its own items and checks that no item at all is listed twice.
+ */
+public abstract class AdminRules extends LinearizabilityRules {
+
+  /** Only {@link OrderStoreTck} extends the chain. */
+  AdminRules() {}
+
+  /** How many items a listing may show before a rule gives up on it ending. */
+  private static final int MAX_LISTED = 20_000;
+
+  /** The test's store as an {@link OrderStoreAdmin}; skips the rule if it is not one. */
+  OrderStoreAdmin admin() {
+    Assumptions.assumeTrue(
+        store() instanceof OrderStoreAdmin,
+        () ->
+            "admin rule skipped: the store "
+                + store()
+                + " does not implement org.fencekit.store.OrderStoreAdmin; implement it (extend"
+                + " FencedAdminOrderStore over an AdminStorage) to run these rules");
+    return (OrderStoreAdmin) store();
+  }
+
+  /**
+   * Moves the clock to this rule's own era: ten years and a day per rule before {@link
+   * TestClock#START}, each rule older than the ones before it.
+   */
+  private void ownEra() {
+    admin();
+    clock.set(TestClock.START.minus(Duration.ofDays(3650 + SEQUENCE.incrementAndGet())));
+  }
+
+  /**
+   * Orphans {@code items} on a new order: a claim whose lease runs out, a newer claim, then a stale
+   * complete per item, all at one instant. The clock ends {@link #LEASE} later than it started.
+   */
+  private List<Orphan> orphansOf(String sid, Item... items) {
+    ClaimId stale = claimed(sid);
+    clock.advance(LEASE);
+    claimed(sid);
+    List<Orphan> made = new ArrayList<>();
+    for (Item item : items) {
+      superseded(store().complete(sid, stale, item), "the stale complete", sid, stale);
+      made.add(new Orphan(sid, stale, item, now()));
+    }
+    return made;
+  }
+
+  private static Item item(int n) {
+    return new Item("prov-orphan-" + n, "payload " + n);
+  }
+
+  private static Set<OrphanId> ids(List<Orphan> orphans) {
+    return orphans.stream().map(OrphanId::of).collect(Collectors.toCollection(LinkedHashSet::new));
+  }
+
+  /**
+   * Reads the unreconciled orphans page by page until every orphan of {@code mine} was seen and one
+   * more page was read (or the listing ended), and returns those of {@code mine} in the order
+   * listed. Fails if any item is listed twice, is reconciled, or a page is over {@code pageSize}.
+   * {@code afterFirstPage} runs once, between the first page and the second, and may add to {@code
+   * mine}.
+   */
+  private List<OrphanRecord> readMine(
+      Set<OrphanId> mine, int pageSize, Consumer<List<OrphanRecord>> afterFirstPage) {
+    List<OrphanRecord> listed = new ArrayList<>();
+    Set<OrphanId> seen = new HashSet<>();
+    String cursor = null;
+    boolean first = true;
+    boolean onePageMore = false;
+    while (true) {
+      Page<OrphanRecord> page = admin().unreconciledOrphans(cursor, pageSize);
+      assertNotNull(page, "unreconciledOrphans must never return null");
+      assertTrue(
+          page.items().size() <= pageSize,
+          () -> "a page of size " + pageSize + " listed " + page.items().size() + " orphans");
+      for (OrphanRecord orphan : page.items()) {
+        if (!seen.add(orphan.id())) {
+          fail(
+              "the listing of unreconciled orphans repeated the "
+                  + orphan.id()
+                  + " (page size "
+                  + pageSize
+                  + ", after cursor "
+                  + cursor
+                  + "); mine in the order listed so far: "
+                  + listed);
+        }
+        assertFalse(
+            orphan.reconciled(), () -> "a reconciled orphan was listed as unreconciled: " + orphan);
+        if (mine.contains(orphan.id())) {
+          listed.add(orphan);
+        }
+      }
+      if (seen.size() > MAX_LISTED) {
+        fail("the listing did not end after " + MAX_LISTED + " orphans; mine listed: " + listed);
+      }
+      if (first && afterFirstPage != null) {
+        afterFirstPage.accept(List.copyOf(page.items()));
+      }
+      first = false;
+      if (!page.hasNext()) {
+        return listed;
+      }
+      if (seen.containsAll(mine)) {
+        if (onePageMore) {
+          return listed;
+        }
+        onePageMore = true;
+      }
+      cursor = page.nextCursor();
+    }
+  }
+
+  /** Asserts that {@code listed} is {@code expected}, each once, and oldest first. */
+  private static void listedOnce(
+      Set<OrphanId> expected, List<OrphanRecord> listed, String situation) {
+    List<OrphanId> ids = listed.stream().map(OrphanRecord::id).toList();
+    Set<OrphanId> missing = new LinkedHashSet<>(expected);
+    ids.forEach(missing::remove);
+    assertEquals(
+        Set.of(),
+        missing,
+        () ->
+            situation
+                + ": the listing skipped these orphans; listed (mine, in order): "
+                + ids
+                + ", expected each of "
+                + expected);
+    assertEquals(
+        expected.size(),
+        ids.size(),
+        () ->
+            situation
+                + ": the listing listed "
+                + ids
+                + ", expected exactly "
+                + expected
+                + " each once");
+    for (int i = 1; i < listed.size(); i++) {
+      Instant before = listed.get(i - 1).orphan().recordedAt();
+      Instant after = listed.get(i).orphan().recordedAt();
+      int at = i;
+      assertFalse(
+          after.isBefore(before),
+          () ->
+              situation
+                  + ": orphans must be listed oldest first, but "
+                  + listed.get(at).id()
+                  + " recorded at "
+                  + after
+                  + " comes after "
+                  + listed.get(at - 1).id()
+                  + " recorded at "
+                  + before);
+    }
+  }
+
+  /**
+   * Seven orphans over three orders, three of them recorded at one instant by one token, are listed
+   * at every page size each exactly once, oldest first, and in the same order whatever the page
+   * size.
+   *
+   * <p>If this fails, check that the cursor is the whole sort key of the last item (recordedAt,
+   * then the orphan's identity) and that the next page starts strictly after it, in the same order
+   * the query sorts by.
+   */
+  @Test
+  @DisplayName(
+      "the unreconciled orphans are listed oldest first, each once, at every page size, ties included")
+  void admin_pagesNeitherSkipNorRepeat() {
+    ownEra();
+    List<Orphan> all = new ArrayList<>();
+    all.addAll(orphansOf(sid("pages-tied"), item(1), item(2), item(3)));
+    clock.advance(Duration.ofMillis(7));
+    all.addAll(orphansOf(sid("pages-a"), item(4)));
+    all.addAll(orphansOf(sid("pages-b"), item(5), item(6)));
+    clock.advance(Duration.ofSeconds(3));
+    all.addAll(orphansOf(sid("pages-c"), item(7)));
+    Set<OrphanId> mine = ids(all);
+    List<OrphanId> firstOrder = null;
+    for (int pageSize : new int[] {1, 2, 3, 7, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      List<OrphanRecord> listed = readMine(mine, pageSize, null);
+      listedOnce(mine, listed, "with page size " + pageSize);
+      List<OrphanId> order = listed.stream().map(OrphanRecord::id).toList();
+      if (firstOrder == null) {
+        firstOrder = order;
+      }
+      assertEquals(
+          firstOrder,
+          order,
+          "with page size " + pageSize + " the orphans came in another order than with size 1");
+      for (OrphanRecord orphan : listed) {
+        assertTrue(
+            all.contains(orphan.orphan()),
+            () -> "a listed orphan differs from the one recorded: " + orphan);
+      }
+    }
+  }
+
+  /**
+   * Four orphans; after the first page of two is read, another orphan is recorded (later): the rest
+   * of the listing has the three not yet read and the new one, each once.
+   *
+   * <p>If this fails, check that each page is a fresh query after the cursor's position (not a
+   * snapshot taken when the listing began, and not an offset).
+   */
+  @Test
+  @DisplayName(
+      "an orphan recorded while the listing is being read is listed once, and none skipped")
+  void admin_orphanRecordedWhileReading() {
+    ownEra();
+    List<Orphan> all = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      all.addAll(orphansOf(sid("reading-" + i), item(i)));
+    }
+    Set<OrphanId> mine = ids(all);
+    String late = sid("reading-late");
+    List<OrphanRecord> listed =
+        readMine(
+            mine,
+            2,
+            firstPage -> {
+              clock.advance(Duration.ofSeconds(1));
+              mine.addAll(ids(orphansOf(late, item(9))));
+            });
+    listedOnce(mine, listed, "with an orphan recorded after the first page");
+    assertEquals(
+        late,
+        listed.get(listed.size() - 1).orphan().sessionId(),
+        () -> "the orphan recorded last must be listed last: " + listed);
+  }
+
+  /**
+   * Six orphans; after the first page of two is read, the first one listed and the fourth are
+   * reconciled: the rest of the listing has the third, fifth and sixth, none skipped.
+   *
+   * <p>If this fails, check that the cursor is a position (the last item's sort key), not an
+   * offset: an orphan that leaves the list must not shift the next page.
+   */
+  @Test
+  @DisplayName("orphans reconciled while the listing is being read make it skip no other orphan")
+  void admin_reconcileWhileReadingSkipsNothing() {
+    ownEra();
+    List<Orphan> all = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      all.addAll(orphansOf(sid("while-" + i), item(i)));
+    }
+    Set<OrphanId> mine = ids(all);
+    OrphanId fourth = OrphanId.of(all.get(3));
+    List<OrphanRecord> listed =
+        readMine(
+            mine,
+            2,
+            firstPage -> {
+              OrphanRecord firstMine =
+                  firstPage.stream()
+                      .filter(o -> mine.contains(o.id()))
+                      .findFirst()
+                      .orElseThrow(() -> new AssertionError("my oldest orphan is not on page 1"));
+              admin().reconcile(firstMine.id(), "refunded", now());
+              admin().reconcile(fourth, "refunded", now());
+              mine.remove(fourth);
+            });
+    Set<OrphanId> expected = new LinkedHashSet<>(mine);
+    assertEquals(
+        expected.size(),
+        listed.size(),
+        () ->
+            "the listing must show every orphan but the one reconciled before it was reached: "
+                + listed.stream().map(OrphanRecord::id).toList());
+    listedOnce(expected, listed, "with orphans reconciled after the first page");
+  }
+
+  /**
+   * Eight threads released together reconcile one orphan with notes of three kinds and instants of
+   * their own: exactly one note and instant are recorded, every caller is answered with them, those
+   * whose note it is answered Reconciled and the others AlreadyReconciled.
+   *
+   * <p>If this fails, check that the mark is one atomic step that writes only when no note is
+   * recorded (UPDATE ... WHERE reconciled_at IS NULL, a script, a lock), and that every answer is
+   * read after it.
+   */
+  @Test
+  @DisplayName("concurrent marks of one orphan record one note, and every caller is told which")
+  void admin_concurrentMarksRecordOne() {
+    ownEra();
+    String sid = sid("concurrent-marks");
+    Orphan orphan = orphansOf(sid, item(1)).get(0);
+    OrphanId id = OrphanId.of(orphan);
+    Instant base = now();
+    List<ReconcileResult> results =
+        Race.run(8, i -> admin().reconcile(id, "note " + (i % 3), base.plusMillis(i)));
+    OrphanRecord recorded = admin().orphan(id).orElseThrow(() -> new AssertionError("lost " + id));
+    assertTrue(recorded.reconciled(), () -> "after the marks the orphan is " + recorded);
+    assertEquals(orphan, recorded.orphan(), "a mark must not change the orphan");
+    int reconciled = 0;
+    for (int i = 0; i < results.size(); i++) {
+      ReconcileResult result = results.get(i);
+      String note = "note " + (i % 3);
+      int caller = i;
+      assertEquals(
+          recorded,
+          result.orphan(),
+          () ->
+              "caller "
+                  + caller
+                  + " ("
+                  + note
+                  + ") was answered "
+                  + result
+                  + " but the store holds "
+                  + recorded);
+      if (note.equals(recorded.note())) {
+        reconciled++;
+        assertInstanceOf(
+            ReconcileResult.Reconciled.class,
+            result,
+            () ->
+                "caller " + caller + "'s note is the one recorded, so it is Reconciled: " + result);
+      } else {
+        assertInstanceOf(
+            ReconcileResult.AlreadyReconciled.class,
+            result,
+            () -> "caller " + caller + "'s note is not the one recorded: " + result);
+      }
+    }
+    int winners = reconciled;
+    assertTrue(winners >= 1, "at least the caller whose note was recorded is Reconciled");
+    long instant = recorded.reconciledAt().toEpochMilli() - base.toEpochMilli();
+    assertTrue(
+        instant >= 0 && instant < 8 && ("note " + (instant % 3)).equals(recorded.note()),
+        () -> "the recorded note and instant must come from one caller: " + recorded);
+  }
+
+  /**
+   * A mark, then the same note again later: both Reconciled with the note and the first instant (to
+   * the millisecond); the orphan is still listed by {@code orphans(sessionId)} with its item and
+   * token unchanged.
+   *
+   * <p>If this fails, check that a mark writes only when none is recorded and answers what is
+   * recorded, and that it never deletes or rewrites the orphan's row.
+   */
+  @Test
+  @DisplayName(
+      "the same mark again answers the same, and a mark never deletes the orphan or changes its item or token")
+  void admin_markIdempotent() {
+    ownEra();
+    String sid = sid("mark-twice");
+    Orphan orphan = orphansOf(sid, item(1)).get(0);
+    OrphanId id = OrphanId.of(orphan);
+    Instant first = now().plusNanos(123_456);
+    ReconcileResult marked = admin().reconcile(id, "refunded", first);
+    OrphanRecord expected = new OrphanRecord(orphan, "refunded", now());
+    assertEquals(
+        new ReconcileResult.Reconciled(expected),
+        marked,
+        "the first mark, its instant truncated to the millisecond");
+    clock.advance(Duration.ofMinutes(3));
+    assertEquals(
+        new ReconcileResult.Reconciled(expected),
+        admin().reconcile(id, "refunded", now()),
+        "the same note again answers what was recorded first");
+    assertEquals(Optional.of(expected), admin().orphan(id), "the lookup after two marks");
+    assertEquals(
+        List.of(orphan),
+        orphans(store(), sid),
+        says("orphans(sessionId) keeps a reconciled orphan as it was", sid, orphan.claimId()));
+  }
+
+  /**
+   * A mark, then another note: AlreadyReconciled with the first note and instant; nothing changes.
+   *
+   * <p>If this fails, check that a mark on a reconciled orphan writes nothing and answers the
+   * recorded note.
+   */
+  @Test
+  @DisplayName("another note on a reconciled orphan changes nothing and answers what is recorded")
+  void admin_otherNoteAnswersRecorded() {
+    ownEra();
+    String sid = sid("other-note");
+    Orphan orphan = orphansOf(sid, item(1)).get(0);
+    OrphanId id = OrphanId.of(orphan);
+    admin().reconcile(id, "refunded", now());
+    OrphanRecord expected = new OrphanRecord(orphan, "refunded", now());
+    clock.advance(Duration.ofSeconds(30));
+    assertEquals(
+        new ReconcileResult.AlreadyReconciled(expected),
+        admin().reconcile(id, "delivered by hand", now()),
+        "another note must answer the recorded one");
+    assertEquals(Optional.of(expected), admin().orphan(id), "the lookup after another note");
+  }
+
+  /**
+   * Three orphans; the middle one reconciled: the listing shows the other two, the lookup shows it
+   * reconciled, and {@code orphans(sessionId)} still lists all three as recorded.
+   *
+   * <p>If this fails, check that the listing filters on the reconciliation (reconciled_at IS NULL)
+   * and that a mark never deletes.
+   */
+  @Test
+  @DisplayName("a reconciled orphan leaves the unreconciled list and is kept")
+  void admin_reconciledLeavesList() {
+    ownEra();
+    String sid = sid("leaves-list");
+    List<Orphan> three = new ArrayList<>();
+    ClaimId stale = claimed(sid);
+    clock.advance(LEASE);
+    claimed(sid);
+    for (int i = 0; i < 3; i++) {
+      superseded(store().complete(sid, stale, item(i)), "stale complete " + i, sid, stale);
+      three.add(new Orphan(sid, stale, item(i), now()));
+      clock.advance(Duration.ofMillis(1));
+    }
+    OrphanId middle = OrphanId.of(three.get(1));
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(middle, "voided at the provider", now()));
+    Set<OrphanId> rest = ids(List.of(three.get(0), three.get(2)));
+    List<OrphanRecord> listed = readMine(rest, 1, null);
+    listedOnce(rest, listed, "after reconciling the middle one");
+    assertFalse(
+        listed.stream().anyMatch(o -> o.id().equals(middle)),
+        "the reconciled orphan must leave the list");
+    assertEquals(
+        Optional.of(new OrphanRecord(three.get(1), "voided at the provider", now())),
+        admin().orphan(middle),
+        "the lookup of the reconciled orphan");
+    assertEquals(
+        three,
+        orphans(store(), sid),
+        says("orphans(sessionId) lists all three, as recorded", sid, stale));
+  }
+
+  /**
+   * Orphans that share a token, a provider order id or an order with each other are each found by
+   * their own identity; an identity never recorded is empty, and reconciling it throws
+   * UnknownOrphanException and creates nothing.
+   *
+   * <p>If this fails, check that the lookup matches every part of the identity: session id, the
+   * token's fence and nonce, and the provider order id.
+   */
+  @Test
+  @DisplayName(
+      "an orphan is found by its identity (session, token, provider order id), and an unknown one is not")
+  void admin_lookupByIdentity() {
+    ownEra();
+    String x = sid("lookup-x");
+    String y = sid("lookup-y");
+    ClaimId first = claimed(x);
+    clock.advance(LEASE);
+    ClaimId second = claimed(x);
+    clock.advance(LEASE);
+    claimed(x);
+    Item a = new Item("prov-shared", "A");
+    Item b = new Item("prov-other", "B");
+    superseded(store().complete(x, first, a), "stale complete a", x, first);
+    superseded(store().complete(x, first, b), "stale complete b", x, first);
+    superseded(store().complete(x, second, a), "stale complete a by the second token", x, second);
+    List<Orphan> expected = new ArrayList<>(orphans(store(), x));
+    expected.addAll(orphansOf(y, new Item("prov-shared", "Y")));
+    assertEquals(4, expected.size(), () -> "four orphans recorded, found " + expected);
+    for (Orphan orphan : expected) {
+      OrphanId id = OrphanId.of(orphan);
+      assertEquals(
+          Optional.of(OrphanRecord.unreconciled(orphan)),
+          admin().orphan(id),
+          "the lookup of " + id);
+    }
+    OrphanId unknown = new OrphanId(x, first, "prov-never");
+    assertEquals(Optional.empty(), admin().orphan(unknown), "an identity never recorded");
+    assertEquals(
+        Optional.empty(),
+        admin().orphan(new OrphanId(x, new ClaimId(first.fence(), second.nonce()), "prov-shared")),
+        "a token with another nonce");
+    UnknownOrphanException thrown =
+        assertThrows(
+            UnknownOrphanException.class,
+            () -> admin().reconcile(unknown, "refunded", now()),
+            "reconciling an orphan never recorded");
+    assertEquals(unknown, thrown.orphanId());
+    assertEquals(Optional.empty(), admin().orphan(unknown), "reconciling the unknown created it");
+    assertEquals(
+        3, orphans(store(), x).size(), "reconciling the unknown changed the order's orphans");
+  }
+
+  /**
+   * Orders with a lease that ran out 10 and 5 minutes ago, one that runs out exactly at the cutoff,
+   * a live one claimed long ago, a provisioned one, a failed one and one extended: the stuck
+   * listing holds exactly those whose lease ran out at least the age ago, oldest lease first,
+   * paged; a re-claim takes an order off it.
+   *
+   * <p>If this fails, check the condition: a claim is held (status PENDING) and leaseExpiresAt is
+   * at most now - age on the store's clock, sorted by leaseExpiresAt then session id.
+   */
+  @Test
+  @DisplayName(
+      "stuck orders are those whose lease ran out at least the age ago without a settle, oldest lease first")
+  void admin_stuckOrders() {
+    ownEra();
+    Instant t0 = now();
+    String a = sid("stuck-a");
+    String b = sid("stuck-b");
+    String live = sid("stuck-live");
+    String done = sid("stuck-done");
+    String failed = sid("stuck-failed");
+    String extended = sid("stuck-extended");
+    claimed(a);
+    claimed(store(), snapshot(live), Duration.ofHours(24));
+    ClaimId d = claimed(done);
+    written(store().complete(done, d, ESIM), "the complete", done, d);
+    ClaimId f = claimed(failed);
+    written(store().fail(failed, f, "declined"), "the fail", failed, f);
+    ClaimId e = claimed(extended);
+    clock.advance(Duration.ofMinutes(1));
+    written(store().extend(extended, e, Duration.ofHours(1)), "the extend", extended, e);
+    clock.set(t0.plus(Duration.ofMinutes(5)));
+    claimed(b);
+    clock.set(t0.plus(Duration.ofMinutes(12)));
+    Set<String> mine = Set.of(a, b, live, done, failed, extended);
+    // a's lease ran out at t0 + 2m, b's at t0 + 7m; now is t0 + 12m
+    assertEquals(List.of(a), stuck(Duration.ofMinutes(10), mine, 1), "ran out 10 minutes ago");
+    assertEquals(List.of(a, b), stuck(Duration.ofMinutes(5), mine, 1), "ran out 5 minutes ago");
+    assertEquals(List.of(a, b), stuck(Duration.ZERO, mine, 2), "every expired lease");
+    assertEquals(List.of(), stuck(Duration.ofMinutes(11), mine, 5), "none ran out 11 minutes ago");
+    Page<OrderRecord> page = admin().stuckOrders(Duration.ofMinutes(5), null, 5);
+    for (OrderRecord order : page.items()) {
+      if (mine.contains(order.sessionId())) {
+        sameRecord(
+            record(order.sessionId(), order.claimId()),
+            order,
+            "a stuck order as listed",
+            order.sessionId(),
+            order.claimId());
+      }
+    }
+    claimed(a);
+    assertEquals(List.of(b), stuck(Duration.ofMinutes(5), mine, 1), "after a re-claim of a");
+  }
+
+  private List<String> stuck(Duration age, Set<String> mine, int pageSize) {
+    return listOrders(cursor -> admin().stuckOrders(age, cursor, pageSize), mine, pageSize, true);
+  }
+
+  /** Pages through an order listing and returns the session ids of {@code mine}, in order. */
+  private List<String> listOrders(
+      java.util.function.Function<String, Page<OrderRecord>> query,
+      Set<String> mine,
+      int pageSize,
+      boolean byLease) {
+    List<String> listed = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    String cursor = null;
+    Instant last = null;
+    while (true) {
+      Page<OrderRecord> page = query.apply(cursor);
+      assertNotNull(page, "a listing of orders must never return null");
+      assertTrue(page.items().size() <= pageSize, "a page over its size: " + page.items().size());
+      for (OrderRecord order : page.items()) {
+        assertTrue(seen.add(order.sessionId()), () -> "order listed twice: " + order);
+        Instant key = byLease ? order.leaseExpiresAt() : order.failedSince();
+        assertNotNull(key, () -> "a listed order has no sort key: " + order);
+        if (last != null) {
+          Instant previous = last;
+          assertFalse(
+              key.isBefore(previous),
+              () -> "orders must be listed oldest first, but " + order + " came after " + previous);
+        }
+        last = key;
+        if (mine.contains(order.sessionId())) {
+          listed.add(order.sessionId());
+        }
+      }
+      if (!page.hasNext() || seen.size() > MAX_LISTED) {
+        return listed;
+      }
+      cursor = page.nextCursor();
+    }
+  }
+
+  /**
+   * Orders failed once, three times and twice at different times, one failed then claimed again,
+   * one failed then provisioned: the failed listing holds exactly the FAILED orders with at least
+   * the count or failing at least the age, longest failing first, each with its failure count and
+   * the time of its first failure.
+   *
+   * <p>If this fails, check that a fail that lands counts once (a replay does not), that claims and
+   * the complete keep the count and failedSince, and the condition: FAILED and (failures at least
+   * n, or failedSince at most now - age), sorted by failedSince then session id.
+   */
+  @Test
+  @DisplayName(
+      "failed orders are those FAILED at least n times or for at least the age, longest failing first")
+  void admin_failedOrders() {
+    ownEra();
+    Instant t0 = now();
+    String once = sid("failed-once");
+    String thrice = sid("failed-thrice");
+    String twice = sid("failed-twice");
+    String retrying = sid("failed-retrying");
+    String recovered = sid("failed-recovered");
+    failTimes(once, 1);
+    failTimes(retrying, 1);
+    claimed(retrying);
+    failTimes(recovered, 1);
+    ClaimId last = claimed(recovered);
+    written(store().complete(recovered, last, ESIM), "the complete", recovered, last);
+    clock.set(t0.plus(Duration.ofMinutes(1)));
+    failTimes(thrice, 3);
+    clock.set(t0.plus(Duration.ofMinutes(4)));
+    failTimes(twice, 2);
+    clock.set(t0.plus(Duration.ofMinutes(10)));
+    // failTimes moves the clock a second after each fail
+    assertFailures(once, 1, t0);
+    assertFailures(retrying, 1, t0.plusSeconds(1));
+    assertFailures(recovered, 1, t0.plusSeconds(2));
+    assertFailures(thrice, 3, t0.plus(Duration.ofMinutes(1)));
+    assertFailures(twice, 2, t0.plus(Duration.ofMinutes(4)));
+    Set<String> mine = Set.of(once, thrice, twice, retrying, recovered);
+    assertEquals(
+        List.of(thrice, twice),
+        failed(2, OrderStoreAdmin.MAX_AGE, mine, 1),
+        "failed twice or more");
+    assertEquals(
+        List.of(once, thrice),
+        failed(Integer.MAX_VALUE, Duration.ofMinutes(9), mine, 1),
+        "failing for 9 minutes or more (the boundary included)");
+    assertEquals(
+        List.of(once, thrice, twice),
+        failed(2, Duration.ofMinutes(9), mine, 2),
+        "twice or more, or failing for 9 minutes");
+    assertEquals(
+        List.of(once, thrice, twice), failed(9, Duration.ZERO, mine, 5), "every FAILED order");
+    assertEquals(
+        List.of(), failed(4, Duration.ofMinutes(11), mine, 5), "none failed 4 times or 11 minutes");
+  }
+
+  private void failTimes(String sid, int times) {
+    for (int i = 0; i < times; i++) {
+      ClaimId token = claimed(sid);
+      written(store().fail(sid, token, "declined " + i), "fail " + i, sid, token);
+      written(store().fail(sid, token, "declined " + i), "the replay of fail " + i, sid, token);
+      clock.advance(Duration.ofSeconds(1));
+    }
+  }
+
+  private void assertFailures(String sid, int failures, Instant since) {
+    OrderRecord found = record(sid, null);
+    assertEquals(
+        failures,
+        found.failures(),
+        says("failures counts each fail that landed", sid, null, found));
+    assertEquals(
+        since,
+        found.failedSince(),
+        says("failedSince is the time of the first failure", sid, null, found));
+  }
+
+  private List<String> failed(int minFailures, Duration age, Set<String> mine, int pageSize) {
+    return listOrders(
+        cursor -> admin().failedOrders(minFailures, age, cursor, pageSize), mine, pageSize, false);
+  }
+
+  /**
+   * Every bad argument of the admin calls is rejected naming it: page sizes 0 and one over the
+   * largest, a cursor that is not one or is another listing's, negative and too large ages, a count
+   * under 1, a null identity, a null, blank, too long or multi-line note, a null instant; nothing
+   * is marked.
+   *
+   * <p>If this fails, check that every argument is validated before the backend is asked.
+   */
+  @Test
+  @DisplayName(
+      "bad arguments of the admin calls are rejected naming the argument, and mark nothing")
+  void admin_badArguments() {
+    ownEra();
+    String sid = sid("admin-bad");
+    List<Orphan> two = orphansOf(sid, item(1), item(2));
+    OrphanId id = OrphanId.of(two.get(0));
+    OrderStoreAdmin admin = admin();
+    int over = OrderStoreAdmin.MAX_PAGE_SIZE + 1;
+    rejects("pageSize", sid, "a page size of 0", () -> admin.unreconciledOrphans(null, 0));
+    rejects("pageSize", sid, "a page size of " + over, () -> admin.unreconciledOrphans(null, over));
+    rejects(
+        "pageSize", sid, "a negative page size", () -> admin.stuckOrders(Duration.ZERO, null, -1));
+    rejects(
+        "pageSize",
+        sid,
+        "a page size of " + over,
+        () -> admin.failedOrders(1, Duration.ZERO, null, over));
+    rejects("cursor", sid, "a made-up cursor", () -> admin.unreconciledOrphans("not-a-cursor", 5));
+    String orphanCursor = admin.unreconciledOrphans(null, 1).nextCursor();
+    assertNotNull(orphanCursor, "two orphans on pages of one have a next page");
+    rejects(
+        "cursor",
+        sid,
+        "an orphan listing's cursor passed to stuckOrders",
+        () -> admin.stuckOrders(Duration.ZERO, orphanCursor, 5));
+    rejects("expiredFor", sid, "a null age", () -> admin.stuckOrders(null, null, 5));
+    rejects(
+        "expiredFor",
+        sid,
+        "a negative age",
+        () -> admin.stuckOrders(Duration.ofMillis(-1), null, 5));
+    rejects(
+        "expiredFor",
+        sid,
+        "an age over MAX_AGE",
+        () -> admin.stuckOrders(OrderStoreAdmin.MAX_AGE.plusMillis(1), null, 5));
+    rejects(
+        "minFailures", sid, "a count of 0", () -> admin.failedOrders(0, Duration.ZERO, null, 5));
+    rejects("failingFor", sid, "a null age", () -> admin.failedOrders(1, null, null, 5));
+    rejects(
+        "failingFor",
+        sid,
+        "a negative age",
+        () -> admin.failedOrders(1, Duration.ofDays(-1), null, 5));
+    rejects("id", sid, "a null identity", () -> admin.orphan(null));
+    rejects("id", sid, "a null identity", () -> admin.reconcile(null, "refunded", now()));
+    rejects("note", sid, "a null note", () -> admin.reconcile(id, null, now()));
+    rejects("note", sid, "a blank note", () -> admin.reconcile(id, "  ", now()));
+    rejects(
+        "note",
+        sid,
+        "a note over " + OrderStoreAdmin.MAX_NOTE_LENGTH + " chars",
+        () -> admin.reconcile(id, "n".repeat(OrderStoreAdmin.MAX_NOTE_LENGTH + 1), now()));
+    rejects("note", sid, "a note with a line break", () -> admin.reconcile(id, "a\nb", now()));
+    rejects("reconciledAt", sid, "a null instant", () -> admin.reconcile(id, "refunded", null));
+    assertEquals(
+        Optional.of(OrphanRecord.unreconciled(two.get(0))),
+        admin.orphan(id),
+        "no rejected call may have marked the orphan");
+  }
+}
