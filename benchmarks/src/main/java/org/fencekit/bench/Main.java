@@ -51,7 +51,8 @@ import picocli.CommandLine.Option;
     },
     footerHeading = "%nServers: a server's stores run when its variable is set%n",
     footer = {
-      "  FENCEKIT_POSTGRES_URL         postgres, postgres-datasource, postgres-locking",
+      "  FENCEKIT_POSTGRES_URL         postgres, postgres-pgbouncer, postgres-datasource,",
+      "                                postgres-locking",
       "      e.g. jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
       "  FENCEKIT_REDIS_URL            redis",
       "      e.g. redis://127.0.0.1:6379",
@@ -110,8 +111,8 @@ public final class Main implements Callable<Integer> {
       converter = StoreLabel.class,
       description = {
         "only these stores, comma-separated: "
-            + "memory, sqlite, sqlite-normal, postgres, postgres-datasource, postgres-locking,"
-            + " redis, redis-cluster.",
+            + "memory, sqlite, sqlite-normal, postgres, postgres-pgbouncer, postgres-datasource,"
+            + " postgres-locking, redis, redis-cluster.",
         "A server store named here whose variable is not set is an error (exit 2)."
       })
   List<StoreType> only;

@@ -34,7 +34,9 @@ public enum Peer {
    * ShedLock's {@code JdbcLockProvider} on PostgreSQL, over {@link PeerDataSource}: an UPDATE to
    * lock and one to unlock, each committed alone (the first lock of a name is an INSERT).
    */
-  SHEDLOCK_JDBC(Server.POSTGRES, List.of(StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE)),
+  SHEDLOCK_JDBC(
+      Server.POSTGRES,
+      List.of(StoreType.POSTGRES, StoreType.POSTGRES_PGBOUNCER, StoreType.POSTGRES_DATASOURCE)),
   /**
    * ShedLock's {@code JedisLockProvider} on one Redis node: {@code SET NX PX} to lock, {@code DEL}
    * to unlock (no owner check), on the Jedis client the store uses, pooled as the store's is.

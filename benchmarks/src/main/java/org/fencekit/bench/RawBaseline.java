@@ -20,9 +20,11 @@ public enum RawBaseline {
   SQLITE_NORMAL_JDBC(StoreType.SQLITE_NORMAL),
   /**
    * The PostgreSQL store's single statements (its fast path) through bare JDBC: the baseline of the
-   * store built from a URL and of the one built over the peers' DataSource.
+   * store built from a URL (with and without PgBouncer compatibility) and of the one built over the
+   * peers' DataSource.
    */
-  POSTGRES_SINGLE_JDBC(StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE),
+  POSTGRES_SINGLE_JDBC(
+      StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE, StoreType.POSTGRES_PGBOUNCER),
   /** The PostgreSQL store's locking transactions through bare JDBC. */
   POSTGRES_LOCKING_JDBC(StoreType.POSTGRES_LOCKING),
   /** The Redis store's scripts through Jedis EVALSHA, single node. */

@@ -63,6 +63,17 @@ public enum StoreType {
   },
 
   /**
+   * PostgreSQL as {@link #POSTGRES}, built {@code pgBouncerBefore121(true)}: no server-side
+   * prepared statements, the price of working behind PgBouncer before 1.21 in transaction mode.
+   */
+  POSTGRES_PGBOUNCER(Server.POSTGRES) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return postgres(clock, namespace, env).pgBouncerBefore121(true).build();
+    }
+  },
+
+  /**
    * PostgreSQL, fast path, built {@code dataSource(...)} over the DataSource the lock libraries run
    * on ({@link PeerDataSource}: HikariCP and the driver at their defaults, a connection per
    * thread), so that it and ShedLock's JDBC provider are compared over the same pool.

@@ -197,7 +197,13 @@ class BenchmarksRunBrieflyTest {
         assertTrue(result.getPrimaryResult().getScore() > 0, result.getParams().getParam("peer"));
       }
       for (RunResult result :
-          run(ClaimCompleteBenchmark.class, Mode.Throughput, 2, "backend", "POSTGRES_DATASOURCE")) {
+          run(
+              ClaimCompleteBenchmark.class,
+              Mode.Throughput,
+              2,
+              "backend",
+              "POSTGRES_DATASOURCE",
+              "POSTGRES_PGBOUNCER")) {
         assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
       }
     } finally {

@@ -124,13 +124,11 @@ public abstract class FencedOrderStore implements OrderStore {
         request.operation(),
         request.sessionId(),
         order -> {
-          OrderRecord current =
-              order
-                  .current()
-                  .orElseThrow(
-                      () ->
-                          new UnknownOrderException(
-                              storage.backend(), request.operation(), request.sessionId()));
+          OrderRecord current = order.current().orElse(null);
+          if (current == null) { // not orElseThrow: its lambda was an allocation per call
+            throw new UnknownOrderException(
+                storage.backend(), request.operation(), request.sessionId());
+          }
           OrderStateMachine.WriteDecision decision =
               OrderStateMachine.write(current, request, now(order));
           if (decision.next() != null) {

@@ -2,7 +2,6 @@ package org.fencekit.store;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
@@ -19,7 +18,8 @@ public final class OrderStateMachine {
 
   /** The clock's reading at the millisecond precision all lease arithmetic uses. */
   public static Instant now(Clock clock) {
-    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    // the same instant as instant().truncatedTo(MILLIS), in one object instead of two
+    return Instant.ofEpochMilli(clock.millis());
   }
 
   /**

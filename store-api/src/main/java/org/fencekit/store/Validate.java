@@ -127,12 +127,19 @@ public final class Validate {
    */
   public static String currency(String currency) {
     Objects.requireNonNull(currency, "currency");
+    // a plain loop: this runs on every claim, and a stream allocated on each
     if (currency.length() != 3
-        || !currency.chars().allMatch(c -> (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+        || !isAsciiLetter(currency.charAt(0))
+        || !isAsciiLetter(currency.charAt(1))
+        || !isAsciiLetter(currency.charAt(2))) {
       throw new IllegalArgumentException(
           "currency must be a three-letter ISO 4217 code such as 'usd', got " + quote(currency));
     }
     return currency;
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   }
 
   /**

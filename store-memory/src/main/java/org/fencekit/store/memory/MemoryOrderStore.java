@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.BiFunction;
 import org.fencekit.store.AdminStorage;
 import org.fencekit.store.FencedAdminOrderStore;
 import org.fencekit.store.OrderRecord;
@@ -97,17 +98,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public <T> T atomically(String operation, String sessionId, Work<T> work) {
-      List<T> result = new ArrayList<>(1);
-      orders.compute(
-          sessionId,
-          (key, entry) -> {
-            MapOrder order = new MapOrder(entry);
-            result.add(work.run(order));
-            Entry published = order.published();
-            reindex(entry, published, order.added);
-            return published;
-          });
-      return result.get(0);
+      Step<T> step = new Step<>(this, work);
+      orders.compute(sessionId, step);
+      return step.result;
     }
 
     /** Moves the order's keys in the indexes, inside its {@code compute}. */
@@ -270,6 +263,31 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public void close() {}
+  }
+
+  /**
+   * One atomic step as {@link ConcurrentHashMap#compute}'s function, which keeps the work's result:
+   * one object per call where a capturing lambda and a result list took three.
+   */
+  private static final class Step<T> implements BiFunction<String, Entry, Entry> {
+
+    private final MapStorage storage;
+    private final OrderStorage.Work<T> work;
+    private T result;
+
+    Step(MapStorage storage, OrderStorage.Work<T> work) {
+      this.storage = storage;
+      this.work = work;
+    }
+
+    @Override
+    public Entry apply(String sessionId, Entry entry) {
+      MapOrder order = new MapOrder(entry);
+      result = work.run(order);
+      Entry published = order.published();
+      storage.reindex(entry, published, order.added);
+      return published;
+    }
   }
 
   /** The order inside one atomic step: collects the writes, published only if the work returns. */

@@ -48,14 +48,14 @@ import org.fencekit.store.WriteResult;
  * the failure hit the COMMIT of a transaction that wrote, or a fast-path statement after it was
  * sent; retrying the same call with the same token is always safe. No message contains a password
  * (the pool is built with the password taken out of the URL). The store keeps no session state, so
- * it works behind PgBouncer in transaction pooling mode; its pool uses {@code prepareThreshold=0}
- * unless the URL says otherwise. The DDL is versioned: {@code
- * db/migration/fencekit/postgres/V1__fencekit_tables.sql} and {@code V2__fencekit_operations.sql}
- * in this jar; {@link Builder#build()} reads the database's version and refuses an older one naming
- * the scripts to run (or runs them with {@code createSchema(true)}) and a newer one. The operator's
- * listings ({@link org.fencekit.store.OrderStoreAdmin}) are range scans of partial indexes V2
- * creates. Why READ COMMITTED is enough, the fast path's figures and the operations notes are in
- * the README.
+ * it works behind PgBouncer in transaction pooling mode (before PgBouncer 1.21, build it with
+ * {@link Builder#pgBouncerBefore121}, which turns server-side prepared statements off). The DDL is
+ * versioned: {@code db/migration/fencekit/postgres/V1__fencekit_tables.sql} and {@code
+ * V2__fencekit_operations.sql} in this jar; {@link Builder#build()} reads the database's version
+ * and refuses an older one naming the scripts to run (or runs them with {@code createSchema(true)})
+ * and a newer one. The operator's listings ({@link org.fencekit.store.OrderStoreAdmin}) are range
+ * scans of partial indexes V2 creates. Why READ COMMITTED is enough, the fast path's figures and
+ * the operations notes are in the README.
  */
 public final class PostgresOrderStore extends FencedAdminOrderStore {
 
@@ -157,6 +157,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     private String orphansTable = DEFAULT_ORPHANS_TABLE;
     private boolean createSchema;
     private boolean singleStatementFastPath = true;
+    private boolean pgBouncerBefore121;
     private boolean serverTime;
     private Clock clock = Clock.systemUTC();
 
@@ -315,6 +316,23 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     }
 
     /**
+     * Whether the pool the store builds from {@link #jdbcUrl} must work behind PgBouncer before
+     * 1.21 in transaction pooling mode, which cannot follow named server-side prepared statements:
+     * true sets the driver's {@code prepareThreshold=0}, so the server parses and plans every
+     * statement again (about 40% of the fast path's throughput on a 2-core machine); default false,
+     * the driver's default (a statement is prepared on the server from its fifth use). PgBouncer
+     * 1.21 and later handle prepared statements in transaction mode themselves. A {@code
+     * prepareThreshold} in the URL wins either way. For your own {@link #dataSource}, set {@code
+     * prepareThreshold=0} on it instead.
+     *
+     * @return this builder
+     */
+    public Builder pgBouncerBefore121(boolean pgBouncerBefore121) {
+      this.pgBouncerBefore121 = pgBouncerBefore121;
+      return this;
+    }
+
+    /**
      * The clock all lease arithmetic uses; default the system clock (UTC).
      *
      * @return this builder
@@ -408,7 +426,9 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
                       ? "password"
                       : maximumPoolSize != null
                           ? "maximumPoolSize"
-                          : connectionTimeout != null ? "connectionTimeout" : null;
+                          : connectionTimeout != null
+                              ? "connectionTimeout"
+                              : pgBouncerBefore121 ? "pgBouncerBefore121" : null;
       if (poolOnly != null) {
         throw new IllegalArgumentException(
             poolOnly
@@ -467,7 +487,9 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       config.setInitializationFailTimeout(-1);
       config.setAutoCommit(false);
       // driver properties: a parameter of the same name in the URL wins
-      config.addDataSourceProperty("prepareThreshold", "0");
+      if (pgBouncerBefore121) {
+        config.addDataSourceProperty("prepareThreshold", "0");
+      }
       config.addDataSourceProperty("socketTimeout", String.valueOf(queryTimeoutSeconds + 15));
       HikariDataSource pool;
       try {

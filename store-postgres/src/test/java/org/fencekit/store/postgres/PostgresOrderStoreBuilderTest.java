@@ -71,6 +71,8 @@ class PostgresOrderStoreBuilderTest {
         rejects(b -> b.connectionTimeout(Duration.ofSeconds(1)))
             .getMessage()
             .startsWith("connectionTimeout"));
+    assertTrue(
+        rejects(b -> b.pgBouncerBefore121(true)).getMessage().startsWith("pgBouncerBefore121"));
   }
 
   @Test

@@ -560,23 +560,44 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   @Test
   @DisplayName(
-      "a pool built from a URL: no server-side prepared statements, no password in its URL, closed with the store")
-  void ownedPool() throws SQLException {
-    PostgresOrderStore store = store(pooled().maximumPoolSize(1));
-    String sid = sid("owned");
-    for (int i = 0; i < 8; i++) {
-      store.get(sid);
+      "a pool built from a URL: server-side prepared statements at the driver's default, none with pgBouncerBefore121(true)")
+  void preparedStatements() throws SQLException {
+    PostgresOrderStore plain = store(pooled().maximumPoolSize(1));
+    PostgresOrderStore bouncer = store(pooled().maximumPoolSize(1).pgBouncerBefore121(true));
+    String sid = sid("prepared");
+    for (PostgresOrderStore each : List.of(plain, bouncer)) {
+      for (int i = 0; i < 8; i++) {
+        each.get(sid);
+      }
     }
-    HikariDataSource pool = (HikariDataSource) store.storage().dataSource();
-    try (Connection connection = pool.getConnection();
+    try (Connection connection = ((HikariDataSource) plain.storage().dataSource()).getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_prepared_statements")) {
+      assertEquals(5, connection.unwrap(PGConnection.class).getPrepareThreshold());
+      rows.next();
+      assertTrue(rows.getInt(1) > 0, "a statement used 8 times is prepared on the server");
+      connection.commit();
+    }
+    try (Connection connection =
+            ((HikariDataSource) bouncer.storage().dataSource()).getConnection();
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_prepared_statements")) {
       assertEquals(0, connection.unwrap(PGConnection.class).getPrepareThreshold());
       rows.next();
       assertEquals(
-          0, rows.getInt(1), "a transaction pooler cannot follow named prepared statements");
+          0, rows.getInt(1), "PgBouncer before 1.21 cannot follow named prepared statements");
       connection.commit();
     }
+  }
+
+  @Test
+  @DisplayName(
+      "a pool built from a URL: no password in its URL, the URL's driver settings win, closed with the store")
+  void ownedPool() throws SQLException {
+    PostgresOrderStore store = store(pooled().maximumPoolSize(1));
+    String sid = sid("owned");
+    store.get(sid);
+    HikariDataSource pool = (HikariDataSource) store.storage().dataSource();
     store.close();
     assertTrue(pool.isClosed(), "the store must close the pool it built");
     assertThrows(IllegalStateException.class, () -> store.get(sid));
@@ -588,6 +609,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
         store(
             PostgresOrderStore.builder()
                 .jdbcUrl(withPassword)
+                .pgBouncerBefore121(true)
                 .maximumPoolSize(1)
                 .schema(schema.name())
                 .createSchema(true)
@@ -598,7 +620,9 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
         "the driver is given the password as a property");
     try (Connection connection = tunedPool.getConnection()) {
       assertEquals(
-          3, connection.unwrap(PGConnection.class).getPrepareThreshold(), "the URL's setting wins");
+          3,
+          connection.unwrap(PGConnection.class).getPrepareThreshold(),
+          "the URL's setting wins over pgBouncerBefore121");
       connection.rollback();
     }
   }
