@@ -134,13 +134,22 @@ public final class OwnPostgres implements AutoCloseable {
    * Pauses the whole server, postmaster and backends (SIGSTOP), for {@code millis}, then resumes.
    */
   public void pauseFor(long millis) {
-    long pid = pid();
-    OwnProcesses.signalTree(pid, "STOP");
+    pause();
     try {
       OwnProcesses.pause(millis);
     } finally {
-      OwnProcesses.signalTree(pid, "CONT");
+      resume();
     }
+  }
+
+  /** Pauses the whole server (SIGSTOP to the postmaster and every backend); returns once sent. */
+  public void pause() {
+    OwnProcesses.signalTree(pid(), "STOP");
+  }
+
+  /** Resumes a server {@link #pause()} stopped (SIGCONT). */
+  public void resume() {
+    OwnProcesses.signalTree(pid(), "CONT");
   }
 
   /**

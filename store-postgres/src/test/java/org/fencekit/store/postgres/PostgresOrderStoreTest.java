@@ -313,7 +313,11 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       other.commit();
       WriteResult result = complete.get(60, TimeUnit.SECONDS);
       assertInstanceOf(WriteResult.Superseded.class, result);
-      assertEquals(1, store.storage().retries(), "the deadlocked transaction must have run again");
+      // at least once: under load the run again can take the row lock before the other
+      // transaction wakes, and deadlock with it a second time, and is then run again once more
+      assertTrue(
+          store.storage().retries() >= 1,
+          "the deadlocked transaction must have run again, ran " + store.storage().retries());
       assertEquals(1, store.orphans(sid).size(), "the orphan is recorded once");
     } finally {
       executor.shutdownNow();
