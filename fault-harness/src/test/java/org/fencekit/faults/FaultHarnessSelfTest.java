@@ -32,6 +32,8 @@ class FaultHarnessSelfTest {
     try (BrokenStore store = new BrokenStore(mode, clock)) {
       return FaultRun.builder("self-test/" + mode.name().toLowerCase(), store, clock)
           .fault(store::breakNow)
+          // enough calls after the break that each broken rule is met on every run, not most
+          .callsAfterFault(200)
           .recoveryBound(Duration.ofMillis(500))
           .run();
     }

@@ -179,10 +179,21 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
    * each other, so both have read before either writes; later callers pass straight through.
    */
   private void window(String sessionId) {
+    window(sessionId, WINDOW_MILLIS);
+  }
+
+  /**
+   * The reconcile race's window waits longer: few calls pass it (only the admin rules reconcile),
+   * and on a loaded machine eight threads released together can take more than {@link
+   * #WINDOW_MILLIS} to reach it, which let the racy mark pass on an unlucky run.
+   */
+  private static final long RECONCILE_WINDOW_MILLIS = 400;
+
+  private void window(String sessionId, long millis) {
     CountDownLatch meeting = data.windows.computeIfAbsent(sessionId, k -> new CountDownLatch(2));
     meeting.countDown();
     try {
-      meeting.await(WINDOW_MILLIS, TimeUnit.MILLISECONDS);
+      meeting.await(millis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -597,7 +608,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       synchronized (data.lock) {
         seen = find(id).orElseThrow(() -> new UnknownOrphanException("broken", id));
       }
-      window("reconcile " + id);
+      window("reconcile " + id, RECONCILE_WINDOW_MILLIS);
       synchronized (data.lock) {
         return decideMark(seen, note, at);
       }
