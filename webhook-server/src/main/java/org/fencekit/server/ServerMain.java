@@ -2,14 +2,11 @@ package org.fencekit.server;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.spec.DurationText;
 import org.fencekit.store.spec.StoreSpec;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -52,8 +49,6 @@ public final class ServerMain implements Callable<Integer> {
 
   /** Exit code for a server that could not start. */
   static final int CANNOT_START = 1;
-
-  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
 
   @Option(
       names = "--store",
@@ -208,23 +203,7 @@ public final class ServerMain implements Callable<Integer> {
   }
 
   static Duration duration(String variable, String text) {
-    String value = text.trim().toLowerCase(Locale.ROOT);
-    Matcher matcher = SHORT_DURATION.matcher(value);
-    try {
-      if (matcher.matches()) {
-        long amount = Long.parseLong(matcher.group(1));
-        return switch (matcher.group(2)) {
-          case "ms" -> Duration.ofMillis(amount);
-          case "s" -> Duration.ofSeconds(amount);
-          case "m" -> Duration.ofMinutes(amount);
-          default -> Duration.ofHours(amount);
-        };
-      }
-      return Duration.parse(text.trim().toUpperCase(Locale.ROOT));
-    } catch (DateTimeParseException | ArithmeticException e) {
-      throw new IllegalArgumentException(
-          variable + " must be a duration such as 90s, 2m or PT2M, got '" + text + "'");
-    }
+    return DurationText.parse(variable, text);
   }
 
   static <T> T instance(String variable, String className, Class<T> type) {
