@@ -1,13 +1,22 @@
 #!lua
 -- claim: OrderStateMachine.claim on one order, atomically. Every value arrives as an argument.
--- KEYS[1]  the order's hash
+-- KEYS[1]  the order's hash    KEYS[2]  the claims index (by lease end)    KEYS[3]  the failed index
 -- ARGV[1]  now, epoch ms, or '' for the server's TIME            ARGV[2]  now + lease, epoch ms, or '+<lease ms>'     ARGV[3]  the new nonce
 -- ARGV[4]  sessionId                ARGV[5]  productId                 ARGV[6]  quantity
 -- ARGV[7]  customerEmail, '' if none (a real one is never blank)       ARGV[8]  amountTotal
--- ARGV[9]  currency
+-- ARGV[9]  currency                 ARGV[10] the order's tag (its index members' suffix)
 -- Returns {outcome, HGETALL of the order}, outcome 'claimed', 'provisioned' or 'inflight'.
+-- A held claim is in the claims index at its lease's end; a FAILED order in the failed index at its
+-- first failure: this script moves the order between them as it claims.
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
-local order = KEYS[1]
+local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[10]
+-- An instant's place in an index: 16 digits of epoch ms (2^53 - 1 at most), or '-' and 2^53 + ms
+-- before 1970, so that byte order is time order. Members are at(ms) .. '\31' .. the order's tag.
+local function at(ms)
+  ms = tonumber(ms)
+  if ms >= 0 then return string.format('%016d', ms) end
+  return '-' .. string.format('%016d', ms + 9007199254740992)
+end
 local now, expires, nonce = ARGV[1], ARGV[2], ARGV[3]
 -- now is '' when the store takes time from the server: Redis's TIME, read inside this script
 if now == '' then
@@ -20,7 +29,7 @@ if string.sub(expires, 1, 1) == '+' then
 end
 local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integer in Lua and JSON
 
-local cur = redis.call('HMGET', order, 'status', 'fence', 'claimNonce', 'leaseExpiresAt')
+local cur = redis.call('HMGET', order, 'status', 'fence', 'claimNonce', 'leaseExpiresAt', 'failedSince')
 local status, fence, claimNonce, leaseExpiresAt = cur[1], cur[2], cur[3], cur[4]
 
 if not status then
@@ -33,6 +42,7 @@ if not status then
     fields[#fields + 1] = ARGV[7]
   end
   redis.call('HSET', order, unpack(fields))
+  redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
   return { 'claimed', redis.call('HGETALL', order) }
 end
 
@@ -54,4 +64,11 @@ end
 next = string.format('%d', next)
 redis.call('HSET', order, 'status', 'PENDING', 'fence', next, 'claimFence', next,
   'claimNonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires, 'updatedAt', now)
+if claimNonce then
+  redis.call('ZREM', claims, at(leaseExpiresAt) .. '\31' .. tag)
+end
+if status == 'FAILED' and cur[5] then
+  redis.call('ZREM', failed, at(cur[5]) .. '\31' .. tag)
+end
+redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
 return { 'claimed', redis.call('HGETALL', order) }
