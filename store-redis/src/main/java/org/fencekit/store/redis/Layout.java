@@ -10,11 +10,13 @@ import redis.clients.jedis.resps.ScanResult;
  * set; no version key). Layout 2 adds the indexes of the operator's listings, an order's failure
  * count and first failure, and the orphans' reconciliations ({@link RedisAdminQueries}).
  *
- * <p>No version key: if no order is stored under the prefix, the store is new and writes "2"; if
- * orders are there, they are layout 1, and the store refuses to start naming the remedy, or, when
- * built with {@code upgradeLayout(true)}, indexes every order ({@code reindex.lua}, one run per
- * order, safe to run again and from several processes at once) and then writes "2". A newer version
- * is refused.
+ * <p>No version key: if no order is stored under the prefix, the store is new and writes "2". If
+ * the first order found is marked layout 2 (every order this layout creates or upgrades is), the
+ * key was lost (a restart without persistence, a FLUSHALL, an eviction) while a store kept writing,
+ * and it is written again. Else the orders are layout 1, and the store refuses to start naming the
+ * remedy, or, when built with {@code upgradeLayout(true)}, indexes every order ({@code
+ * reindex.lua}, one run per order, safe to run again and from several processes at once) and then
+ * writes "2". A newer version is refused.
  */
 final class Layout {
 
@@ -65,9 +67,14 @@ final class Layout {
 
   /** The layout when the version key is missing: a new store, or layout 1 (upgraded if allowed). */
   private String absent(String operation, String sessionId) {
-    long orders =
-        upgrade ? reindexAll(operation, sessionId) : (anyOrder(operation, sessionId) ? 1 : 0);
-    if (orders > 0 && !upgrade) {
+    String first = firstOrder(operation, sessionId);
+    boolean older =
+        first != null
+            && !Integer.toString(VERSION)
+                .equals(redis.call(operation, sessionId, false, c -> c.hget(first, "layout")));
+    if (older && upgrade) {
+      reindexAll(operation, sessionId);
+    } else if (older) {
       throw new IllegalStateException(
           "redis store: the orders under key prefix '"
               + keys.prefix()
@@ -88,8 +95,8 @@ final class Layout {
     return now == null ? "(deleted while starting)" : now;
   }
 
-  /** Whether any order hash is stored under the prefix (a SCAN until the first). */
-  private boolean anyOrder(String operation, String sessionId) {
+  /** The key of an order hash stored under the prefix (a SCAN until the first), or null. */
+  private String firstOrder(String operation, String sessionId) {
     return redis.call(
         operation,
         sessionId,
@@ -100,11 +107,11 @@ final class Layout {
             ScanResult<String> batch = scan.nextBatch();
             for (String key : batch.getResult()) {
               if (keys.sessionIdOfOrderKey(key) != null) {
-                return true;
+                return key;
               }
             }
           }
-          return false;
+          return null;
         });
   }
 

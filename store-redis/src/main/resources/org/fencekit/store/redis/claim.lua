@@ -7,7 +7,8 @@
 -- ARGV[9]  currency                 ARGV[10] the order's tag (its index members' suffix)
 -- Returns {outcome, HGETALL of the order}, outcome 'claimed', 'provisioned' or 'inflight'.
 -- A held claim is in the claims index at its lease's end; a FAILED order in the failed index at its
--- first failure: this script moves the order between them as it claims.
+-- first failure: this script moves the order between them as it claims. A new order is marked
+-- 'layout' '2', so that orders of this layout are known as such if the version key is lost.
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
 local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[10]
 -- An instant's place in an index: 16 digits of epoch ms (2^53 - 1 at most), or '-' and 2^53 + ms
@@ -36,7 +37,8 @@ if not status then
   local fields = {
     'sessionId', ARGV[4], 'productId', ARGV[5], 'quantity', ARGV[6], 'amountTotal', ARGV[8],
     'currency', ARGV[9], 'status', 'PENDING', 'fence', '1', 'claimFence', '1',
-    'claimNonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires, 'updatedAt', now }
+    'claimNonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires, 'updatedAt', now,
+    'layout', '2' }
   if ARGV[7] ~= '' then
     fields[#fields + 1] = 'customerEmail'
     fields[#fields + 1] = ARGV[7]

@@ -6,7 +6,8 @@
 -- ARGV[1]  the order's tag
 -- An order FAILED before the upgrade counts as failed once, since its last write (layout 1 kept
 -- neither the count nor the first failure), as the SQL stores' V2 migration counts it.
--- Returns the number of index entries it made sure of.
+-- It marks the order 'layout' '2', as claim.lua marks a new one. Returns the number of index
+-- entries it made sure of.
 local order, orphans, reconciled = KEYS[1], KEYS[2], KEYS[3]
 local claims, failed, unreconciled, tag = KEYS[4], KEYS[5], KEYS[6], ARGV[1]
 local function at(ms)
@@ -20,6 +21,7 @@ local h = redis.call('HMGET', order, 'status', 'claimNonce', 'leaseExpiresAt', '
 if not h[1] then
   return 0
 end
+redis.call('HSET', order, 'layout', '2')
 local n = 0
 if h[2] then
   redis.call('ZADD', claims, 0, at(h[3]) .. '\31' .. tag)
