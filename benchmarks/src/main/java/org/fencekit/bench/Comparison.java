@@ -43,6 +43,8 @@ final class Comparison {
     THROUGHPUT("claim+complete"),
     RAW("raw baseline"),
     PEER("peer"),
+    HOT_CLAIM("one hot order, claims won"),
+    HOT_LOCK("one hot lock, acquisitions"),
     LATENCY("claim+complete latency"),
     HOT("hot orders"),
     STALE("stale-write storm");
@@ -81,7 +83,7 @@ final class Comparison {
           + "  "
           + kind.title
           + (baseline == null ? "" : " " + baseline.label())
-          + (peer == null ? "" : " " + peer.label())
+          + (peer == null || kind == Kind.HOT_CLAIM ? "" : " " + peer.label())
           + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
     }
 
@@ -113,8 +115,9 @@ final class Comparison {
   }
 
   /**
-   * @param ratiosOnly only claim + complete beside the raw baselines and the peers (no latency, hot
-   *     orders or storm): the ratios the speed targets are about, in a third of the time
+   * @param ratiosOnly only claim + complete beside the raw baselines and the peers, and one hot
+   *     order beside one hot lock (no latency, hot orders by K or storm): the ratios the speed
+   *     targets are about, in a third of the time
    */
   Comparison(
       Profile profile,
@@ -138,6 +141,14 @@ final class Comparison {
         jobs.add(new Job(store, Kind.RAW, RawBaseline.of(store), t));
         for (Peer peer : Peer.of(store)) {
           jobs.add(new Job(store, Kind.PEER, null, peer, t));
+        }
+      }
+      // One order (one lock) that every thread fights over, beside the peer that has a target
+      // for it, each store's run next to the peer's at the same thread count.
+      for (Peer peer : Peer.hotOf(store)) {
+        for (int t : profile.threads) {
+          jobs.add(new Job(store, Kind.HOT_CLAIM, null, peer, t));
+          jobs.add(new Job(store, Kind.HOT_LOCK, null, peer, t));
         }
       }
       if (ratiosOnly) {
@@ -244,6 +255,11 @@ final class Comparison {
       out.println("fencekit / peer beside fencekit / raw, against the speed targets:");
       out.print(targets.render("  "));
     }
+    Table hotPeers = Report.hotPeers(stores, jobs);
+    if (!hotPeers.isEmpty()) {
+      out.println("one hot order, claims won, beside one hot lock's acquisitions:");
+      out.print(hotPeers.render("  "));
+    }
     Table fastPath = Report.fastPath(jobs);
     if (!fastPath.isEmpty()) {
       out.println("PostgreSQL, fast path over locking transactions:");
@@ -273,6 +289,10 @@ final class Comparison {
       case HOT:
         benchmark = HotOrderBenchmark.class;
         break;
+      case HOT_CLAIM:
+      case HOT_LOCK:
+        benchmark = HotLockBenchmark.class;
+        break;
       case STALE:
         benchmark = StaleWriteBenchmark.class;
         break;
@@ -280,9 +300,16 @@ final class Comparison {
         benchmark = ClaimCompleteBenchmark.class;
         break;
     }
+    String method =
+        job.kind == Kind.HOT_CLAIM
+            ? HotLockBenchmark.CLAIM
+            : job.kind == Kind.HOT_LOCK ? HotLockBenchmark.LOCK : null;
     ChainedOptionsBuilder options =
         new OptionsBuilder()
-            .include("^" + Pattern.quote(benchmark.getName() + ".") + ".*")
+            .include(
+                "^"
+                    + Pattern.quote(benchmark.getName() + ".")
+                    + (method == null ? ".*" : Pattern.quote(method) + "$"))
             .forks(profile.forks)
             .warmupIterations(profile.warmupIterations)
             .warmupTime(profile.warmupTime)
@@ -294,7 +321,7 @@ final class Comparison {
             .shouldFailOnError(true);
     if (job.kind == Kind.RAW) {
       options.param("baseline", job.baseline.name());
-    } else if (job.kind == Kind.PEER) {
+    } else if (job.kind == Kind.PEER || job.kind == Kind.HOT_LOCK) {
       options.param("peer", job.peer.name());
     } else {
       options.param("backend", job.store.name());

@@ -132,8 +132,9 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--ratios-only",
       description = {
-        "only claim + complete beside the raw baselines and the peers (the lock libraries):",
-        "the speed targets' ratios, without latency, hot orders or the stale-write storm"
+        "only claim + complete beside the raw baselines and the peers (the lock libraries),",
+        "and PostgreSQL's one hot order beside ShedLock's one hot lock: the speed targets'",
+        "ratios, without latency, hot orders by K or the stale-write storm"
       })
   boolean ratiosOnly;
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -77,6 +78,16 @@ public enum Peer {
   /** The peers of {@code store}, in table order; none for the embedded stores. */
   static List<Peer> of(StoreType store) {
     return java.util.Arrays.stream(values()).filter(p -> p.stores.contains(store)).toList();
+  }
+
+  /**
+   * The peers whose hot lock {@code store}'s hot order is measured beside ({@link
+   * HotLockBenchmark}): ShedLock's JDBC provider, for the PostgreSQL stores with a target for it.
+   */
+  static List<Peer> hotOf(StoreType store) {
+    return Double.isNaN(Target.hot(store, SHEDLOCK_JDBC).minimum())
+        ? List.of()
+        : List.of(SHEDLOCK_JDBC);
   }
 
   /** A short name for tables: {@code shedlock-jdbc}. */
@@ -197,6 +208,19 @@ public enum Peer {
       }
 
       @Override
+      public Attempt hot() {
+        RFencedLock lock = client.getFencedLock(prefix + "hot");
+        return () -> {
+          Long token = lock.tryLockAndGetToken(0, LEASE.toMillis(), TimeUnit.MILLISECONDS);
+          if (token == null) {
+            return false;
+          }
+          lock.unlock();
+          return true;
+        };
+      }
+
+      @Override
       public void close() {
         try {
           // the lock hashes are gone after unlock; the token counters stay, outside the prefix
@@ -221,6 +245,17 @@ public enum Peer {
                 .lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO))
                 .orElseThrow(() -> new IllegalStateException(name + " was not acquired"));
         lock.unlock();
+      };
+    }
+
+    @Override
+    public Attempt hot() {
+      String name = namePrefix + "hot";
+      return () -> {
+        Optional<SimpleLock> lock =
+            provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO));
+        lock.ifPresent(SimpleLock::unlock);
+        return lock.isPresent();
       };
     }
 

@@ -10,6 +10,12 @@ interface PeerLock extends AutoCloseable {
   /** The lock of benchmark thread {@code thread} (0, 1, ...). */
   Session session(int thread);
 
+  /**
+   * The one lock every thread fights over ({@link HotLockBenchmark}): the same name for every
+   * thread of this library.
+   */
+  Attempt hot();
+
   @Override
   void close();
 
@@ -22,5 +28,16 @@ interface PeerLock extends AutoCloseable {
      * @throws IllegalStateException if the lock was not acquired (no other thread holds it)
      */
     void lockUnlock();
+  }
+
+  /** One thread's attempts on the lock all threads share. */
+  interface Attempt {
+
+    /**
+     * Tries the lock once, without waiting; if it was acquired, releases it at once.
+     *
+     * @return whether it was acquired (false: another thread held it)
+     */
+    boolean tryLockUnlock();
   }
 }

@@ -20,6 +20,9 @@ final class Report {
   static final List<String> HOT_COUNTERS =
       List.of("claimed", "inFlight", "provisioned", "written", "superseded");
 
+  /** The counter of {@link HotLockBenchmark.Wins}: attempts lost to another thread. */
+  static final String LOST = "lost";
+
   /** JMH's GC profiler's allocation per operation. */
   static final String GC_NORM = "gc.alloc.rate.norm";
 
@@ -59,6 +62,10 @@ final class Report {
           }
           return String.join("; ", parts);
         }
+      case HOT_CLAIM:
+        return Figure.of(r).rate() + " claims won/s, " + counter(r, LOST).rate() + " lost/s";
+      case HOT_LOCK:
+        return Figure.of(r).rate() + " acquired/s, " + counter(r, LOST).rate() + " lost/s";
       case STALE:
         return counter(r, "rejected").rate()
             + " rejected/s, "
@@ -78,7 +85,8 @@ final class Report {
     if (!peers.isEmpty()) {
       out.print(peers.render("  "));
     }
-    for (Table table : List.of(hot(store, jobs), stale(store, jobs))) {
+    for (Table table :
+        List.of(hotPeers(List.of(store), jobs), hot(store, jobs), stale(store, jobs))) {
       if (!table.isEmpty()) {
         out.print(table.render("  "));
       }
@@ -230,6 +238,61 @@ final class Report {
     return table;
   }
 
+  /**
+   * One hot order beside one hot lock (issue 13's "claims won on a hot order"), one row per store,
+   * thread count and peer: the store's claims won per second over the peer's acquisitions per
+   * second, with its interval and its target's verdict, beside the calls each side made.
+   */
+  static Table hotPeers(List<StoreType> stores, List<Job> jobs) {
+    Table table =
+        new Table(
+            "store",
+            "threads",
+            "claims won/s",
+            "peer",
+            "acquired/s",
+            "fencekit / peer, hot",
+            "target",
+            "claims lost/s",
+            "attempts lost/s");
+    for (StoreType store : stores) {
+      for (Job job : jobs) {
+        if (job.store != store || job.kind != Kind.HOT_CLAIM) {
+          continue;
+        }
+        RunResult peer = findKind(jobs, store, Kind.HOT_LOCK, job.peer, job.threads);
+        if (job.first() == null && peer == null) {
+          continue;
+        }
+        Figure won = Figure.of(job.first());
+        Figure acquired = Figure.of(peer);
+        Ratio ratio = won.over(acquired);
+        table.row(
+            List.of(
+                store.label(),
+                Integer.toString(job.threads),
+                won.rate(),
+                job.peer.label(),
+                acquired.rate(),
+                ratio.text(),
+                Target.hot(store, job.peer).verdict(ratio),
+                counter(job.first(), LOST).rate(),
+                counter(peer, LOST).rate()));
+      }
+    }
+    return table;
+  }
+
+  /** The result of the job of {@code kind} with {@code peer} for {@code store}, or null. */
+  static RunResult findKind(List<Job> jobs, StoreType store, Kind kind, Peer peer, int threads) {
+    for (Job job : jobs) {
+      if (job.store == store && job.kind == kind && job.peer == peer && job.threads == threads) {
+        return job.first();
+      }
+    }
+    return null;
+  }
+
   /** The peer job's result for {@code store} at {@code threads}, or null. */
   static RunResult findPeer(List<Job> jobs, StoreType store, Peer peer, int threads) {
     for (Job job : jobs) {
@@ -375,6 +438,17 @@ final class Report {
           .append("\n\n")
           .append(targets.render(""))
           .append('\n');
+      Table hotPeers = hotPeers(stores, jobs);
+      if (!hotPeers.isEmpty()) {
+        md.append("One hot order beside one hot lock: every thread claims the same order (the")
+            .append(" winner fails it at once, every ")
+            .append(HotOrderBenchmark.COMPLETE_EVERY)
+            .append("th win completes it and a fresh order is the hot one), against every")
+            .append(" thread trying the same lock without waiting (the winner unlocks at once);")
+            .append(" claims won per second over locks acquired per second:\n\n")
+            .append(hotPeers.render(""))
+            .append('\n');
+      }
       md.append("Peers:\n\n");
       for (Peer peer : Peer.values()) {
         md.append("- `").append(peer.label()).append("`: ").append(peer.description()).append('\n');

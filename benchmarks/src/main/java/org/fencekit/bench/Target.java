@@ -41,6 +41,20 @@ record Target(double minimum) {
     }
   }
 
+  /**
+   * Claims won on one hot order over the peer's acquisitions of one hot lock: PostgreSQL over the
+   * peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL within 0.9x of that; no target for
+   * the others (none is measured).
+   */
+  static Target hot(StoreType store, Peer peer) {
+    if (peer != Peer.SHEDLOCK_JDBC) {
+      return NONE;
+    }
+    return store == StoreType.POSTGRES_DATASOURCE
+        ? new Target(0.95)
+        : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+  }
+
   /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
   static Target raw(StoreType store) {
     switch (store) {

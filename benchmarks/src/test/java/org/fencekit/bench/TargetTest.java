@@ -2,6 +2,7 @@ package org.fencekit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +46,10 @@ class TargetTest {
     assertEquals(0.8, Target.peer(StoreType.REDIS_CLUSTER, Peer.SHEDLOCK_REDIS_CLUSTER).minimum());
     assertEquals(3.0, Target.peer(StoreType.REDIS, Peer.REDISSON_FENCED).minimum());
     assertEquals(0.9, Target.raw(StoreType.SQLITE).minimum());
+    assertEquals(0.95, Target.hot(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
+    assertEquals(0.855, Target.hot(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
+    assertEquals(List.of(), Peer.hotOf(StoreType.POSTGRES_PGBOUNCER));
+    assertEquals(List.of(Peer.SHEDLOCK_JDBC), Peer.hotOf(StoreType.POSTGRES_DATASOURCE));
     assertEquals(Double.NaN, Target.raw(StoreType.REDIS).minimum());
   }
 }

@@ -1,0 +1,160 @@
+package org.fencekit.bench;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.WriteResult;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * One hot order against one hot lock: every thread fights over the same order ({@link #claim}), or
+ * over the same lock of a lock library ({@link #lock}), and the figure compared is the score: wins
+ * per second, claims granted against locks acquired. One operation is one win.
+ *
+ * <ul>
+ *   <li>{@link #claim}: a claim of the one order, with a lease no call outlives ({@link
+ *       ClaimCompleteBenchmark#LEASE}, so a win is never a take-over); the winner settles at once,
+ *       with a fail (the order is claimable again) and every {@value
+ *       HotOrderBenchmark#COMPLETE_EVERY}th win with a complete, after which a fresh order is the
+ *       hot one, as in {@link HotOrderBenchmark}. A loser is told the order is in flight (or, just
+ *       after a complete, provisioned) and tries again at once, until it wins.
+ *   <li>{@link #lock}: one attempt at the library's one lock, without waiting ({@link
+ *       PeerLock#hot()}: for ShedLock's JDBC provider an {@code UPDATE ... WHERE name = ? AND
+ *       lock_until <= now}); the winner unlocks at once, a loser tries again at once, until it
+ *       wins.
+ * </ul>
+ *
+ * <p>{@link Wins#lost} counts the attempts that lost, per second. Threads are JMH's {@code -t};
+ * with one thread every attempt wins. Run (after {@code ./mvnw -q package -DskipTests}, with the
+ * servers' variables set):
+ *
+ * <pre>{@code
+ * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main 'HotLockBenchmark.claim$' \
+ *     -p backend=POSTGRES_DATASOURCE -t 4 -rf json -rff hot-claims.json
+ * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main 'HotLockBenchmark.lock$' \
+ *     -p peer=SHEDLOCK_JDBC -t 4 -rf json -rff hot-locks.json
+ * }</pre>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class HotLockBenchmark {
+
+  /** The name of the benchmark method of the store's side, for the compare command. */
+  static final String CLAIM = "claim";
+
+  /** The name of the benchmark method of the lock library's side. */
+  static final String LOCK = "lock";
+
+  /** The one order every thread fights over; a fresh one after each complete. */
+  @State(Scope.Benchmark)
+  public static class HotOrder {
+    private final AtomicReference<OrderSnapshot> current = new AtomicReference<>();
+    private final AtomicLong generation = new AtomicLong();
+    private String prefix;
+
+    /** Creates the first order's snapshot (its first claim creates the order). */
+    @Setup(Level.Trial)
+    public void create(BackendState backend) {
+      prefix = backend.runPrefix + "hotlock_";
+      current.set(fresh());
+    }
+
+    private OrderSnapshot fresh() {
+      return Orders.snapshot(prefix + generation.getAndIncrement());
+    }
+
+    OrderSnapshot current() {
+      return current.get();
+    }
+
+    /** Puts a fresh order in place of {@code done}, unless another thread did already. */
+    void replace(OrderSnapshot done) {
+      if (current.get() == done) {
+        current.compareAndSet(done, fresh());
+      }
+    }
+  }
+
+  /** The attempts one thread lost, reported per second (the wins are the score). */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  public static class Wins {
+    /**
+     * Claims refused (in flight, or provisioned just now), or lock attempts that found the lock
+     * held by another thread.
+     */
+    public long lost;
+
+    private long streak;
+
+    /** Starts each iteration from zero. */
+    @Setup(Level.Iteration)
+    public void reset() {
+      lost = 0;
+    }
+  }
+
+  /** One thread's attempts on the library's one lock. */
+  @State(Scope.Thread)
+  public static class Contender {
+    PeerLock.Attempt attempt;
+
+    /** Takes the shared lock's handle. */
+    @Setup(Level.Trial)
+    public void open(PeerLockBenchmark.Library library) {
+      attempt = library.lock.hot();
+    }
+  }
+
+  /**
+   * One claim won: claims of the hot order until one is granted (each refusal counted in {@link
+   * Wins#lost}), then the winner's settle.
+   *
+   * @throws IllegalStateException if the winner's settle is refused (nobody can take over a lease
+   *     this long, so that would be a bug)
+   */
+  @Benchmark
+  public WriteResult claim(BackendState backend, HotOrder hot, Wins wins) {
+    while (true) {
+      OrderSnapshot order = hot.current();
+      ClaimResult claim = backend.store.claim(order, ClaimCompleteBenchmark.LEASE);
+      if (claim instanceof ClaimResult.Claimed won) {
+        boolean complete = ++wins.streak % HotOrderBenchmark.COMPLETE_EVERY == 0;
+        WriteResult settle =
+            complete
+                ? backend.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
+                : backend.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
+        if (!(settle instanceof WriteResult.Written)) {
+          throw new IllegalStateException(
+              "the winner's settle of hot order " + order.sessionId() + " was refused: " + settle);
+        }
+        if (complete) {
+          hot.replace(order);
+        }
+        return settle;
+      }
+      wins.lost++;
+      if (claim instanceof ClaimResult.Provisioned) {
+        hot.replace(order);
+      }
+    }
+  }
+
+  /** One lock acquired: attempts at the library's one lock until one wins, then the unlock. */
+  @Benchmark
+  public void lock(Contender contender, Wins wins) {
+    while (!contender.attempt.tryLockUnlock()) {
+      wins.lost++;
+    }
+  }
+}

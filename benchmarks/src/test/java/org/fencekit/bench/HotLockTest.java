@@ -1,0 +1,135 @@
+package org.fencekit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * One hot order beside one hot lock, for a moment, on a real PostgreSQL: both sides fight over one
+ * order (one lock) and count their wins, and the compare command prints the ratio with its target.
+ * Nothing here looks at how fast anything was.
+ */
+class HotLockTest {
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void allowParallelJmh() {
+    System.setProperty("jmh.ignoreLock", "true");
+  }
+
+  private static RunResult run(String method, String param, String value) throws RunnerException {
+    Server.useEnvironment(TestServers.env(Server.POSTGRES));
+    try {
+      List<RunResult> results =
+          new ArrayList<>(
+              new Runner(
+                      new OptionsBuilder()
+                          .include(
+                              "^"
+                                  + Pattern.quote(HotLockBenchmark.class.getName() + ".")
+                                  + method
+                                  + "$")
+                          .forks(0)
+                          .warmupIterations(0)
+                          .measurementIterations(1)
+                          .measurementTime(TimeValue.milliseconds(500))
+                          .mode(Mode.Throughput)
+                          .timeUnit(TimeUnit.SECONDS)
+                          .threads(4)
+                          .addProfiler(GCProfiler.class)
+                          .shouldFailOnError(true)
+                          .verbosity(VerboseMode.SILENT)
+                          .param(param, value)
+                          .build())
+                  .run());
+      assertEquals(1, results.size(), method + " " + value);
+      return results.get(0);
+    } finally {
+      Server.useEnvironment(null);
+    }
+  }
+
+  private static double counter(RunResult result, String name) {
+    Result<?> value = Report.secondary(result, name);
+    assertTrue(value != null, name + " missing: " + result.getSecondaryResults().keySet());
+    return value.getScore();
+  }
+
+  @Test
+  @DisplayName(
+      "4 threads on one PostgreSQL order: claims are won (the winner settles at once), the others"
+          + " are told it is in flight")
+  void hotOrder() throws RunnerException {
+    RunResult result = run(HotLockBenchmark.CLAIM, "backend", "POSTGRES_DATASOURCE");
+    assertTrue(result.getPrimaryResult().getScore() > 0, "no claim won");
+    assertTrue(counter(result, Report.LOST) > 0, "no claim lost: the threads did not contend");
+    assertTrue(counter(result, "gc.alloc.rate.norm") > 0, "no allocation measured");
+  }
+
+  @Test
+  @DisplayName(
+      "4 threads on one ShedLock JDBC lock: locks are acquired (and released at once), the other"
+          + " attempts fail without waiting")
+  void hotLock() throws RunnerException {
+    RunResult result = run(HotLockBenchmark.LOCK, "peer", "SHEDLOCK_JDBC");
+    assertTrue(result.getPrimaryResult().getScore() > 0, "no lock acquired");
+    assertTrue(counter(result, Report.LOST) > 0, "no attempt lost: the threads did not contend");
+  }
+
+  @Test
+  @DisplayName(
+      "the compare command runs the hot order beside ShedLock's hot lock and prints their ratio"
+          + " with its target, in --ratios-only too")
+  void compareCommand() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status =
+        Main.run(
+            new String[] {
+              "--smoke", "--ratios-only", "--only", "postgres-datasource", "--out", dir.toString()
+            },
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            TestServers.env(Server.POSTGRES));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, out);
+    assertTrue(out.contains("postgres-datasource  one hot order, claims won  4 thread(s)"), out);
+    assertTrue(
+        out.contains("postgres-datasource  one hot lock, acquisitions shedlock-jdbc  4 thread(s)"),
+        out);
+    assertTrue(out.contains("one hot order, claims won, beside one hot lock's acquisitions:"), out);
+    assertTrue(out.contains("fencekit / peer, hot"), out);
+    // the smoke profile gives no error, so no verdict: the target is shown with '?'
+    assertTrue(
+        out.lines()
+            .anyMatch(
+                line ->
+                    line.matches(
+                        " *\\| postgres-datasource +\\| +4 \\|.*\\| shedlock-jdbc \\|.*\\| ≥0\\.95 \\? \\|.*")),
+        out);
+    String md = Files.readString(dir.resolve("results.md"));
+    assertTrue(md.contains("One hot order beside one hot lock"), md);
+    assertTrue(md.contains("| fencekit / peer, hot"), md);
+  }
+}
