@@ -53,11 +53,17 @@ final class RedisAdminQueries implements AdminQueries {
   private final ScriptRunner redis;
   private final OrderKeys keys;
   private final Layout layout;
+  private final int lookBudget;
 
-  RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout) {
+  /**
+   * @param lookBudget members {@code page.lua} looks at per run before it answers where to go on
+   *     ({@link #LOOK_BUDGET}; tests make it small to take that path)
+   */
+  RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int lookBudget) {
     this.redis = redis;
     this.keys = keys;
     this.layout = layout;
+    this.lookBudget = lookBudget;
   }
 
   @Override
@@ -182,7 +188,7 @@ final class RedisAdminQueries implements AdminQueries {
       args.add(keys.prefix());
       args.add(minFailures);
       args.add(ageBound);
-      args.add(Integer.toString(LOOK_BUDGET));
+      args.add(Integer.toString(lookBudget));
       args.addAll(indexKeys);
       List<?> reply =
           redis.call(

@@ -112,13 +112,14 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       boolean cluster,
       Clock clock,
       boolean serverTime,
-      boolean upgradeLayout) {
+      boolean upgradeLayout,
+      int lookBudget) {
     this.redis = redis;
     this.keys = new OrderKeys(keyPrefix, cluster);
     this.clock = clock;
     this.serverTime = serverTime;
     this.layout = new Layout(redis, keys, upgradeLayout);
-    this.admin = new FencedAdmin(new RedisAdminQueries(redis, keys, layout), clock);
+    this.admin = new FencedAdmin(new RedisAdminQueries(redis, keys, layout, lookBudget), clock);
   }
 
   /**
@@ -436,6 +437,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     private Duration timeout = Duration.ofSeconds(2);
     private boolean serverTime;
     private boolean upgradeLayout;
+    private int lookBudget = RedisAdminQueries.LOOK_BUDGET;
 
     private Builder() {}
 
@@ -518,6 +520,15 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       return this;
     }
 
+    /** Members a listing's script looks at per run (tests make it small); at least 1. */
+    Builder lookBudget(int lookBudget) {
+      if (lookBudget < 1) {
+        throw new IllegalArgumentException("lookBudget must be at least 1, got " + lookBudget);
+      }
+      this.lookBudget = lookBudget;
+      return this;
+    }
+
     /**
      * How long to wait to connect and for each answer, for a client the store builds; at least 1
      * ms, at most 10 minutes. Default 2 seconds.
@@ -563,7 +574,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 cluster,
                 clock,
                 serverTime,
-                upgradeLayout)
+                upgradeLayout,
+                lookBudget)
             .started();
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -594,7 +606,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 false,
                 clock,
                 serverTime,
-                upgradeLayout)
+                upgradeLayout,
+                lookBudget)
             .started();
       }
       Set<HostAndPort> nodes =
@@ -639,7 +652,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
               true,
               clock,
               serverTime,
-              upgradeLayout)
+              upgradeLayout,
+              lookBudget)
           .started();
     }
   }

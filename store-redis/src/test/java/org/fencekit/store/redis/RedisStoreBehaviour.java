@@ -33,6 +33,7 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
@@ -241,6 +242,42 @@ abstract class RedisStoreBehaviour {
       try (RedisOrderStore again =
           target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
         assertEquals(OrderStatus.PROVISIONED, again.get(done).orElseThrow().status());
+      }
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "failed orders by count walk past the orders below the count in script runs that each look"
+          + " at a bounded number, and page without skipping or repeating one")
+  void failedByCountResumesAcrossBoundedRuns() {
+    String prefix = TestRedis.newPrefix("budget");
+    TestClock clock = new TestClock();
+    try (RedisOrderStore store =
+        target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).lookBudget(3).build()) {
+      List<String> twice = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        String id = sid("f" + i);
+        clock.advance(Duration.ofSeconds(1));
+        ClaimId first = claimed(store.claim(snapshot(id), LEASE));
+        assertInstanceOf(WriteResult.Written.class, store.fail(id, first, "provider down"));
+        if (i % 4 == 3) {
+          ClaimId again = claimed(store.claim(snapshot(id), LEASE));
+          assertInstanceOf(WriteResult.Written.class, store.fail(id, again, "down again"));
+          twice.add(id);
+        }
+      }
+      for (int pageSize : new int[] {1, 2, 100}) {
+        List<String> listed = new ArrayList<>();
+        String cursor = null;
+        do {
+          Page<OrderRecord> page = store.failedOrders(2, OrderStoreAdmin.MAX_AGE, cursor, pageSize);
+          page.items().forEach(r -> listed.add(r.sessionId()));
+          cursor = page.nextCursor();
+        } while (cursor != null);
+        assertEquals(twice, listed, "failed twice or more, pages of " + pageSize);
       }
     } finally {
       TestRedis.deleteKeys(prefix);
