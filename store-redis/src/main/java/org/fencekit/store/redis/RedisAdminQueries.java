@@ -27,17 +27,24 @@ import org.fencekit.store.OrphanRecord;
  * the instant ({@link #at}), then the order's tag and, for an orphan, its token and provider id, so
  * a page is a lexicographic range strictly after the last member of the page before.
  *
- * <p>A listing runs {@code page.lua} once on a node; on a Cluster once per master, over the index
- * keys of the slots it holds (the slot map from {@code CLUSTER SLOTS}), and merges the masters'
- * pages here: its cost is the page, plus one look at each slot's key. A slot that moves while a
- * page is read fails that page (run it again). Orphan lookups and reconciles run one script on the
- * order's slot.
+ * <p>A listing runs {@code page.lua} once on a node; on a Cluster once per {@value #SLOTS_PER_RUN}
+ * slots of each master, over the index keys of those slots (the slot map from {@code CLUSTER
+ * SLOTS}), and merges the runs' pages here: its cost is the page, plus one look at each slot's key
+ * (16 runs of a few milliseconds for a whole Cluster). A slot that moves while a page is read fails
+ * that page (run it again). Orphan lookups and reconciles run one script on the order's slot.
  */
 final class RedisAdminQueries implements AdminQueries {
 
   private static final String BACKEND = "redis";
   private static final char SEP = '\u001f';
   private static final long TWO_53 = 1L << 53;
+
+  /**
+   * Slots one run of {@code page.lua} reads on a Cluster: a run looks at each slot's index key
+   * (about 3 microseconds each, a key that does not exist included), and Redis serves nothing else
+   * meanwhile, so a master's slots are read in runs of this many, a few milliseconds each.
+   */
+  static final int SLOTS_PER_RUN = 1024;
 
   /** Members {@code page.lua} looks at in one run, at most, before it answers where to go on. */
   static final int LOOK_BUDGET = 20_000;
@@ -211,7 +218,8 @@ final class RedisAdminQueries implements AdminQueries {
 
   /**
    * The index keys of {@code listing}, grouped by the node that holds them: one key on a node; on a
-   * Cluster, per master, the keys of the slots it holds, as CLUSTER SLOTS says now.
+   * Cluster, per master, the keys of the slots it holds, as CLUSTER SLOTS says now, in groups of at
+   * most {@value #SLOTS_PER_RUN} (one script run each).
    */
   private List<List<String>> sources(String listing) {
     if (!keys.cluster()) {
@@ -247,7 +255,13 @@ final class RedisAdminQueries implements AdminQueries {
               + redis.target()
               + "); check cluster_state with CLUSTER INFO and list again when it is ok");
     }
-    return List.copyOf(byMaster.values());
+    List<List<String>> runs = new ArrayList<>();
+    for (List<String> indexKeys : byMaster.values()) {
+      for (int from = 0; from < indexKeys.size(); from += SLOTS_PER_RUN) {
+        runs.add(indexKeys.subList(from, Math.min(indexKeys.size(), from + SLOTS_PER_RUN)));
+      }
+    }
+    return runs;
   }
 
   private List<OrderRecord> orders(List<Found> found) {
