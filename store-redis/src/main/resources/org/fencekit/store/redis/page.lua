@@ -14,13 +14,21 @@
 -- Returns {resume, member, detail, member, detail, ...}: the first members that qualify, at most
 -- limit, oldest first; detail is the order's HGETALL ('stuck', 'failed') or {has payload, payload}
 -- ('orphans'). resume is '' when the listing is done or full, else the last member looked at (the
--- bound was reached first): call again from there. A member whose order or orphan is gone (keys
--- deleted by hand) is passed over.
+-- bound was reached first): call again from there. A member the order no longer bears out (the
+-- order or orphan gone, the lease or status changed by a writer that keeps no index: an older
+-- fencekit, a hand edit) is passed over.
 local start, stop, limit, kind, prefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local minFailures = ARGV[6] ~= '' and tonumber(ARGV[6]) or false
 local ageBound = ARGV[7] ~= '' and ARGV[7] or false
 local budget = tonumber(ARGV[8])
 local batch = math.min(limit, 32)
+
+-- An instant's place in an index, as the writing scripts put it.
+local function at(ms)
+  ms = tonumber(ms)
+  if ms >= 0 then return string.format('%016d', ms) end
+  return '-' .. string.format('%016d', ms + 9007199254740992)
+end
 
 -- Byte order whatever the server's locale (Lua's '<' on strings follows strcoll).
 local function lt(a, b)
@@ -105,7 +113,8 @@ while #heap > 0 and (#out - 1) / 2 < limit do
   if kind == 'orphans' then
     local claim = string.format('%d', tonumber(parts[3])) .. ':' .. parts[4]
     local itemId = string.sub(member, #parts[1] + #parts[2] + #parts[3] + #parts[4] + 5)
-    for _, entry in ipairs(redis.call('XRANGE', order .. ':orphans', '-', '+')) do
+    local reconciled = redis.call('HEXISTS', order .. ':reconciled', claim .. ':' .. itemId) == 1
+    for _, entry in ipairs(reconciled and {} or redis.call('XRANGE', order .. ':orphans', '-', '+')) do
       local f = entry[2]
       local fields = {}
       for i = 1, #f, 2 do fields[f[i]] = f[i + 1] end
@@ -122,10 +131,22 @@ while #heap > 0 and (#out - 1) / 2 < limit do
         and (tonumber(redis.call('HGET', order, 'failures')) or 0) >= minFailures or false
     end
     if qualifies then
-      local fields = redis.call('HGETALL', order)
-      if #fields > 0 then
+      local flat = redis.call('HGETALL', order)
+      local fields = {}
+      for i = 1, #flat, 2 do fields[flat[i]] = flat[i + 1] end
+      -- the entry must still say what the order says (an older fencekit writing these keys leaves
+      -- entries behind: they are passed over)
+      local current
+      if kind == 'stuck' then
+        current = fields['claimNonce'] and fields['leaseExpiresAt']
+          and at(fields['leaseExpiresAt']) == parts[1]
+      else
+        current = fields['status'] == 'FAILED' and fields['failedSince']
+          and at(fields['failedSince']) == parts[1]
+      end
+      if current then
         out[#out + 1] = member
-        out[#out + 1] = fields
+        out[#out + 1] = flat
       end
     end
   end

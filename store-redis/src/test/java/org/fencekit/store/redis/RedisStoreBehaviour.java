@@ -286,6 +286,47 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
+      "an older fencekit settling or claiming upgraded keys leaves index entries behind, which the"
+          + " listings pass over")
+  void staleIndexEntriesArePassedOver() {
+    String prefix = TestRedis.newPrefix("stale");
+    OrderKeys keys = new OrderKeys(prefix);
+    TestClock clock = new TestClock();
+    String settled = sid("settled");
+    String reclaimed = sid("reclaimed");
+    try (UnifiedJedis raw = raw();
+        RedisOrderStore store =
+            target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
+      LayoutOne older = new LayoutOne(raw, keys);
+      ClaimId claim = claimed(store.claim(snapshot(settled), LEASE));
+      ClaimId failing = claimed(store.claim(snapshot(reclaimed), LEASE));
+      assertInstanceOf(WriteResult.Written.class, store.fail(reclaimed, failing, "down"));
+      clock.advance(LEASE.multipliedBy(2));
+      assertEquals(1, store.stuckOrders(Duration.ZERO, null, 10).items().size());
+      assertEquals(1, store.failedOrders(1, Duration.ZERO, null, 10).items().size());
+
+      long now = clock.millis();
+      older.complete(settled, claim, now, "prov-1", null);
+      older.claim(reclaimed, now, now + LEASE.toMillis());
+      assertEquals(OrderStatus.PROVISIONED, store.get(settled).orElseThrow().status());
+      assertEquals(OrderStatus.PENDING, store.get(reclaimed).orElseThrow().status());
+
+      clock.advance(LEASE.multipliedBy(2));
+      assertEquals(
+          List.of(),
+          store.stuckOrders(Duration.ZERO, null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList(),
+          "the settled order's claim entry is passed over (and the older claim is not indexed)");
+      assertEquals(List.of(), store.failedOrders(1, Duration.ZERO, null, 10).items());
+      assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items());
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
       "a newer layout, or a version key holding something else, is refused; a version key lost"
           + " over orders of this layout is written again")
   void layoutVersionChecked() {
