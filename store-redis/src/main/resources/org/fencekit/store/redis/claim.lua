@@ -11,23 +11,9 @@
 -- 'layout' '2', so that orders of this layout are known as such if the version key is lost.
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
 local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[10]
--- An instant's place in an index: 16 digits of epoch ms (2^53 - 1 at most), or '-' and 2^53 + ms
--- before 1970, so that byte order is time order. Members are at(ms) .. '\31' .. the order's tag.
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 local now, expires, nonce = ARGV[1], ARGV[2], ARGV[3]
--- now is '' when the store takes time from the server: Redis's TIME, read inside this script
-if now == '' then
-  local t = redis.call('TIME')
-  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
--- expires is '+<lease ms>' with server time: now + lease
-if string.sub(expires, 1, 1) == '+' then
-  expires = string.format('%d', tonumber(now) + tonumber(string.sub(expires, 2)))
-end
+now = nowOf(now) -- '' when the store takes time from the server
+expires = expiresOf(expires, now)
 local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integer in Lua and JSON
 
 local cur = redis.call('HMGET', order, 'status', 'fence', 'claimNonce', 'leaseExpiresAt', 'failedSince')

@@ -11,19 +11,8 @@
 -- claim out of the claims index.
 local order, orphans, orphanIds, claims, unreconciled = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local tag = ARGV[7]
--- An instant's place in an index: 16 digits of epoch ms (2^53 - 1 at most), or '-' and 2^53 + ms
--- before 1970, so that byte order is time order. Members are at(ms) .. '\31' .. the order's tag.
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 local fence, nonce, now, itemId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
--- now is '' when the store takes time from the server: Redis's TIME, read inside this script
-if now == '' then
-  local t = redis.call('TIME')
-  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
+now = nowOf(now) -- '' when the store takes time from the server
 local hasPayload = ARGV[5] == '1'
 local payload = hasPayload and ARGV[6] or false
 
@@ -50,8 +39,7 @@ if claimFence ~= fence or claimNonce ~= nonce then
       entry[#entry + 1] = payload
     end
     redis.call('XADD', orphans, '*', unpack(entry))
-    redis.call('ZADD', unreconciled, 0, at(now) .. '\31' .. tag .. '\31' .. string.format('%016d', tonumber(fence))
-      .. '\31' .. nonce .. '\31' .. itemId)
+    redis.call('ZADD', unreconciled, 0, orphanMember(now, tag, fence, nonce, itemId))
   end
   return { 'superseded', redis.call('HGETALL', order) }
 end

@@ -8,19 +8,8 @@
 -- failure (failedSince stays the first), takes the claim out of the claims index and puts the order
 -- in the failed index at its first failure.
 local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[5]
--- An instant's place in an index: 16 digits of epoch ms (2^53 - 1 at most), or '-' and 2^53 + ms
--- before 1970, so that byte order is time order. Members are at(ms) .. '\31' .. the order's tag.
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 local fence, nonce, now, err = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
--- now is '' when the store takes time from the server: Redis's TIME, read inside this script
-if now == '' then
-  local t = redis.call('TIME')
-  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
+now = nowOf(now) -- '' when the store takes time from the server
 
 local cur = redis.call('HMGET', order, 'status', 'claimFence', 'claimNonce',
   'settledFence', 'settledNonce', 'lastError', 'leaseExpiresAt', 'failures', 'failedSince')

@@ -24,11 +24,6 @@ local budget = tonumber(ARGV[8])
 local batch = math.min(limit, 32)
 
 -- An instant's place in an index, as the writing scripts put it.
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 
 -- Byte order whatever the server's locale (Lua's '<' on strings follows strcoll).
 local function lt(a, b)
@@ -114,15 +109,13 @@ while #heap > 0 and (#out - 1) / 2 < limit do
     local claim = string.format('%d', tonumber(parts[3])) .. ':' .. parts[4]
     local itemId = string.sub(member, #parts[1] + #parts[2] + #parts[3] + #parts[4] + 5)
     local reconciled = redis.call('HEXISTS', order .. ':reconciled', claim .. ':' .. itemId) == 1
-    for _, entry in ipairs(reconciled and {} or redis.call('XRANGE', order .. ':orphans', '-', '+')) do
-      local f = entry[2]
-      local fields = {}
-      for i = 1, #f, 2 do fields[f[i]] = f[i + 1] end
-      if fields['claim'] == claim and fields['providerOrderId'] == itemId then
-        out[#out + 1] = member
-        out[#out + 1] = fields['payload'] and { '1', fields['payload'] } or { '0', '' }
-        break
-      end
+    local entry, fields = nil, nil
+    if not reconciled then
+      entry, fields = findOrphan(order .. ':orphans', claim, itemId)
+    end
+    if entry then
+      out[#out + 1] = member
+      out[#out + 1] = fields['payload'] and { '1', fields['payload'] } or { '0', '' }
     end
   else
     local qualifies = true

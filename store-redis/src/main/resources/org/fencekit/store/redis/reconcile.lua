@@ -10,33 +10,18 @@
 -- changes: the orphan's entry stays, and it leaves the unreconciled index.
 local orphans, orphanIds, reconciled, unreconciled = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local identity, claim, itemId, mark, tag = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 
 if redis.call('SISMEMBER', orphanIds, identity) == 0 then
   return { 'unknown' }
 end
-local found = false
-for _, entry in ipairs(redis.call('XRANGE', orphans, '-', '+')) do
-  local f = entry[2]
-  local fields = {}
-  for i = 1, #f, 2 do fields[f[i]] = f[i + 1] end
-  if fields['claim'] == claim and fields['providerOrderId'] == itemId then
-    found = { f, fields['recordedAt'] }
-    break
-  end
-end
-if not found then
+local entry, fields = findOrphan(orphans, claim, itemId)
+if not entry then
   return redis.error_reply('ERR fencekit: orphan ' .. identity .. ' of ' .. orphans
     .. ' is in its identities but not in its stream; the keys were changed outside this store')
 end
 if redis.call('HSETNX', reconciled, identity, mark) == 1 then
   local colon = string.find(claim, ':', 1, true)
-  redis.call('ZREM', unreconciled, at(found[2]) .. '\31' .. tag .. '\31'
-    .. string.format('%016d', tonumber(string.sub(claim, 1, colon - 1))) .. '\31'
-    .. string.sub(claim, colon + 1) .. '\31' .. itemId)
+  redis.call('ZREM', unreconciled, orphanMember(fields['recordedAt'], tag,
+    string.sub(claim, 1, colon - 1), string.sub(claim, colon + 1), itemId))
 end
-return { 'found', found[1], redis.call('HGET', reconciled, identity) }
+return { 'found', entry, redis.call('HGET', reconciled, identity) }

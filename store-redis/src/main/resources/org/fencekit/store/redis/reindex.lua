@@ -10,11 +10,6 @@
 -- entries it made sure of.
 local order, orphans, reconciled = KEYS[1], KEYS[2], KEYS[3]
 local claims, failed, unreconciled, tag = KEYS[4], KEYS[5], KEYS[6], ARGV[1]
-local function at(ms)
-  ms = tonumber(ms)
-  if ms >= 0 then return string.format('%016d', ms) end
-  return '-' .. string.format('%016d', ms + 9007199254740992)
-end
 
 local h = redis.call('HMGET', order, 'status', 'claimNonce', 'leaseExpiresAt', 'failures',
   'failedSince', 'updatedAt')
@@ -42,11 +37,9 @@ for _, entry in ipairs(redis.call('XRANGE', orphans, '-', '+')) do
   for i = 1, #f, 2 do fields[f[i]] = f[i + 1] end
   local claim = fields['claim']
   local colon = string.find(claim, ':', 1, true)
-  local identity = claim .. ':' .. fields['providerOrderId']
-  if redis.call('HEXISTS', reconciled, identity) == 0 then
-    redis.call('ZADD', unreconciled, 0, at(fields['recordedAt']) .. '\31' .. tag .. '\31'
-      .. string.format('%016d', tonumber(string.sub(claim, 1, colon - 1))) .. '\31'
-      .. string.sub(claim, colon + 1) .. '\31' .. fields['providerOrderId'])
+  if redis.call('HEXISTS', reconciled, claim .. ':' .. fields['providerOrderId']) == 0 then
+    redis.call('ZADD', unreconciled, 0, orphanMember(fields['recordedAt'], tag,
+      string.sub(claim, 1, colon - 1), string.sub(claim, colon + 1), fields['providerOrderId']))
     n = n + 1
   end
 end
