@@ -73,7 +73,12 @@ abstract class RedisStoreBehaviour {
   abstract List<String> childTarget();
 
   RedisOrderStore store(TestClock clock) {
-    return target(RedisOrderStore.builder()).keyPrefix(PREFIX).clock(clock).build();
+    return store(PREFIX, clock);
+  }
+
+  /** A store on the backend under test with keys under {@code prefix}. */
+  RedisOrderStore store(String prefix, TestClock clock) {
+    return target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build();
   }
 
   static String sid(String label) {
@@ -186,9 +191,7 @@ abstract class RedisStoreBehaviour {
       clock.set(TestClock.START.plus(Duration.ofMinutes(10)));
 
       IllegalStateException refused =
-          assertThrows(
-              IllegalStateException.class,
-              () -> target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build());
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
       assertTrue(
           refused.getMessage().contains("layout 1")
               && refused.getMessage().contains("schema migrate")
@@ -239,8 +242,7 @@ abstract class RedisStoreBehaviour {
         claimed(store.claim(snapshot(failed), LEASE));
         assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 100).items());
       }
-      try (RedisOrderStore again =
-          target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
+      try (RedisOrderStore again = store(prefix, clock)) {
         assertEquals(OrderStatus.PROVISIONED, again.get(done).orElseThrow().status());
       }
     } finally {
@@ -295,8 +297,7 @@ abstract class RedisStoreBehaviour {
     String settled = sid("settled");
     String reclaimed = sid("reclaimed");
     try (UnifiedJedis raw = raw();
-        RedisOrderStore store =
-            target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
+        RedisOrderStore store = store(prefix, clock)) {
       LayoutOne older = new LayoutOne(raw, keys);
       ClaimId claim = claimed(store.claim(snapshot(settled), LEASE));
       ClaimId failing = claimed(store.claim(snapshot(reclaimed), LEASE));
@@ -335,31 +336,25 @@ abstract class RedisStoreBehaviour {
     TestClock clock = new TestClock();
     try (UnifiedJedis raw = raw()) {
       String id = sid("kept");
-      try (RedisOrderStore store =
-          target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
+      try (RedisOrderStore store = store(prefix, clock)) {
         claimed(store.claim(snapshot(id), LEASE));
       }
       assertEquals("2", raw.get(keys.layout()), "a new store writes its layout");
 
       raw.del(keys.layout()); // a restart without persistence, a FLUSHALL, an eviction
-      try (RedisOrderStore store =
-          target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build()) {
+      try (RedisOrderStore store = store(prefix, clock)) {
         assertTrue(store.get(id).isPresent());
       }
       assertEquals("2", raw.get(keys.layout()), "the lost key is written again");
 
       raw.set(keys.layout(), "3");
       IllegalStateException newer =
-          assertThrows(
-              IllegalStateException.class,
-              () -> target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build());
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
       assertTrue(newer.getMessage().contains("layout 3, newer"), newer.getMessage());
 
       raw.set(keys.layout(), "banana");
       IllegalStateException other =
-          assertThrows(
-              IllegalStateException.class,
-              () -> target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build());
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
       assertTrue(other.getMessage().contains("not a layout version"), other.getMessage());
     } finally {
       TestRedis.deleteKeys(prefix);
