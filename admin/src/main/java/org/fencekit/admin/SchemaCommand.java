@@ -47,20 +47,20 @@ final class SchemaCommand implements Runnable {
     }
   }
 
-  /** Prints that the store's schema is current; on Redis, that its keys carry no version yet. */
+  /** Prints that the store's schema (on Redis, its key layout) is the one this fencekit needs. */
   static int current(OrderStore store, Output output, StoreOptions options) {
     boolean redis =
         options.spec().kind() == StoreSpec.Kind.REDIS
             || options.spec().kind() == StoreSpec.Kind.REDIS_CLUSTER;
-    String note =
-        redis ? " (its keys carry no layout version yet: nothing to check or migrate)" : "";
     if (output.json()) {
-      output.printJson(Map.of("current", true, "store", store.toString(), "versioned", !redis));
+      output.printJson(Map.of("current", true, "store", store.toString()));
     } else {
       output.line(
           "current: "
               + store
-              + (redis ? " answers" + note : " has the schema this fencekit needs"));
+              + (redis
+                  ? " has the key layout this fencekit needs (version 2)"
+                  : " has the schema this fencekit needs"));
     }
     return ExitCode.OK;
   }
@@ -71,7 +71,8 @@ final class SchemaCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Creates the store's tables if missing, or upgrades an older schema, in one transaction;"
-            + " safe to run again, and from several processes at once. Refuses a newer schema.",
+            + " on Redis, indexes the orders of an older key layout once. Safe to run again, and"
+            + " from several processes at once. Refuses a newer schema or layout.",
       })
   static final class Migrate extends StoreCommand {
 

@@ -4,7 +4,7 @@ import org.fencekit.testsupport.TestRedis;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The admin jar on a Redis Cluster, named as {@code redis-cluster:HOST:PORT,...}. */
-class RedisClusterAdminIT extends AdminContract {
+class RedisClusterAdminIT extends AdminQueriesContract {
 
   @RegisterExtension static final TestRedis.ClassKeys REDIS = TestRedis.cluster("admin");
 

@@ -21,7 +21,7 @@ final class Cursors {
   private Cursors() {}
 
   /** The cursor after {@code orphan} in {@code listing}. */
-  static String of(String listing, AdminStorage.OrphanPosition after) {
+  static String of(String listing, AdminQueries.OrphanPosition after) {
     OrphanId id = after.id();
     return encode(
         listing,
@@ -32,18 +32,18 @@ final class Cursors {
   }
 
   /** The cursor after {@code order} in {@code listing}. */
-  static String of(String listing, AdminStorage.OrderPosition after) {
+  static String of(String listing, AdminQueries.OrderPosition after) {
     return encode(listing, Long.toString(after.at().toEpochMilli()), after.sessionId());
   }
 
   /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */
-  static AdminStorage.OrphanPosition orphanPosition(String listing, String cursor) {
+  static AdminQueries.OrphanPosition orphanPosition(String listing, String cursor) {
     String[] fields = decode(listing, cursor, 4);
     if (fields == null) {
       return null;
     }
     try {
-      return new AdminStorage.OrphanPosition(
+      return new AdminQueries.OrphanPosition(
           Instant.ofEpochMilli(Long.parseLong(fields[0])),
           new OrphanId(fields[1], ClaimId.parse(fields[2]), fields[3]));
     } catch (RuntimeException e) {
@@ -52,13 +52,13 @@ final class Cursors {
   }
 
   /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */
-  static AdminStorage.OrderPosition orderPosition(String listing, String cursor) {
+  static AdminQueries.OrderPosition orderPosition(String listing, String cursor) {
     String[] fields = decode(listing, cursor, 2);
     if (fields == null) {
       return null;
     }
     try {
-      return new AdminStorage.OrderPosition(
+      return new AdminQueries.OrderPosition(
           Instant.ofEpochMilli(Long.parseLong(fields[0])), fields[1]);
     } catch (RuntimeException e) {
       throw malformed(listing, cursor, e);

@@ -3,37 +3,17 @@ package org.fencekit.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * A {@link FencedOrderStore} that is also an {@link OrderStoreAdmin}, over an {@link AdminStorage}:
- * the memory, SQLite and PostgreSQL stores extend it. A user's store can keep extending {@link
+ * the memory, SQLite and PostgreSQL stores extend it. The admin calls are {@link FencedAdmin}'s (it
+ * validates, pages and decides them once for every store). A user's store can keep extending {@link
  * FencedOrderStore} over an {@link OrderStorage} and add this later.
- *
- * <p>Each admin call:
- *
- * <ol>
- *   <li>validates every argument (cursor, page size, ages, identity, note), so bad input never
- *       reaches the storage;
- *   <li>turns an age into an instant on the store's clock ({@code now - age});
- *   <li>asks the storage for one item more than the page size, after the cursor's position, so it
- *       knows whether a next page exists; the next cursor is the last item's sort key;
- *   <li>for a reconcile, lets the storage record the note unless one is recorded, atomically, and
- *       answers from what is recorded: the note asked for is {@code Reconciled}, another one {@code
- *       AlreadyReconciled}.
- * </ol>
  */
 public abstract class FencedAdminOrderStore extends FencedOrderStore implements OrderStoreAdmin {
 
-  private static final String ORPHANS = "unreconciledOrphans";
-  private static final String STUCK = "stuckOrders";
-  private static final String FAILED = "failedOrders";
-
-  private final AdminStorage storage;
-  private final Clock clock;
+  private final FencedAdmin admin;
 
   /**
    * @param storage where the orders live, with the admin queries; closed by {@link #close()}
@@ -41,106 +21,32 @@ public abstract class FencedAdminOrderStore extends FencedOrderStore implements 
    */
   protected FencedAdminOrderStore(AdminStorage storage, Clock clock) {
     super(storage, clock);
-    this.storage = storage;
-    this.clock = clock;
+    this.admin = new FencedAdmin(storage, clock);
   }
 
   @Override
   public final Page<OrphanRecord> unreconciledOrphans(String cursor, int pageSize) {
-    AdminStorage.OrphanPosition after = Cursors.orphanPosition(ORPHANS, cursor);
-    int size = pageSize(pageSize);
-    return page(
-        storage.unreconciledOrphans(after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                ORPHANS, new AdminStorage.OrphanPosition(last.orphan().recordedAt(), last.id())));
+    return admin.unreconciledOrphans(cursor, pageSize);
   }
 
   @Override
   public final Optional<OrphanRecord> orphan(OrphanId id) {
-    return storage.orphan(Validate.notNull("id", id));
+    return admin.orphan(id);
   }
 
   @Override
   public final ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt) {
-    Validate.notNull("id", id);
-    Validate.text("note", note, MAX_NOTE_LENGTH);
-    Instant at = Validate.notNull("reconciledAt", reconciledAt).truncatedTo(ChronoUnit.MILLIS);
-    OrphanRecord stored =
-        storage
-            .markReconciled(id, note, at)
-            .orElseThrow(() -> new UnknownOrphanException(storage.backend(), id));
-    if (!stored.reconciled() || !stored.id().equals(id)) {
-      throw new IllegalStateException(
-          storage.backend()
-              + " store: marking the "
-              + id
-              + " reconciled answered "
-              + stored
-              + ": the storage must answer that orphan as stored after the mark");
-    }
-    return note.equals(stored.note())
-        ? new ReconcileResult.Reconciled(stored)
-        : new ReconcileResult.AlreadyReconciled(stored);
+    return admin.reconcile(id, note, reconciledAt);
   }
 
   @Override
   public final Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
-    Instant expiredBy = ago("expiredFor", expiredFor);
-    AdminStorage.OrderPosition after = Cursors.orderPosition(STUCK, cursor);
-    int size = pageSize(pageSize);
-    return page(
-        storage.stuckOrders(expiredBy, after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                STUCK, new AdminStorage.OrderPosition(last.leaseExpiresAt(), last.sessionId())));
+    return admin.stuckOrders(expiredFor, cursor, pageSize);
   }
 
   @Override
   public final Page<OrderRecord> failedOrders(
       int minFailures, Duration failingFor, String cursor, int pageSize) {
-    if (minFailures < 1) {
-      throw new IllegalArgumentException(
-          "minFailures must be at least 1, got "
-              + minFailures
-              + "; pass Integer.MAX_VALUE to list by age alone");
-    }
-    Instant failedBy = ago("failingFor", failingFor);
-    AdminStorage.OrderPosition after = Cursors.orderPosition(FAILED, cursor);
-    int size = pageSize(pageSize);
-    return page(
-        storage.failedOrders(minFailures, failedBy, after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                FAILED, new AdminStorage.OrderPosition(last.failedSince(), last.sessionId())));
-  }
-
-  private static int pageSize(int pageSize) {
-    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-      throw new IllegalArgumentException(
-          "pageSize must be 1 to " + MAX_PAGE_SIZE + ", got " + pageSize);
-    }
-    return pageSize;
-  }
-
-  /** {@code now - age} on the store's clock, for an age between zero and {@link #MAX_AGE}. */
-  private Instant ago(String name, Duration age) {
-    Validate.notNull(name, age);
-    if (age.isNegative() || age.compareTo(MAX_AGE) > 0) {
-      throw new IllegalArgumentException(
-          name + " must be zero to " + MAX_AGE.toDays() + " days, got " + age);
-    }
-    return OrderStateMachine.now(clock).minusMillis(age.toMillis());
-  }
-
-  private static <T> Page<T> page(List<T> found, int size, Function<T, String> cursorAfter) {
-    if (found.size() <= size) {
-      return new Page<>(found, null);
-    }
-    List<T> items = found.subList(0, size);
-    return new Page<>(items, cursorAfter.apply(items.get(size - 1)));
+    return admin.failedOrders(minFailures, failingFor, cursor, pageSize);
   }
 }

@@ -76,7 +76,9 @@ final class HashCodec {
           instant(h.get("leaseExpiresAt")),
           Long.parseLong(required(h, "fence")),
           settledBy,
-          instant(required(h, "updatedAt")));
+          instant(required(h, "updatedAt")),
+          h.containsKey("failures") ? Integer.parseInt(h.get("failures")) : 0,
+          instant(h.get("failedSince")));
     } catch (IllegalArgumentException | NullPointerException e) {
       throw corrupt(key, e.getMessage());
     }

@@ -12,8 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * One of the store's Lua scripts: its source, read once from this package's resources, and the
- * SHA-1 Redis knows it by.
+ * One of the store's Lua scripts: its source, read once from this package's resources with the
+ * shared prelude, and the SHA-1 Redis knows it by.
  *
  * <p>{@link #run} sends EVALSHA. A node whose script cache was emptied (a restart, a failover to a
  * replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything, so
@@ -32,9 +32,19 @@ final class LuaScript {
     this.sha1 = sha1(source);
   }
 
-  /** Reads {@code <name>.lua} from this package's resources. */
+  /**
+   * Reads {@code <name>.lua} from this package's resources, with {@code prelude.lua} (the helpers
+   * the scripts share) put after its first line, the {@code #!lua} line that must stay first.
+   */
   static LuaScript load(String name) {
-    String resource = name + ".lua";
+    String script = resource(name + ".lua");
+    int firstLine = script.indexOf('\n') + 1;
+    String source =
+        script.substring(0, firstLine) + resource("prelude.lua") + script.substring(firstLine);
+    return new LuaScript(name, source);
+  }
+
+  private static String resource(String resource) {
     try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(
@@ -43,7 +53,7 @@ final class LuaScript {
                 + " is missing from the store-redis jar;"
                 + " rebuild store-redis");
       }
-      return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read resource " + resource + " of store-redis", e);
     }

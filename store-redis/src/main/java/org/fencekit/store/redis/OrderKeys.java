@@ -6,7 +6,9 @@ import org.fencekit.store.Validate;
 
 /**
  * The Redis keys of an order: {@code <prefix>{<tag>}} for its hash, and the same with {@code
- * :orphans} and {@code :orphan-ids} appended for its orphans.
+ * :orphans}, {@code :orphan-ids} and {@code :reconciled} appended for its orphans and their
+ * reconciliations; the store's layout version at {@code <prefix>layout}; and the indexes of the
+ * operator's listings ({@link #index}).
  *
  * <p>Redis Cluster hashes only a key's tag, the text between its first '{' and the first '}' after
  * it, so the three keys of an order always share one slot. The tag is the session id's UTF-8 bytes,
@@ -20,11 +22,88 @@ final class OrderKeys {
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-  private final String prefix;
+  /** The index of held claims, by the lease's end. */
+  static final String CLAIMS = "claims";
 
-  /** Keys under {@code prefix}, which must pass {@link Validate#keyPrefix}. */
+  /** The index of FAILED orders, by the first failure. */
+  static final String FAILED = "failed";
+
+  /** The index of unreconciled orphans, by the instant each was recorded. */
+  static final String ORPHANS = "orphans";
+
+  private final String prefix;
+  private final boolean cluster;
+
+  /** Keys under {@code prefix} on a node; {@code prefix} must pass {@link Validate#keyPrefix}. */
   OrderKeys(String prefix) {
+    this(prefix, false);
+  }
+
+  /**
+   * Keys under {@code prefix} on a node or a Cluster.
+   *
+   * @param cluster whether the keys live on a Redis Cluster: then each slot has index keys of its
+   *     own ({@link #index})
+   */
+  OrderKeys(String prefix, boolean cluster) {
     this.prefix = Validate.keyPrefix("keyPrefix", prefix);
+    this.cluster = cluster;
+  }
+
+  /** Whether the keys live on a Redis Cluster. */
+  boolean cluster() {
+    return cluster;
+  }
+
+  /** The store's layout version: a string key, "2" for this layout. */
+  String layout() {
+    return prefix + "layout";
+  }
+
+  /** The reconciliations of the order's orphans, a hash: identity to {@code <epoch ms>:<note>}. */
+  String reconciled(String sessionId) {
+    return order(sessionId) + ":reconciled";
+  }
+
+  /**
+   * The key of {@code listing}'s index ({@link #CLAIMS}, {@link #FAILED}, {@link #ORPHANS}) that
+   * holds the order's entries: on a node one key per listing, {@code <prefix>index:<listing>}; on a
+   * Cluster the key of the order's slot, {@code <prefix>{<slot's tag>}:index:<listing>} ({@link
+   * SlotTags}), so the order's scripts touch one slot.
+   */
+  String index(String listing, String sessionId) {
+    return cluster
+        ? slotIndex(listing, SlotTags.slotOf(order(sessionId)))
+        : prefix + "index:" + listing;
+  }
+
+  /** The key of {@code listing}'s index for {@code slot} on a Cluster. */
+  String slotIndex(String listing, int slot) {
+    return prefix + '{' + SlotTags.of(slot) + "}:index:" + listing;
+  }
+
+  /** The single index key of {@code listing} on a node. */
+  String nodeIndex(String listing) {
+    return prefix + "index:" + listing;
+  }
+
+  /**
+   * The session id whose order hash {@code key} is, or {@code null} if {@code key} is another of
+   * the store's keys (an orphan stream, an index, the layout) or not the store's.
+   */
+  String sessionIdOfOrderKey(String key) {
+    if (!key.startsWith(prefix + '{') || !key.endsWith("}")) {
+      return null;
+    }
+    String tag = key.substring(prefix.length() + 1, key.length() - 1);
+    if (tag.isEmpty() || tag.indexOf('{') >= 0 || tag.indexOf('}') >= 0) {
+      return null;
+    }
+    try {
+      return sessionIdOf(tag);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   /** The prefix every key of this store starts with. */

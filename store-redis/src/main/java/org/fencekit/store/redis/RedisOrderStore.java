@@ -14,12 +14,18 @@ import java.util.stream.Collectors;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.FencedAdmin;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.Validate;
@@ -60,6 +66,14 @@ import redis.clients.jedis.util.JedisURIHelper;
  *
  * {@link #get} is one HGETALL, {@link #orphans} one XRANGE.
  *
+ * <p>It is also an {@link OrderStoreAdmin}: the operator's listings read sorted sets that the
+ * scripts above keep in the same run as the write that changes them, one per listing on a node and
+ * one per listing per slot on a Cluster, where a listing runs once per master and merges their
+ * pages ({@link RedisAdminQueries}). Ages are measured on the {@link Builder#clock}, also with
+ * {@link Builder#serverTime}. The keys carry a layout version ({@link Layout}), checked before the
+ * first call: an older layout is refused unless {@link Builder#upgradeLayout} is set, a newer one
+ * always.
+ *
  * <p>Failures: {@link StoreUnavailableException}. For a write its outcome is unknown after a lost
  * connection or a timeout, and retrying the same call is safe (every script is safe to run twice,
  * which a cluster client may do after a lost connection); it is {@code outcomeUnknown() == false}
@@ -72,7 +86,7 @@ import redis.clients.jedis.util.JedisURIHelper;
  * noeviction}, WAIT) is in the README. {@link #close()} closes the client the store built, never
  * one passed to {@link Builder#client}.
  */
-public final class RedisOrderStore implements OrderStore {
+public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
 
   private static final String BACKEND = "redis";
 
@@ -89,12 +103,39 @@ public final class RedisOrderStore implements OrderStore {
   private final OrderKeys keys;
   private final Clock clock;
   private final boolean serverTime;
+  private final Layout layout;
+  private final FencedAdmin admin;
 
-  private RedisOrderStore(ScriptRunner redis, String keyPrefix, Clock clock, boolean serverTime) {
+  private RedisOrderStore(
+      ScriptRunner redis,
+      String keyPrefix,
+      boolean cluster,
+      Clock clock,
+      boolean serverTime,
+      boolean upgradeLayout,
+      int lookBudget) {
     this.redis = redis;
-    this.keys = new OrderKeys(keyPrefix);
+    this.keys = new OrderKeys(keyPrefix, cluster);
     this.clock = clock;
     this.serverTime = serverTime;
+    this.layout = new Layout(redis, keys, upgradeLayout);
+    this.admin = new FencedAdmin(new RedisAdminQueries(redis, keys, layout, lookBudget), clock);
+  }
+
+  /**
+   * Checks the key layout now if Redis answers (a store that cannot reach Redis yet checks before
+   * its first call instead); closes the client it built if the layout is refused.
+   */
+  private RedisOrderStore started() {
+    try {
+      layout.check("start", null);
+    } catch (StoreUnavailableException e) {
+      // checked again before the first call
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    return this;
   }
 
   /** A builder: give it exactly one of {@code url}, {@code clusterNodes} or {@code client}. */
@@ -112,6 +153,7 @@ public final class RedisOrderStore implements OrderStore {
     ClaimRequest request = new ClaimRequest(snapshot, lease);
     String sessionId = request.sessionId();
     OrderSnapshot s = request.snapshot();
+    layout.check("claim", sessionId);
     String nonce = ClaimId.newNonce();
     String now = now();
     List<String> args =
@@ -124,9 +166,19 @@ public final class RedisOrderStore implements OrderStore {
             Integer.toString(s.quantity()),
             s.customerEmail() == null ? "" : s.customerEmail(),
             Long.toString(s.amountTotal()),
-            s.currency());
+            s.currency(),
+            OrderKeys.tag(sessionId));
     String key = keys.order(sessionId);
-    List<?> reply = redis.script(CLAIM, "claim", sessionId, List.of(key), args);
+    List<?> reply =
+        redis.script(
+            CLAIM,
+            "claim",
+            sessionId,
+            List.of(
+                key,
+                keys.index(OrderKeys.CLAIMS, sessionId),
+                keys.index(OrderKeys.FAILED, sessionId)),
+            args);
     String outcome = HashCodec.text(reply.get(0));
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
     switch (outcome) {
@@ -154,19 +206,26 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
+    layout.check("complete", sessionId);
     String now = now();
     String payload = request.item().payload();
     return write(
         COMPLETE,
         request,
-        List.of(keys.order(sessionId), keys.orphans(sessionId), keys.orphanIds(sessionId)),
+        List.of(
+            keys.order(sessionId),
+            keys.orphans(sessionId),
+            keys.orphanIds(sessionId),
+            keys.index(OrderKeys.CLAIMS, sessionId),
+            keys.index(OrderKeys.ORPHANS, sessionId)),
         List.of(
             fence(claimId),
             claimId.nonce(),
             now,
             request.item().providerOrderId(),
             payload == null ? "0" : "1",
-            payload == null ? "" : payload));
+            payload == null ? "" : payload,
+            OrderKeys.tag(sessionId)));
   }
 
   /**
@@ -177,11 +236,15 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
+    layout.check("fail", sessionId);
     return write(
         FAIL,
         request,
-        List.of(keys.order(sessionId)),
-        List.of(fence(claimId), claimId.nonce(), now(), request.error()));
+        List.of(
+            keys.order(sessionId),
+            keys.index(OrderKeys.CLAIMS, sessionId),
+            keys.index(OrderKeys.FAILED, sessionId)),
+        List.of(fence(claimId), claimId.nonce(), now(), request.error(), OrderKeys.tag(sessionId)));
   }
 
   /**
@@ -192,12 +255,18 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
+    layout.check("extend", sessionId);
     String now = now();
     return write(
         EXTEND,
         request,
-        List.of(keys.order(sessionId)),
-        List.of(fence(claimId), claimId.nonce(), now, expiresAfter(now, request.lease())));
+        List.of(keys.order(sessionId), keys.index(OrderKeys.CLAIMS, sessionId)),
+        List.of(
+            fence(claimId),
+            claimId.nonce(),
+            now,
+            expiresAfter(now, request.lease()),
+            OrderKeys.tag(sessionId)));
   }
 
   private WriteResult write(
@@ -223,6 +292,7 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public Optional<OrderRecord> get(String sessionId) {
     Validate.sessionId(sessionId);
+    layout.check("get", sessionId);
     String key = keys.order(sessionId);
     Map<String, String> fields = redis.call("get", sessionId, false, c -> c.hgetAll(key));
     return fields == null || fields.isEmpty()
@@ -234,6 +304,7 @@ public final class RedisOrderStore implements OrderStore {
   @Override
   public List<Orphan> orphans(String sessionId) {
     Validate.sessionId(sessionId);
+    layout.check("orphans", sessionId);
     String key = keys.orphans(sessionId);
     List<StreamEntry> entries =
         redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+"));
@@ -242,6 +313,48 @@ public final class RedisOrderStore implements OrderStore {
       orphans.add(HashCodec.orphan(key, sessionId, entry.getFields()));
     }
     return List.copyOf(orphans);
+  }
+
+  /** {@inheritDoc} On Redis: {@code page.lua} once on a node, once per master on a Cluster. */
+  @Override
+  public Page<OrphanRecord> unreconciledOrphans(String cursor, int pageSize) {
+    return admin.unreconciledOrphans(cursor, pageSize);
+  }
+
+  /** {@inheritDoc} On Redis: one run of {@code orphan.lua} on the order's slot. */
+  @Override
+  public Optional<OrphanRecord> orphan(OrphanId id) {
+    return admin.orphan(id);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: one run of {@code reconcile.lua} on the order's slot, which records the note
+   * unless one is recorded and takes the orphan out of the unreconciled index.
+   */
+  @Override
+  public ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt) {
+    return admin.reconcile(id, note, reconciledAt);
+  }
+
+  /** {@inheritDoc} On Redis: the claims index, up to the age's bound. */
+  @Override
+  public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
+    return admin.stuckOrders(expiredFor, cursor, pageSize);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On Redis: the failed index. By age alone it reads what it returns; with a count it walks the
+   * FAILED orders from the cursor and reads each one's count until the page is full (at most
+   * {@value RedisAdminQueries#LOOK_BUDGET} per script run, so a long walk never holds Redis long).
+   */
+  @Override
+  public Page<OrderRecord> failedOrders(
+      int minFailures, Duration failingFor, String cursor, int pageSize) {
+    return admin.failedOrders(minFailures, failingFor, cursor, pageSize);
   }
 
   /**
@@ -298,6 +411,13 @@ public final class RedisOrderStore implements OrderStore {
     return Long.toString(instant.toEpochMilli());
   }
 
+  /** Whether a user's client talks to a Cluster (its keys then have index keys per slot). */
+  @SuppressWarnings("deprecation") // JedisCluster, the Cluster client before Jedis 7, still in use
+  private static boolean isCluster(UnifiedJedis client) {
+    return client instanceof RedisClusterClient
+        || client instanceof redis.clients.jedis.JedisCluster;
+  }
+
   private static String fence(ClaimId claimId) {
     return Long.toString(claimId.fence());
   }
@@ -316,6 +436,8 @@ public final class RedisOrderStore implements OrderStore {
     private Clock clock = Clock.systemUTC();
     private Duration timeout = Duration.ofSeconds(2);
     private boolean serverTime;
+    private boolean upgradeLayout;
+    private int lookBudget = RedisAdminQueries.LOOK_BUDGET;
 
     private Builder() {}
 
@@ -387,6 +509,27 @@ public final class RedisOrderStore implements OrderStore {
     }
 
     /**
+     * Whether the store may upgrade keys of an older layout (fencekit's first release: layout 1) to
+     * the layout it needs, before its first call: it indexes every order under the prefix once (a
+     * SCAN and one script run per order, safe to run again and from several processes), then writes
+     * the version. Without it, such a store refuses to start and says how to upgrade. A new prefix
+     * (no orders) needs no upgrade. Stop the older fencekit's writers first. Default false.
+     */
+    public Builder upgradeLayout(boolean upgradeLayout) {
+      this.upgradeLayout = upgradeLayout;
+      return this;
+    }
+
+    /** Members a listing's script looks at per run (tests make it small); at least 1. */
+    Builder lookBudget(int lookBudget) {
+      if (lookBudget < 1) {
+        throw new IllegalArgumentException("lookBudget must be at least 1, got " + lookBudget);
+      }
+      this.lookBudget = lookBudget;
+      return this;
+    }
+
+    /**
      * How long to wait to connect and for each answer, for a client the store builds; at least 1
      * ms, at most 10 minutes. Default 2 seconds.
      */
@@ -396,11 +539,12 @@ public final class RedisOrderStore implements OrderStore {
     }
 
     /**
-     * Checks every property and builds the store. A cluster client connects here to learn the
-     * slots; a single-node client connects on first use.
+     * Checks every property and builds the store, then checks the key layout if Redis answers (else
+     * before the first call). A cluster client connects here to learn the slots.
      *
      * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
      * @throws StoreUnavailableException if the cluster cannot be reached
+     * @throws IllegalStateException if the keys are in another layout ({@link #upgradeLayout})
      */
     public RedisOrderStore build() {
       Validate.keyPrefix("keyPrefix", keyPrefix);
@@ -422,12 +566,17 @@ public final class RedisOrderStore implements OrderStore {
                 + "; for example RedisOrderStore.builder().url(\"redis://127.0.0.1:6379\")");
       }
       if (client != null) {
+        boolean cluster = isCluster(client);
         return new RedisOrderStore(
-            new ScriptRunner(
-                client, false, false, Redaction.NONE, client.getClass().getSimpleName()),
-            keyPrefix,
-            clock,
-            serverTime);
+                new ScriptRunner(
+                    client, false, false, Redaction.NONE, client.getClass().getSimpleName()),
+                keyPrefix,
+                cluster,
+                clock,
+                serverTime,
+                upgradeLayout,
+                lookBudget)
+            .started();
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -452,10 +601,14 @@ public final class RedisOrderStore implements OrderStore {
                 .poolConfig(pool)
                 .build();
         return new RedisOrderStore(
-            new ScriptRunner(built, true, true, redaction, redaction.redact(url)),
-            keyPrefix,
-            clock,
-            serverTime);
+                new ScriptRunner(built, true, true, redaction, redaction.redact(url)),
+                keyPrefix,
+                false,
+                clock,
+                serverTime,
+                upgradeLayout,
+                lookBudget)
+            .started();
       }
       Set<HostAndPort> nodes =
           clusterNodes != null
@@ -494,10 +647,14 @@ public final class RedisOrderStore implements OrderStore {
             e);
       }
       return new RedisOrderStore(
-          new ScriptRunner(built, true, true, Redaction.NONE, target),
-          keyPrefix,
-          clock,
-          serverTime);
+              new ScriptRunner(built, true, true, Redaction.NONE, target),
+              keyPrefix,
+              true,
+              clock,
+              serverTime,
+              upgradeLayout,
+              lookBudget)
+          .started();
     }
   }
 }

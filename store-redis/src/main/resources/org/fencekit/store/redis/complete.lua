@@ -1,22 +1,23 @@
 #!lua
 -- complete: OrderStateMachine.write for a complete on one order, atomically, the orphan included.
 -- KEYS[1]  the order's hash    KEYS[2]  its orphans (a stream)    KEYS[3]  the orphans' identities (a set)
+-- KEYS[4]  the claims index    KEYS[5]  the unreconciled orphans index
 -- ARGV[1]  the token's fence   ARGV[2]  the token's nonce          ARGV[3]  now, epoch ms, or '' for the server's TIME
 -- ARGV[4]  providerOrderId     ARGV[5]  '1' if there is a payload, else '0'    ARGV[6]  payload
+-- ARGV[7]  the order's tag
 -- Returns {'unknown'} (nothing written), or {outcome, HGETALL of the order}, outcome 'written'
--- or 'superseded'. Every check comes before the first write.
-local order, orphans, orphanIds = KEYS[1], KEYS[2], KEYS[3]
+-- or 'superseded'. Every check comes before the first write. A new orphan enters the unreconciled
+-- index (at its instant, then tag, fence, nonce, providerOrderId); a complete that lands takes the
+-- claim out of the claims index.
+local order, orphans, orphanIds, claims, unreconciled = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local tag = ARGV[7]
 local fence, nonce, now, itemId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
--- now is '' when the store takes time from the server: Redis's TIME, read inside this script
-if now == '' then
-  local t = redis.call('TIME')
-  now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-end
+now = nowOf(now) -- '' when the store takes time from the server
 local hasPayload = ARGV[5] == '1'
 local payload = hasPayload and ARGV[6] or false
 
 local cur = redis.call('HMGET', order, 'status', 'claimFence', 'claimNonce',
-  'settledFence', 'settledNonce', 'itemId', 'itemPayload')
+  'settledFence', 'settledNonce', 'itemId', 'itemPayload', 'leaseExpiresAt')
 local status, claimFence, claimNonce = cur[1], cur[2], cur[3]
 if not status then
   return { 'unknown' }
@@ -38,6 +39,7 @@ if claimFence ~= fence or claimNonce ~= nonce then
       entry[#entry + 1] = payload
     end
     redis.call('XADD', orphans, '*', unpack(entry))
+    redis.call('ZADD', unreconciled, 0, orphanMember(now, tag, fence, nonce, itemId))
   end
   return { 'superseded', redis.call('HGETALL', order) }
 end
@@ -50,4 +52,5 @@ else
   redis.call('HDEL', order, 'itemPayload')
 end
 redis.call('HDEL', order, 'claimFence', 'claimNonce', 'claimedAt', 'leaseExpiresAt')
+redis.call('ZREM', claims, at(cur[8]) .. '\31' .. tag)
 return { 'written', redis.call('HGETALL', order) }

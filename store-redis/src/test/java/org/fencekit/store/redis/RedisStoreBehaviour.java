@@ -3,6 +3,7 @@ package org.fencekit.store.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +30,10 @@ import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
+import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
@@ -68,7 +73,12 @@ abstract class RedisStoreBehaviour {
   abstract List<String> childTarget();
 
   RedisOrderStore store(TestClock clock) {
-    return target(RedisOrderStore.builder()).keyPrefix(PREFIX).clock(clock).build();
+    return store(PREFIX, clock);
+  }
+
+  /** A store on the backend under test with keys under {@code prefix}. */
+  RedisOrderStore store(String prefix, TestClock clock) {
+    return target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).build();
   }
 
   static String sid(String label) {
@@ -83,6 +93,272 @@ abstract class RedisStoreBehaviour {
     return assertInstanceOf(
             ClaimResult.Claimed.class, result, () -> "expected Claimed, got " + result)
         .claimId();
+  }
+
+  /**
+   * Writes keys as fencekit's first release did (layout 1), with that release's own scripts, kept
+   * in the test resources as they shipped.
+   */
+  private static final class LayoutOne {
+    private final UnifiedJedis raw;
+    private final OrderKeys keys;
+
+    LayoutOne(UnifiedJedis raw, OrderKeys keys) {
+      this.raw = raw;
+      this.keys = keys;
+    }
+
+    private Object run(String script, List<String> keyList, List<String> args) {
+      try (var in = RedisStoreBehaviour.class.getResourceAsStream("layout1/" + script + ".lua")) {
+        return raw.eval(new String(in.readAllBytes(), StandardCharsets.UTF_8), keyList, args);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    ClaimId claim(String id, long now, long expires) {
+      String nonce = ClaimId.newNonce();
+      List<?> reply =
+          (List<?>)
+              run(
+                  "claim",
+                  List.of(keys.order(id)),
+                  List.of(
+                      Long.toString(now),
+                      Long.toString(expires),
+                      nonce,
+                      id,
+                      "esim-eu-5gb",
+                      "1",
+                      "ada@example.com",
+                      "1999",
+                      "usd"));
+      assertEquals("claimed", reply.get(0));
+      return new ClaimId(Long.parseLong(raw.hget(keys.order(id), "claimFence")), nonce);
+    }
+
+    void complete(String id, ClaimId claim, long now, String providerOrderId, String payload) {
+      run(
+          "complete",
+          List.of(keys.order(id), keys.orphans(id), keys.orphanIds(id)),
+          List.of(
+              Long.toString(claim.fence()),
+              claim.nonce(),
+              Long.toString(now),
+              providerOrderId,
+              payload == null ? "0" : "1",
+              payload == null ? "" : payload));
+    }
+
+    void fail(String id, ClaimId claim, long now, String error) {
+      run(
+          "fail",
+          List.of(keys.order(id)),
+          List.of(Long.toString(claim.fence()), claim.nonce(), Long.toString(now), error));
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "keys of layout 1 (the first release) are refused naming the upgrade, then upgraded with"
+          + " upgradeLayout(true): nothing lost, every listing finds them, writes go on")
+  void upgradesLayoutOne() {
+    String prefix = TestRedis.newPrefix("layout1");
+    OrderKeys keys = new OrderKeys(prefix);
+    long t0 = TestClock.START.toEpochMilli();
+    String done = sid("done");
+    String stuck = sid("stuck");
+    String failed = sid("failed");
+    String orphaned = sid("orphaned");
+    List<String> all = List.of(done, stuck, failed, orphaned);
+    try (UnifiedJedis raw = raw()) {
+      LayoutOne v1 = new LayoutOne(raw, keys);
+      v1.complete(done, v1.claim(done, t0, t0 + 120_000), t0 + 1_000, "prov-done", "LPA:1$x");
+      v1.claim(stuck, t0, t0 + 120_000);
+      v1.fail(failed, v1.claim(failed, t0, t0 + 120_000), t0 + 2_000, "provider down");
+      ClaimId stale = v1.claim(orphaned, t0, t0 + 1_000);
+      ClaimId fresh = v1.claim(orphaned, t0 + 2_000, t0 + 122_000);
+      v1.complete(orphaned, stale, t0 + 3_000, "prov-orphan-1", "LPA:orphan");
+      v1.complete(orphaned, stale, t0 + 3_000, "prov-orphan-2", null);
+      v1.complete(orphaned, fresh, t0 + 4_000, "prov-fresh", "LPA:fresh");
+      Map<String, Map<String, String>> before = new HashMap<>();
+      for (String id : all) {
+        before.put(id, raw.hgetAll(keys.order(id)));
+      }
+      int orphanEntries = raw.xrange(keys.orphans(orphaned), "-", "+").size();
+      assertEquals(2, orphanEntries, "layout 1 recorded the two stale completes' orphans");
+      TestClock clock = new TestClock();
+      clock.set(TestClock.START.plus(Duration.ofMinutes(10)));
+
+      IllegalStateException refused =
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
+      assertTrue(
+          refused.getMessage().contains("layout 1")
+              && refused.getMessage().contains("schema migrate")
+              && refused.getMessage().contains("upgradeLayout(true)"),
+          refused.getMessage());
+      assertNull(raw.get(keys.layout()), "a refused start writes nothing");
+
+      try (RedisOrderStore store =
+          target(RedisOrderStore.builder())
+              .keyPrefix(prefix)
+              .clock(clock)
+              .upgradeLayout(true)
+              .build()) {
+        assertEquals("2", raw.get(keys.layout()));
+        for (String id : all) {
+          Map<String, String> after = new HashMap<>(raw.hgetAll(keys.order(id)));
+          assertEquals("2", after.remove("layout"), id + " is marked layout 2");
+          if (id.equals(failed)) {
+            assertEquals("1", after.remove("failures"), "a FAILED order counts one failure");
+            assertEquals(
+                Long.toString(t0 + 2_000),
+                after.remove("failedSince"),
+                "failing since its last write");
+          }
+          assertEquals(before.get(id), after, "the upgrade changed nothing else of " + id);
+        }
+        assertEquals(
+            List.of(stuck),
+            store.stuckOrders(Duration.ZERO, null, 100).items().stream()
+                .map(OrderRecord::sessionId)
+                .toList());
+        List<OrderRecord> failing =
+            store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 100).items();
+        assertEquals(List.of(failed), failing.stream().map(OrderRecord::sessionId).toList());
+        assertEquals(1, failing.get(0).failures());
+        assertEquals(Instant.ofEpochMilli(t0 + 2_000), failing.get(0).failedSince());
+        List<Orphan> orphans = store.orphans(orphaned);
+        assertEquals(2, orphans.size());
+        assertEquals(
+            orphans,
+            store.unreconciledOrphans(null, 100).items().stream()
+                .map(OrphanRecord::orphan)
+                .toList(),
+            "the unreconciled listing has the orphans layout 1 recorded");
+        assertEquals(OrderStatus.PROVISIONED, store.get(done).orElseThrow().status());
+        assertEquals("LPA:1$x", store.get(done).orElseThrow().item().payload());
+
+        claimed(store.claim(snapshot(failed), LEASE));
+        assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 100).items());
+      }
+      try (RedisOrderStore again = store(prefix, clock)) {
+        assertEquals(OrderStatus.PROVISIONED, again.get(done).orElseThrow().status());
+      }
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "failed orders by count walk past the orders below the count in script runs that each look"
+          + " at a bounded number, and page without skipping or repeating one")
+  void failedByCountResumesAcrossBoundedRuns() {
+    String prefix = TestRedis.newPrefix("budget");
+    TestClock clock = new TestClock();
+    try (RedisOrderStore store =
+        target(RedisOrderStore.builder()).keyPrefix(prefix).clock(clock).lookBudget(3).build()) {
+      List<String> twice = new ArrayList<>();
+      for (int i = 0; i < 12; i++) {
+        String id = sid("f" + i);
+        clock.advance(Duration.ofSeconds(1));
+        ClaimId first = claimed(store.claim(snapshot(id), LEASE));
+        assertInstanceOf(WriteResult.Written.class, store.fail(id, first, "provider down"));
+        if (i % 4 == 3) {
+          ClaimId again = claimed(store.claim(snapshot(id), LEASE));
+          assertInstanceOf(WriteResult.Written.class, store.fail(id, again, "down again"));
+          twice.add(id);
+        }
+      }
+      for (int pageSize : new int[] {1, 2, 100}) {
+        List<String> listed = new ArrayList<>();
+        String cursor = null;
+        do {
+          Page<OrderRecord> page = store.failedOrders(2, OrderStoreAdmin.MAX_AGE, cursor, pageSize);
+          page.items().forEach(r -> listed.add(r.sessionId()));
+          cursor = page.nextCursor();
+        } while (cursor != null);
+        assertEquals(twice, listed, "failed twice or more, pages of " + pageSize);
+      }
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "an older fencekit settling or claiming upgraded keys leaves index entries behind, which the"
+          + " listings pass over")
+  void staleIndexEntriesArePassedOver() {
+    String prefix = TestRedis.newPrefix("stale");
+    OrderKeys keys = new OrderKeys(prefix);
+    TestClock clock = new TestClock();
+    String settled = sid("settled");
+    String reclaimed = sid("reclaimed");
+    try (UnifiedJedis raw = raw();
+        RedisOrderStore store = store(prefix, clock)) {
+      LayoutOne older = new LayoutOne(raw, keys);
+      ClaimId claim = claimed(store.claim(snapshot(settled), LEASE));
+      ClaimId failing = claimed(store.claim(snapshot(reclaimed), LEASE));
+      assertInstanceOf(WriteResult.Written.class, store.fail(reclaimed, failing, "down"));
+      clock.advance(LEASE.multipliedBy(2));
+      assertEquals(1, store.stuckOrders(Duration.ZERO, null, 10).items().size());
+      assertEquals(1, store.failedOrders(1, Duration.ZERO, null, 10).items().size());
+
+      long now = clock.millis();
+      older.complete(settled, claim, now, "prov-1", null);
+      older.claim(reclaimed, now, now + LEASE.toMillis());
+      assertEquals(OrderStatus.PROVISIONED, store.get(settled).orElseThrow().status());
+      assertEquals(OrderStatus.PENDING, store.get(reclaimed).orElseThrow().status());
+
+      clock.advance(LEASE.multipliedBy(2));
+      assertEquals(
+          List.of(),
+          store.stuckOrders(Duration.ZERO, null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList(),
+          "the settled order's claim entry is passed over (and the older claim is not indexed)");
+      assertEquals(List.of(), store.failedOrders(1, Duration.ZERO, null, 10).items());
+      assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items());
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a newer layout, or a version key holding something else, is refused; a version key lost"
+          + " over orders of this layout is written again")
+  void layoutVersionChecked() {
+    String prefix = TestRedis.newPrefix("layout");
+    OrderKeys keys = new OrderKeys(prefix);
+    TestClock clock = new TestClock();
+    try (UnifiedJedis raw = raw()) {
+      String id = sid("kept");
+      try (RedisOrderStore store = store(prefix, clock)) {
+        claimed(store.claim(snapshot(id), LEASE));
+      }
+      assertEquals("2", raw.get(keys.layout()), "a new store writes its layout");
+
+      raw.del(keys.layout()); // a restart without persistence, a FLUSHALL, an eviction
+      try (RedisOrderStore store = store(prefix, clock)) {
+        assertTrue(store.get(id).isPresent());
+      }
+      assertEquals("2", raw.get(keys.layout()), "the lost key is written again");
+
+      raw.set(keys.layout(), "3");
+      IllegalStateException newer =
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
+      assertTrue(newer.getMessage().contains("layout 3, newer"), newer.getMessage());
+
+      raw.set(keys.layout(), "banana");
+      IllegalStateException other =
+          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
+      assertTrue(other.getMessage().contains("not a layout version"), other.getMessage());
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
   }
 
   @Test
@@ -217,13 +493,15 @@ abstract class RedisStoreBehaviour {
     String key = new OrderKeys(PREFIX).order(id);
     String nonce = ClaimId.newNonce();
     LuaScript claim = LuaScript.load("claim");
-    List<String> args = List.of("1000", "2000", nonce, id, "p", "1", "", "0", "usd");
+    String tag = OrderKeys.tag(id);
+    List<String> args = List.of("1000", "2000", nonce, id, "p", "1", "", "0", "usd", tag);
+    List<String> keys = List.of(key, key + ":claims-index", key + ":failed-index");
     try (UnifiedJedis raw = raw()) {
-      List<?> first = (List<?>) claim.run(raw, List.of(key), args);
+      List<?> first = (List<?>) claim.run(raw, keys, args);
       List<?> again =
           (List<?>)
               claim.run(
-                  raw, List.of(key), List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd"));
+                  raw, keys, List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd", tag));
       assertEquals("claimed", first.get(0));
       assertEquals("claimed", again.get(0));
       assertEquals("1", raw.hget(key, "fence"));

@@ -141,8 +141,8 @@ public record StoreSpec(Kind kind, String target) {
    * Opens the store.
    *
    * @param clock the clock leases run on
-   * @param createSchema whether a SQL store may create its tables or upgrade an older schema (else
-   *     it refuses to open, naming the scripts to run)
+   * @param createSchema whether a SQL store may create its tables or upgrade an older schema, and a
+   *     Redis store upgrade keys of an older layout (else it refuses to open, naming what to run)
    * @param keyPrefix the prefix of a Redis store's keys (ignored by the SQL stores)
    * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
    * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
@@ -158,9 +158,20 @@ public record StoreSpec(Kind kind, String target) {
               .createSchema(createSchema)
               .clock(clock)
               .build();
-      case REDIS -> RedisOrderStore.builder().url(target).keyPrefix(keyPrefix).clock(clock).build();
+      case REDIS ->
+          RedisOrderStore.builder()
+              .url(target)
+              .keyPrefix(keyPrefix)
+              .upgradeLayout(createSchema)
+              .clock(clock)
+              .build();
       case REDIS_CLUSTER ->
-          RedisOrderStore.builder().clusterNodes(target).keyPrefix(keyPrefix).clock(clock).build();
+          RedisOrderStore.builder()
+              .clusterNodes(target)
+              .keyPrefix(keyPrefix)
+              .upgradeLayout(createSchema)
+              .clock(clock)
+              .build();
     };
   }
 

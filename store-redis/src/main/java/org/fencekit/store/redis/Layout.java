@@ -1,0 +1,182 @@
+package org.fencekit.store.redis;
+
+import java.util.List;
+import redis.clients.jedis.ScanIteration;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * The version of the store's key layout, at {@code <prefix>layout}, checked before the store's
+ * first call. Layout 1 is fencekit's first release (an order's hash, its orphan stream and identity
+ * set; no version key). Layout 2 adds the indexes of the operator's listings, an order's failure
+ * count and first failure, and the orphans' reconciliations ({@link RedisAdminQueries}).
+ *
+ * <p>No version key: if no order is stored under the prefix, the store is new and writes "2". If
+ * the first order found is marked layout 2 (every order this layout creates or upgrades is), the
+ * key was lost (a restart without persistence, a FLUSHALL, an eviction) while a store kept writing,
+ * and it is written again. Else the orders are layout 1, and the store refuses to start naming the
+ * remedy, or, when built with {@code upgradeLayout(true)}, indexes every order ({@code
+ * reindex.lua}, one run per order, safe to run again and from several processes at once) and then
+ * writes "2". A newer version is refused.
+ */
+final class Layout {
+
+  /** The layout this store reads and writes. */
+  static final int VERSION = 2;
+
+  private static final LuaScript REINDEX = LuaScript.load("reindex");
+
+  private final ScriptRunner redis;
+  private final OrderKeys keys;
+  private final boolean upgrade;
+  private volatile boolean checked;
+
+  Layout(ScriptRunner redis, OrderKeys keys, boolean upgrade) {
+    this.redis = redis;
+    this.keys = keys;
+    this.upgrade = upgrade;
+  }
+
+  /**
+   * Checks the layout once (after it succeeded once, a volatile read): the first call of the store
+   * pays one GET, or a SCAN of the keyspace for a store with no version key yet.
+   *
+   * @param operation the store call that asks, for a failure's message
+   * @param sessionId its order, or {@code null}
+   * @throws IllegalStateException if the layout is older (and no upgrade was allowed) or newer
+   * @throws org.fencekit.store.StoreUnavailableException if Redis fails; nothing was written by the
+   *     call that asked, and the next call checks again
+   */
+  void check(String operation, String sessionId) {
+    if (checked) {
+      return;
+    }
+    synchronized (this) {
+      if (checked) {
+        return;
+      }
+      String found = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+      if (found == null) {
+        found = absent(operation, sessionId);
+      }
+      if (!found.equals(Integer.toString(VERSION))) {
+        throw refused(found);
+      }
+      checked = true;
+    }
+  }
+
+  /** The layout when the version key is missing: a new store, or layout 1 (upgraded if allowed). */
+  private String absent(String operation, String sessionId) {
+    String first = firstOrder(operation, sessionId);
+    boolean older =
+        first != null
+            && !Integer.toString(VERSION)
+                .equals(redis.call(operation, sessionId, false, c -> c.hget(first, "layout")));
+    if (older && upgrade) {
+      reindexAll(operation, sessionId);
+    } else if (older) {
+      throw new IllegalStateException(
+          "redis store: the orders under key prefix '"
+              + keys.prefix()
+              + "' (Redis at "
+              + redis.target()
+              + ") are in key layout 1 (no key "
+              + keys.layout()
+              + "), and this fencekit needs layout "
+              + VERSION
+              + " (the operator's indexes, failure counts, reconciliations). Upgrade them once:"
+              + " java -jar fencekit-admin.jar schema migrate --store <this store>, or build the"
+              + " store with RedisOrderStore.builder().upgradeLayout(true). It indexes every order"
+              + " once and is safe to run again; stop the older fencekit's writers first, as an"
+              + " order they write during the upgrade is missing from the listings.");
+    }
+    redis.call(operation, sessionId, false, c -> c.setnx(keys.layout(), Integer.toString(VERSION)));
+    String now = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    return now == null ? "(deleted while starting)" : now;
+  }
+
+  /** The key of an order hash stored under the prefix (a SCAN until the first), or null. */
+  private String firstOrder(String operation, String sessionId) {
+    return redis.call(
+        operation,
+        sessionId,
+        false,
+        c -> {
+          ScanIteration scan = c.scanIteration(1000, keys.prefix() + "{*", "hash");
+          while (!scan.isIterationCompleted()) {
+            ScanResult<String> batch = scan.nextBatch();
+            for (String key : batch.getResult()) {
+              if (keys.sessionIdOfOrderKey(key) != null) {
+                return key;
+              }
+            }
+          }
+          return null;
+        });
+  }
+
+  /** Indexes every order hash under the prefix; returns how many there were. */
+  long reindexAll(String operation, String sessionId) {
+    return redis.call(
+        operation,
+        sessionId,
+        true,
+        c -> {
+          long orders = 0;
+          ScanIteration scan = c.scanIteration(1000, keys.prefix() + "{*", "hash");
+          while (!scan.isIterationCompleted()) {
+            for (String key : scan.nextBatch().getResult()) {
+              String sid = keys.sessionIdOfOrderKey(key);
+              if (sid == null) {
+                continue;
+              }
+              REINDEX.run(
+                  c,
+                  List.of(
+                      keys.order(sid),
+                      keys.orphans(sid),
+                      keys.reconciled(sid),
+                      keys.index(OrderKeys.CLAIMS, sid),
+                      keys.index(OrderKeys.FAILED, sid),
+                      keys.index(OrderKeys.ORPHANS, sid)),
+                  List.of(OrderKeys.tag(sid)));
+              orders++;
+            }
+          }
+          return orders;
+        });
+  }
+
+  private IllegalStateException refused(String found) {
+    boolean newer;
+    try {
+      newer = Integer.parseInt(found) > VERSION;
+    } catch (NumberFormatException e) {
+      return new IllegalStateException(
+          "redis store: key "
+              + keys.layout()
+              + " (Redis at "
+              + redis.target()
+              + ") holds '"
+              + found
+              + "', not a layout version; is another application writing under key prefix '"
+              + keys.prefix()
+              + "'? Give this store a prefix of its own (RedisOrderStore.builder().keyPrefix(...)).");
+    }
+    return new IllegalStateException(
+        "redis store: the keys under prefix '"
+            + keys.prefix()
+            + "' (Redis at "
+            + redis.target()
+            + ") are in key layout "
+            + found
+            + (newer
+                ? ", newer than the layout "
+                    + VERSION
+                    + " this fencekit knows: upgrade fencekit"
+                    + " to the version that wrote them (or a later one); an older one must not"
+                    + " write there"
+                : ", which this fencekit cannot read: it reads and writes layout " + VERSION)
+            + ".");
+  }
+}
