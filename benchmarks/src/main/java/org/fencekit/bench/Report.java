@@ -241,7 +241,9 @@ final class Report {
   /**
    * One hot order beside one hot lock (issue 13's "claims won on a hot order"), one row per store,
    * thread count and peer: the store's claims won per second over the peer's acquisitions per
-   * second, with its interval and its target's verdict, beside the calls each side made.
+   * second, with its interval and its target's verdict. The attempts lost per second are in the
+   * progress line and results.json, not here: a JMH auxiliary counter, whose rate can blow up in an
+   * iteration where a spinning thread measured almost no time of its own.
    */
   static Table hotPeers(List<StoreType> stores, List<Job> jobs) {
     Table table =
@@ -252,9 +254,7 @@ final class Report {
             "peer",
             "acquired/s",
             "fencekit / peer, hot",
-            "target",
-            "claims lost/s",
-            "attempts lost/s");
+            "target");
     for (StoreType store : stores) {
       for (Job job : jobs) {
         if (job.store != store || job.kind != Kind.HOT_CLAIM) {
@@ -275,9 +275,7 @@ final class Report {
                 job.peer.label(),
                 acquired.rate(),
                 ratio.text(),
-                Target.hot(store, job.peer).verdict(ratio),
-                counter(job.first(), LOST).rate(),
-                counter(peer, LOST).rate()));
+                Target.hot(store, job.peer).verdict(ratio)));
       }
     }
     return table;

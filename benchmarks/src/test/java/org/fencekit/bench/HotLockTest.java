@@ -101,6 +101,45 @@ class HotLockTest {
 
   @Test
   @DisplayName(
+      "the paired schema experiment runs both PostgreSQL stores at once, the one as created and"
+          + " its variant, and scores each")
+  void schemaExperiment() throws RunnerException {
+    Server.useEnvironment(TestServers.env(Server.POSTGRES));
+    try {
+      List<RunResult> results =
+          new ArrayList<>(
+              new Runner(
+                      new OptionsBuilder()
+                          .include(
+                              "^" + Pattern.quote(PostgresSchemaBenchmark.class.getName()) + ".*")
+                          .forks(0)
+                          .warmupIterations(0)
+                          .measurementIterations(1)
+                          .measurementTime(TimeValue.milliseconds(300))
+                          .shouldFailOnError(true)
+                          .verbosity(VerboseMode.SILENT)
+                          .param("variant", "NO_PARTIAL_INDEXES")
+                          .build())
+                  .run());
+      assertEquals(2, results.size(), "the fresh and the hot group");
+      for (RunResult result : results) {
+        for (String side : List.of("AsCreated", "Variant")) {
+          String name =
+              result.getSecondaryResults().keySet().stream()
+                  .filter(key -> key.endsWith(side))
+                  .findFirst()
+                  .orElseThrow(() -> new AssertionError(side + " missing"));
+          assertTrue(
+              result.getSecondaryResults().get(name).getScore() > 0, name + " measured nothing");
+        }
+      }
+    } finally {
+      Server.useEnvironment(null);
+    }
+  }
+
+  @Test
+  @DisplayName(
       "the compare command runs the hot order beside ShedLock's hot lock and prints their ratio"
           + " with its target, in --ratios-only too")
   void compareCommand() throws Exception {
