@@ -58,8 +58,18 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     super.close();
   }
 
-  /** One order as published: an immutable record and its orphans. */
-  private record Entry(OrderRecord record, List<OrphanRecord> orphans) {}
+  /**
+   * One order as published: an immutable record, its orphans, and its keys in the claims and
+   * failures indexes (null when it is in neither), kept so that moving it out of an index takes the
+   * key it went in with.
+   */
+  private record Entry(
+      OrderRecord record, List<OrphanRecord> orphans, OrderKey claimKey, OrderKey failureKey) {
+
+    Entry(OrderRecord record, List<OrphanRecord> orphans) {
+      this(record, orphans, MemoryOrderStore.claimKey(record), MemoryOrderStore.failureKey(record));
+    }
+  }
 
   /** An unreconciled orphan's place in its index: its sort key. */
   private record OrphanKey(Instant recordedAt, OrphanId id) {
@@ -70,6 +80,18 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
   /** An order's place in an order index. */
   private record OrderKey(Instant at, String sessionId) {}
+
+  private static OrderKey claimKey(OrderRecord record) {
+    return record.claimId() == null
+        ? null
+        : new OrderKey(record.leaseExpiresAt(), record.sessionId());
+  }
+
+  private static OrderKey failureKey(OrderRecord record) {
+    return record.status() != OrderStatus.FAILED
+        ? null
+        : new OrderKey(record.failedSince(), record.sessionId());
+  }
 
   private static final Comparator<OrphanKey> ORPHAN_ORDER =
       Comparator.comparing(OrphanKey::recordedAt)
@@ -105,19 +127,17 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     /** Moves the order's keys in the indexes, inside its {@code compute}. */
     private void reindex(Entry before, Entry after, List<Orphan> added) {
-      OrderRecord old = before == null ? null : before.record();
-      OrderRecord now = after == null ? null : after.record();
-      if (old != now) {
-        OrderKey oldClaim = claimKey(old);
-        OrderKey newClaim = claimKey(now);
+      if (before != after) {
+        OrderKey oldClaim = before == null ? null : before.claimKey();
+        OrderKey newClaim = after == null ? null : after.claimKey();
         if (oldClaim != null && !oldClaim.equals(newClaim)) {
           claims.remove(oldClaim);
         }
         if (newClaim != null) {
           claims.add(newClaim);
         }
-        OrderKey oldFailure = failureKey(old);
-        OrderKey newFailure = failureKey(now);
+        OrderKey oldFailure = before == null ? null : before.failureKey();
+        OrderKey newFailure = after == null ? null : after.failureKey();
         if (oldFailure != null && !oldFailure.equals(newFailure)) {
           failures.remove(oldFailure);
         }
@@ -125,21 +145,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
           failures.add(newFailure);
         }
       }
-      for (Orphan orphan : added) {
-        unreconciled.add(OrphanKey.of(orphan));
+      for (int i = 0; i < added.size(); i++) {
+        unreconciled.add(OrphanKey.of(added.get(i)));
       }
-    }
-
-    private static OrderKey claimKey(OrderRecord record) {
-      return record == null || record.claimId() == null
-          ? null
-          : new OrderKey(record.leaseExpiresAt(), record.sessionId());
-    }
-
-    private static OrderKey failureKey(OrderRecord record) {
-      return record == null || record.status() != OrderStatus.FAILED
-          ? null
-          : new OrderKey(record.failedSince(), record.sessionId());
     }
 
     @Override
@@ -211,7 +219,8 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
               orphans.set(i, marked);
               unreconciled.remove(OrphanKey.of(orphan.orphan()));
               result.add(marked);
-              return new Entry(entry.record(), List.copyOf(orphans));
+              return new Entry(
+                  entry.record(), List.copyOf(orphans), entry.claimKey(), entry.failureKey());
             }
             return entry;
           });
@@ -230,7 +239,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
           break;
         }
         Entry entry = settled(key.sessionId());
-        if (entry != null && key.equals(claimKey(entry.record()))) {
+        if (entry != null && key.equals(entry.claimKey())) {
           found.add(entry.record());
         }
       }
@@ -250,7 +259,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
           break;
         }
         Entry entry = settled(key.sessionId());
-        if (entry == null || !key.equals(failureKey(entry.record()))) {
+        if (entry == null || !key.equals(entry.failureKey())) {
           continue;
         }
         OrderRecord record = entry.record();
@@ -266,14 +275,20 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
   }
 
   /**
-   * One atomic step as {@link ConcurrentHashMap#compute}'s function, which keeps the work's result:
-   * one object per call where a capturing lambda and a result list took three.
+   * One atomic step: {@link ConcurrentHashMap#compute}'s function and the order inside it, which
+   * collects the writes (published only if the work returns) and keeps the work's result, one
+   * object per call.
    */
-  private static final class Step<T> implements BiFunction<String, Entry, Entry> {
+  private static final class Step<T>
+      implements BiFunction<String, Entry, Entry>, OrderStorage.Order {
 
     private final MapStorage storage;
     private final OrderStorage.Work<T> work;
     private T result;
+    private Entry before;
+    private OrderRecord record;
+    private List<OrphanRecord> orphans;
+    private List<Orphan> added = List.of();
 
     Step(MapStorage storage, OrderStorage.Work<T> work) {
       this.storage = storage;
@@ -282,26 +297,13 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public Entry apply(String sessionId, Entry entry) {
-      MapOrder order = new MapOrder(entry);
-      result = work.run(order);
-      Entry published = order.published();
-      storage.reindex(entry, published, order.added);
+      before = entry;
+      record = entry == null ? null : entry.record();
+      orphans = entry == null ? List.of() : entry.orphans();
+      result = work.run(this);
+      Entry published = published();
+      storage.reindex(entry, published, added);
       return published;
-    }
-  }
-
-  /** The order inside one atomic step: collects the writes, published only if the work returns. */
-  private static final class MapOrder implements OrderStorage.Order {
-
-    private final Entry before;
-    private OrderRecord record;
-    private List<OrphanRecord> orphans;
-    private final List<Orphan> added = new ArrayList<>(0);
-
-    MapOrder(Entry before) {
-      this.before = before;
-      this.record = before == null ? null : before.record();
-      this.orphans = before == null ? List.of() : before.orphans();
     }
 
     @Override
@@ -339,6 +341,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       more.addAll(orphans);
       more.add(OrphanRecord.unreconciled(orphan));
       orphans = List.copyOf(more);
+      if (added.isEmpty()) {
+        added = new ArrayList<>(1);
+      }
       added.add(orphan);
     }
 
@@ -348,6 +353,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       }
       if (before != null && before.record() == record && before.orphans() == orphans) {
         return before;
+      }
+      if (before != null && before.record() == record) {
+        return new Entry(record, orphans, before.claimKey(), before.failureKey());
       }
       return new Entry(record, orphans);
     }

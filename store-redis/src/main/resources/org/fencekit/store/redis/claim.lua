@@ -5,7 +5,7 @@
 -- ARGV[4]  sessionId                ARGV[5]  productId                 ARGV[6]  quantity
 -- ARGV[7]  customerEmail, '' if none (a real one is never blank)       ARGV[8]  amountTotal
 -- ARGV[9]  currency                 ARGV[10] the order's tag (its index members' suffix)
--- Returns {outcome, HGETALL of the order}, outcome 'claimed', 'provisioned' or 'inflight'.
+-- Returns {outcome, the order's fields as HGETALL gives them}, outcome 'claimed', 'provisioned' or 'inflight'.
 -- A held claim is in the claims index at its lease's end; a FAILED order in the failed index at its
 -- first failure: this script moves the order between them as it claims. A new order is marked
 -- 'layout' '2', so that orders of this layout are known as such if the version key is lost.
@@ -16,8 +16,8 @@ now = nowOf(now) -- '' when the store takes time from the server
 expires = expiresOf(expires, now)
 local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integer in Lua and JSON
 
-local cur = redis.call('HMGET', order, 'status', 'fence', 'claimNonce', 'leaseExpiresAt', 'failedSince')
-local status, fence, claimNonce, leaseExpiresAt = cur[1], cur[2], cur[3], cur[4]
+local h = tableOf(redis.call('HGETALL', order))
+local status, fence, claimNonce, leaseExpiresAt = h.status, h.fence, h.claimNonce, h.leaseExpiresAt
 
 if not status then
   local fields = {
@@ -31,18 +31,18 @@ if not status then
   end
   redis.call('HSET', order, unpack(fields))
   redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
-  return { 'claimed', redis.call('HGETALL', order) }
+  return { 'claimed', fields }
 end
 
 -- This very call landed before and its reply was lost (a client retry): it is still the claim.
 if claimNonce == nonce then
-  return { 'claimed', redis.call('HGETALL', order) }
+  return { 'claimed', flatOf(h) }
 end
 if status == 'PROVISIONED' then
-  return { 'provisioned', redis.call('HGETALL', order) }
+  return { 'provisioned', flatOf(h) }
 end
 if claimNonce and tonumber(now) < tonumber(leaseExpiresAt) then
-  return { 'inflight', redis.call('HGETALL', order) }
+  return { 'inflight', flatOf(h) }
 end
 
 local next = tonumber(fence) + 1
@@ -55,8 +55,10 @@ redis.call('HSET', order, 'status', 'PENDING', 'fence', next, 'claimFence', next
 if claimNonce then
   redis.call('ZREM', claims, at(leaseExpiresAt) .. '\31' .. tag)
 end
-if status == 'FAILED' and cur[5] then
-  redis.call('ZREM', failed, at(cur[5]) .. '\31' .. tag)
+if status == 'FAILED' and h.failedSince then
+  redis.call('ZREM', failed, at(h.failedSince) .. '\31' .. tag)
 end
 redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
-return { 'claimed', redis.call('HGETALL', order) }
+h.status, h.fence, h.claimFence, h.claimNonce = 'PENDING', next, next, nonce
+h.claimedAt, h.leaseExpiresAt, h.updatedAt = now, expires, now
+return { 'claimed', flatOf(h) }

@@ -5,7 +5,7 @@
 -- ARGV[1]  the token's fence   ARGV[2]  the token's nonce          ARGV[3]  now, epoch ms, or '' for the server's TIME
 -- ARGV[4]  providerOrderId     ARGV[5]  '1' if there is a payload, else '0'    ARGV[6]  payload
 -- ARGV[7]  the order's tag
--- Returns {'unknown'} (nothing written), or {outcome, HGETALL of the order}, outcome 'written'
+-- Returns {'unknown'} (nothing written), or {outcome, the order's fields as HGETALL gives them}, outcome 'written'
 -- or 'superseded'. Every check comes before the first write. A new orphan enters the unreconciled
 -- index (at its instant, then tag, fence, nonce, providerOrderId); a complete that lands takes the
 -- claim out of the claims index.
@@ -16,17 +16,16 @@ now = nowOf(now) -- '' when the store takes time from the server
 local hasPayload = ARGV[5] == '1'
 local payload = hasPayload and ARGV[6] or false
 
-local cur = redis.call('HMGET', order, 'status', 'claimFence', 'claimNonce',
-  'settledFence', 'settledNonce', 'itemId', 'itemPayload', 'leaseExpiresAt')
-local status, claimFence, claimNonce = cur[1], cur[2], cur[3]
+local h = tableOf(redis.call('HGETALL', order))
+local status, claimFence, claimNonce = h.status, h.claimFence, h.claimNonce
 if not status then
   return { 'unknown' }
 end
 
 -- A replay of the complete that settled the order: answered again, nothing changes.
-if cur[4] == fence and cur[5] == nonce and status == 'PROVISIONED'
-    and cur[6] == itemId and cur[7] == payload then
-  return { 'written', redis.call('HGETALL', order) }
+if h.settledFence == fence and h.settledNonce == nonce and status == 'PROVISIONED'
+    and h.itemId == itemId and (h.itemPayload or false) == payload then
+  return { 'written', flatOf(h) }
 end
 
 -- Not the current claim: nothing changes, and the purchase is kept as an orphan, once per
@@ -41,16 +40,19 @@ if claimFence ~= fence or claimNonce ~= nonce then
     redis.call('XADD', orphans, '*', unpack(entry))
     redis.call('ZADD', unreconciled, 0, orphanMember(now, tag, fence, nonce, itemId))
   end
-  return { 'superseded', redis.call('HGETALL', order) }
+  return { 'superseded', flatOf(h) }
 end
 
 redis.call('HSET', order, 'status', 'PROVISIONED', 'itemId', itemId,
   'settledFence', fence, 'settledNonce', nonce, 'updatedAt', now)
 if hasPayload then
   redis.call('HSET', order, 'itemPayload', payload)
-else
+elseif h.itemPayload then
   redis.call('HDEL', order, 'itemPayload')
 end
 redis.call('HDEL', order, 'claimFence', 'claimNonce', 'claimedAt', 'leaseExpiresAt')
-redis.call('ZREM', claims, at(cur[8]) .. '\31' .. tag)
-return { 'written', redis.call('HGETALL', order) }
+redis.call('ZREM', claims, at(h.leaseExpiresAt) .. '\31' .. tag)
+h.status, h.itemId, h.itemPayload = 'PROVISIONED', itemId, payload or nil
+h.settledFence, h.settledNonce, h.updatedAt = fence, nonce, now
+h.claimFence, h.claimNonce, h.claimedAt, h.leaseExpiresAt = nil, nil, nil, nil
+return { 'written', flatOf(h) }

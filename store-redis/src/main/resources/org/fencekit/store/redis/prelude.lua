@@ -30,6 +30,22 @@ local function expiresOf(arg, now)
   return string.format('%d', tonumber(now) + tonumber(string.sub(arg, 2)))
 end
 
+-- An order's hash as a table (from HGETALL's flat reply), and back to the flat list a script
+-- answers with: a script reads the order once and answers what it wrote without reading again.
+local function tableOf(flat)
+  local t = {}
+  for i = 1, #flat, 2 do t[flat[i]] = flat[i + 1] end
+  return t
+end
+local function flatOf(t)
+  local out = {}
+  for k, v in pairs(t) do
+    out[#out + 1] = k
+    out[#out + 1] = v
+  end
+  return out
+end
+
 -- The stream entry of an orphan ('<fence>:<nonce>', providerOrderId): its flat fields and a table
 -- of them, or nil.
 local function findOrphan(stream, claim, itemId)

@@ -2,7 +2,6 @@ package org.fencekit.store.sqlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,22 +13,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
-import org.fencekit.store.OrderStoreAdmin;
-import org.fencekit.store.Orphan;
-import org.fencekit.store.OrphanId;
-import org.fencekit.store.OrphanRecord;
-import org.fencekit.store.ReconcileResult;
-import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.FirstReleaseOrders;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 import org.fencekit.tck.TestClock;
@@ -45,12 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqliteSchemaUpgradeTest {
 
-  private static final Instant T = TestClock.START;
-  private static final String N1 = "11111111111111111111111111111111";
-  private static final String N2 = "22222222222222222222222222222222";
-  private static final String N3 = "33333333333333333333333333333333";
-  private static final String N4 = "44444444444444444444444444444444";
-  private static final String N5 = "55555555555555555555555555555555";
+  private static final FirstReleaseOrders V1 = new FirstReleaseOrders(TestClock.START);
+  private static final String N1 = FirstReleaseOrders.N1;
+  private static final String N2 = FirstReleaseOrders.N2;
+  private static final String N3 = FirstReleaseOrders.N3;
+  private static final String N4 = FirstReleaseOrders.N4;
+  private static final String N5 = FirstReleaseOrders.N5;
 
   @TempDir Path dir;
 
@@ -63,7 +49,7 @@ class SqliteSchemaUpgradeTest {
   }
 
   private static long at(Duration beforeT) {
-    return T.minus(beforeT).toEpochMilli();
+    return V1.at(beforeT);
   }
 
   /** The file as the first release left it: its schema script, then its rows. */
@@ -118,14 +104,6 @@ class SqliteSchemaUpgradeTest {
     }
   }
 
-  private static Orphan stale(int i) {
-    return new Orphan(
-        "cs_done",
-        new ClaimId(1, N5),
-        new Item("prov-stale-" + i, "LPA:1$stale"),
-        Instant.ofEpochMilli(at(Duration.ofMinutes(4)) + i));
-  }
-
   @Test
   @DisplayName(
       "a file of the first release, with orders and orphans, is upgraded at open and loses nothing; the new queries work on it")
@@ -133,83 +111,7 @@ class SqliteSchemaUpgradeTest {
     firstReleaseFile();
     TestClock clock = new TestClock();
     try (SqliteOrderStore store = SqliteOrderStore.builder(file()).clock(clock).build()) {
-      OrderSnapshot ada = new OrderSnapshot("cs_stuck", "esim", 1, "ada@example.com", 1999, "usd");
-      Instant claimedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(10)));
-      assertEquals(
-          Optional.of(
-              new OrderRecord(
-                  ada,
-                  OrderStatus.PENDING,
-                  null,
-                  "provider said 503",
-                  new ClaimId(2, N1),
-                  claimedAt,
-                  Instant.ofEpochMilli(at(Duration.ofMinutes(8))),
-                  2,
-                  new ClaimId(1, N2),
-                  claimedAt,
-                  1,
-                  claimedAt)),
-          store.get("cs_stuck"),
-          "an order that failed before counts one failure, since its last write");
-      Instant failedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(5)));
-      assertEquals(
-          Optional.of(
-              new OrderRecord(
-                  new OrderSnapshot("cs_failed", "esim", 1, null, 500, "eur"),
-                  OrderStatus.FAILED,
-                  null,
-                  "declined",
-                  null,
-                  null,
-                  null,
-                  1,
-                  new ClaimId(1, N3),
-                  failedAt,
-                  1,
-                  failedAt)),
-          store.get("cs_failed"));
-      OrderRecord done = store.get("cs_done").orElseThrow();
-      assertEquals(new Item("prov-1", "LPA:1$a"), done.item());
-      assertEquals(0, done.failures());
-      assertEquals(List.of(stale(1), stale(2)), store.orphans("cs_done"), "the orphans are kept");
-
-      OrderStoreAdmin admin = store;
-      assertEquals(
-          List.of(OrphanRecord.unreconciled(stale(1)), OrphanRecord.unreconciled(stale(2))),
-          admin.unreconciledOrphans(null, 10).items());
-      assertEquals(
-          List.of("cs_stuck"),
-          admin.stuckOrders(Duration.ZERO, null, 10).items().stream()
-              .map(OrderRecord::sessionId)
-              .toList());
-      assertEquals(
-          List.of("cs_stuck"),
-          admin.stuckOrders(Duration.ofMinutes(8), null, 10).items().stream()
-              .map(OrderRecord::sessionId)
-              .toList(),
-          "the lease ran out exactly 8 minutes ago");
-      assertEquals(
-          List.of("cs_failed"),
-          admin.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items().stream()
-              .map(OrderRecord::sessionId)
-              .toList());
-      assertInstanceOf(
-          ReconcileResult.Reconciled.class,
-          admin.reconcile(OrphanId.of(stale(1)), "refunded", clock.instant()));
-      assertEquals(
-          List.of(OrphanRecord.unreconciled(stale(2))),
-          admin.unreconciledOrphans(null, 10).items());
-
-      ClaimId third =
-          assertInstanceOf(ClaimResult.Claimed.class, store.claim(ada, Duration.ofMinutes(2)))
-              .claimId();
-      assertEquals(3, third.fence(), "the fence goes on from the first release's");
-      OrderRecord failed =
-          assertInstanceOf(WriteResult.Written.class, store.fail("cs_stuck", third, "again"))
-              .record();
-      assertEquals(2, failed.failures());
-      assertEquals(claimedAt, failed.failedSince());
+      V1.assertUpgraded(store);
     }
     assertEquals(List.of(1, 2), versions(), "the version table records both scripts");
     try (SqliteOrderStore again = SqliteOrderStore.builder(file()).createSchema(false).build()) {

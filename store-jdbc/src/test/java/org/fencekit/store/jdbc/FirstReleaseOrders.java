@@ -1,0 +1,149 @@
+package org.fencekit.store.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.ReconcileResult;
+import org.fencekit.store.WriteResult;
+
+/**
+ * The orders the SQL stores' upgrade tests put in a schema of the first release (V1), and what a
+ * store must answer for them once upgraded, in one place for SQLite and PostgreSQL (this module's
+ * test jar). The rows, as each test inserts them in its dialect's V1 columns:
+ *
+ * <ul>
+ *   <li>{@code cs_stuck}: PENDING, claimed by fence 2 (nonce {@link #N1}) {@code at(10 min)} ago
+ *       with a lease to {@code at(8 min)}, after a fail by fence 1 ({@link #N2}, "provider said
+ *       503");
+ *   <li>{@code cs_failed}: FAILED by fence 1 ({@link #N3}, "declined") at {@code at(5 min)};
+ *   <li>{@code cs_done}: PROVISIONED by fence 2 ({@link #N4}) with two orphans of fence 1 ({@link
+ *       #N5}), {@link #stale}.
+ * </ul>
+ */
+public final class FirstReleaseOrders {
+
+  public static final String N1 = "11111111111111111111111111111111";
+  public static final String N2 = "22222222222222222222222222222222";
+  public static final String N3 = "33333333333333333333333333333333";
+  public static final String N4 = "44444444444444444444444444444444";
+  public static final String N5 = "55555555555555555555555555555555";
+
+  private final Instant t;
+
+  /**
+   * @param t the instant the rows' ages are counted back from, and the clock of the store under
+   *     test
+   */
+  public FirstReleaseOrders(Instant t) {
+    this.t = t;
+  }
+
+  /** Epoch ms {@code beforeT} before {@code t}, as the V1 columns hold instants. */
+  public long at(Duration beforeT) {
+    return t.minus(beforeT).toEpochMilli();
+  }
+
+  /** The orphan {@code i} (1 or 2) of {@code cs_done}, recorded {@code at(4 min) + i}. */
+  public Orphan stale(int i) {
+    return new Orphan(
+        "cs_done",
+        new ClaimId(1, N5),
+        new Item("prov-stale-" + i, "LPA:1$stale"),
+        Instant.ofEpochMilli(at(Duration.ofMinutes(4)) + i));
+  }
+
+  /**
+   * Asserts that {@code store}, upgraded from those rows with its clock at {@code t}, answers each
+   * order and orphan as the first release left it (a FAILED order, or one failed before, counting
+   * one failure since its last write), that every listing finds them, and that it writes on: a
+   * reconcile, and a claim and fail of {@code cs_stuck} that go on from its fence and count its
+   * failures.
+   */
+  public <S extends OrderStore & OrderStoreAdmin> void assertUpgraded(S store) {
+    OrderSnapshot ada = new OrderSnapshot("cs_stuck", "esim", 1, "ada@example.com", 1999, "usd");
+    Instant claimedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(10)));
+    assertEquals(
+        Optional.of(
+            new OrderRecord(
+                ada,
+                OrderStatus.PENDING,
+                null,
+                "provider said 503",
+                new ClaimId(2, N1),
+                claimedAt,
+                Instant.ofEpochMilli(at(Duration.ofMinutes(8))),
+                2,
+                new ClaimId(1, N2),
+                claimedAt,
+                1,
+                claimedAt)),
+        store.get("cs_stuck"),
+        "an order that failed before counts one failure, since its last write");
+    Instant failedAt = Instant.ofEpochMilli(at(Duration.ofMinutes(5)));
+    assertEquals(
+        Optional.of(
+            new OrderRecord(
+                new OrderSnapshot("cs_failed", "esim", 1, null, 500, "eur"),
+                OrderStatus.FAILED,
+                null,
+                "declined",
+                null,
+                null,
+                null,
+                1,
+                new ClaimId(1, N3),
+                failedAt,
+                1,
+                failedAt)),
+        store.get("cs_failed"));
+    OrderRecord done = store.get("cs_done").orElseThrow();
+    assertEquals(new Item("prov-1", "LPA:1$a"), done.item());
+    assertEquals(0, done.failures());
+    assertEquals(List.of(stale(1), stale(2)), store.orphans("cs_done"), "the orphans are kept");
+
+    assertEquals(
+        List.of(OrphanRecord.unreconciled(stale(1)), OrphanRecord.unreconciled(stale(2))),
+        store.unreconciledOrphans(null, 10).items());
+    assertEquals(List.of("cs_stuck"), ids(store.stuckOrders(Duration.ZERO, null, 10).items()));
+    assertEquals(
+        List.of("cs_stuck"),
+        ids(store.stuckOrders(Duration.ofMinutes(8), null, 10).items()),
+        "the lease ran out exactly 8 minutes ago");
+    assertEquals(
+        List.of("cs_failed"),
+        ids(store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items()));
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class, store.reconcile(OrphanId.of(stale(1)), "refunded", t));
+    assertEquals(
+        List.of(OrphanRecord.unreconciled(stale(2))), store.unreconciledOrphans(null, 10).items());
+
+    ClaimId third =
+        assertInstanceOf(ClaimResult.Claimed.class, store.claim(ada, Duration.ofMinutes(2)))
+            .claimId();
+    assertEquals(3, third.fence(), "the fence goes on from the first release's");
+    OrderRecord failed =
+        assertInstanceOf(WriteResult.Written.class, store.fail("cs_stuck", third, "again"))
+            .record();
+    assertEquals(2, failed.failures(), "the fail counts on from the upgraded count");
+    assertEquals(claimedAt, failed.failedSince());
+  }
+
+  private static List<String> ids(List<OrderRecord> orders) {
+    return orders.stream().map(OrderRecord::sessionId).toList();
+  }
+}
