@@ -30,12 +30,37 @@ final class RawRedis implements RawDriver {
 
   private final UnifiedJedis client;
   private final String keyPrefix;
-  private final Script claim = new Script(Resources.text(LUA + "claim.lua"));
-  private final Script complete = new Script(Resources.text(LUA + "complete.lua"));
+  private final boolean cluster;
+  private final Script claim = new Script(script("claim"));
+  private final Script complete = new Script(script("complete"));
 
-  private RawRedis(UnifiedJedis client, Namespace namespace) {
+  private RawRedis(UnifiedJedis client, Namespace namespace, boolean cluster) {
     this.client = client;
     this.keyPrefix = namespace.keyPrefix();
+    this.cluster = cluster;
+  }
+
+  /**
+   * The store's script {@code name} as the store sends it: {@code <name>.lua} with {@code
+   * prelude.lua} (the helpers the scripts share) put after its first line.
+   */
+  static String script(String name) {
+    String script = Resources.text(LUA + name + ".lua");
+    int firstLine = script.indexOf('\n') + 1;
+    return script.substring(0, firstLine)
+        + Resources.text(LUA + "prelude.lua")
+        + script.substring(firstLine);
+  }
+
+  /**
+   * The index {@code listing} an order's scripts keep: one per node as the store's; on a Cluster
+   * one in the order's slot (the store names its per-slot index by a tag of the slot, this one by
+   * the order's own tag: the same slot, and a sorted set as small).
+   */
+  private String index(String listing, String sessionId) {
+    return cluster
+        ? keyPrefix + "{" + sessionId + "}:index:" + listing
+        : keyPrefix + "index:" + listing;
   }
 
   /**
@@ -43,7 +68,7 @@ final class RawRedis implements RawDriver {
    * namespace}.
    */
   static RawRedis node(String url, Namespace namespace) {
-    return new RawRedis(nodeClient(url), namespace);
+    return new RawRedis(nodeClient(url), namespace, false);
   }
 
   /** A client of a single node, pooled as the store's is; the peers use it too. */
@@ -65,7 +90,7 @@ final class RawRedis implements RawDriver {
 
   /** A cluster given as {@code host:port,host:port}, keys in {@code namespace}. */
   static RawRedis cluster(String nodes, Namespace namespace) {
-    return new RawRedis(clusterClient(nodes), namespace);
+    return new RawRedis(clusterClient(nodes), namespace, true);
   }
 
   /** A cluster client given {@code host:port,host:port}, pooled as the store's is. */
@@ -101,7 +126,7 @@ final class RawRedis implements RawDriver {
             (List<?>)
                 claim.run(
                     client,
-                    List.of(order),
+                    List.of(order, index("claims", sessionId), index("failed", sessionId)),
                     List.of(
                         Long.toString(now),
                         Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()),
@@ -111,7 +136,8 @@ final class RawRedis implements RawDriver {
                         "1",
                         "customer@example.com",
                         "1999",
-                        "usd"));
+                        "usd",
+                        sessionId));
         if (!"claimed".equals(text(claimed.get(0)))) {
           throw new IllegalStateException(
               "fresh order " + sessionId + " was not claimed: " + text(claimed.get(0)));
@@ -120,14 +146,20 @@ final class RawRedis implements RawDriver {
             (List<?>)
                 complete.run(
                     client,
-                    List.of(order, order + ":orphans", order + ":orphan-ids"),
+                    List.of(
+                        order,
+                        order + ":orphans",
+                        order + ":orphan-ids",
+                        index("claims", sessionId),
+                        index("orphans", sessionId)),
                     List.of(
                         "1",
                         nonce,
                         Long.toString(now),
                         Orders.ITEM.providerOrderId(),
                         "1",
-                        Orders.ITEM.payload()));
+                        Orders.ITEM.payload(),
+                        sessionId));
         if (!"written".equals(text(written.get(0)))) {
           throw new IllegalStateException(
               "the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));
