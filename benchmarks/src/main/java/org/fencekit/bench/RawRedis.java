@@ -17,12 +17,15 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The Redis store's scripts through bare Jedis: EVALSHA of the store's own claim.lua and
- * complete.lua, with the same keys and arguments, on a client pooled as the store's is (32
- * connections, 2 s timeout), the reply checked for its outcome and otherwise left undecoded.
+ * complete.lua (with prelude.lua after the first line, as the store's LuaScript puts it), with the
+ * same keys and arguments (the order's keys and its node's or slot's index keys), on a client
+ * pooled as the store's is (32 connections, 2 s timeout), the reply checked for its outcome and
+ * otherwise left undecoded.
  */
 final class RawRedis implements RawDriver {
 
@@ -30,12 +33,44 @@ final class RawRedis implements RawDriver {
 
   private final UnifiedJedis client;
   private final String keyPrefix;
-  private final Script claim = new Script(Resources.text(LUA + "claim.lua"));
-  private final Script complete = new Script(Resources.text(LUA + "complete.lua"));
+  private final boolean cluster;
+  private final Script claim = Script.load("claim");
+  private final Script complete = Script.load("complete");
 
-  private RawRedis(UnifiedJedis client, Namespace namespace) {
+  private RawRedis(UnifiedJedis client, Namespace namespace, boolean cluster) {
     this.client = client;
     this.keyPrefix = namespace.keyPrefix();
+    this.cluster = cluster;
+  }
+
+  /**
+   * The key of an index of the store's ({@code claims}, {@code orphans}) that holds the order's
+   * entries: one per node, or the one of the order's slot on a Cluster (the store's OrderKeys).
+   */
+  private String index(String listing, String order) {
+    return cluster
+        ? keyPrefix + "{" + SlotTag.of(JedisClusterCRC16.getSlot(order)) + "}:index:" + listing
+        : keyPrefix + "index:" + listing;
+  }
+
+  /** For each Cluster slot, the smallest decimal number hashing to it, as the store's SlotTags. */
+  private static final class SlotTag {
+    private static final String[] TAGS = new String[16384];
+
+    static {
+      int missing = TAGS.length;
+      for (int n = 0; missing > 0; n++) {
+        int slot = JedisClusterCRC16.getSlot(Integer.toString(n));
+        if (TAGS[slot] == null) {
+          TAGS[slot] = Integer.toString(n);
+          missing--;
+        }
+      }
+    }
+
+    static String of(int slot) {
+      return TAGS[slot];
+    }
   }
 
   /**
@@ -43,7 +78,7 @@ final class RawRedis implements RawDriver {
    * namespace}.
    */
   static RawRedis node(String url, Namespace namespace) {
-    return new RawRedis(nodeClient(url), namespace);
+    return new RawRedis(nodeClient(url), namespace, false);
   }
 
   /** A client of a single node, pooled as the store's is; the peers use it too. */
@@ -65,7 +100,7 @@ final class RawRedis implements RawDriver {
 
   /** A cluster given as {@code host:port,host:port}, keys in {@code namespace}. */
   static RawRedis cluster(String nodes, Namespace namespace) {
-    return new RawRedis(clusterClient(nodes), namespace);
+    return new RawRedis(clusterClient(nodes), namespace, true);
   }
 
   /** A cluster client given {@code host:port,host:port}, pooled as the store's is. */
@@ -101,7 +136,7 @@ final class RawRedis implements RawDriver {
             (List<?>)
                 claim.run(
                     client,
-                    List.of(order),
+                    List.of(order, index("claims", order), index("failed", order)),
                     List.of(
                         Long.toString(now),
                         Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()),
@@ -111,7 +146,8 @@ final class RawRedis implements RawDriver {
                         "1",
                         "customer@example.com",
                         "1999",
-                        "usd"));
+                        "usd",
+                        sessionId));
         if (!"claimed".equals(text(claimed.get(0)))) {
           throw new IllegalStateException(
               "fresh order " + sessionId + " was not claimed: " + text(claimed.get(0)));
@@ -120,14 +156,20 @@ final class RawRedis implements RawDriver {
             (List<?>)
                 complete.run(
                     client,
-                    List.of(order, order + ":orphans", order + ":orphan-ids"),
+                    List.of(
+                        order,
+                        order + ":orphans",
+                        order + ":orphan-ids",
+                        index("claims", order),
+                        index("orphans", order)),
                     List.of(
                         "1",
                         nonce,
                         Long.toString(now),
                         Orders.ITEM.providerOrderId(),
                         "1",
-                        Orders.ITEM.payload()));
+                        Orders.ITEM.payload(),
+                        sessionId));
         if (!"written".equals(text(written.get(0)))) {
           throw new IllegalStateException(
               "the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));
@@ -154,6 +196,16 @@ final class RawRedis implements RawDriver {
   private static final class Script {
     private final String source;
     private final String sha1;
+
+    /** {@code <name>.lua} with {@code prelude.lua} after its first line, as the store runs it. */
+    static Script load(String name) {
+      String script = Resources.text(LUA + name + ".lua");
+      int firstLine = script.indexOf('\n') + 1;
+      return new Script(
+          script.substring(0, firstLine)
+              + Resources.text(LUA + "prelude.lua")
+              + script.substring(firstLine));
+    }
 
     Script(String source) {
       this.source = source;

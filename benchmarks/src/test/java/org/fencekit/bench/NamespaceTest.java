@@ -75,7 +75,8 @@ class NamespaceTest {
       claimOne(store);
     }
     try (Jedis jedis = new Jedis(java.net.URI.create(env.get(Server.REDIS.variable())))) {
-      assertEquals(1, jedis.keys(namespace.keyPrefix() + "*").size());
+      // the order's hash, the claims index holding its claim, the key layout's version
+      assertEquals(3, jedis.keys(namespace.keyPrefix() + "*").size());
       namespace.drop(Server.REDIS, env);
       assertEquals(0, jedis.keys(namespace.keyPrefix() + "*").size());
     }
