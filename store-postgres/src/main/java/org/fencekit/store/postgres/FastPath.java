@@ -15,10 +15,11 @@ import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
 
 /**
- * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim and the
- * current owner's complete, fail or extend, each decided by one auto-commit statement (one round
- * trip), with the locking transaction ({@link org.fencekit.store.FencedOrderStore}) deciding
- * everything else.
+ * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim, the
+ * re-claim of an order that exists, and the current owner's complete, fail or extend, each decided
+ * by one auto-commit statement (one round trip), a claim the state machine refuses (Provisioned,
+ * InFlight) by the re-claim that wrote nothing and one read, with the locking transaction ({@link
+ * org.fencekit.store.FencedOrderStore}) deciding everything else.
  *
  * <p>Why this decides exactly as {@link OrderStateMachine} does:
  *
@@ -32,21 +33,30 @@ import org.fencekit.store.WriteResult;
  *   <li>the record the statement writes is the machine's: a first claim inserts the record the
  *       machine built for "no order"; a settle writes only columns whose new value the machine's
  *       Written branch takes from the request and the time alone (status, item, error, claim,
- *       lease, settledBy, updatedAt) and keeps the rest;
- *   <li>after a settle, the machine decides again on the row's pre-image as far as its branch reads
- *       it, rebuilt from the row returned (the columns the statement kept and the token that
- *       matched), and the result is the machine's; if the machine's record is not exactly the row
- *       written, the call throws {@link IllegalStateException}: the SQL and the machine have
- *       drifted apart, which is a bug;
+ *       lease, settledBy, updatedAt) and keeps the rest; a re-claim writes only what the machine's
+ *       Claimed branch takes from the request, the time and the fence (status, item, claim, lease,
+ *       fence + 1, updatedAt) and keeps the rest;
+ *   <li>after a settle or a re-claim, the machine decides again on the row's pre-image as far as
+ *       its branch reads it, rebuilt from the row returned (the columns the statement kept and the
+ *       token that matched, or the fence before), and the result is the machine's; if the machine's
+ *       record is not exactly the row written, the call throws {@link IllegalStateException}: the
+ *       SQL and the machine have drifted apart, which is a bug;
+ *   <li>a claim the re-claim did not write is answered from the order's committed row only where
+ *       the machine, given that row and a time read after it, writes nothing (Provisioned,
+ *       InFlight): that row was the order's state at an instant inside the call and the lease was
+ *       live then, so it is the answer a locking read at that instant gives ({@link #claim});
  *   <li>a miss wrote nothing, so deciding again in the locking transaction is a new decision on the
- *       order as it is then: a claim on an existing order (Provisioned, InFlight, re-claim),
- *       replay, superseded (and the orphan of a superseded complete) and unknown order all go
- *       there.
+ *       order as it is then: a claim of an order released since the re-claim looked, replay,
+ *       superseded (and the orphan of a superseded complete) and unknown order all go there.
  * </ul>
  *
- * The clock is read once per statement, in Java, and travels as a parameter.
+ * The clock is read once per statement, in Java, and travels as a parameter (for a claim answered
+ * from a read, it is read again after the read).
  */
 final class FastPath {
+
+  /** The nonce of the stand-in claim a re-claim's pre-image holds (its lease has ended). */
+  private static final String UNUSED_NONCE = ClaimId.newNonce();
 
   /** How many orders known to exist are remembered at most; a power of two. */
   static final int EXISTING_SLOTS = 1024;
@@ -67,31 +77,87 @@ final class FastPath {
   }
 
   /**
-   * The claim decided by insert-order.sql alone, or {@code null} on a miss: the order exists
-   * (whatever the machine would answer: Provisioned, InFlight, or a re-claim), or a concurrent
-   * first claim created it first. A re-claim is left to the locking transaction on purpose: as a
-   * conditional UPDATE it made every caller of an order many fight over queue for the row and then
-   * decide again in the transaction, halving such a workload's throughput. An order whose insert
-   * missed is remembered (the last one per slot of {@value #EXISTING_SLOTS}), and a claim for it
-   * goes straight to the transaction: orders are never deleted, and a wrong guess only costs a
-   * round trip either way, never a different answer.
+   * The claim decided by insert-order.sql, reclaim-fast.sql or select-order.sql alone, or {@code
+   * null} on a miss.
+   *
+   * <p>A fresh order's first claim is the insert. A claim of an order that exists (the insert found
+   * it, or it is known to exist) is the conditional re-claim, which writes where the machine grants
+   * the claim; where it wrote nothing (the order is provisioned, or in flight) the order is read as
+   * last committed, without its row lock, and where the machine answers that row with no write
+   * (Provisioned, or InFlight under a lease still live at a time read after the row was) that is
+   * the answer: the row was the order's committed state at an instant inside the call and the lease
+   * was live then, which is what a locking read at that instant would have seen. Only a row the
+   * machine would claim (released since the re-claim looked) goes to the locking transaction. So
+   * the callers of an order many fight over hold no row lock to be told to wait, and no one queues
+   * behind another's transaction. (A re-claim whose misses went to the locking transaction was
+   * tried before: the misses queued for the row there and halved such a workload's throughput.)
+   *
+   * <p>An order whose insert missed is remembered (the last one per slot of {@value
+   * #EXISTING_SLOTS}), and a claim for it skips the insert: orders are never deleted, and a wrong
+   * guess only costs a round trip either way, never a different answer.
    */
   ClaimResult claim(ClaimRequest request) {
     String sessionId = request.sessionId();
     int slot = sessionId.hashCode() & (EXISTING_SLOTS - 1);
-    if (sessionId.equals(existing.get(slot))) {
-      claims.misses.increment(); // known to exist: the insert would miss
-      return null;
+    String nonce = ClaimId.newNonce();
+    if (!sessionId.equals(existing.get(slot))) {
+      OrderStateMachine.ClaimDecision first =
+          OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), nonce);
+      if (storage.insertFast(first.next())) {
+        claims.hits.increment();
+        return first.result();
+      }
+      existing.set(slot, sessionId);
     }
-    OrderStateMachine.ClaimDecision first =
-        OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
-    if (storage.insertFast(first.next())) {
+    Instant now = OrderStateMachine.now(clock);
+    Optional<OrderRecord> row =
+        storage.reclaimFast(sessionId, nonce, now, now.plusMillis(request.lease().toMillis()));
+    if (row.isPresent()) {
+      OrderRecord written = row.get();
+      OrderStateMachine.ClaimDecision decision =
+          OrderStateMachine.claim(reclaimPreImage(written), request, now, nonce);
+      if (!(decision.result() instanceof ClaimResult.Claimed) || !written.equals(decision.next())) {
+        throw drifted("claim", written, decision.next());
+      }
       claims.hits.increment();
-      return first.result();
+      return decision.result();
     }
-    existing.set(slot, sessionId);
+    Optional<OrderRecord> current = storage.readFast("claim", sessionId);
+    if (current.isPresent()) {
+      // the time after the row was read: a lease live now was live when the row was the order's
+      OrderStateMachine.ClaimDecision decision =
+          OrderStateMachine.claim(current.get(), request, OrderStateMachine.now(clock), nonce);
+      if (decision.next() == null) {
+        claims.hits.increment();
+        return decision.result();
+      }
+    }
     claims.misses.increment();
     return null;
+  }
+
+  /**
+   * The order before a re-claim as far as the machine's re-claim branch reads it: the columns the
+   * statement kept (snapshot, last error, settledBy, failures), the fence one lower, and, for what
+   * it overwrote, a claim under that fence whose lease ended at the call's time (the WHERE clause
+   * ruled out a live one and a provisioned order).
+   */
+  private static OrderRecord reclaimPreImage(OrderRecord written) {
+    Instant at = written.claimedAt();
+    long fence = written.fence() - 1;
+    return new OrderRecord(
+        written.snapshot(),
+        OrderStatus.PENDING,
+        null,
+        written.lastError(),
+        new ClaimId(Math.max(fence, 1), UNUSED_NONCE),
+        at,
+        at,
+        Math.max(fence, 1),
+        written.settledBy(),
+        at,
+        written.failures(),
+        written.failedSince());
   }
 
   /**

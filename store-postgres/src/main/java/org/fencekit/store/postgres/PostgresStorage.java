@@ -329,6 +329,54 @@ final class PostgresStorage extends JdbcAdminStorage {
         Optional.empty());
   }
 
+  /**
+   * The single-statement re-claim (reclaim-fast.sql): claims an order that exists where it is not
+   * provisioned and holds no live lease at {@code now}; one statement in auto-commit.
+   *
+   * @param nonce the new claim's nonce
+   * @param now the call's time, at millisecond precision
+   * @param expires the new lease's end
+   * @return the row as written, or empty if the statement wrote nothing (provisioned, in flight,
+   *     unknown order, or the server rolled the statement back with 40001 or 40P01)
+   */
+  Optional<OrderRecord> reclaimFast(String sessionId, String nonce, Instant now, Instant expires) {
+    return single(
+        "claim",
+        sessionId,
+        sql.reclaimFast(),
+        statement -> {
+          statement.setString(1, nonce);
+          statement.setLong(2, now.toEpochMilli());
+          statement.setLong(3, expires.toEpochMilli());
+          statement.setLong(4, now.toEpochMilli());
+          statement.setString(5, sessionId);
+          statement.setLong(6, now.toEpochMilli());
+          return OrderRows.orderIfAny(statement);
+        },
+        Optional.empty());
+  }
+
+  /**
+   * The order as last committed, read in auto-commit without its row lock (select-order.sql): how
+   * the fast path answers a claim its re-claim did not write, where the state machine writes
+   * nothing for it.
+   *
+   * @return the order, or empty if there is none (or the server rolled the statement back with
+   *     40001 or 40P01): the caller then decides in a transaction
+   */
+  Optional<OrderRecord> readFast(String operation, String sessionId) {
+    return single(
+        operation,
+        sessionId,
+        sql.selectOrder(),
+        statement -> {
+          statement.setString(1, sessionId);
+          return OrderRows.orderIfAny(statement);
+        },
+        Optional.empty(),
+        false);
+  }
+
   /** Binds session_id, then the token's fence and nonce, from {@code index} on. */
   private static void bindToken(PreparedStatement statement, int index, WriteRequest request)
       throws SQLException {
@@ -352,6 +400,20 @@ final class PostgresStorage extends JdbcAdminStorage {
    */
   private <T> T single(
       String operation, String sessionId, String statementSql, StatementWork<T> work, T nothing) {
+    return single(operation, sessionId, statementSql, work, nothing, true);
+  }
+
+  /**
+   * {@link #single(String, String, String, StatementWork, Object)}, for a statement that may write
+   * ({@code writes}: its outcome can be unknown) or one that only reads (never unknown).
+   */
+  private <T> T single(
+      String operation,
+      String sessionId,
+      String statementSql,
+      StatementWork<T> work,
+      T nothing,
+      boolean writes) {
     requireOpen(operation, sessionId);
     Connection connection;
     try {
@@ -374,7 +436,7 @@ final class PostgresStorage extends JdbcAdminStorage {
       if (retryable(e)) {
         return nothing;
       }
-      throw unavailable(operation, sessionId, executing && !answeredWithError(e), e, 1);
+      throw unavailable(operation, sessionId, writes && executing && !answeredWithError(e), e, 1);
     } finally {
       try {
         if (restoreAutoCommit) {

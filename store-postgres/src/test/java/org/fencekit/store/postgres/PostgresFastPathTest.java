@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -125,6 +126,10 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         return "complete-fast";
       } else if (sql.contains("SET status = 'FAILED'")) {
         return "fail-fast";
+      } else if (sql.contains("SET status = 'PENDING'")) {
+        return "reclaim-fast";
+      } else if (sql.startsWith("-- An order as last committed")) {
+        return "select-order";
       } else if (sql.contains("SET lease_expires_at = ?")) {
         return "extend-fast";
       } else if (sql.contains("INSERT INTO") && sql.contains("_orphans")) {
@@ -146,7 +151,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   @Test
   @DisplayName(
-      "a first claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a claim on an existing order is the locking transaction")
+      "a first claim, a re-claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a refused claim is the re-claim that wrote nothing and a read")
   void commonCasesAreSingleStatements() {
     ConnectionLog log = new ConnectionLog();
     PostgresOrderStore store =
@@ -172,13 +177,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     ClaimResult again = store.claim(snapshot(sid), LEASE);
     assertInstanceOf(ClaimResult.Claimed.class, again);
     assertEquals(
-        List.of(
-            "insert-order autocommit",
-            "lock-order in transaction",
-            "update-order in transaction",
-            "commit"),
+        List.of("insert-order autocommit", "reclaim-fast autocommit"),
         log.take(),
-        "a re-claim is the insert that finds the order, then the locking transaction");
+        "a re-claim is the insert that finds the order, then the conditional re-claim");
     assertEquals(again.record(), record(store, sid), "the re-claim returns exactly what it wrote");
     assertEquals(2, again.record().fence());
     assertEquals("provider outage", again.record().lastError(), "the last error is kept");
@@ -194,10 +195,11 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
     assertInstanceOf(ClaimResult.Provisioned.class, store.claim(snapshot(sid), LEASE));
     assertEquals(
-        List.of("lock-order in transaction", "commit"),
+        List.of("reclaim-fast autocommit", "select-order autocommit"),
         log.take(),
-        "an order whose insert missed before is known to exist: no insert for it again");
-    assertEquals("claim 1/2 complete 1/0 fail 1/0 extend 1/0", counts(store));
+        "an order whose insert missed before is known to exist: no insert for it again; the"
+            + " re-claim writes nothing and the order read without its lock answers Provisioned");
+    assertEquals("claim 3/0 complete 1/0 fail 1/0 extend 1/0", counts(store));
   }
 
   @Test
@@ -227,7 +229,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   @Test
   @DisplayName(
-      "a claim on an order in flight or provisioned misses the fast path; the locking transaction answers InFlight, then Provisioned")
+      "a claim on an order in flight or provisioned is refused by the re-claim's WHERE and answered from the order read without its lock: InFlight, then Provisioned")
   void claimMisses() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("claim_miss");
@@ -238,7 +240,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertInstanceOf(ClaimResult.InFlight.class, busy);
     assertEquals(held, busy.record(), "InFlight shows the order as it is, untouched");
     assertEquals(held, record(store, sid));
-    assertEquals(1, store.fastPath().misses("claim"));
+    assertEquals(0, store.fastPath().misses("claim"), "answered from the order read, unlocked");
+    assertEquals(2, store.fastPath().hits("claim"));
 
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
     OrderRecord done = record(store, sid);
@@ -247,7 +250,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertInstanceOf(ClaimResult.Provisioned.class, provisioned);
     assertEquals(done, provisioned.record());
     assertEquals(done, record(store, sid), "a provisioned order is never re-opened");
-    assertEquals("claim 1/2 complete 1/0 fail 0/0 extend 0/0", counts(store));
+    assertEquals("claim 3/0 complete 1/0 fail 0/0 extend 0/0", counts(store));
   }
 
   @Test
@@ -278,7 +281,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     List<Orphan> orphans = store.orphans(sid);
     assertEquals(1, orphans.size(), "recorded once however often it is retried: " + orphans);
     assertEquals(new Orphan(sid, slow, bought, clock.instant()), orphans.get(0));
-    assertEquals("claim 1/1 complete 1/2 fail 0/0 extend 1/0", counts(store));
+    assertEquals("claim 2/0 complete 1/2 fail 0/0 extend 1/0", counts(store));
   }
 
   @Test
@@ -362,7 +365,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertInstanceOf(ClaimResult.Claimed.class, again);
     assertEquals(snapshot(sid), again.record().snapshot());
     assertEquals(snapshot(sid), record(store, sid).snapshot());
-    assertEquals(1, store.fastPath().misses("claim"));
+    assertEquals("claim 2/0 complete 0/0 fail 1/0 extend 0/0", counts(store));
   }
 
   @Test
@@ -391,6 +394,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
             real.updateOrder(),
             real.insertOrphan(),
             real.selectOrphans(),
+            real.reclaimFast(),
             real.completeFast(),
             real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
             real.extendFast(),
@@ -405,6 +409,48 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertTrue(e.getMessage().contains("disagree"), e.getMessage());
     assertTrue(e.getMessage().contains("drifted: provider outage"), e.getMessage());
     assertEquals(0, fast.hits("fail"));
+  }
+
+  @Test
+  @DisplayName(
+      "a re-claim whose statement writes something other than the state machine's record is caught, not answered")
+  void driftedReclaimIsCaught() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("drift_reclaim");
+    ClaimId token = claimed(store, sid);
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
+    Sql real =
+        Sql.forTables(
+            schema.name(),
+            PostgresOrderStore.DEFAULT_ORDERS_TABLE,
+            PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+    assertTrue(real.reclaimFast().contains("updated_at = ?"), real.reclaimFast());
+    Sql drifted =
+        new Sql(
+            real.createNamespace(),
+            real.templates(),
+            real.probe(),
+            real.lockMigrations(),
+            real.selectOrder(),
+            real.lockOrder(),
+            real.lockOrderServerTime(),
+            real.insertOrder(),
+            real.updateOrder(),
+            real.insertOrphan(),
+            real.selectOrphans(),
+            real.reclaimFast().replace("updated_at = ?", "updated_at = ? + 1"),
+            real.completeFast(),
+            real.failFast(),
+            real.extendFast(),
+            real.admin());
+    PostgresStorage storage =
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
+    FastPath fast = new FastPath(storage, clock);
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class, () -> fast.claim(new ClaimRequest(snapshot(sid), LEASE)));
+    assertTrue(e.getMessage().contains("disagree"), e.getMessage());
+    assertEquals(0, fast.hits("claim"));
   }
 
   // ------------------------------------------------------------------ connections and failures

@@ -112,10 +112,10 @@ class PostgresProcessRaceTest {
       lines.addAll(output.lines);
       FastPath fast = stores.get(0).fastPath();
       assertTrue(
-          fast.hits("claim") > 0 && fast.misses("claim") > 0 && fast.hits("extend") > 0,
+          fast.hits("claim") > 0 && fast.hits("extend") > 0,
           () ->
-              "the fast path must have decided first claims and extends, and missed re-claims, in"
-                  + " the race: claim "
+              "the fast path must have decided claims and extends in the race (the odd stores"
+                  + " run the locking transactions): claim "
                   + fast.hits("claim")
                   + "/"
                   + fast.misses("claim")

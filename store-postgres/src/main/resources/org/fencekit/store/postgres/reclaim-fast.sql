@@ -1,0 +1,16 @@
+-- The single-statement re-claim, in auto-commit (the fast path of PostgresOrderStore): a claim of
+-- an order that exists, written only where the state machine grants it: the order is not
+-- PROVISIONED and holds no claim whose lease is live at now (no claim, or one whose lease ended at
+-- or before now). It writes what the machine writes: status PENDING, no item, a new claim (the
+-- nonce, claimed_at = now, lease_expires_at = now + lease) under fence + 1, updated_at = now; the
+-- snapshot, last_error, settled_*, failures and failed_since are kept. No row comes back for
+-- anything else (provisioned, in flight, unknown order): the store then reads the order to answer,
+-- or decides in the locking transaction.
+-- Parameters: 1 claim_nonce, 2 claimed_at (now), 3 lease_expires_at, 4 updated_at (now),
+-- 5 session_id, 6 now.
+UPDATE fencekit_orders AS o
+   SET status = 'PENDING', provider_order_id = NULL, item_payload = NULL, fence = o.fence + 1,
+       claim_nonce = ?, claimed_at = ?, lease_expires_at = ?, updated_at = ?
+ WHERE o.session_id = ? AND o.status <> 'PROVISIONED'
+   AND (o.claim_nonce IS NULL OR o.lease_expires_at <= ?)
+RETURNING fencekit_order_columns
