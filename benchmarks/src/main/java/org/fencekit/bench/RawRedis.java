@@ -17,12 +17,15 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The Redis store's scripts through bare Jedis: EVALSHA of the store's own claim.lua and
- * complete.lua, with the same keys and arguments, on a client pooled as the store's is (32
- * connections, 2 s timeout), the reply checked for its outcome and otherwise left undecoded.
+ * complete.lua (with prelude.lua after the first line, as the store's LuaScript puts it), with the
+ * same keys and arguments (the order's keys and its node's or slot's index keys), on a client
+ * pooled as the store's is (32 connections, 2 s timeout), the reply checked for its outcome and
+ * otherwise left undecoded.
  */
 final class RawRedis implements RawDriver {
 
@@ -31,8 +34,8 @@ final class RawRedis implements RawDriver {
   private final UnifiedJedis client;
   private final String keyPrefix;
   private final boolean cluster;
-  private final Script claim = new Script(script("claim"));
-  private final Script complete = new Script(script("complete"));
+  private final Script claim = Script.load("claim");
+  private final Script complete = Script.load("complete");
 
   private RawRedis(UnifiedJedis client, Namespace namespace, boolean cluster) {
     this.client = client;
@@ -41,26 +44,33 @@ final class RawRedis implements RawDriver {
   }
 
   /**
-   * The store's script {@code name} as the store sends it: {@code <name>.lua} with {@code
-   * prelude.lua} (the helpers the scripts share) put after its first line.
+   * The key of an index of the store's ({@code claims}, {@code orphans}) that holds the order's
+   * entries: one per node, or the one of the order's slot on a Cluster (the store's OrderKeys).
    */
-  static String script(String name) {
-    String script = Resources.text(LUA + name + ".lua");
-    int firstLine = script.indexOf('\n') + 1;
-    return script.substring(0, firstLine)
-        + Resources.text(LUA + "prelude.lua")
-        + script.substring(firstLine);
+  private String index(String listing, String order) {
+    return cluster
+        ? keyPrefix + "{" + SlotTag.of(JedisClusterCRC16.getSlot(order)) + "}:index:" + listing
+        : keyPrefix + "index:" + listing;
   }
 
-  /**
-   * The index {@code listing} an order's scripts keep: one per node as the store's; on a Cluster
-   * one in the order's slot (the store names its per-slot index by a tag of the slot, this one by
-   * the order's own tag: the same slot, and a sorted set as small).
-   */
-  private String index(String listing, String sessionId) {
-    return cluster
-        ? keyPrefix + "{" + sessionId + "}:index:" + listing
-        : keyPrefix + "index:" + listing;
+  /** For each Cluster slot, the smallest decimal number hashing to it, as the store's SlotTags. */
+  private static final class SlotTag {
+    private static final String[] TAGS = new String[16384];
+
+    static {
+      int missing = TAGS.length;
+      for (int n = 0; missing > 0; n++) {
+        int slot = JedisClusterCRC16.getSlot(Integer.toString(n));
+        if (TAGS[slot] == null) {
+          TAGS[slot] = Integer.toString(n);
+          missing--;
+        }
+      }
+    }
+
+    static String of(int slot) {
+      return TAGS[slot];
+    }
   }
 
   /**
@@ -126,7 +136,7 @@ final class RawRedis implements RawDriver {
             (List<?>)
                 claim.run(
                     client,
-                    List.of(order, index("claims", sessionId), index("failed", sessionId)),
+                    List.of(order, index("claims", order), index("failed", order)),
                     List.of(
                         Long.toString(now),
                         Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()),
@@ -150,8 +160,8 @@ final class RawRedis implements RawDriver {
                         order,
                         order + ":orphans",
                         order + ":orphan-ids",
-                        index("claims", sessionId),
-                        index("orphans", sessionId)),
+                        index("claims", order),
+                        index("orphans", order)),
                     List.of(
                         "1",
                         nonce,
@@ -186,6 +196,16 @@ final class RawRedis implements RawDriver {
   private static final class Script {
     private final String source;
     private final String sha1;
+
+    /** {@code <name>.lua} with {@code prelude.lua} after its first line, as the store runs it. */
+    static Script load(String name) {
+      String script = Resources.text(LUA + name + ".lua");
+      int firstLine = script.indexOf('\n') + 1;
+      return new Script(
+          script.substring(0, firstLine)
+              + Resources.text(LUA + "prelude.lua")
+              + script.substring(firstLine));
+    }
 
     Script(String source) {
       this.source = source;

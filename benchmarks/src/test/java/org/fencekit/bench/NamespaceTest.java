@@ -75,8 +75,8 @@ class NamespaceTest {
       claimOne(store);
     }
     try (Jedis jedis = new Jedis(java.net.URI.create(env.get(Server.REDIS.variable())))) {
-      // the order, and the store's layout version and claims index: all under the prefix
-      assertTrue(jedis.keys(namespace.keyPrefix() + "*").size() >= 1);
+      // the order's hash, the claims index holding its claim, the key layout's version
+      assertEquals(3, jedis.keys(namespace.keyPrefix() + "*").size());
       namespace.drop(Server.REDIS, env);
       assertEquals(0, jedis.keys(namespace.keyPrefix() + "*").size());
     }
