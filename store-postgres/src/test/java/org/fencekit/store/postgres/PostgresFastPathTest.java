@@ -368,6 +368,45 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertEquals("claim 2/0 complete 0/0 fail 1/0 extend 0/0", counts(store));
   }
 
+  /** The store's statements for this test's schema. */
+  private Sql realSql() {
+    return Sql.forTables(
+        schema.name(),
+        PostgresOrderStore.DEFAULT_ORDERS_TABLE,
+        PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+  }
+
+  /**
+   * {@code real} with one fast statement ({@code "failFast"} or {@code "reclaimFast"}) drifted from
+   * the state machine: {@code from} replaced by {@code to} in its text.
+   */
+  private static Sql drifted(Sql real, String statement, String from, String to) {
+    String fail = real.failFast();
+    String reclaim = real.reclaimFast();
+    switch (statement) {
+      case "failFast" -> fail = fail.replace(from, to);
+      case "reclaimFast" -> reclaim = reclaim.replace(from, to);
+      default -> throw new IllegalArgumentException("no drift for " + statement);
+    }
+    return new Sql(
+        real.createNamespace(),
+        real.templates(),
+        real.probe(),
+        real.lockMigrations(),
+        real.selectOrder(),
+        real.lockOrder(),
+        real.lockOrderServerTime(),
+        real.insertOrder(),
+        real.updateOrder(),
+        real.insertOrphan(),
+        real.selectOrphans(),
+        reclaim,
+        real.completeFast(),
+        fail,
+        real.extendFast(),
+        real.admin());
+  }
+
   @Test
   @DisplayName(
       "a fast statement that writes something other than the state machine's record is caught, not answered")
@@ -375,30 +414,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     PostgresOrderStore store = store(pooled());
     String sid = sid("drift");
     ClaimId token = claimed(store, sid);
-    Sql real =
-        Sql.forTables(
-            schema.name(),
-            PostgresOrderStore.DEFAULT_ORDERS_TABLE,
-            PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+    Sql real = realSql();
     assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
-    Sql drifted =
-        new Sql(
-            real.createNamespace(),
-            real.templates(),
-            real.probe(),
-            real.lockMigrations(),
-            real.selectOrder(),
-            real.lockOrder(),
-            real.lockOrderServerTime(),
-            real.insertOrder(),
-            real.updateOrder(),
-            real.insertOrphan(),
-            real.selectOrphans(),
-            real.reclaimFast(),
-            real.completeFast(),
-            real.failFast().replace("last_error = ?", "last_error = 'drifted: ' || ?"),
-            real.extendFast(),
-            real.admin());
+    Sql drifted = drifted(real, "failFast", "last_error = ?", "last_error = 'drifted: ' || ?");
     PostgresStorage storage =
         new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
     FastPath fast = new FastPath(storage, clock);
@@ -419,30 +437,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     String sid = sid("drift_reclaim");
     ClaimId token = claimed(store, sid);
     assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
-    Sql real =
-        Sql.forTables(
-            schema.name(),
-            PostgresOrderStore.DEFAULT_ORDERS_TABLE,
-            PostgresOrderStore.DEFAULT_ORPHANS_TABLE);
+    Sql real = realSql();
     assertTrue(real.reclaimFast().contains("updated_at = ?"), real.reclaimFast());
-    Sql drifted =
-        new Sql(
-            real.createNamespace(),
-            real.templates(),
-            real.probe(),
-            real.lockMigrations(),
-            real.selectOrder(),
-            real.lockOrder(),
-            real.lockOrderServerTime(),
-            real.insertOrder(),
-            real.updateOrder(),
-            real.insertOrphan(),
-            real.selectOrphans(),
-            real.reclaimFast().replace("updated_at = ?", "updated_at = ? + 1"),
-            real.completeFast(),
-            real.failFast(),
-            real.extendFast(),
-            real.admin());
+    Sql drifted = drifted(real, "reclaimFast", "updated_at = ?", "updated_at = ? + 1");
     PostgresStorage storage =
         new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
     FastPath fast = new FastPath(storage, clock);
