@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.NoSuchElementException;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -141,6 +142,52 @@ class RedisRefusalTest {
         cluster.finishMigration(slot, target);
         assertInstanceOf(
             WriteResult.Written.class, store.complete(id, token, new Item("prov-1", null)));
+      }
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "a listing while a slot's index key has moved and its slot map has not: the page fails saying"
+          + " so, skipping nothing silently; once the slot has moved the listing has the orphan")
+  void listingDuringSlotMigrationFailsThePage() {
+    try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
+      TestClock clock = new TestClock();
+      OrderKeys keys = new OrderKeys("moving:", true);
+      String id = "cs_moving";
+      try (RedisOrderStore store =
+          RedisOrderStore.builder()
+              .clusterNodes(cluster.seeds())
+              .keyPrefix("moving:")
+              .clock(clock)
+              .timeout(Duration.ofSeconds(2))
+              .build()) {
+        ClaimId stale = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
+        clock.advance(LEASE);
+        store.claim(snapshot(id), LEASE);
+        assertInstanceOf(
+            WriteResult.Superseded.class, store.complete(id, stale, new Item("prov-1", null)));
+        assertEquals(1, store.unreconciledOrphans(null, 10).items().size());
+
+        String index = keys.index(OrderKeys.ORPHANS, id);
+        int slot = cluster.slotOf(index);
+        OwnRedis source = cluster.masterOf(slot);
+        OwnRedis target =
+            cluster.masters().stream().filter(m -> m.port() != source.port()).findFirst().get();
+        cluster.startMigration(slot, target);
+        cluster.migrateKey(slot, target, index);
+
+        StoreUnavailableException e =
+            assertThrows(
+                StoreUnavailableException.class, () -> store.unreconciledOrphans(null, 10));
+        assertTrue(e.getMessage().contains("non local key"), e.getMessage());
+
+        cluster.finishMigration(slot, target);
+        assertEquals(
+            List.of(id),
+            store.unreconciledOrphans(null, 10).items().stream()
+                .map(o -> o.orphan().sessionId())
+                .toList());
       }
     }
   }
