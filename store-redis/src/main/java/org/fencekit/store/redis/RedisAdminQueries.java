@@ -16,6 +16,7 @@ import org.fencekit.store.FencedAdmin;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.StoreUnavailableException;
 
 /**
  * The operator's queries on Redis ({@link AdminQueries}; {@link FencedAdmin} validates, pages and
@@ -246,14 +247,19 @@ final class RedisAdminQueries implements AdminQueries {
     }
     int covered = byMaster.values().stream().mapToInt(List::size).sum();
     if (covered != SlotTags.SLOTS) {
-      throw new IllegalStateException(
-          "redis store: the Cluster's slot map covers "
+      throw new StoreUnavailableException(
+          BACKEND,
+          "list " + listing,
+          null,
+          false,
+          "the Cluster's slot map covers "
               + covered
               + " of "
               + SlotTags.SLOTS
               + " slots (Redis at "
               + redis.target()
-              + "); check cluster_state with CLUSTER INFO and list again when it is ok");
+              + "); check cluster_state with CLUSTER INFO and list again when it is ok",
+          null);
     }
     List<List<String>> runs = new ArrayList<>();
     for (List<String> indexKeys : byMaster.values()) {
