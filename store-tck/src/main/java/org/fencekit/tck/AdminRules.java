@@ -527,6 +527,40 @@ public abstract class AdminRules extends LinearizabilityRules {
   }
 
   /**
+   * An orphan bought by a token of the largest fence a token can carry (a forged or corrupt token,
+   * {@code Long.MAX_VALUE}) is found by its identity, listed, and reconciled like any other, and
+   * then leaves the listing.
+   *
+   * <p>If this fails, check that the token's fence is kept exactly wherever the orphan is indexed
+   * and compared (a fence converted to a floating-point number loses its low digits above 2^53).
+   */
+  @Test
+  @DisplayName(
+      "an orphan of a token with the largest fence is found, listed and reconciled like any other")
+  void admin_edgeTokenOrphan() {
+    ownEra();
+    String sid = sid("edge-token");
+    claimed(sid);
+    ClaimId forged = new ClaimId(Long.MAX_VALUE, ClaimId.newNonce());
+    Item item = new Item("prov-edge", "payload edge");
+    superseded(
+        store().complete(sid, forged, item), "a complete with the largest fence", sid, forged);
+    Orphan orphan = new Orphan(sid, forged, item, now());
+    OrphanId id = OrphanId.of(orphan);
+    assertEquals(
+        Optional.of(OrphanRecord.unreconciled(orphan)), admin().orphan(id), "the lookup of " + id);
+    listedOnce(Set.of(id), readMine(Set.of(id), 100, null), "the largest fence's orphan");
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(id, "voided at the provider", now()),
+        "reconciling " + id);
+    assertEquals(
+        List.of(),
+        readMine(Set.of(id), 100, null),
+        "a reconciled orphan of the largest fence is still listed as unreconciled");
+  }
+
+  /**
    * Orders with a lease that ran out 10 and 5 minutes ago, one that runs out exactly at the cutoff,
    * a live one claimed long ago, a provisioned one, a failed one and one extended: the stuck
    * listing holds exactly those whose lease ran out at least the age ago, oldest lease first,

@@ -319,7 +319,7 @@ final class RedisAdminQueries implements AdminQueries {
         + SEP
         + OrderKeys.tag(p.id().sessionId())
         + SEP
-        + String.format("%016d", claim.fence())
+        + String.format("%019d", claim.fence())
         + SEP
         + claim.nonce()
         + SEP

@@ -106,7 +106,7 @@ while #heap > 0 and (#out - 1) / 2 < limit do
   local parts = split(member)
   local order = prefix .. '{' .. parts[2] .. '}'
   if kind == 'orphans' then
-    local claim = string.format('%d', tonumber(parts[3])) .. ':' .. parts[4]
+    local claim = string.gsub(parts[3], '^0+', '') .. ':' .. parts[4]
     local itemId = string.sub(member, #parts[1] + #parts[2] + #parts[3] + #parts[4] + 5)
     local reconciled = redis.call('HEXISTS', order .. ':reconciled', claim .. ':' .. itemId) == 1
     local entry, fields = nil, nil

@@ -10,10 +10,11 @@ local function at(ms)
   return '-' .. string.format('%016d', ms + 9007199254740992)
 end
 
--- The unreconciled index member of an orphan: its instant, the order's tag, the token's fence (16
--- digits) and nonce, and the provider's id, '\31' between them.
+-- The unreconciled index member of an orphan: its instant, the order's tag, the token's fence (its
+-- decimal text padded to 19 digits, as text: a token can carry any fence up to 2^63 - 1, which a
+-- Lua number would round) and nonce, and the provider's id, '\31' between them.
 local function orphanMember(recordedAt, tag, fence, nonce, itemId)
-  return at(recordedAt) .. '\31' .. tag .. '\31' .. string.format('%016d', tonumber(fence))
+  return at(recordedAt) .. '\31' .. tag .. '\31' .. string.rep('0', 19 - #fence) .. fence
     .. '\31' .. nonce .. '\31' .. itemId
 end
 
