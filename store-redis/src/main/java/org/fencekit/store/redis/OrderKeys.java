@@ -72,9 +72,7 @@ final class OrderKeys {
    * SlotTags}), so the order's scripts touch one slot.
    */
   String index(String listing, String sessionId) {
-    return cluster
-        ? slotIndex(listing, SlotTags.slotOf(order(sessionId)))
-        : prefix + "index:" + listing;
+    return of(sessionId).index(listing);
   }
 
   /** The key of {@code listing}'s index for {@code slot} on a Cluster. */
@@ -109,6 +107,50 @@ final class OrderKeys {
   /** The prefix every key of this store starts with. */
   String prefix() {
     return prefix;
+  }
+
+  /**
+   * One order's keys, its tag encoded (and on a Cluster its slot hashed) once: what each store call
+   * sends.
+   */
+  Order of(String sessionId) {
+    return new Order(prefix + '{' + tag(sessionId) + '}');
+  }
+
+  /** The keys of one order ({@link #of}). */
+  final class Order {
+    private final String hash;
+    private final int slot;
+
+    private Order(String hash) {
+      this.hash = hash;
+      this.slot = cluster ? SlotTags.slotOf(hash) : -1;
+    }
+
+    /** The order's hash. */
+    String hash() {
+      return hash;
+    }
+
+    /** The order's tag, the suffix of its index members. */
+    String tag() {
+      return hash.substring(prefix.length() + 1, hash.length() - 1);
+    }
+
+    /** Its orphans' stream. */
+    String orphans() {
+      return hash + ":orphans";
+    }
+
+    /** Its orphans' identities. */
+    String orphanIds() {
+      return hash + ":orphan-ids";
+    }
+
+    /** The key of {@code listing}'s index holding its entries (see {@link OrderKeys#index}). */
+    String index(String listing) {
+      return cluster ? slotIndex(listing, slot) : nodeIndex(listing);
+    }
   }
 
   /** The order's hash. */

@@ -154,6 +154,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     String sessionId = request.sessionId();
     OrderSnapshot s = request.snapshot();
     layout.check("claim", sessionId);
+    OrderKeys.Order order = keys.of(sessionId);
     String nonce = ClaimId.newNonce();
     String now = now();
     List<String> args =
@@ -167,17 +168,14 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             s.customerEmail() == null ? "" : s.customerEmail(),
             Long.toString(s.amountTotal()),
             s.currency(),
-            OrderKeys.tag(sessionId));
-    String key = keys.order(sessionId);
+            order.tag());
+    String key = order.hash();
     List<?> reply =
         redis.script(
             CLAIM,
             "claim",
             sessionId,
-            List.of(
-                key,
-                keys.index(OrderKeys.CLAIMS, sessionId),
-                keys.index(OrderKeys.FAILED, sessionId)),
+            List.of(key, order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
             args);
     String outcome = HashCodec.text(reply.get(0));
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
@@ -207,17 +205,18 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
     layout.check("complete", sessionId);
+    OrderKeys.Order order = keys.of(sessionId);
     String now = now();
     String payload = request.item().payload();
     return write(
         COMPLETE,
         request,
         List.of(
-            keys.order(sessionId),
-            keys.orphans(sessionId),
-            keys.orphanIds(sessionId),
-            keys.index(OrderKeys.CLAIMS, sessionId),
-            keys.index(OrderKeys.ORPHANS, sessionId)),
+            order.hash(),
+            order.orphans(),
+            order.orphanIds(),
+            order.index(OrderKeys.CLAIMS),
+            order.index(OrderKeys.ORPHANS)),
         List.of(
             fence(claimId),
             claimId.nonce(),
@@ -225,7 +224,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             request.item().providerOrderId(),
             payload == null ? "0" : "1",
             payload == null ? "" : payload,
-            OrderKeys.tag(sessionId)));
+            order.tag()));
   }
 
   /**
@@ -237,14 +236,12 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
     layout.check("fail", sessionId);
+    OrderKeys.Order order = keys.of(sessionId);
     return write(
         FAIL,
         request,
-        List.of(
-            keys.order(sessionId),
-            keys.index(OrderKeys.CLAIMS, sessionId),
-            keys.index(OrderKeys.FAILED, sessionId)),
-        List.of(fence(claimId), claimId.nonce(), now(), request.error(), OrderKeys.tag(sessionId)));
+        List.of(order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
+        List.of(fence(claimId), claimId.nonce(), now(), request.error(), order.tag()));
   }
 
   /**
@@ -256,17 +253,14 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
     layout.check("extend", sessionId);
+    OrderKeys.Order order = keys.of(sessionId);
     String now = now();
     return write(
         EXTEND,
         request,
-        List.of(keys.order(sessionId), keys.index(OrderKeys.CLAIMS, sessionId)),
+        List.of(order.hash(), order.index(OrderKeys.CLAIMS)),
         List.of(
-            fence(claimId),
-            claimId.nonce(),
-            now,
-            expiresAfter(now, request.lease()),
-            OrderKeys.tag(sessionId)));
+            fence(claimId), claimId.nonce(), now, expiresAfter(now, request.lease()), order.tag()));
   }
 
   private WriteResult write(
