@@ -37,8 +37,8 @@ final class Layout {
   }
 
   /**
-   * Checks the layout once (after it succeeded once, a volatile read): the first call of the store
-   * pays one GET, or a SCAN of the keyspace for a store with no version key yet.
+   * Checks the layout until it succeeds once (then a volatile read): a call before that pays one
+   * GET, or a SCAN of the keyspace for a store with no version key yet.
    *
    * @param operation the store call that asks, for a failure's message
    * @param sessionId its order, or {@code null}
@@ -50,23 +50,27 @@ final class Layout {
     if (checked) {
       return;
     }
-    synchronized (this) {
-      if (checked) {
-        return;
-      }
-      String found = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
-      if (found == null) {
+    // No lock around the GET: while Redis does not answer, callers wait out their own timeouts
+    // side by side instead of one after another. Only the rare path without a version key (a SCAN,
+    // maybe an upgrade) is taken by one caller at a time.
+    String found = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    if (found == null) {
+      synchronized (this) {
         found = absent(operation, sessionId);
       }
-      if (!found.equals(Integer.toString(VERSION))) {
-        throw refused(found);
-      }
-      checked = true;
     }
+    if (!found.equals(Integer.toString(VERSION))) {
+      throw refused(found);
+    }
+    checked = true;
   }
 
   /** The layout when the version key is missing: a new store, or layout 1 (upgraded if allowed). */
   private String absent(String operation, String sessionId) {
+    String written = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    if (written != null) {
+      return written; // another caller wrote it meanwhile
+    }
     String first = firstOrder(operation, sessionId);
     boolean older =
         first != null

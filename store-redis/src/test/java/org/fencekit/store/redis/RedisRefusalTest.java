@@ -192,6 +192,66 @@ class RedisRefusalTest {
     }
   }
 
+  @Test
+  @DisplayName(
+      "before the layout is checked, calls on a Redis that does not answer wait out their timeouts"
+          + " side by side, not one after another behind the check")
+  void layoutCheckDoesNotQueueCallsWhileRedisIsSilent() throws Exception {
+    int callers = 6;
+    java.net.ServerSocket silent =
+        new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+    java.util.List<java.net.Socket> accepted =
+        java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    Thread acceptor =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  accepted.add(silent.accept()); // accepts, never answers
+                }
+              } catch (java.io.IOException closed) {
+                // the test is over
+              }
+            });
+    acceptor.start();
+    try (RedisOrderStore store =
+        RedisOrderStore.builder()
+            .url("redis://127.0.0.1:" + silent.getLocalPort())
+            .keyPrefix("silent:")
+            .timeout(Duration.ofSeconds(5))
+            .build()) {
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(callers);
+      List<java.util.concurrent.Future<?>> calls = new java.util.ArrayList<>();
+      for (int i = 0; i < callers; i++) {
+        String id = "cs_silent_" + i;
+        calls.add(pool.submit(() -> store.get(id)));
+      }
+      long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (accepted.size() < callers + 1 && System.nanoTime() < deadline) {
+        Thread.sleep(10); // polls what the acceptor has seen; no lease or timer waits on it
+      }
+      // the build's own check, then one connection per caller, all at once
+      assertTrue(
+          accepted.size() >= callers + 1,
+          "connections open at once while Redis was silent: " + accepted.size());
+      synchronized (accepted) {
+        for (java.net.Socket socket : accepted) {
+          socket.close();
+        }
+      }
+      for (java.util.concurrent.Future<?> call : calls) {
+        java.util.concurrent.ExecutionException e =
+            assertThrows(java.util.concurrent.ExecutionException.class, call::get);
+        assertInstanceOf(StoreUnavailableException.class, e.getCause());
+      }
+      pool.shutdown();
+    } finally {
+      silent.close();
+      acceptor.join();
+    }
+  }
+
   private static long errorCount(OwnRedis node, String code) {
     String info = String.valueOf(OwnRedis.text(node.command("INFO", "errorstats")));
     for (String line : info.split("\r\n")) {
