@@ -25,7 +25,8 @@ public final class FakeProvider {
   private final Deque<Behaviour> script = new ArrayDeque<>();
   private final List<ProviderCall> calls = new ArrayList<>();
   private final List<Bought> purchases = new ArrayList<>();
-  private final Map<String, Item> byKey = new HashMap<>();
+  private final Map<String, Bought> byKey = new HashMap<>();
+  private final Map<String, String> sharedKeys = new HashMap<>();
   private boolean honoursKeys = true;
 
   FakeProvider(ScenarioRun run) {
@@ -133,6 +134,14 @@ public final class FakeProvider {
     return count;
   }
 
+  /**
+   * The order whose purchase was handed back to a call for {@code sessionId} because both sent the
+   * same idempotency key, or {@code null} if none was.
+   */
+  synchronized String keySharedWith(String sessionId) {
+    return sharedKeys.get(sessionId);
+  }
+
   /** The items bought for the order, in the order they were bought. */
   public synchronized List<Item> items(String sessionId) {
     List<Item> items = new ArrayList<>();
@@ -195,15 +204,19 @@ public final class FakeProvider {
     Item item;
     boolean replayed;
     synchronized (this) {
-      Item earlier = honoursKeys ? byKey.get(key) : null;
+      Bought earlier = honoursKeys ? byKey.get(key) : null;
       replayed = earlier != null;
       if (replayed) {
-        item = earlier;
+        item = earlier.item();
+        if (!earlier.sessionId().equals(sessionId)) {
+          sharedKeys.putIfAbsent(sessionId, earlier.sessionId());
+        }
       } else {
         int number = purchases.size() + 1;
         item = new Item("prov-" + number, "LPA:1$smdp.fake.example$ACTIVATION-" + number);
-        purchases.add(new Bought(sessionId, key, item, call.instance().name()));
-        byKey.putIfAbsent(key, item);
+        Bought bought = new Bought(sessionId, key, item, call.instance().name());
+        purchases.add(bought);
+        byKey.putIfAbsent(key, bought);
       }
     }
     run.timeline()

@@ -59,6 +59,16 @@ public abstract class FulfilmentScenarios {
     return new MemoryOrderStore(clock);
   }
 
+  /**
+   * Whether answers must be fencekit's exact statuses (200, 409, 500, 503); false by default: an
+   * answer is judged by its effect on Stripe, any 2xx where the rule is "Stripe stops", any other
+   * status (or an exception) where it is "Stripe retries". Override to return true if you promise
+   * fencekit's table.
+   */
+  protected boolean exactStatuses() {
+    return false;
+  }
+
   /** How long, in real time, a scenario waits for the handler's threads; 10 s by default. */
   protected Duration patience() {
     return Duration.ofSeconds(10);
@@ -75,7 +85,8 @@ public abstract class FulfilmentScenarios {
       ManualClock clock = new ManualClock(ScenarioRun.START);
       OrderStore store = newStore(clock);
       toClose.add(store);
-      return new ScenarioRun(id, this::newHandler, store, clock, patience());
+      return new ScenarioRun(id, this::newHandler, store, clock, patience())
+          .exactStatuses(exactStatuses());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -178,6 +189,60 @@ public abstract class FulfilmentScenarios {
   @Test
   void s12_redeliveryWithNewEventIdBuysOnce() {
     play(Scenario.S12_REDELIVERY_NEW_EVENT_ID);
+  }
+
+  /** See {@link Scenario#S13_PAYMENT_EVENTS_IN_ANY_ORDER}. */
+  @Test
+  void s13_paymentEventsInAnyOrderBuyOnceAfterPayment() {
+    play(Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER);
+  }
+
+  /** See {@link Scenario#S14_FREE_ORDER}. */
+  @Test
+  void s14_freeOrderIsFulfilled() {
+    play(Scenario.S14_FREE_ORDER);
+  }
+
+  /** See {@link Scenario#S15_UNKNOWN_PROVIDER_OUTCOME}. */
+  @Test
+  void s15_unknownProviderOutcomeRetriedWithSameKey() {
+    play(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME);
+  }
+
+  /** See {@link Scenario#S16_RETRY_IN_SAME_PROCESS}. */
+  @Test
+  void s16_retryInSameProcessSettlesWithNewToken() {
+    play(Scenario.S16_RETRY_IN_SAME_PROCESS);
+  }
+
+  /** See {@link Scenario#S17_HEARTBEAT_KEEPS_FULL_LEASE}. */
+  @Test
+  void s17_eachHeartbeatKeepsOrderForFullLease() {
+    play(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE);
+  }
+
+  /** See {@link Scenario#S18_SUPERSEDED_HEARTBEAT}. */
+  @Test
+  void s18_supersededHeartbeatStopsAndTellsCall() {
+    play(Scenario.S18_SUPERSEDED_HEARTBEAT);
+  }
+
+  /** See {@link Scenario#S19_TWO_ORDERS_ONE_CART}. */
+  @Test
+  void s19_twoOrdersOfOneCartBuyTwice() {
+    play(Scenario.S19_TWO_ORDERS_ONE_CART);
+  }
+
+  /** See {@link Scenario#S20_CUT_OFF_BEFORE_LEASE_LAPSES}. */
+  @Test
+  void s20_callCutOffBeforeUnrenewedLeaseLapses() {
+    play(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES);
+  }
+
+  /** See {@link Scenario#S21_PROVIDER_TIMEOUT}. */
+  @Test
+  void s21_hungProviderCallGivenUpAtTimeout() {
+    play(Scenario.S21_PROVIDER_TIMEOUT);
   }
 
   /** Names each scenario's test by its rule in plain words ({@link Scenario#rule()}). */

@@ -67,6 +67,19 @@ public final class Instance {
   }
 
   /**
+   * Resumes the instance's timers but runs only the soonest overdue one, so a check can see what
+   * that timer alone did; the others run at the next {@link ScenarioRun#advance} or {@link
+   * #thaw()}.
+   */
+  public void thawOneTimer() {
+    run.replay().line(var() + ".thawOneTimer();");
+    scheduler.thaw();
+    run.timeline().add(name, "resumes: its most overdue timer runs");
+    scheduler.runOneDue();
+    run.quiesce();
+  }
+
+  /**
    * Every store call of this instance fails from now on (a network partition), until {@link
    * #reconnect()}.
    */

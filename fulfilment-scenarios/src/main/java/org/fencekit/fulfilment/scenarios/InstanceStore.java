@@ -1,6 +1,7 @@
 package org.fencekit.fulfilment.scenarios;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,8 +25,24 @@ import org.fencekit.store.WriteResult;
  */
 final class InstanceStore implements OrderStore {
 
-  /** One call the instance sent: what, with which token, and whether its outcome was unknown. */
-  record Call(String operation, String sessionId, ClaimId claimId, boolean outcomeUnknown) {}
+  /**
+   * One call the instance sent: what, with which token, when (on the run's clock), whether its
+   * outcome was unknown, and what it answered ({@code Claimed}, {@code Written}, {@code
+   * Superseded}, ...; {@code null} if it threw or could not be sent).
+   */
+  record Call(
+      String operation,
+      String sessionId,
+      ClaimId claimId,
+      Instant at,
+      boolean outcomeUnknown,
+      String answer) {
+
+    /** Whether it granted or renewed the lease: a claim answered Claimed, an extend Written. */
+    boolean leased() {
+      return "Claimed".equals(answer) || (operation.equals("extend") && "Written".equals(answer));
+    }
+  }
 
   private final OrderStore store;
   private final Instance instance;
@@ -134,6 +151,7 @@ final class InstanceStore implements OrderStore {
       ClaimId claimId,
       Supplier<T> call,
       Function<T, String> describe) {
+    Instant at = run.clock().instant();
     boolean landsThenFails = reachable(operation, sessionId, claimId, true);
     String what =
         "store."
@@ -149,26 +167,33 @@ final class InstanceStore implements OrderStore {
           operation,
           sessionId,
           claimId,
-          e instanceof StoreUnavailableException u && u.outcomeUnknown());
+          at,
+          e instanceof StoreUnavailableException u && u.outcomeUnknown(),
+          null);
       run.timeline().add(instance.name(), what + ") threw " + e);
       throw e;
     }
     if (landsThenFails) {
-      record(operation, sessionId, claimId, true);
+      record(operation, sessionId, claimId, at, true, null);
       run.timeline()
           .add(
               instance.name(),
               what + ") landed (" + describe.apply(result) + "), then the answer was lost");
       throw unavailable(operation, sessionId, true, "the answer was lost on the way back");
     }
-    record(operation, sessionId, claimId, false);
+    record(operation, sessionId, claimId, at, false, result.getClass().getSimpleName());
     run.timeline().add(instance.name(), what + ") " + describe.apply(result));
     return result;
   }
 
   private synchronized void record(
-      String operation, String sessionId, ClaimId claimId, boolean unknown) {
-    calls.add(new Call(operation, sessionId, claimId, unknown));
+      String operation,
+      String sessionId,
+      ClaimId claimId,
+      Instant at,
+      boolean unknown,
+      String answer) {
+    calls.add(new Call(operation, sessionId, claimId, at, unknown, answer));
   }
 
   /**
@@ -192,7 +217,7 @@ final class InstanceStore implements OrderStore {
     if (landsThenFails) {
       return true;
     }
-    record(operation, sessionId, claimId, write);
+    record(operation, sessionId, claimId, run.clock().instant(), write, null);
     run.timeline()
         .add(instance.name(), "store." + operation + "(" + run.label(sessionId) + ") unreachable");
     throw unavailable(operation, sessionId, write, "the kit cut this instance off from the store");

@@ -98,16 +98,7 @@ public final class ManualScheduler implements Scheduler {
    */
   public int runDue() {
     int ran = 0;
-    while (true) {
-      Entry next;
-      synchronized (this) {
-        if (frozen || dead || queue.isEmpty() || queue.peek().due.isAfter(clock.instant())) {
-          return ran;
-        }
-        next = queue.poll();
-      }
-      log.accept(next.name);
-      next.task.run();
+    while (runOneDue()) {
       ran++;
       if (ran > 100_000) {
         throw new IllegalStateException(
@@ -115,6 +106,21 @@ public final class ManualScheduler implements Scheduler {
                 + " delay");
       }
     }
+    return ran;
+  }
+
+  /** Runs the soonest task if it is due by the clock's reading; returns whether one ran. */
+  public boolean runOneDue() {
+    Entry next;
+    synchronized (this) {
+      if (frozen || dead || queue.isEmpty() || queue.peek().due.isAfter(clock.instant())) {
+        return false;
+      }
+      next = queue.poll();
+    }
+    log.accept(next.name);
+    next.task.run();
+    return true;
   }
 
   private record Entry(Instant due, long sequence, String name, Runnable task)

@@ -2,8 +2,10 @@ package org.fencekit.fulfilment.scenarios;
 
 import static org.fencekit.fulfilment.scenarios.ScenarioRun.HEARTBEAT;
 import static org.fencekit.fulfilment.scenarios.ScenarioRun.LEASE;
+import static org.fencekit.fulfilment.scenarios.ScenarioRun.PROVIDER_TIMEOUT;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 import org.fencekit.fulfilment.CheckoutEvent;
@@ -92,7 +94,73 @@ public enum Scenario {
   S12_REDELIVERY_NEW_EVENT_ID(
       "s12_redeliveryWithNewEventIdBuysOnce",
       "a redelivery of the session under a different event id buys nothing more",
-      Scenario::redeliveryNewEventId);
+      Scenario::redeliveryNewEventId),
+
+  /** Stripe does not promise the order of events, nor that every one arrives. */
+  S13_PAYMENT_EVENTS_IN_ANY_ORDER(
+      "s13_paymentEventsInAnyOrderBuyOnceAfterPayment",
+      "async_payment_succeeded is fulfilled whether its unpaid checkout.session.completed came"
+          + " first, comes later, never comes or came to another instance: one purchase after"
+          + " payment, none before",
+      Scenario::paymentEventsInAnyOrder),
+
+  /** A 100% coupon. */
+  S14_FREE_ORDER(
+      "s14_freeOrderIsFulfilled",
+      "a session with nothing to pay (no_payment_required: a free order, a 100% coupon) is"
+          + " fulfilled like a paid one",
+      Scenario::freeOrder),
+
+  /** The provider bought, and the answer was lost. */
+  S15_UNKNOWN_PROVIDER_OUTCOME(
+      "s15_unknownProviderOutcomeRetriedWithSameKey",
+      "a provider call that bought and then timed out asks Stripe to retry, and every retry (same"
+          + " instance or another, the same event or a new one, after any number of failures)"
+          + " buys with the same idempotency key: one purchase, provisioned with it",
+      Scenario::unknownProviderOutcome),
+
+  /** The instance that failed takes the retry. */
+  S16_RETRY_IN_SAME_PROCESS(
+      "s16_retryInSameProcessSettlesWithNewToken",
+      "the instance whose attempt failed takes Stripe's retry and settles with the token of its"
+          + " new claim, not the one it held before: provisioned, no orphan",
+      Scenario::retryInSameProcess),
+
+  /** A heartbeat must renew the whole lease. */
+  S17_HEARTBEAT_KEEPS_FULL_LEASE(
+      "s17_eachHeartbeatKeepsOrderForFullLease",
+      "each heartbeat keeps the order for a full lease: a delivery just before the lease the"
+          + " handler last obtained would lapse is asked to retry and claims nothing",
+      Scenario::heartbeatKeepsFullLease),
+
+  /** A heartbeat learns the order was taken over. */
+  S18_SUPERSEDED_HEARTBEAT(
+      "s18_supersededHeartbeatStopsAndTellsCall",
+      "a heartbeat answered Superseded tells the provider call at once that it lost the order,"
+          + " and the heartbeats stop",
+      Scenario::supersededHeartbeat),
+
+  /** The same cart bought twice is two orders. */
+  S19_TWO_ORDERS_ONE_CART(
+      "s19_twoOrdersOfOneCartBuyTwice",
+      "two orders of the same cart by the same customer are two purchases: the idempotency key"
+          + " names the order, not the cart",
+      Scenario::twoOrdersOfOneCart),
+
+  /** Heartbeats cannot reach the store. */
+  S20_CUT_OFF_BEFORE_LEASE_LAPSES(
+      "s20_callCutOffBeforeUnrenewedLeaseLapses",
+      "when heartbeats cannot reach the store, the call is cut off (told, and its delivery asked"
+          + " to retry) before the lease it last renewed lapses, so no second attempt calls the"
+          + " provider while the first still may",
+      Scenario::cutOffBeforeLeaseLapses),
+
+  /** A provider that never answers. */
+  S21_PROVIDER_TIMEOUT(
+      "s21_hungProviderCallGivenUpAtTimeout",
+      "a provider call that never answers is given up at the provider timeout, heartbeats"
+          + " notwithstanding, and the retry buys once with the same key",
+      Scenario::providerTimeout);
 
   private final String id;
   private final String rule;
@@ -282,11 +350,12 @@ public enum Scenario {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
     run.provider().next(Behaviour.refuse("out of stock at the provider"));
-    Delivery first = a.deliverAndAwait(run.paid("order"));
+    CheckoutEvent paid = run.paid("order");
+    Delivery first = a.deliverAndAwait(paid);
     run.expectAnswer(first, NOT_2XX);
     run.expectStatus("order", OrderStatus.FAILED);
     run.expectLastErrorContains("order", "out of stock at the provider");
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
+    Delivery retry = b.deliverAndAwait(paid); // Stripe's retry: the same event
     run.expectAnswer(retry, 200);
     run.expectPurchases("order", 1);
     run.expectStatus("order", OrderStatus.PROVISIONED);
@@ -328,5 +397,190 @@ public enum Scenario {
     run.expectAnswer(redelivered, 200);
     run.expectPurchases("order", 1);
     run.expectClaimsGranted("order", 1);
+  }
+
+  private static void paymentEventsInAnyOrder(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    // async_payment_succeeded first, at B; the session's unpaid completed comes later, at A
+    Delivery paidFirst = b.deliverAndAwait(run.asyncSucceeded("early"));
+    run.expectAnswer(paidFirst, 200);
+    run.expectPurchases("early", 1);
+    run.expectStatus("early", OrderStatus.PROVISIONED);
+    Delivery lateUnpaid = a.deliverAndAwait(run.unpaid("early"));
+    run.expectAnswer(lateUnpaid, 200);
+    run.expectPurchases("early", 1);
+    run.expectStatus("early", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("early", 1);
+    // async_payment_succeeded alone: its completed never arrives
+    Delivery alone = a.deliverAndAwait(run.asyncSucceeded("alone"));
+    run.expectAnswer(alone, 200);
+    run.expectPurchases("alone", 1);
+    run.expectStatus("alone", OrderStatus.PROVISIONED);
+    // unpaid at A, paid at B
+    Delivery unpaid = a.deliverAndAwait(run.unpaid("split"));
+    run.expectAnswer(unpaid, 200);
+    run.expectPurchases("split", 0);
+    run.expectNotClaimed("split");
+    Delivery paid = b.deliverAndAwait(run.asyncSucceeded("split"));
+    run.expectAnswer(paid, 200);
+    run.expectPurchases("split", 1);
+    run.expectStatus("split", OrderStatus.PROVISIONED);
+  }
+
+  private static void freeOrder(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Delivery free = a.deliverAndAwait(run.free("order"));
+    run.expectAnswer(free, 200);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("order", 1);
+    run.expectClaimsGranted("order", 1);
+  }
+
+  private static void unknownProviderOutcome(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    run.provider().next(Behaviour.buyThenTimeOut(), Behaviour.buyThenTimeOut());
+    CheckoutEvent paid = run.paid("order");
+    Delivery first = a.deliverAndAwait(paid);
+    run.expectAnswer(first, NOT_2XX);
+    run.expectPurchases("order", 1);
+    run.advance(LEASE);
+    Delivery again = a.deliverAndAwait(paid); // Stripe's retry of the same event, same instance
+    run.expectAnswer(again, NOT_2XX);
+    run.advance(LEASE);
+    Delivery redelivered = b.deliverAndAwait(run.paid("order")); // a new event, another instance
+    run.expectAnswer(redelivered, 200);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("order", 1);
+  }
+
+  private static void retryInSameProcess(ScenarioRun run) {
+    Instance a = run.instance("A");
+    run.provider().next(Behaviour.refuse("out of stock at the provider"));
+    CheckoutEvent paid = run.paid("order");
+    Delivery first = a.deliverAndAwait(paid);
+    run.expectAnswer(first, NOT_2XX);
+    run.advance(LEASE);
+    Delivery retry = a.deliverAndAwait(paid);
+    run.expectAnswer(retry, 200);
+    run.expectOrphans("order");
+    run.expectReported("order");
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectPurchases("order", 1);
+    run.expectItemIsPurchase("order", 1);
+    run.expectClaimsGranted("order", 2);
+  }
+
+  // Each round: a heartbeat's worth of time, then A pauses and B comes just before A's lapse.
+  private static void heartbeatKeepsFullLease(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    run.provider().next(Behaviour.hang());
+    CheckoutEvent paid = run.paid("order");
+    Delivery slow = a.deliver(paid);
+    run.provider().awaitCall(1);
+    for (int round = 1; round <= 3; round++) {
+      run.advance(HEARTBEAT);
+      Instant lapse = run.leaseObtained(a, "order");
+      a.freeze();
+      run.advanceTo(lapse.minusMillis(1));
+      Delivery other = b.deliverAndAwait(paid);
+      run.expectAnswer(other, 409);
+      run.expectClaimsGranted("order", 1);
+      a.thaw();
+    }
+    run.provider().release(1);
+    run.expectAnswer(slow, 200);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectClaimsGranted("order", 1);
+  }
+
+  private static void supersededHeartbeat(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    run.provider().next(Behaviour.hang(), Behaviour.hang());
+    CheckoutEvent paid = run.paid("order");
+    Delivery slow = a.deliver(paid);
+    run.provider().awaitCall(1);
+    run.advance(HEARTBEAT);
+    a.freeze();
+    run.advanceTo(run.leaseObtained(a, "order"));
+    Delivery fresh = b.deliver(paid);
+    run.provider().awaitCall(2);
+    a.thawOneTimer(); // A's overdue heartbeat alone: B holds the order now
+    run.expectCallCutOff(1);
+    a.thaw();
+    run.advance(HEARTBEAT.multipliedBy(3));
+    run.expectNoExtendAfterSuperseded();
+    run.provider().release(2);
+    run.expectAnswer(fresh, 200);
+    run.provider().release(1);
+    run.expectAnswer(slow, ANY_ANSWER);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("order", 1);
+    run.expectClaimsGranted("order", 2);
+  }
+
+  private static void twoOrdersOfOneCart(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    Delivery first = a.deliverAndAwait(run.paid("first"));
+    run.expectAnswer(first, 200);
+    Delivery second = b.deliverAndAwait(run.paid("second"));
+    run.expectAnswer(second, 200);
+    run.expectPurchases("first", 1);
+    run.expectPurchases("second", 1);
+    run.expectItemIsPurchase("first", 1);
+    run.expectItemIsPurchase("second", 1);
+  }
+
+  private static void cutOffBeforeLeaseLapses(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    run.provider().next(Behaviour.hang());
+    CheckoutEvent paid = run.paid("order");
+    Delivery slow = a.deliver(paid);
+    run.provider().awaitCall(1);
+    run.advance(HEARTBEAT);
+    a.cutOffFromStore();
+    Instant lapse = run.leaseObtained(a, "order");
+    run.advanceTo(lapse.minusMillis(1));
+    run.expectAnswer(slow, NOT_2XX);
+    run.expectCallCutOff(1);
+    run.expectClaimsGranted("order", 1);
+    run.advanceTo(lapse);
+    Delivery retry = b.deliverAndAwait(paid);
+    run.expectAnswer(retry, 200);
+    a.reconnect();
+    run.provider().release(1);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("order", 1);
+    run.expectClaimsGranted("order", 2);
+  }
+
+  private static void providerTimeout(ScenarioRun run) {
+    Instance a = run.instance("A");
+    Instance b = run.instance("B");
+    run.provider().next(Behaviour.hang());
+    CheckoutEvent paid = run.paid("order");
+    Delivery slow = a.deliver(paid);
+    run.provider().awaitCall(1);
+    run.advance(PROVIDER_TIMEOUT);
+    run.expectAnswer(slow, NOT_2XX);
+    run.expectCallCutOff(1);
+    run.advance(LEASE);
+    Delivery retry = b.deliverAndAwait(paid);
+    run.expectAnswer(retry, 200);
+    run.provider().release(1);
+    run.expectPurchases("order", 1);
+    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase("order", 1);
+    run.expectClaimsGranted("order", 2);
   }
 }

@@ -71,6 +71,7 @@ public final class ScenarioRun implements AutoCloseable {
   private final List<Thread> providerThreads = new ArrayList<>();
   private final List<OrphanReport> reports = new ArrayList<>();
   private final Map<CheckoutEvent, String> events = new IdentityHashMap<>();
+  private volatile boolean exactStatuses;
   private int eventCount;
   private int deliveryCount;
   private int groupCount;
@@ -95,6 +96,17 @@ public final class ScenarioRun implements AutoCloseable {
     this.timeline = new Timeline(clock);
     this.provider = new FakeProvider(this);
     this.prefix = "cs_test_" + ClaimId.newNonce().substring(0, 8) + RUNS.incrementAndGet() + "_";
+  }
+
+  /**
+   * Whether answers are checked against fencekit's exact statuses (200, 409, 500, 503) instead of
+   * by their effect on Stripe, the default: where a scenario's rule is "Stripe stops" any 2xx
+   * passes, where it is "Stripe retries" any other status does (and an exception, which a server
+   * answers 500).
+   */
+  public ScenarioRun exactStatuses(boolean exact) {
+    this.exactStatuses = exact;
+    return this;
   }
 
   /** The run's clock; move it with {@link #advance}. */
@@ -174,6 +186,17 @@ public final class ScenarioRun implements AutoCloseable {
         "unpaid",
         order,
         CheckoutEvent.completed(nextEventId(), PaymentStatus.UNPAID, order(order)));
+  }
+
+  /**
+   * A new {@code checkout.session.completed} event with nothing to pay ({@code
+   * no_payment_required}: a free order, a 100% coupon), for the order.
+   */
+  public CheckoutEvent free(String order) {
+    return event(
+        "free",
+        order,
+        CheckoutEvent.completed(nextEventId(), PaymentStatus.NO_PAYMENT_REQUIRED, order(order)));
   }
 
   /** A new {@code checkout.session.async_payment_succeeded} event for the order. */
@@ -314,6 +337,14 @@ public final class ScenarioRun implements AutoCloseable {
       quiesce();
     }
     clock.set(target);
+  }
+
+  /**
+   * Moves the clock forward to {@code instant} as {@link #advance} does; not at all if it is past.
+   */
+  public void advanceTo(Instant instant) {
+    Duration duration = Duration.between(clock.instant(), instant);
+    advance(duration.isNegative() ? Duration.ZERO : duration);
   }
 
   /**
@@ -505,7 +536,7 @@ public final class ScenarioRun implements AutoCloseable {
                     + " for the clock to move?)");
           }
           for (int allowed : statuses) {
-            if (allowed == delivery.status()) {
+            if (judged(allowed) == judged(delivery.status())) {
               return null;
             }
           }
@@ -522,9 +553,27 @@ public final class ScenarioRun implements AutoCloseable {
                       ? ""
                       : " (the handler threw " + delivery.thrown() + ")")
                   + ", expected "
-                  + (statuses.length == 1 ? "" : "one of ")
-                  + join(statuses));
+                  + expected(statuses));
         });
+  }
+
+  /** A status as this run judges it: itself if exact, else 200 for any 2xx and 500 for the rest. */
+  private int judged(int status) {
+    return exactStatuses ? status : status >= 200 && status < 300 ? 200 : 500;
+  }
+
+  private String expected(int... statuses) {
+    List<String> names = new ArrayList<>();
+    for (int status : statuses) {
+      String name =
+          exactStatuses
+              ? String.valueOf(status)
+              : judged(status) == 200 ? "a 2xx (Stripe stops)" : "a non-2xx (Stripe retries)";
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+    }
+    return (names.size() == 1 ? "" : "one of ") + String.join(", ", names);
   }
 
   /**
@@ -535,30 +584,36 @@ public final class ScenarioRun implements AutoCloseable {
     replay.line("run.expectAnswered(" + groupVar(group) + ", " + join(statuses) + ");");
     List<Integer> wanted = new ArrayList<>();
     for (int status : statuses) {
-      wanted.add(status);
+      wanted.add(judged(status));
     }
     wanted.sort(null);
     eventually(
         () -> {
           List<Integer> answered = new ArrayList<>();
+          List<Integer> statusesAnswered = new ArrayList<>();
           for (Delivery delivery : group) {
             if (delivery.answered()) {
-              answered.add(delivery.status());
+              answered.add(judged(delivery.status()));
+              statusesAnswered.add(delivery.status());
             }
           }
           answered.sort(null);
           if (answered.equals(wanted)) {
             return null;
           }
+          List<String> wantedNames = new ArrayList<>();
+          for (int status : wanted) {
+            wantedNames.add(expected(status));
+          }
           String text =
               "the deliveries "
                   + groupVar(group)
                   + " have answered "
-                  + answered
+                  + statusesAnswered
                   + " ("
                   + (group.size() - answered.size())
                   + " still working), expected "
-                  + wanted;
+                  + String.join(" and ", wantedNames);
           return answered.size() < wanted.size() ? waitFor(text) : never(text);
         });
   }
@@ -574,6 +629,16 @@ public final class ScenarioRun implements AutoCloseable {
     String sessionId = sessionId(order);
     eventually(
         () -> {
+          String other = provider.keySharedWith(sessionId);
+          if (other != null) {
+            return never(
+                "a provider call for order '"
+                    + order
+                    + "' sent the idempotency key of order '"
+                    + label(other)
+                    + "' and was handed that order's purchase: a key must name one order (its"
+                    + " session), never a cart, a customer or a product");
+          }
           int made = provider.purchases(sessionId);
           if (made == purchases) {
             return null;
@@ -832,6 +897,89 @@ public final class ScenarioRun implements AutoCloseable {
               ? null
               : never(
                   "order '" + order + "' was failed at some point (last error '" + error + "')");
+        });
+  }
+
+  /**
+   * When the lease {@code instance} last obtained on the order lapses, if each claim and heartbeat
+   * asked for a full {@link #LEASE}: the time its last claim answered Claimed or extend answered
+   * Written was sent, plus the lease.
+   *
+   * @throws ScenarioFailure if the instance never held the order
+   */
+  public Instant leaseObtained(Instance instance, String order) {
+    String sessionId = sessionId(order);
+    Instant last = null;
+    for (InstanceStore.Call call : instance.store().calls()) {
+      if (call.sessionId().equals(sessionId) && call.leased()) {
+        last = call.at();
+      }
+    }
+    if (last == null) {
+      throw failure("instance " + instance.name() + " never claimed order '" + order + "'");
+    }
+    return last.plus(LEASE);
+  }
+
+  /**
+   * Checks the {@code n}-th provider call (counting from 1) was cut off: told its attempt no longer
+   * owns the order ({@link org.fencekit.fulfilment.Ownership} reads false) or its thread was
+   * interrupted.
+   */
+  public void expectCallCutOff(int n) {
+    replay.line("run.expectCallCutOff(" + n + ");");
+    FakeProvider.ProviderCall call = provider.awaitCall(n);
+    eventually(
+        () ->
+            !call.purchase().ownership().owned() || call.interrupted()
+                ? null
+                : waitFor(
+                    "provider call #"
+                        + n
+                        + " of "
+                        + call.instance().name()
+                        + " for order '"
+                        + label(call.sessionId())
+                        + "' was not cut off: its ownership still reads true and its thread was"
+                        + " not interrupted (clock at +"
+                        + sinceStart(clock.instant())
+                        + "); a heartbeat answered Superseded, and a deadline reached, must tell"
+                        + " the call at once"));
+  }
+
+  /**
+   * Checks no instance extended a lease with a token after an extend with that token was answered
+   * {@code Superseded}: the heartbeat must stop once it learns the order was taken over.
+   */
+  public void expectNoExtendAfterSuperseded() {
+    replay.line("run.expectNoExtendAfterSuperseded();");
+    eventually(
+        () -> {
+          for (Instance instance : instances.values()) {
+            List<ClaimId> lost = new ArrayList<>();
+            for (InstanceStore.Call call : instance.store().calls()) {
+              if (!call.operation().equals("extend")) {
+                continue;
+              }
+              if (lost.contains(call.claimId())) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent extend("
+                        + label(call.sessionId())
+                        + ", "
+                        + InstanceStore.token(call.claimId())
+                        + ") at +"
+                        + sinceStart(call.at())
+                        + " after an extend with that token was answered Superseded: stop the"
+                        + " heartbeat once the order is taken over");
+              }
+              if ("Superseded".equals(call.answer())) {
+                lost.add(call.claimId());
+              }
+            }
+          }
+          return null;
         });
   }
 
