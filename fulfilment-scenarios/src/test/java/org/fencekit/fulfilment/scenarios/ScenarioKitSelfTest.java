@@ -1,20 +1,28 @@
 package org.fencekit.fulfilment.scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.fencekit.store.ManualClock;
 import org.fencekit.store.memory.MemoryOrderStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The kit tests itself: each deliberately wrong handler must fail the scenario named for its
  * mistake, on every one of several runs, with a message that names the mistake's effect, the
- * timeline and a replay.
+ * timeline and a replay; each handler that differs from fencekit's only in allowed ways must hold
+ * every scenario on every run. The cases run side by side: each is a run of its own.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ScenarioKitSelfTest {
 
   private static final int RUNS = 3;
@@ -24,18 +32,57 @@ class ScenarioKitSelfTest {
   void eachWrongHandlerFailsItsScenarioEveryTime(WrongHandler wrong) {
     Scenario scenario = wrong.catchingScenario();
     for (int i = 1; i <= RUNS; i++) {
-      ManualClock clock = new ManualClock(ScenarioRun.START);
-      try (MemoryOrderStore store = new MemoryOrderStore(clock);
-          ScenarioRun run =
-              new ScenarioRun(scenario.id(), wrong, store, clock, Duration.ofSeconds(3))) {
-        scenario.play(run);
-        fail(wrong + " passed " + scenario.id() + " on run " + i + " of " + RUNS);
-      } catch (ScenarioFailure failure) {
-        assertEquals(scenario.id(), failure.scenario());
-        assertTrue(failure.timeline().contains("receives"), failure::getMessage);
-        assertTrue(
-            failure.replay().contains("void replay_" + scenario.id() + "()"), failure::getMessage);
+      ScenarioFailure failure =
+          assertThrows(
+              ScenarioFailure.class,
+              () -> play(scenario, wrong, Duration.ofSeconds(3), false),
+              wrong + " passed " + scenario.id());
+      assertEquals(scenario.id(), failure.scenario());
+      assertTrue(failure.timeline().contains("receives"), failure::getMessage);
+      assertTrue(
+          failure.replay().contains("void replay_" + scenario.id() + "()"), failure::getMessage);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} holds every scenario")
+  @EnumSource(EquivalentHandler.class)
+  void eachEquivalentHandlerHoldsEveryScenarioEveryTime(EquivalentHandler handler) {
+    List<String> failed = new ArrayList<>();
+    for (Scenario scenario : Scenario.values()) {
+      for (int i = 1; i <= RUNS; i++) {
+        try {
+          play(scenario, handler, Duration.ofSeconds(10), false);
+        } catch (ScenarioFailure e) {
+          failed.add(scenario.id() + " (run " + i + "): " + e.problem());
+        }
       }
+    }
+    if (!failed.isEmpty()) {
+      fail(handler + " is right but failed:\n  " + String.join("\n  ", failed));
+    }
+  }
+
+  @Test
+  void exactStatusesAreAnOptIn() {
+    ScenarioFailure failure =
+        assertThrows(
+            ScenarioFailure.class,
+            () ->
+                play(
+                    Scenario.S01_CONCURRENT_DELIVERIES,
+                    EquivalentHandler.OTHER_STATUS_TABLE,
+                    Duration.ofSeconds(3),
+                    true));
+    assertTrue(failure.problem().contains("answered [429]"), failure::getMessage);
+  }
+
+  private static void play(
+      Scenario scenario, HandlerFactory handlers, Duration patience, boolean exact) {
+    ManualClock clock = new ManualClock(ScenarioRun.START);
+    try (MemoryOrderStore store = new MemoryOrderStore(clock);
+        ScenarioRun run =
+            new ScenarioRun(scenario.id(), handlers, store, clock, patience).exactStatuses(exact)) {
+      scenario.play(run);
     }
   }
 }

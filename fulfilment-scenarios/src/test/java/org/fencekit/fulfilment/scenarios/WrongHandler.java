@@ -1,62 +1,263 @@
 package org.fencekit.fulfilment.scenarios;
 
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.EventType;
 import org.fencekit.fulfilment.FulfilmentHandler;
+import org.fencekit.fulfilment.FulfilmentOutcome;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
+import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.fulfilment.Scheduler;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
 import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 
 /**
- * fencekit's handler with one deliberate mistake each, made from outside (a wrapped provider,
- * store, scheduler, listener or event), and the scenario that must catch it.
+ * fencekit's handler with one realistic mistake each, made from outside (a wrapped provider, store,
+ * scheduler, listener, event or answer), and the scenario named for it, which must catch it on
+ * every run.
  */
 enum WrongHandler implements HandlerFactory {
+
+  // ------------------------------------------------------------------ idempotency keys
 
   /** A new idempotency key per attempt, so a retry after a crash buys again. */
   NO_IDEMPOTENCY_KEY(Scenario.S05_CRASH_AFTER_PURCHASE) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      Provider freshKeys =
-          purchase ->
-              context
-                  .provider()
-                  .buy(
-                      new Purchase(
-                          purchase.snapshot(),
-                          "attempt-" + UUID.randomUUID(),
-                          purchase.ownership()));
-      return HandlerUnderTest.of(
-          context.configure(FulfilmentHandler.builder(context.store(), freshKeys)).build());
+      return withKey(context, purchase -> "attempt-" + UUID.randomUUID());
     }
   },
+
+  /** The key carries the claim's token: each new claim buys again. */
+  KEY_PER_CLAIM(Scenario.S05_CRASH_AFTER_PURCHASE) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withKey(
+          context, p -> p.sessionId() + "-" + p.ownership().claimId().fence() + "-attempt");
+    }
+  },
+
+  /** The key is the event id: a redelivery under a new event id buys again. */
+  KEY_PER_EVENT(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      Map<String, String> eventOf = new ConcurrentHashMap<>();
+      HandlerUnderTest handler = withKey(context, p -> "event-" + eventOf.get(p.sessionId()));
+      return closing(
+          handler,
+          event -> {
+            if (event.sessionId() != null) {
+              eventOf.put(event.sessionId(), event.eventId());
+            }
+            return handler.handle(event);
+          });
+    }
+  },
+
+  /** The key names the process as well as the order: a retry on another instance buys again. */
+  KEY_PER_INSTANCE(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withKey(context, p -> context.instance() + "-" + p.sessionId());
+    }
+  },
+
+  /** The key names the cart (product, quantity, customer): a second order gets the first's item. */
+  KEY_PER_CART(Scenario.S19_TWO_ORDERS_ONE_CART) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withKey(
+          context,
+          p -> {
+            OrderSnapshot order = p.snapshot();
+            return order.productId() + "x" + order.quantity() + "-" + order.customerEmail();
+          });
+    }
+  },
+
+  // ------------------------------------------------------------------ which events are paid
+
+  /** Takes an unpaid completion for paid. */
+  FULFILS_UNPAID(Scenario.S06_UNPAID_THEN_PAID) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withEvents(
+          context,
+          event ->
+              event.type() == EventType.COMPLETED
+                  ? CheckoutEvent.completed(event.eventId(), PaymentStatus.PAID, event.snapshot())
+                  : event);
+    }
+  },
+
+  /** Only checkout.session.completed is handled; async_payment_succeeded is acknowledged. */
+  IGNORES_ASYNC_SUCCEEDED(Scenario.S06_UNPAID_THEN_PAID) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withEvents(
+          context,
+          event ->
+              event.type() == EventType.ASYNC_PAYMENT_SUCCEEDED
+                  ? CheckoutEvent.other(event.eventId(), event.typeName())
+                  : event);
+    }
+  },
+
+  /** async_payment_failed is taken for a payment: it buys. */
+  FULFILS_FAILED_PAYMENT(Scenario.S07_ASYNC_PAYMENT_FAILED) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withEvents(
+          context,
+          event ->
+              event.type() == EventType.ASYNC_PAYMENT_FAILED
+                  ? CheckoutEvent.asyncPaymentSucceeded(event.eventId(), event.snapshot())
+                  : event);
+    }
+  },
+
+  /**
+   * async_payment_succeeded is fulfilled only for a session this process saw announced unpaid: one
+   * that came first, alone, or to another instance is lost.
+   */
+  PAID_ONLY_IF_SEEN_UNPAID(Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      Set<String> awaiting = ConcurrentHashMap.newKeySet();
+      HandlerUnderTest right = fencekit(context);
+      return closing(
+          right,
+          event -> {
+            if (event.type() == EventType.COMPLETED
+                && event.paymentStatus() == PaymentStatus.UNPAID) {
+              awaiting.add(event.sessionId());
+            }
+            if (event.type() == EventType.ASYNC_PAYMENT_SUCCEEDED
+                && !awaiting.contains(event.sessionId())) {
+              return 200; // "no pending order for this session"
+            }
+            return right.handle(event);
+          });
+    }
+  },
+
+  /** Fulfils only payment_status paid: a free order (no_payment_required) waits forever. */
+  FREE_ORDER_UNFULFILLED(Scenario.S14_FREE_ORDER) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withEvents(
+          context,
+          event ->
+              event.paymentStatus() == PaymentStatus.NO_PAYMENT_REQUIRED
+                  ? CheckoutEvent.completed(event.eventId(), PaymentStatus.UNPAID, event.snapshot())
+                  : event);
+    }
+  },
+
+  // ------------------------------------------------------------------ answers
+
+  /** A provider call whose outcome is unknown is answered 200: Stripe stops, the order is lost. */
+  OK_ON_UNKNOWN_OUTCOME(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(
+          context,
+          outcome ->
+              outcome instanceof FulfilmentOutcome.ProviderFailed failed && !failed.nothingBought()
+                  ? 200
+                  : outcome.httpStatus());
+    }
+  },
+
+  /** A provider refusal is answered 200 ("recorded as failed"): nobody retries the order. */
+  OK_ON_PROVIDER_FAILURE(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(
+          context,
+          outcome ->
+              outcome.kind() == FulfilmentOutcome.Kind.PROVIDER_FAILED
+                  ? 200
+                  : outcome.httpStatus());
+    }
+  },
+
+  /** A store outage is answered 200 ("we will sort it out"): nobody retries the order. */
+  OK_ON_STORE_OUTAGE(Scenario.S09_STORE_DOWN_DURING_COMPLETE) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(
+          context,
+          outcome ->
+              outcome.kind() == FulfilmentOutcome.Kind.STORE_UNAVAILABLE
+                  ? 200
+                  : outcome.httpStatus());
+    }
+  },
+
+  /** An order in flight is answered 200: if that attempt then fails, nobody retries. */
+  OK_WHILE_IN_FLIGHT(Scenario.S01_CONCURRENT_DELIVERIES) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(
+          context,
+          outcome ->
+              outcome.kind() == FulfilmentOutcome.Kind.IN_FLIGHT ? 200 : outcome.httpStatus());
+    }
+  },
+
+  /** A duplicate of a fulfilled order is answered 409: Stripe retries it for days. */
+  RETRY_FOR_DUPLICATE(Scenario.S08_DUPLICATE_AFTER_SUCCESS) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(
+          context,
+          outcome ->
+              outcome.kind() == FulfilmentOutcome.Kind.DUPLICATE ? 409 : outcome.httpStatus());
+    }
+  },
+
+  /**
+   * Skips an event id it has seen before (a "processed events" table written on receipt): Stripe's
+   * retry of a failed delivery is answered 200 and the order never fulfilled.
+   */
+  DEDUPES_BY_EVENT_ID(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      HandlerUnderTest right = fencekit(context);
+      return closing(right, event -> PROCESSED.add(event.eventId()) ? right.handle(event) : 200);
+    }
+  },
+
+  // ------------------------------------------------------------------ tokens and settles
 
   /** Fails the order when a complete's outcome is unknown. */
   FAIL_AFTER_UNKNOWN_COMPLETE(Scenario.S09_STORE_DOWN_DURING_COMPLETE) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      OrderStore failing = new FailsAfterUnknownComplete(context.store());
-      return HandlerUnderTest.of(
-          context.configure(FulfilmentHandler.builder(failing, context.provider())).build());
+      return withStore(context, new FailsAfterUnknownComplete(context.store()));
     }
   },
 
-  /** Never extends the lease during a slow provider call. */
-  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS) {
+  /** Settles with the token of the first claim this process made on the order, kept in a field. */
+  STALE_TOKEN_CACHED(Scenario.S16_RETRY_IN_SAME_PROCESS) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      Scheduler withoutHeartbeats =
-          (name, delay, task) ->
-              name.equals("heartbeat") ? () -> {} : context.scheduler().schedule(name, delay, task);
-      return HandlerUnderTest.of(context.fulfilmentHandler().scheduler(withoutHeartbeats).build());
+      return withStore(context, new FirstTokenCached(context.store()));
     }
   },
 
@@ -68,18 +269,141 @@ enum WrongHandler implements HandlerFactory {
     }
   },
 
-  /** Takes an unpaid completion for paid. */
-  FULFILS_UNPAID(Scenario.S06_UNPAID_THEN_PAID) {
+  /** Reports each orphaned purchase twice (an alert in two places). */
+  REPORTS_ORPHAN_TWICE(Scenario.S03_STALE_COMPLETION) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      HandlerUnderTest right = HandlerUnderTest.of(context.fulfilmentHandler().build());
-      return event ->
-          right.handle(
-              event.type() == EventType.COMPLETED
-                  ? CheckoutEvent.completed(event.eventId(), PaymentStatus.PAID, event.snapshot())
-                  : event);
+      return HandlerUnderTest.of(
+          context
+              .fulfilmentHandler()
+              .orphanListener(
+                  report -> {
+                    context.orphanListener().orphaned(report);
+                    context.orphanListener().orphaned(report);
+                  })
+              .build());
+    }
+  },
+
+  /**
+   * Drops what a call bought after its attempt lost the order ("not ours any more"), claiming it
+   * bought nothing: the purchase is never recorded as an orphan.
+   */
+  DISCARDS_LOST_PURCHASE(Scenario.S03_STALE_COMPLETION) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      Provider discarding =
+          purchase -> {
+            Item item = context.provider().buy(purchase);
+            if (!purchase.ownership().owned()) {
+              throw ProviderException.nothingBought("the attempt lost the order; result dropped");
+            }
+            return item;
+          };
+      return HandlerUnderTest.of(
+          context.configure(FulfilmentHandler.builder(context.store(), discarding)).build());
+    }
+  },
+
+  // ------------------------------------------------------------------ heartbeats and deadlines
+
+  /** Never extends the lease during a slow provider call. */
+  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withScheduler(
+          context,
+          (name, delay, task) ->
+              name.equals("heartbeat")
+                  ? () -> {}
+                  : context.scheduler().schedule(name, delay, task));
+    }
+  },
+
+  /** Each heartbeat extends by half a lease: the order lapses under a live call. */
+  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withStore(
+          context,
+          new ForwardingOrderStore(context.store()) {
+            @Override
+            public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+              return super.extend(sessionId, claimId, lease.dividedBy(2));
+            }
+
+            @Override
+            public void close() {}
+          });
+    }
+  },
+
+  /**
+   * Takes a heartbeat answered Superseded for a transient store error: the call is not told it lost
+   * the order, and the heartbeat goes on.
+   */
+  IGNORES_SUPERSEDED_HEARTBEAT(Scenario.S18_SUPERSEDED_HEARTBEAT) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withStore(
+          context,
+          new ForwardingOrderStore(context.store()) {
+            @Override
+            public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+              WriteResult result = super.extend(sessionId, claimId, lease);
+              if (result instanceof WriteResult.Superseded) {
+                throw new StoreUnavailableException(
+                    "wrong-handler", "extend", sessionId, false, "taken for a blip", null);
+              }
+              return result;
+            }
+
+            @Override
+            public void close() {}
+          });
+    }
+  },
+
+  /** Never cuts a provider call off: neither the lease nor the timeout bounds it. */
+  NO_CUT_OFF(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withScheduler(
+          context,
+          (name, delay, task) ->
+              name.equals("provider deadline")
+                  ? () -> {}
+                  : context.scheduler().schedule(name, delay, task));
+    }
+  },
+
+  /** Cuts the call off when the lease ends, not before: a retry may already have claimed it. */
+  CUT_OFF_AT_LEASE_END(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withScheduler(
+          context,
+          (name, delay, task) ->
+              context
+                  .scheduler()
+                  .schedule(
+                      name,
+                      name.equals("provider deadline") ? delay.plus(context.heartbeat()) : delay,
+                      task));
+    }
+  },
+
+  /** No timeout on the provider call: a call that never answers holds the order forever. */
+  NO_PROVIDER_TIMEOUT(Scenario.S21_PROVIDER_TIMEOUT) {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return HandlerUnderTest.of(
+          context.fulfilmentHandler().providerTimeout(Duration.ofHours(24)).build());
     }
   };
+
+  /** The event ids {@link #DEDUPES_BY_EVENT_ID} saw (unique per run: each run has its prefix). */
+  private static final Set<String> PROCESSED = ConcurrentHashMap.newKeySet();
 
   private final Scenario catchingScenario;
 
@@ -90,6 +414,67 @@ enum WrongHandler implements HandlerFactory {
   /** The scenario named for this mistake. */
   Scenario catchingScenario() {
     return catchingScenario;
+  }
+
+  // ------------------------------------------------------------------ how the mistakes are made
+
+  private static HandlerUnderTest fencekit(HandlerContext context) {
+    return HandlerUnderTest.of(context.fulfilmentHandler().build());
+  }
+
+  private static HandlerUnderTest withStore(HandlerContext context, OrderStore store) {
+    return HandlerUnderTest.of(
+        context.configure(FulfilmentHandler.builder(store, context.provider())).build());
+  }
+
+  private static HandlerUnderTest withScheduler(HandlerContext context, Scheduler scheduler) {
+    return HandlerUnderTest.of(context.fulfilmentHandler().scheduler(scheduler).build());
+  }
+
+  /** fencekit's handler, buying with the key {@code key} makes of each purchase. */
+  private static HandlerUnderTest withKey(
+      HandlerContext context, java.util.function.Function<Purchase, String> key) {
+    Provider keyed =
+        purchase ->
+            context
+                .provider()
+                .buy(new Purchase(purchase.snapshot(), key.apply(purchase), purchase.ownership()));
+    return HandlerUnderTest.of(
+        context.configure(FulfilmentHandler.builder(context.store(), keyed)).build());
+  }
+
+  /** fencekit's handler, seeing each event as {@code rewrite} makes it. */
+  private static HandlerUnderTest withEvents(
+      HandlerContext context, UnaryOperator<CheckoutEvent> rewrite) {
+    HandlerUnderTest right = fencekit(context);
+    return closing(right, event -> right.handle(rewrite.apply(event)));
+  }
+
+  /** fencekit's handler, answering {@code status} of each outcome. */
+  static HandlerUnderTest answering(
+      HandlerContext context, ToIntFunction<FulfilmentOutcome> status) {
+    FulfilmentHandler handler = context.fulfilmentHandler().build();
+    return closing(HandlerUnderTest.of(handler), event -> status.applyAsInt(handler.handle(event)));
+  }
+
+  /** {@code body}, closing {@code inner} when the run ends. */
+  static HandlerUnderTest closing(HandlerUnderTest inner, HandlerUnderTest body) {
+    return new Wrapped(inner, body);
+  }
+
+  private record Wrapped(HandlerUnderTest inner, HandlerUnderTest body)
+      implements HandlerUnderTest, AutoCloseable {
+    @Override
+    public int handle(CheckoutEvent event) throws Exception {
+      return body.handle(event);
+    }
+
+    @Override
+    public void close() {
+      if (inner instanceof HandlerUnderTest.Closing closing) {
+        closing.close();
+      }
+    }
   }
 
   /** A store that, when a complete's outcome is unknown, sends a fail for the same token. */
@@ -112,6 +497,42 @@ enum WrongHandler implements HandlerFactory {
         }
         throw e;
       }
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A store client that keeps the first token it was granted per order and settles with it. */
+  private static final class FirstTokenCached extends ForwardingOrderStore {
+    private final Map<String, ClaimId> first = new ConcurrentHashMap<>();
+
+    FirstTokenCached(OrderStore store) {
+      super(store);
+    }
+
+    @Override
+    public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+      ClaimResult result = super.claim(snapshot, lease);
+      if (result instanceof ClaimResult.Claimed claimed) {
+        first.putIfAbsent(snapshot.sessionId(), claimed.claimId());
+      }
+      return result;
+    }
+
+    @Override
+    public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+      return super.complete(sessionId, first.getOrDefault(sessionId, claimId), item);
+    }
+
+    @Override
+    public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+      return super.fail(sessionId, first.getOrDefault(sessionId, claimId), error);
+    }
+
+    @Override
+    public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+      return super.extend(sessionId, first.getOrDefault(sessionId, claimId), lease);
     }
 
     @Override
