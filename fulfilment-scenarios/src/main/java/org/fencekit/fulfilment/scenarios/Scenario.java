@@ -14,14 +14,15 @@ import org.fencekit.store.OrderStatus;
 /**
  * The failure sequences every Checkout fulfilment handler must survive, each with a stable id and a
  * rule in plain words. Each one asserts the purchases made per order, the final record, the orphans
- * kept and reported, and the HTTP answers.
+ * kept and reported, and the HTTP answers: by their effect on Stripe (2xx stops it, anything else
+ * makes it retry) unless the run holds them to fencekit's exact statuses, which the scenarios name.
  */
 public enum Scenario {
 
   /** Two deliveries of one event at once. */
   S01_CONCURRENT_DELIVERIES(
       "s01_concurrentDeliveriesBuyOnce",
-      "two concurrent deliveries buy one item; the loser gets 409 to retry later",
+      "two concurrent deliveries buy one item; the loser is asked to retry later (409)",
       Scenario::concurrentDeliveries),
 
   /** The seed's incident: a late failure over a newer attempt's success. */
@@ -87,7 +88,7 @@ public enum Scenario {
   S11_SLOW_CALL_HEARTBEATS(
       "s11_slowCallHeartbeatsKeepOneOwner",
       "a provider call that outlives several leases but heartbeats buys once, orphans nothing,"
-          + " and every delivery meanwhile gets 409",
+          + " and every delivery meanwhile is asked to retry (409)",
       Scenario::slowCallWithHeartbeats),
 
   /** Stripe sends the same session under a new event id. */
