@@ -723,7 +723,8 @@ public final class FulfilmentHandler implements AutoCloseable {
 
     /**
      * How often a running provider call's lease is extended; a quarter of the lease by default. At
-     * most half the lease, so one lost heartbeat never lets the lease run out.
+     * most a third of the lease, so one lost heartbeat never lets the lease run out and the call is
+     * still cut off a heartbeat before it would.
      */
     public Builder heartbeat(Duration heartbeat) {
       this.heartbeat = Objects.requireNonNull(heartbeat, "heartbeat");

@@ -272,9 +272,7 @@ public enum Scenario {
     run.advance(LEASE);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
     run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
   }
 
   private static void crashAfterPurchase(ScenarioRun run) {
@@ -286,9 +284,7 @@ public enum Scenario {
     run.advance(LEASE);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
     run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
   }
 
   private static void unpaidThenPaid(ScenarioRun run) {
@@ -410,9 +406,7 @@ public enum Scenario {
     run.expectStatus("early", OrderStatus.PROVISIONED);
     Delivery lateUnpaid = a.deliverAndAwait(run.unpaid("early"));
     run.expectAnswer(lateUnpaid, 200);
-    run.expectPurchases("early", 1);
-    run.expectStatus("early", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("early", 1);
+    boughtOnce(run, "early");
     // async_payment_succeeded alone: its completed never arrives
     Delivery alone = a.deliverAndAwait(run.asyncSucceeded("alone"));
     run.expectAnswer(alone, 200);
@@ -433,9 +427,7 @@ public enum Scenario {
     Instance a = run.instance("A");
     Delivery free = a.deliverAndAwait(run.free("order"));
     run.expectAnswer(free, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
     run.expectClaimsGranted("order", 1);
   }
 
@@ -453,9 +445,7 @@ public enum Scenario {
     run.advance(LEASE);
     Delivery redelivered = b.deliverAndAwait(run.paid("order")); // a new event, another instance
     run.expectAnswer(redelivered, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
   }
 
   private static void retryInSameProcess(ScenarioRun run) {
@@ -479,10 +469,8 @@ public enum Scenario {
   private static void heartbeatKeepsFullLease(ScenarioRun run) {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang());
     CheckoutEvent paid = run.paid("order");
-    Delivery slow = a.deliver(paid);
-    run.provider().awaitCall(1);
+    Delivery slow = hangingCall(run, a, paid);
     for (int round = 1; round <= 3; round++) {
       run.advance(HEARTBEAT);
       Instant lapse = run.leaseObtained(a, "order");
@@ -521,9 +509,7 @@ public enum Scenario {
     run.expectAnswer(fresh, 200);
     run.provider().release(1);
     run.expectAnswer(slow, ANY_ANSWER);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
     run.expectClaimsGranted("order", 2);
   }
 
@@ -543,10 +529,8 @@ public enum Scenario {
   private static void cutOffBeforeLeaseLapses(ScenarioRun run) {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang());
     CheckoutEvent paid = run.paid("order");
-    Delivery slow = a.deliver(paid);
-    run.provider().awaitCall(1);
+    Delivery slow = hangingCall(run, a, paid);
     run.advance(HEARTBEAT);
     a.cutOffFromStore();
     Instant lapse = run.leaseObtained(a, "order");
@@ -559,19 +543,15 @@ public enum Scenario {
     run.expectAnswer(retry, 200);
     a.reconnect();
     run.provider().release(1);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
     run.expectClaimsGranted("order", 2);
   }
 
   private static void providerTimeout(ScenarioRun run) {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang());
     CheckoutEvent paid = run.paid("order");
-    Delivery slow = a.deliver(paid);
-    run.provider().awaitCall(1);
+    Delivery slow = hangingCall(run, a, paid);
     run.advance(PROVIDER_TIMEOUT);
     run.expectAnswer(slow, NOT_2XX);
     run.expectCallCutOff(1);
@@ -579,9 +559,23 @@ public enum Scenario {
     Delivery retry = b.deliverAndAwait(paid);
     run.expectAnswer(retry, 200);
     run.provider().release(1);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    boughtOnce(run, "order");
     run.expectClaimsGranted("order", 2);
+  }
+
+  /** The order ends provisioned with its first purchase, the only one. */
+  private static void boughtOnce(ScenarioRun run, String order) {
+    run.expectPurchases(order, 1);
+    run.expectStatus(order, OrderStatus.PROVISIONED);
+    run.expectItemIsPurchase(order, 1);
+  }
+
+  /** Delivers {@code event} to {@code instance} and waits until its provider call hangs. */
+  private static Delivery hangingCall(ScenarioRun run, Instance instance, CheckoutEvent event) {
+    int call = run.provider().calls().size() + 1;
+    run.provider().next(Behaviour.hang());
+    Delivery delivery = instance.deliver(event);
+    run.provider().awaitCall(call);
+    return delivery;
   }
 }

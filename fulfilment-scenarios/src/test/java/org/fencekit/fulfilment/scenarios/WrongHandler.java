@@ -187,12 +187,7 @@ enum WrongHandler implements HandlerFactory {
   OK_ON_PROVIDER_FAILURE(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return answering(
-          context,
-          outcome ->
-              outcome.kind() == FulfilmentOutcome.Kind.PROVIDER_FAILED
-                  ? 200
-                  : outcome.httpStatus());
+      return answering(context, FulfilmentOutcome.Kind.PROVIDER_FAILED, 200);
     }
   },
 
@@ -200,12 +195,7 @@ enum WrongHandler implements HandlerFactory {
   OK_ON_STORE_OUTAGE(Scenario.S09_STORE_DOWN_DURING_COMPLETE) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return answering(
-          context,
-          outcome ->
-              outcome.kind() == FulfilmentOutcome.Kind.STORE_UNAVAILABLE
-                  ? 200
-                  : outcome.httpStatus());
+      return answering(context, FulfilmentOutcome.Kind.STORE_UNAVAILABLE, 200);
     }
   },
 
@@ -213,10 +203,7 @@ enum WrongHandler implements HandlerFactory {
   OK_WHILE_IN_FLIGHT(Scenario.S01_CONCURRENT_DELIVERIES) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return answering(
-          context,
-          outcome ->
-              outcome.kind() == FulfilmentOutcome.Kind.IN_FLIGHT ? 200 : outcome.httpStatus());
+      return answering(context, FulfilmentOutcome.Kind.IN_FLIGHT, 200);
     }
   },
 
@@ -224,10 +211,7 @@ enum WrongHandler implements HandlerFactory {
   RETRY_FOR_DUPLICATE(Scenario.S08_DUPLICATE_AFTER_SUCCESS) {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return answering(
-          context,
-          outcome ->
-              outcome.kind() == FulfilmentOutcome.Kind.DUPLICATE ? 409 : outcome.httpStatus());
+      return answering(context, FulfilmentOutcome.Kind.DUPLICATE, 409);
     }
   },
 
@@ -455,6 +439,12 @@ enum WrongHandler implements HandlerFactory {
       HandlerContext context, ToIntFunction<FulfilmentOutcome> status) {
     FulfilmentHandler handler = context.fulfilmentHandler().build();
     return closing(HandlerUnderTest.of(handler), event -> status.applyAsInt(handler.handle(event)));
+  }
+
+  /** fencekit's handler, answering {@code status} for outcomes of {@code kind}. */
+  static HandlerUnderTest answering(
+      HandlerContext context, FulfilmentOutcome.Kind kind, int status) {
+    return answering(context, outcome -> outcome.kind() == kind ? status : outcome.httpStatus());
   }
 
   /** {@code body}, closing {@code inner} when the run ends. */
