@@ -4,6 +4,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.fencekit.store.spi.Credentials;
 
 /**
  * One kind of server the tests need, found once per JVM in this order:
@@ -176,9 +177,9 @@ final class Backend {
         error =
             variable
                 + "="
-                + Redaction.url(value)
+                + Credentials.of(value).mask(value)
                 + " is malformed: "
-                + Redaction.clean(e.getMessage(), value)
+                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
                 + ". A good value: "
                 + variable
                 + "="
@@ -187,11 +188,11 @@ final class Backend {
         error =
             variable
                 + " points at "
-                + Redaction.url(value)
+                + Credentials.of(value).mask(value)
                 + " but no "
                 + name
                 + " answers there ("
-                + Redaction.clean(e.getMessage(), value)
+                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
                 + "): start the server or fix the variable (e.g. "
                 + variable
                 + "="

@@ -17,6 +17,7 @@ import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.Validate;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.Credentials;
 
 /**
  * An {@link OrderStore} on PostgreSQL, one row per order, safe for any number of threads, processes
@@ -438,7 +439,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       }
       String target = "a DataSource (" + dataSource.getClass().getName() + ")";
       return new PostgresStorage(
-          dataSource, null, sql, queryTimeoutSeconds, target, Secrets.none(), serverTime);
+          dataSource, null, sql, queryTimeoutSeconds, target, Credentials.NONE, serverTime);
     }
 
     private PostgresStorage ownedPool(Sql sql, int queryTimeoutSeconds) {
@@ -447,11 +448,11 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
             "dataSource or jdbcUrl must be set: give your DataSource, or a URL such as"
                 + " jdbc:postgresql://localhost:5432/mydb?user=me for a pool the store owns");
       }
-      Secrets secrets = Secrets.of(jdbcUrl, password);
-      String target = Secrets.redactUrl(jdbcUrl);
+      Credentials credentials = Credentials.of(jdbcUrl, password);
+      String target = Credentials.withoutCredentials(jdbcUrl);
       if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
         throw new IllegalArgumentException(
-            "jdbcUrl must start with 'jdbc:postgresql:', got '" + secrets.clean(target) + "'");
+            "jdbcUrl must start with 'jdbc:postgresql:', got '" + credentials.mask(target) + "'");
       }
       int poolSize = maximumPoolSize == null ? DEFAULT_MAXIMUM_POOL_SIZE : maximumPoolSize;
       if (poolSize < 1) {
@@ -462,7 +463,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
         throw new IllegalArgumentException(
             "connectionTimeout must be at least 250 ms, got " + timeout);
       }
-      Secrets.Split split = Secrets.split(jdbcUrl);
+      PasswordParameter.Split split = PasswordParameter.split(jdbcUrl);
       if (split.password() != null && password != null) {
         throw new IllegalArgumentException(
             "password is given twice, in jdbcUrl and by password():" + " give it once");
@@ -501,9 +502,10 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
                 + target
                 + " could not be used to build a"
                 + " connection pool: "
-                + secrets.clean(String.valueOf(e.getMessage())));
+                + credentials.mask(String.valueOf(e.getMessage())));
       }
-      return new PostgresStorage(pool, pool, sql, queryTimeoutSeconds, target, secrets, serverTime);
+      return new PostgresStorage(
+          pool, pool, sql, queryTimeoutSeconds, target, credentials, serverTime);
     }
   }
 }

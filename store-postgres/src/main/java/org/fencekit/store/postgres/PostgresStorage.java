@@ -27,6 +27,7 @@ import org.fencekit.store.jdbc.JdbcFailure;
 import org.fencekit.store.jdbc.JdbcOrder;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
+import org.fencekit.store.spi.Credentials;
 
 /**
  * The PostgreSQL {@link org.fencekit.store.OrderStorage}: each atomic step is one READ COMMITTED
@@ -64,7 +65,7 @@ final class PostgresStorage extends JdbcAdminStorage {
   private final Sql sql;
   private final int queryTimeoutSeconds;
   private final String target;
-  private final Secrets secrets;
+  private final Credentials credentials;
   private final boolean serverTime;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicLong retries = new AtomicLong();
@@ -81,7 +82,7 @@ final class PostgresStorage extends JdbcAdminStorage {
    * @param sql the statements for the configured tables
    * @param queryTimeoutSeconds the JDBC query timeout of every statement, at least 1
    * @param target where the data lives, for messages, without credentials
-   * @param secrets strings that must never appear in a message
+   * @param credentials what must never appear in a message
    * @param serverTime whether each step reads {@code now} from the server ({@code
    *     clock_timestamp()}, in its locking read)
    */
@@ -91,7 +92,7 @@ final class PostgresStorage extends JdbcAdminStorage {
       Sql sql,
       int queryTimeoutSeconds,
       String target,
-      Secrets secrets,
+      Credentials credentials,
       boolean serverTime) {
     super(sql.admin());
     this.dataSource = dataSource;
@@ -99,7 +100,7 @@ final class PostgresStorage extends JdbcAdminStorage {
     this.sql = sql;
     this.queryTimeoutSeconds = queryTimeoutSeconds;
     this.target = target;
-    this.secrets = secrets;
+    this.credentials = credentials;
     this.serverTime = serverTime;
   }
 
@@ -517,7 +518,7 @@ final class PostgresStorage extends JdbcAdminStorage {
             "postgres store: closing the connection pool for "
                 + target
                 + " failed: "
-                + secrets.clean(String.valueOf(e.getMessage())),
+                + credentials.mask(String.valueOf(e.getMessage())),
             e);
       }
     }
@@ -662,7 +663,7 @@ final class PostgresStorage extends JdbcAdminStorage {
 
   private StoreUnavailableException unavailable(
       String operation, String sessionId, boolean outcomeUnknown, SQLException e, int attempts) {
-    String detail = secrets.clean(describe(e)) + "; " + remedy(e, attempts);
+    String detail = credentials.mask(describe(e)) + "; " + remedy(e, attempts);
     return new StoreUnavailableException(BACKEND, operation, sessionId, outcomeUnknown, detail, e);
   }
 

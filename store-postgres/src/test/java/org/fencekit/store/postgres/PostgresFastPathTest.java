@@ -39,6 +39,7 @@ import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.Credentials;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
@@ -418,7 +419,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
     Sql drifted = drifted(real, "failFast", "last_error = ?", "last_error = 'drifted: ' || ?");
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Credentials.NONE, false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(
@@ -441,7 +442,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertTrue(real.reclaimFast().contains("updated_at = ?"), real.reclaimFast());
     Sql drifted = drifted(real, "reclaimFast", "updated_at = ?", "updated_at = ? + 1");
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Secrets.none(), false);
+        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Credentials.NONE, false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(

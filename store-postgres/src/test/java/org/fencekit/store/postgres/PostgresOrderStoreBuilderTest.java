@@ -231,20 +231,6 @@ class PostgresOrderStoreBuilderTest {
             .contains("CREATE TABLE IF NOT EXISTS fencekit_orders ("));
   }
 
-  @Test
-  @DisplayName("a URL shown in a message keeps host and database only")
-  void redactedUrl() {
-    assertEquals(
-        "jdbc:postgresql://db:5432/shop?...",
-        Secrets.redactUrl("jdbc:postgresql://db:5432/shop?user=a&password=" + SECRET));
-    assertEquals(
-        "jdbc:postgresql://db/shop",
-        Secrets.redactUrl("jdbc:postgresql://a:" + SECRET + "@db/shop"));
-    Secrets secrets =
-        Secrets.of("jdbc:postgresql://db/shop?password=s%40cret&sslpassword=k3y", "given");
-    assertEquals("*** *** *** ***", secrets.clean("s%40cret s@cret k3y given"));
-  }
-
   private static void assertNoSecret(Throwable thrown) {
     for (Throwable t = thrown; t != null; t = t.getCause()) {
       String text = t.toString();

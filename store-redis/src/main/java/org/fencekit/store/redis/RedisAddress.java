@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Credentials;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -29,12 +30,12 @@ final class RedisAddress {
       throw new IllegalArgumentException(
           "url must look like redis://[user:password@]host[:port][/db],"
               + " got "
-              + Redaction.redactUserInfo(url)
+              + Credentials.maskPatterns(url)
               + ", which is not a URI ("
               + e.getReason()
               + ")");
     }
-    String shown = Redaction.of(uri).redact(url);
+    String shown = Credentials.of(url).mask(url);
     if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {
       throw new IllegalArgumentException("url must start with redis:// or rediss://, got " + shown);
     }

@@ -31,6 +31,7 @@ import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.Validate;
 import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.Credentials;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -563,7 +564,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         boolean cluster = isCluster(client);
         return new RedisOrderStore(
                 new ScriptRunner(
-                    client, false, false, Redaction.NONE, client.getClass().getSimpleName()),
+                    client, false, false, Credentials.NONE, client.getClass().getSimpleName()),
                 keyPrefix,
                 cluster,
                 clock,
@@ -579,7 +580,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       int timeoutMillis = (int) timeout.toMillis();
       if (url != null) {
         URI uri = RedisAddress.parseUrl(url);
-        Redaction redaction = Redaction.of(uri);
+        Credentials credentials = Credentials.of(url);
         DefaultJedisClientConfig config =
             DefaultJedisClientConfig.builder()
                 .user(JedisURIHelper.getUser(uri))
@@ -595,7 +596,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 .poolConfig(pool)
                 .build();
         return new RedisOrderStore(
-                new ScriptRunner(built, true, true, redaction, redaction.redact(url)),
+                new ScriptRunner(built, true, true, credentials, credentials.mask(url)),
                 keyPrefix,
                 false,
                 clock,
@@ -641,7 +642,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             e);
       }
       return new RedisOrderStore(
-              new ScriptRunner(built, true, true, Redaction.NONE, target),
+              new ScriptRunner(built, true, true, Credentials.NONE, target),
               keyPrefix,
               true,
               clock,

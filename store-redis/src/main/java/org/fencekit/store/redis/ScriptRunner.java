@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.spi.Credentials;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -22,7 +23,7 @@ final class ScriptRunner {
   private final UnifiedJedis client;
   private final boolean ownsClient;
   private final boolean exactRefusals;
-  private final Redaction redaction;
+  private final Credentials credentials;
   private final String target;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -32,19 +33,19 @@ final class ScriptRunner {
    * @param exactRefusals whether a failure that proves nothing ran may say so: a node client that
    *     never re-sends, or a Cluster client with a {@link SendTracker}; not a user's client, whose
    *     retries are unknown
-   * @param redaction the password rules of the URL the client was built from
+   * @param credentials the credentials of the URL the client was built from
    * @param target where the data lives, for messages, without the password
    */
   ScriptRunner(
       UnifiedJedis client,
       boolean ownsClient,
       boolean exactRefusals,
-      Redaction redaction,
+      Credentials credentials,
       String target) {
     this.client = client;
     this.ownsClient = ownsClient;
     this.exactRefusals = exactRefusals;
-    this.redaction = redaction;
+    this.credentials = credentials;
     this.target = target;
   }
 
@@ -167,7 +168,7 @@ final class ScriptRunner {
   private StoreUnavailableException unavailable(
       String operation, String sessionId, boolean writes, Throwable e, int attempts) {
     String detail =
-        redaction.redact(describe(e))
+        credentials.mask(describe(e))
             + (attempts > 1 ? " (after " + attempts + " runs answered TRYAGAIN)" : "")
             + " (Redis at "
             + target
@@ -176,6 +177,6 @@ final class ScriptRunner {
         "; check that Redis 7 or later is up, reachable from here, and answers within"
             + " the client's timeout";
     return new StoreUnavailableException(
-        BACKEND, operation, sessionId, writes, detail + remedy, redaction.scrub(e));
+        BACKEND, operation, sessionId, writes, detail + remedy, credentials.scrub(e));
   }
 }

@@ -1,18 +1,14 @@
 package org.fencekit.store.spec;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.redis.RedisOrderStore;
+import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
@@ -52,10 +48,6 @@ public record StoreSpec(Kind kind, String target) {
       "sqlite:PATH, jdbc:postgresql://HOST:PORT/DATABASE?user=USER, redis://HOST:PORT or"
           + " redis-cluster:HOST:PORT,HOST:PORT,...";
 
-  private static final String MASK = "****";
-  private static final Pattern USER_INFO = Pattern.compile("(?i)([a-z][a-z0-9+.-]*://)[^/\\s]*@");
-  private static final Pattern PASSWORD_PARAMETER =
-      Pattern.compile("(?i)((?:password|passwd|pwd)=)[^&;\\s]*");
   private static final Pattern NODES =
       Pattern.compile("[^,\\s:@/]+:\\d{1,5}(,[^,\\s:@/]+:\\d{1,5})*");
 
@@ -187,55 +179,18 @@ public record StoreSpec(Kind kind, String target) {
 
   /**
    * {@code text} (a message, a stack trace line) with this spec's password masked wherever it
-   * appears, and any URL user info or {@code password=} parameter masked too.
+   * appears, raw or percent-decoded, and any URL user info password or {@code password=} parameter
+   * masked too.
    */
   public String redact(String text) {
-    if (text == null) {
-      return null;
-    }
-    String out = text;
-    for (String secret : secrets()) {
-      out = out.replace(secret, MASK);
-    }
-    return redacted(out);
-  }
-
-  private List<String> secrets() {
-    List<String> found = new ArrayList<>();
-    Matcher userInfo = Pattern.compile("://([^/\\s]*)@").matcher(target);
-    if (userInfo.find()) {
-      String info = userInfo.group(1);
-      int colon = info.indexOf(':');
-      addSecret(found, colon < 0 ? info : info.substring(colon + 1));
-    }
-    Matcher parameter = Pattern.compile("(?i)(?:password|passwd|pwd)=([^&;\\s]*)").matcher(target);
-    while (parameter.find()) {
-      addSecret(found, parameter.group(1));
-    }
-    return found;
-  }
-
-  private static void addSecret(List<String> found, String raw) {
-    if (raw.isEmpty()) {
-      return;
-    }
-    found.add(raw);
-    try {
-      String decoded = URLDecoder.decode(raw, StandardCharsets.UTF_8);
-      if (!decoded.equals(raw) && !decoded.isEmpty()) {
-        found.add(decoded);
-      }
-    } catch (IllegalArgumentException e) {
-      // not percent-encoded: the raw form is masked
-    }
+    return Credentials.of(target).mask(text);
   }
 
   /**
-   * {@code text} with every URL's user info ({@code user:password@}) and every {@code password=}
-   * parameter masked.
+   * {@code text} with every URL's user info password ({@code user:password@}) and every {@code
+   * password=} parameter masked.
    */
   public static String redacted(String text) {
-    String out = USER_INFO.matcher(text).replaceAll("$1" + MASK + "@");
-    return PASSWORD_PARAMETER.matcher(out).replaceAll("$1" + MASK);
+    return Credentials.maskPatterns(text);
   }
 }

@@ -80,7 +80,7 @@ class StoreSpecTest {
     StoreSpec postgres =
         StoreSpec.parse("--store", "jdbc:postgresql://db/shop?password=hunter2&user=u");
     assertEquals(
-        "password **** was refused, url jdbc:postgresql://db/shop?password=****&user=u",
+        "password *** was refused, url jdbc:postgresql://db/shop?password=***&user=u",
         postgres.redact(
             "password hunter2 was refused, url jdbc:postgresql://db/shop?password=hunter2&user=u"));
   }
