@@ -1,6 +1,7 @@
 package org.fencekit.store;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -20,6 +21,19 @@ public final class OrderStateMachine {
   public static Instant now(Clock clock) {
     // the same instant as instant().truncatedTo(MILLIS), in one object instead of two
     return Instant.ofEpochMilli(clock.millis());
+  }
+
+  /**
+   * When a lease granted or extended at {@code now} runs out: {@code now} plus the lease's whole
+   * milliseconds, the one lease arithmetic of every store.
+   */
+  public static Instant leaseEnd(Instant now, Duration lease) {
+    return Instant.ofEpochMilli(leaseEndMillis(now.toEpochMilli(), lease));
+  }
+
+  /** {@link #leaseEnd} in epoch milliseconds, for a store that keeps instants as numbers. */
+  public static long leaseEndMillis(long nowMillis, Duration lease) {
+    return nowMillis + lease.toMillis();
   }
 
   /**
@@ -54,7 +68,7 @@ public final class OrderStateMachine {
       OrderRecord current, ClaimRequest request, Instant now, String nonce) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(now, "now");
-    Instant expires = now.plusMillis(request.lease().toMillis());
+    Instant expires = leaseEnd(now, request.lease());
     if (current == null) {
       ClaimId claimId = new ClaimId(1, nonce);
       OrderRecord created =
@@ -159,7 +173,7 @@ public final class OrderStateMachine {
               current.lastError(),
               current.claimId(),
               current.claimedAt(),
-              now.plusMillis(extend.lease().toMillis()),
+              leaseEnd(now, extend.lease()),
               current.fence(),
               current.settledBy(),
               now,

@@ -111,7 +111,8 @@ final class FastPath {
     }
     Instant now = OrderStateMachine.now(clock);
     Optional<OrderRecord> row =
-        storage.reclaimFast(sessionId, nonce, now, now.plusMillis(request.lease().toMillis()));
+        storage.reclaimFast(
+            sessionId, nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
     if (row.isPresent()) {
       OrderRecord written = row.get();
       OrderStateMachine.ClaimDecision decision =

@@ -19,6 +19,7 @@ import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteRequest;
@@ -322,7 +323,7 @@ final class PostgresStorage extends JdbcAdminStorage {
         request.sessionId(),
         sql.extendFast(),
         statement -> {
-          statement.setLong(1, now.plusMillis(extend.lease().toMillis()).toEpochMilli());
+          statement.setLong(1, OrderStateMachine.leaseEnd(now, extend.lease()).toEpochMilli());
           statement.setLong(2, now.toEpochMilli());
           bindToken(statement, 3, request);
           return OrderRows.orderIfAny(statement);

@@ -380,7 +380,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   private String expiresAfter(String now, Duration lease) {
     return serverTime
         ? "+" + lease.toMillis()
-        : Long.toString(Long.parseLong(now) + lease.toMillis());
+        : Long.toString(OrderStateMachine.leaseEndMillis(Long.parseLong(now), lease));
   }
 
   private Instant clientNow() {
