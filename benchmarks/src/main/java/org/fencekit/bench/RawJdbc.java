@@ -154,7 +154,7 @@ final class RawJdbc implements RawDriver {
         () -> config.createConnection("jdbc:sqlite:" + file),
         false,
         new ReentrantLock(),
-        statement(sql + "select-order.sql"),
+        statement(SqlTemplates.SHARED + "select-order.sql"),
         statement(sql + "insert-order.sql"),
         statement(sql + "update-order.sql"));
   }

@@ -49,7 +49,7 @@ class SqlParametersTest {
         List.of(
             "/org/fencekit/store/sqlite/insert-order.sql",
             "/org/fencekit/store/sqlite/update-order.sql",
-            "/org/fencekit/store/sqlite/select-order.sql",
+            "/org/fencekit/store/jdbc/shared/select-order.sql",
             "/org/fencekit/store/postgres/insert-order.sql",
             "/org/fencekit/store/postgres/update-order.sql",
             "/org/fencekit/store/postgres/lock-order.sql",
@@ -62,7 +62,7 @@ class SqlParametersTest {
     }
     for (String read :
         List.of(
-            "/org/fencekit/store/sqlite/select-order.sql",
+            "/org/fencekit/store/jdbc/shared/select-order.sql",
             "/org/fencekit/store/postgres/lock-order.sql")) {
       List<String> columns = SqlParameters.selected(RawJdbc.statement(read));
       assertEquals(

@@ -25,6 +25,12 @@ import java.util.regex.Pattern;
  */
 public final class SqlTemplates {
 
+  /**
+   * Where the statements every SQL dialect words alike live (select-order.sql, select-orphans.sql,
+   * insert-orphan.sql): give {@link #statement} this path and the file's name.
+   */
+  public static final String SHARED = "/org/fencekit/store/jdbc/shared/";
+
   private static final Pattern PLACEHOLDER = Pattern.compile("\\bfencekit_([a-z_]+)\\b");
 
   private final Class<?> owner;

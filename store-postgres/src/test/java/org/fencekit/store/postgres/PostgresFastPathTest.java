@@ -129,7 +129,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         return "fail-fast";
       } else if (sql.contains("SET status = 'PENDING'")) {
         return "reclaim-fast";
-      } else if (sql.startsWith("-- An order as last committed")) {
+      } else if (sql.startsWith("-- An order by its session id")) {
         return "select-order";
       } else if (sql.contains("SET lease_expires_at = ?")) {
         return "extend-fast";

@@ -49,11 +49,11 @@ record Statements(
             orders,
             orders + "_version",
             "SELECT max(version) FROM " + quote(orders + "_version")),
-        sql.statement("select-order.sql"),
+        sql.statement(SqlTemplates.SHARED + "select-order.sql"),
         sql.statement("insert-order.sql"),
         sql.statement("update-order.sql"),
-        sql.statement("insert-orphan.sql"),
-        sql.statement("select-orphans.sql"),
+        sql.statement(SqlTemplates.SHARED + "insert-orphan.sql"),
+        sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
         JdbcAdminStorage.AdminStatements.from(sql));
   }
 

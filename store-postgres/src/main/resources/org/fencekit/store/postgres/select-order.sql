@@ -1,4 +1,0 @@
--- An order as last committed (get).
-SELECT fencekit_order_columns
-  FROM fencekit_orders
- WHERE session_id = ?
