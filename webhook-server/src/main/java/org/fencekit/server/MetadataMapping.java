@@ -47,9 +47,9 @@ public final class MetadataMapping implements SessionMapping {
                 + sessionId
                 + " has metadata."
                 + QUANTITY_KEY
-                + " '"
-                + quantityText
-                + "', not a whole number");
+                + " "
+                + Untrusted.id(quantityText)
+                + ", not a whole number");
       }
     }
     String amount = string(session, "amount_total");
@@ -61,7 +61,11 @@ public final class MetadataMapping implements SessionMapping {
       amountTotal = Long.parseLong(amount);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "session " + sessionId + " has amount_total '" + amount + "', not a whole number");
+          "session "
+              + sessionId
+              + " has amount_total "
+              + Untrusted.id(amount)
+              + ", not a whole number");
     }
     JsonObject customer = object(session, "customer_details");
     String email = customer == null ? null : string(customer, "email");
@@ -76,7 +80,7 @@ public final class MetadataMapping implements SessionMapping {
       return null;
     }
     if (!element.isJsonPrimitive()) {
-      throw new IllegalArgumentException(member + " is not a plain value: " + element);
+      throw new IllegalArgumentException(member + " is not a plain value but " + kind(element));
     }
     return element.getAsString();
   }
@@ -88,9 +92,20 @@ public final class MetadataMapping implements SessionMapping {
       return null;
     }
     if (!element.isJsonObject()) {
-      throw new IllegalArgumentException(member + " is not an object: " + element);
+      throw new IllegalArgumentException(member + " is not an object but " + kind(element));
     }
     return element.getAsJsonObject();
+  }
+
+  /** What a JSON value is, without quoting it (it may hold a customer's details). */
+  private static String kind(JsonElement element) {
+    if (element.isJsonObject()) {
+      return "an object";
+    }
+    if (element.isJsonArray()) {
+      return "an array";
+    }
+    return element.getAsJsonPrimitive().isString() ? "a string" : "a number or boolean";
   }
 
   @Override

@@ -37,7 +37,8 @@ import picocli.CommandLine.Option;
       "  FENCEKIT_PROVIDER      --provider (default: a demo provider of fake eSIM codes)",
       "  FENCEKIT_MAPPING       --mapping  (default: metadata product_id and quantity)",
       "",
-      "Exit codes: 1 could not start (port taken, store unreachable), 2 bad configuration.",
+      "Exit codes: 1 could not start (port taken, host not bindable, store not answering or not",
+      "writable), 2 bad configuration (a bad value, a provider that cannot be built).",
       "SIGTERM or SIGINT drains deliveries in flight, then stops (the JVM exits 143 or 130).",
       "",
       "Try it: stripe listen --forward-to localhost:8080/webhook"
@@ -132,6 +133,7 @@ public final class ServerMain implements Callable<Integer> {
         mapping.isBlank()
             ? new MetadataMapping()
             : instance("FENCEKIT_MAPPING (or --mapping)", mapping, SessionMapping.class);
+    listenHost("FENCEKIT_HOST (or --host)", host);
     Clock clock = Clock.systemUTC();
     OrderStore orders;
     try {
@@ -139,7 +141,23 @@ public final class ServerMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot open the store " + spec + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot open the store " + spec + ": " + spec.redact(e.getMessage()), e);
+    }
+    // A Redis store connects lazily: ask every backend for a write now, so one that does not
+    // answer stops the start-up instead of failing the first delivery.
+    HealthProbe.Result probe;
+    try (HealthProbe health = new HealthProbe(orders, Duration.ofSeconds(30))) {
+      probe = health.probe();
+    }
+    if (!probe.ok()) {
+      orders.close();
+      throw new IllegalStateException(
+          "the store "
+              + spec
+              + " does not answer or cannot be written ("
+              + spec.redact(probe.json())
+              + "): start it, or set FENCEKIT_STORE to one that answers");
     }
     WebhookServer.Builder builder =
         WebhookServer.builder(orders, buyer)
@@ -202,6 +220,20 @@ public final class ServerMain implements Callable<Integer> {
         variable + " must be a port number 0 to 65535, got '" + text + "' (e.g. 8080)");
   }
 
+  /** Checks the host resolves, so a typo is named as such rather than as a port taken. */
+  static void listenHost(String variable, String text) {
+    try {
+      java.net.InetAddress.getByName(text.trim());
+    } catch (java.net.UnknownHostException | SecurityException e) {
+      throw new IllegalArgumentException(
+          variable
+              + " is '"
+              + text
+              + "', which does not resolve to an address: give one of this machine's addresses"
+              + " (0.0.0.0 for all, 127.0.0.1 for this machine only)");
+    }
+  }
+
   static Duration duration(String variable, String text) {
     return DurationText.parse(variable, text);
   }
@@ -221,6 +253,18 @@ public final class ServerMain implements Callable<Integer> {
               + className
               + ", which is not on the classpath: run with -cp"
               + " fencekit-webhook-server.jar:your.jar org.fencekit.server.ServerMain");
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      throw new IllegalArgumentException(
+          variable
+              + " names "
+              + className
+              + ", whose constructor threw "
+              + cause.getClass().getSimpleName()
+              + ": "
+              + cause.getMessage()
+              + " (fix what it needs, e.g. its own configuration, and start again)",
+          cause);
     } catch (ReflectiveOperationException e) {
       throw new IllegalArgumentException(
           variable

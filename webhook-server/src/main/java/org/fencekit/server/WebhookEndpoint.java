@@ -4,25 +4,34 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.stripe.exception.SignatureVerificationException;
-import com.stripe.net.Webhook;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.StringReader;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.EventType;
 import org.fencekit.fulfilment.FulfilmentHandler;
@@ -33,26 +42,45 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's routes: {@code POST /webhook} (verified, mapped, handed to the {@link
- * FulfilmentHandler}), {@code GET /health} and {@code GET /metrics}. Every answer is one line of
- * JSON (Prometheus text for the metrics); nothing reaches the handler before the signature, the
- * size, the JSON and the mapping are checked.
+ * The server's routes: {@code POST /webhook}, {@code GET /health} and {@code GET /metrics}. Every
+ * answer is one line of JSON (Prometheus text for the metrics).
+ *
+ * <p>A delivery:
+ *
+ * <ol>
+ *   <li>its body is read without holding a thread, within the body deadline and the size limit; a
+ *       slow client holds its connection only, and is cut off at the deadline (408);
+ *   <li>on a Jetty thread: the signature, the JSON and the mapping are checked (any refusal is
+ *       answered here, without a delivery slot);
+ *   <li>in a delivery slot (a thread of the delivery pool), the {@link FulfilmentHandler} handles
+ *       it; a delivery that waits for a slot longer than the queue time is answered 503.
+ * </ol>
+ *
+ * {@code /health} and {@code /metrics} never wait for a delivery slot.
  */
 final class WebhookEndpoint extends Handler.Abstract {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookEndpoint.class);
-  private static final String HEALTH_PROBE = "fencekit-health-probe";
+
+  /** Retry-After, in seconds, of a 503. */
+  static final String RETRY_AFTER = "30";
 
   private final FulfilmentHandler handler;
-  private final OrderStore store;
-  private final List<String> secrets;
-  private final long toleranceSeconds;
+  private final StripeSignature signature;
   private final Clock clock;
   private final SessionMapping mapping;
   private final PrometheusMeterRegistry registry;
   private final int maxBodyBytes;
+  private final Duration bodyTimeout;
+  private final Duration queueTime;
+  private final int slots;
+  private final ThreadPoolExecutor deliveries;
+  private final HealthProbe health;
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile boolean draining;
+
+  /** The endpoint's limits. */
+  record Limits(int maxBodyBytes, Duration bodyTimeout, int slots, Duration queueTime) {}
 
   WebhookEndpoint(
       FulfilmentHandler handler,
@@ -62,15 +90,31 @@ final class WebhookEndpoint extends Handler.Abstract {
       Clock clock,
       SessionMapping mapping,
       PrometheusMeterRegistry registry,
-      int maxBodyBytes) {
+      Limits limits) {
     this.handler = handler;
-    this.store = store;
-    this.secrets = List.copyOf(secrets);
-    this.toleranceSeconds = tolerance.toSeconds();
+    this.signature = new StripeSignature(secrets, tolerance.toSeconds());
     this.clock = clock;
     this.mapping = mapping;
     this.registry = registry;
-    this.maxBodyBytes = maxBodyBytes;
+    this.maxBodyBytes = limits.maxBodyBytes();
+    this.bodyTimeout = limits.bodyTimeout();
+    this.queueTime = limits.queueTime();
+    this.slots = limits.slots();
+    AtomicInteger threadNumber = new AtomicInteger();
+    this.deliveries =
+        new ThreadPoolExecutor(
+            slots,
+            slots,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(1024),
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "fencekit-delivery-" + threadNumber.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.health = new HealthProbe(store, Duration.ofSeconds(5));
   }
 
   @Override
@@ -84,28 +128,41 @@ final class WebhookEndpoint extends Handler.Abstract {
           return answer(response, callback, 405, error("method_not_allowed", "use POST"), true);
         }
         if (draining) {
-          response.getHeaders().put(HttpHeader.RETRY_AFTER, "30");
+          return shuttingDown(response, callback);
+        }
+        if (request.getLength() > maxBodyBytes) {
+          response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
           return answer(
-              response,
-              callback,
-              503,
-              error("shutting_down", "this server is shutting down; Stripe will retry"),
-              true);
+              response, callback, 413, tooLarge(request.getLength() + " bytes declared"), true);
         }
-        inFlight.incrementAndGet();
-        try {
-          Answer answer = webhook(request);
-          return answer(response, callback, answer.status(), answer.body(), true);
-        } finally {
-          inFlight.decrementAndGet();
-        }
+        new BodyReader(request, response, callback).start();
+        return true;
       }
       case "/health" -> {
         if (!method.equals("GET")) {
           response.getHeaders().put(HttpHeader.ALLOW, "GET");
           return answer(response, callback, 405, error("method_not_allowed", "use GET"), false);
         }
-        return health(response, callback);
+        if (draining) {
+          response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
+          return answer(
+              response,
+              callback,
+              503,
+              error("shutting_down", "this server is shutting down"),
+              false);
+        }
+        health
+            .check()
+            .whenComplete(
+                (result, failure) -> {
+                  if (result == null) {
+                    answer(response, callback, 503, error("store_unavailable", "no answer"), false);
+                  } else {
+                    answer(response, callback, result.ok() ? 200 : 503, result.json(), false);
+                  }
+                });
+        return true;
       }
       case "/metrics" -> {
         if (!method.equals("GET")) {
@@ -125,116 +182,271 @@ final class WebhookEndpoint extends Handler.Abstract {
             response,
             callback,
             404,
-            error("not_found", "no route " + path + "; Stripe posts to /webhook"),
+            error("not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook"),
             false);
       }
     }
   }
 
   /** A status and its one-line JSON body. */
-  private record Answer(int status, String body) {}
+  record Answer(int status, String body) {}
 
-  private Answer webhook(Request request) {
-    long declared = request.getLength();
-    if (declared > maxBodyBytes) {
-      return tooLarge(declared + " bytes declared");
+  /**
+   * Reads a delivery's body without holding a thread: chunks as they arrive, at most {@code
+   * maxBodyBytes}, all of it within {@code bodyTimeout}; then hands the delivery on.
+   */
+  private final class BodyReader implements Runnable {
+    private final Request request;
+    private final Response response;
+    private final Callback callback;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private byte[] body = new byte[4096];
+    private int size;
+    private Scheduler.Task deadline;
+
+    BodyReader(Request request, Response response, Callback callback) {
+      this.request = request;
+      this.response = response;
+      this.callback = callback;
     }
-    byte[] body;
+
+    void start() {
+      deadline =
+          request
+              .getComponents()
+              .getScheduler()
+              .schedule(this::timedOut, bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      run();
+    }
+
+    @Override
+    public void run() {
+      while (!answered.get()) {
+        var chunk = request.read();
+        if (chunk == null) {
+          request.demand(this);
+          return;
+        }
+        if (chunk.getFailure() != null) {
+          boolean idle = chunk.getFailure() instanceof java.util.concurrent.TimeoutException;
+          chunk.release();
+          refuse(
+              idle ? 408 : 400,
+              idle
+                  ? error(
+                      "body_timeout",
+                      "the body stopped arriving (the connection was idle too long)")
+                  : error("unreadable_body", "the body could not be read (broken framing)"));
+          return;
+        }
+        ByteBuffer bytes = chunk.getByteBuffer();
+        int n = bytes.remaining();
+        if ((long) size + n > maxBodyBytes) {
+          chunk.release();
+          refuse(413, tooLarge("more than " + maxBodyBytes + " bytes sent"));
+          return;
+        }
+        if (size + n > body.length) {
+          body =
+              java.util.Arrays.copyOf(
+                  body, Math.min(maxBodyBytes, Math.max(2 * body.length, size + n)));
+        }
+        bytes.get(body, size, n);
+        size += n;
+        boolean last = chunk.isLast();
+        chunk.release();
+        if (last) {
+          if (answered.compareAndSet(false, true)) {
+            deadline.cancel();
+            arrived(request, java.util.Arrays.copyOf(body, size), response, callback);
+          }
+          return;
+        }
+      }
+    }
+
+    private void timedOut() {
+      refuse(
+          408,
+          error(
+              "body_timeout",
+              "the body did not arrive within " + bodyTimeout.toMillis() + " ms of its headers"));
+    }
+
+    private void refuse(int status, String json) {
+      if (answered.compareAndSet(false, true)) {
+        deadline.cancel();
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
+        answer(response, callback, status, json, true);
+      }
+    }
+  }
+
+  /** The whole body is here: checked at once, then handled in a delivery slot. */
+  private void arrived(Request request, byte[] body, Response response, Callback callback) {
+    Object checked = check(request.getHeaders().get("Stripe-Signature"), body);
+    if (checked instanceof Answer refused) {
+      answer(response, callback, refused.status(), refused.body(), true);
+      return;
+    }
+    CheckoutEvent event = (CheckoutEvent) checked;
+    AtomicBoolean taken = new AtomicBoolean();
+    long queued = System.nanoTime();
+    inFlight.incrementAndGet();
+    Runnable delivery =
+        () -> {
+          if (!taken.compareAndSet(false, true)) {
+            return;
+          }
+          try {
+            if (draining) {
+              shuttingDown(response, callback);
+              return;
+            }
+            Answer answer = handle(event);
+            answer(response, callback, answer.status(), answer.body(), true);
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        };
     try {
-      body = readAtMost(request, maxBodyBytes);
-    } catch (IOException e) {
-      return new Answer(400, error("unreadable_body", "the body could not be read: " + e));
+      deliveries.execute(delivery);
+    } catch (RejectedExecutionException e) {
+      taken.set(true);
+      inFlight.decrementAndGet();
+      overloaded(response, callback);
+      return;
     }
-    if (body == null) {
-      return tooLarge("more than " + maxBodyBytes + " bytes sent");
-    }
-    String payload = new String(body, StandardCharsets.UTF_8);
-    String signature = request.getHeaders().get("Stripe-Signature");
-    if (signature == null || signature.isBlank()) {
+    request
+        .getComponents()
+        .getScheduler()
+        .schedule(
+            () -> {
+              if (taken.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+                overloaded(response, callback);
+              }
+            },
+            queueTime.toMillis(),
+            TimeUnit.MILLISECONDS);
+    LOG.debug("delivery queued after {} ns", System.nanoTime() - queued);
+  }
+
+  private boolean overloaded(Response response, Callback callback) {
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
+    return answer(
+        response,
+        callback,
+        503,
+        error(
+            "overloaded",
+            slots
+                + " deliveries are being handled and this one waited "
+                + queueTime.toMillis()
+                + " ms for a slot; Stripe will retry"),
+        true);
+  }
+
+  private boolean shuttingDown(Response response, Callback callback) {
+    response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
+    return answer(
+        response,
+        callback,
+        503,
+        error("shutting_down", "this server is shutting down; Stripe will retry"),
+        true);
+  }
+
+  /**
+   * The delivery's event, or the {@link Answer} refusing it: signature, then JSON, then the event's
+   * fields, then the mapping.
+   */
+  Object check(String header, byte[] body) {
+    if (header == null || header.isBlank()) {
       return new Answer(
           400, error("missing_signature", "no Stripe-Signature header: only Stripe may post here"));
     }
-    SignatureVerificationException refused = null;
-    boolean verified = false;
-    for (String secret : secrets) {
-      try {
-        Webhook.constructEvent(payload, signature, secret, toleranceSeconds, clock);
-        verified = true;
-        break;
-      } catch (SignatureVerificationException e) {
-        refused = e;
-      } catch (JsonParseException e) {
-        return new Answer(400, error("malformed_json", "the signed body is not valid JSON"));
-      }
-    }
-    if (!verified) {
-      String reason = refused == null ? "no secret" : refused.getMessage();
-      boolean stale = reason.contains("tolerance");
-      return new Answer(
-          400,
-          error(
-              stale ? "stale_signature" : "bad_signature",
-              stale
-                  ? "the signature's timestamp is more than "
-                      + toleranceSeconds
-                      + " s from the server's clock (a replayed or delayed delivery, or a clock"
-                      + " out of step)"
-                  : "the Stripe-Signature does not match the body for any configured secret ("
-                      + reason
-                      + ")"));
+    StripeSignature.Refusal refusal =
+        signature.check(header, body, clock.instant().getEpochSecond());
+    if (refusal != null) {
+      return new Answer(400, error(refusal.error(), refusal.reason()));
     }
     JsonObject root;
     try {
-      JsonElement parsed = JsonParser.parseString(payload);
-      if (!parsed.isJsonObject()) {
-        return new Answer(400, error("malformed_json", "the body is not a JSON object"));
+      String payload =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+      JsonReader reader = new JsonReader(new StringReader(payload));
+      reader.setStrictness(Strictness.STRICT);
+      reader.setNestingLimit(64);
+      JsonElement parsed = JsonParser.parseReader(reader);
+      if (!parsed.isJsonObject() || reader.peek() != JsonToken.END_DOCUMENT) {
+        return malformed("the signed body is not one JSON object (an event)");
       }
       root = parsed.getAsJsonObject();
-    } catch (JsonParseException e) {
-      return new Answer(400, error("malformed_json", "the signed body is not valid JSON"));
+    } catch (CharacterCodingException e) {
+      return malformed("the signed body is not UTF-8");
+    } catch (JsonParseException | IOException | IllegalStateException e) {
+      return malformed("the signed body is not valid JSON");
     }
-    CheckoutEvent event;
-    String sessionId = null;
+    String eventId = text(root.get("id"));
+    String type = text(root.get("type"));
+    if (eventId == null || type == null) {
+      return malformed("the event has no \"id\" or no \"type\" string");
+    }
+    if (EventType.of(type) == EventType.OTHER) {
+      return CheckoutEvent.other(Untrusted.id(eventId), Untrusted.id(type));
+    }
+    if (eventId.isBlank()) {
+      return malformed("the Checkout event's \"id\" is blank");
+    }
+    JsonElement data = root.get("data");
+    JsonElement object =
+        data != null && data.isJsonObject() ? data.getAsJsonObject().get("object") : null;
+    if (object == null || !object.isJsonObject()) {
+      return malformed("a Checkout event's data.object must be the session, a JSON object");
+    }
+    JsonObject session = object.getAsJsonObject();
     try {
-      String eventId = MetadataMapping.string(root, "id");
-      String type = MetadataMapping.string(root, "type");
-      if (eventId == null || type == null) {
-        return new Answer(400, error("malformed_event", "the event has no id or no type"));
+      String paymentStatus = MetadataMapping.string(session, "payment_status");
+      if (paymentStatus == null) {
+        throw new IllegalArgumentException("the session has no payment_status");
       }
-      if (EventType.of(type) == EventType.OTHER) {
-        event = CheckoutEvent.other(eventId, type);
+      OrderSnapshot snapshot = mapping.snapshot(session);
+      return CheckoutEvent.of(Untrusted.id(eventId), type, paymentStatus, snapshot);
+    } catch (RuntimeException e) {
+      String sessionId = Untrusted.id(text(session.get("id")));
+      String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
+      if (e instanceof IllegalArgumentException) {
+        LOG.error(
+            "webhook: a signed Checkout event for session {} cannot be mapped to an order ({});"
+                + " answering 500 so Stripe retries: fix the mapping and the retry fulfils it",
+            sessionId,
+            why);
       } else {
-        JsonObject data = MetadataMapping.object(root, "data");
-        JsonObject session = data == null ? null : MetadataMapping.object(data, "object");
-        if (session == null) {
-          throw new IllegalArgumentException("the event has no data.object (the session)");
-        }
-        sessionId = MetadataMapping.string(session, "id");
-        String paymentStatus = MetadataMapping.string(session, "payment_status");
-        if (paymentStatus == null) {
-          throw new IllegalArgumentException("the session has no payment_status");
-        }
-        OrderSnapshot snapshot = mapping.snapshot(session);
-        event = CheckoutEvent.of(eventId, type, paymentStatus, snapshot);
+        LOG.error("webhook: the session mapping failed on session {}", sessionId, e);
       }
-    } catch (IllegalArgumentException | NullPointerException e) {
-      LOG.error(
-          "webhook: a signed Checkout event for session {} cannot be mapped to an order ({});"
-              + " answering 500 so Stripe retries: fix the mapping and the retry fulfils it",
-          sessionId,
-          e.getMessage());
       return new Answer(
           500,
           error(
               "unmappable_session",
-              "session " + sessionId + " cannot be mapped to an order: " + e.getMessage()));
+              "session " + sessionId + " cannot be mapped to an order: " + why));
     }
+  }
+
+  private Answer handle(CheckoutEvent event) {
     FulfilmentOutcome outcome;
     try {
       outcome = handler.handle(event);
     } catch (RuntimeException e) {
-      LOG.error("webhook: the handler failed on event {}: {}", event.eventId(), e.toString(), e);
-      return new Answer(500, error("internal", "the handler failed: " + e));
+      LOG.error("webhook: the handler failed on event {}", event.eventId(), e);
+      return new Answer(
+          500,
+          error("internal", "the handler failed on this delivery (logged); Stripe will retry"));
     }
     JsonObject json = new JsonObject();
     json.addProperty("outcome", outcome.kind().name().toLowerCase(Locale.ROOT));
@@ -242,20 +454,20 @@ final class WebhookEndpoint extends Handler.Abstract {
     return new Answer(outcome.httpStatus(), json.toString());
   }
 
-  private Answer tooLarge(String what) {
-    return new Answer(
-        413,
-        error(
-            "body_too_large",
-            "a webhook body is at most " + maxBodyBytes + " bytes (" + what + ")"));
+  /** A JSON string member, or {@code null} if absent or not a string. */
+  private static String text(JsonElement element) {
+    return element != null && element.isJsonPrimitive() && element.getAsJsonPrimitive().isString()
+        ? element.getAsString()
+        : null;
   }
 
-  /** The body, or {@code null} if it is longer than {@code limit}. */
-  private static byte[] readAtMost(Request request, int limit) throws IOException {
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      byte[] bytes = in.readNBytes(limit + 1);
-      return bytes.length > limit ? null : bytes;
-    }
+  private static Answer malformed(String reason) {
+    return new Answer(400, error("malformed_json", reason));
+  }
+
+  private String tooLarge(String what) {
+    return error(
+        "body_too_large", "a webhook body is at most " + maxBodyBytes + " bytes (" + what + ")");
   }
 
   /** From now on new deliveries are answered 503; those in flight go on. */
@@ -263,29 +475,15 @@ final class WebhookEndpoint extends Handler.Abstract {
     draining = true;
   }
 
-  /** Deliveries being handled now. */
+  /** Deliveries whose body has arrived and which are not yet answered. */
   int inFlight() {
     return inFlight.get();
   }
 
-  private boolean health(Response response, Callback callback) {
-    if (draining) {
-      return answer(
-          response, callback, 503, error("shutting_down", "this server is shutting down"), false);
-    }
-    try {
-      store.get(HEALTH_PROBE);
-      JsonObject json = new JsonObject();
-      json.addProperty("status", "ok");
-      json.addProperty("store", store.toString());
-      return answer(response, callback, 200, json.toString(), false);
-    } catch (RuntimeException e) {
-      LOG.warn("health: the store does not answer: {}", e.toString());
-      JsonObject json = new JsonObject();
-      json.addProperty("status", "unavailable");
-      json.addProperty("reason", "the store does not answer: " + e.getMessage());
-      return answer(response, callback, 503, json.toString(), false);
-    }
+  /** Stops the delivery pool and the health thread (after draining). */
+  void release() {
+    deliveries.shutdownNow();
+    health.close();
   }
 
   private boolean answer(
@@ -296,6 +494,13 @@ final class WebhookEndpoint extends Handler.Abstract {
           .tag("status", String.valueOf(status))
           .register(registry)
           .increment();
+      if (status >= 400 && body.startsWith("{\"error\":\"")) {
+        Counter.builder("fencekit.webhook.refusals")
+            .description("Error answers to POST /webhook by error (overloaded, bad_signature, ...)")
+            .tag("error", body.substring(10, body.indexOf('"', 10)))
+            .register(registry)
+            .increment();
+      }
     }
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");

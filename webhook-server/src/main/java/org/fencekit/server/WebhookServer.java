@@ -12,7 +12,6 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.MicrometerMetrics;
@@ -27,10 +26,13 @@ import org.slf4j.LoggerFactory;
  * GET /health} and {@code GET /metrics} (Prometheus text).
  *
  * <ul>
- *   <li>a bounded worker pool; at most {@code maxConcurrentRequests} are handled at once, others
- *       wait up to 5 s and are then answered 503;
- *   <li>connections idle for {@code idleTimeout} are closed, so a client that stops sending cannot
- *       hold a thread for long; a body over 1 MiB is refused with 413 before it is read whole;
+ *   <li>a body is read without holding a thread, and must arrive whole within {@code bodyTimeout}
+ *       (else 408) with no gap longer than {@code idleTimeout}; a body over 1 MiB is refused with
+ *       413 before it is read whole; so a slow client holds a connection, never a delivery slot;
+ *   <li>at most {@code maxConcurrentRequests} deliveries are handled at once, on a pool of their
+ *       own; others wait up to {@code queueTime} and are then answered 503 with {@code
+ *       Retry-After}; {@code /health} and {@code /metrics} never wait behind them;
+ *   <li>every answer, Jetty's own included, is one line of JSON;
  *   <li>{@link #close()} shuts down gracefully: new deliveries are answered 503 while those in
  *       flight finish (up to {@code stopTimeout}), then the server and the handler stop.
  * </ul>
@@ -61,7 +63,7 @@ public final class WebhookServer implements AutoCloseable {
             .metrics(new MicrometerMetrics(registry));
     this.handler = builder.handlerSettings.apply(handlerBuilder).build();
     this.stopTimeout = builder.stopTimeout;
-    // The pool's queue is unbounded as Jetty advises; the QoSHandler below bounds the work.
+    // Jetty's threads only read, check and answer; deliveries run on the endpoint's own pool.
     QueuedThreadPool threads = new QueuedThreadPool(builder.threads, Math.min(4, builder.threads));
     threads.setName("fencekit-webhook");
     threads.setDaemon(true);
@@ -82,12 +84,13 @@ public final class WebhookServer implements AutoCloseable {
             builder.clock,
             builder.mapping,
             registry,
-            MAX_BODY_BYTES);
-    QoSHandler limit = new QoSHandler(endpoint);
-    limit.setMaxRequestCount(builder.maxConcurrentRequests);
-    limit.setMaxSuspend(Duration.ofSeconds(5));
-    limit.setRejectStatusCode(503);
-    server.setHandler(limit);
+            new WebhookEndpoint.Limits(
+                MAX_BODY_BYTES,
+                builder.bodyTimeout,
+                builder.maxConcurrentRequests,
+                builder.queueTime));
+    server.setHandler(endpoint);
+    server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(0); // close() drains in-flight deliveries itself
   }
 
@@ -111,19 +114,49 @@ public final class WebhookServer implements AutoCloseable {
     try {
       server.start();
     } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception ignored) {
+        // already failed to start
+      }
+      endpoint.release();
       handler.close();
-      throw new IllegalStateException(
-          "cannot listen on "
-              + connector.getHost()
-              + ":"
-              + connector.getPort()
-              + " ("
-              + e.getMessage()
-              + "): is the port taken? Set FENCEKIT_PORT to another",
-          e);
+      throw new IllegalStateException(cannotListen(e), e);
     }
     LOG.info("listening on {}:{}", connector.getHost(), port());
     return this;
+  }
+
+  /** Why the connector could not bind, with what to do. */
+  private String cannotListen(Exception e) {
+    String where = connector.getHost() + ":" + connector.getPort();
+    String what = String.valueOf(e.getMessage());
+    if (e instanceof java.net.BindException
+        && what.toLowerCase(java.util.Locale.ROOT).contains("in use")) {
+      return "cannot listen on "
+          + where
+          + ": the port is taken ("
+          + what
+          + "); set FENCEKIT_PORT to another";
+    }
+    try {
+      java.net.InetAddress.getByName(connector.getHost());
+    } catch (java.net.UnknownHostException unknown) {
+      return "cannot listen on "
+          + where
+          + ": the host "
+          + connector.getHost()
+          + " does not resolve to an address; set FENCEKIT_HOST to an address of this machine"
+          + " (0.0.0.0 for all, 127.0.0.1 for this machine only)";
+    }
+    return "cannot listen on "
+        + where
+        + ": the host "
+        + connector.getHost()
+        + " is not an address this machine can bind ("
+        + e
+        + "); set FENCEKIT_HOST to one of"
+        + " its addresses (0.0.0.0 for all, 127.0.0.1 for this machine only)";
   }
 
   /** The port the server listens on (the one chosen, when built with port 0). */
@@ -167,6 +200,7 @@ public final class WebhookServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("jetty did not stop cleanly: {}", e.toString());
     } finally {
+      endpoint.release();
       handler.close();
       registry.close();
     }
@@ -186,6 +220,8 @@ public final class WebhookServer implements AutoCloseable {
     private int threads = 32;
     private int maxConcurrentRequests = 24;
     private Duration idleTimeout = Duration.ofSeconds(30);
+    private Duration bodyTimeout = Duration.ofSeconds(10);
+    private Duration queueTime = Duration.ofSeconds(5);
     private Duration stopTimeout = Duration.ofSeconds(120);
     private UnaryOperator<FulfilmentHandler.Builder> handlerSettings = b -> b;
 
@@ -239,13 +275,20 @@ public final class WebhookServer implements AutoCloseable {
       return this;
     }
 
-    /** Worker threads; 32 by default. */
+    /**
+     * Jetty's threads, which read requests, check signatures and answer {@code /health} and {@code
+     * /metrics}; 32 by default. Deliveries run on a pool of their own ({@link
+     * #maxConcurrentRequests}).
+     */
     public Builder threads(int threads) {
       this.threads = threads;
       return this;
     }
 
-    /** Requests handled at once; 24 by default; more wait up to 5 s, then get 503. */
+    /**
+     * Deliveries handled at once (the delivery slots); 24 by default; more wait up to {@link
+     * #queueTime}, then get 503 with {@code Retry-After}.
+     */
     public Builder maxConcurrentRequests(int maxConcurrentRequests) {
       this.maxConcurrentRequests = maxConcurrentRequests;
       return this;
@@ -254,6 +297,21 @@ public final class WebhookServer implements AutoCloseable {
     /** How long a connection may sit idle (a slow client) before it is closed; 30 s by default. */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = Objects.requireNonNull(idleTimeout, "idleTimeout");
+      return this;
+    }
+
+    /**
+     * How long a delivery's whole body may take to arrive after its headers; 10 s by default. A
+     * slower one is answered 408 and its connection closed.
+     */
+    public Builder bodyTimeout(Duration bodyTimeout) {
+      this.bodyTimeout = Objects.requireNonNull(bodyTimeout, "bodyTimeout");
+      return this;
+    }
+
+    /** How long a delivery may wait for a slot before it is answered 503; 5 s by default. */
+    public Builder queueTime(Duration queueTime) {
+      this.queueTime = Objects.requireNonNull(queueTime, "queueTime");
       return this;
     }
 
@@ -292,12 +350,15 @@ public final class WebhookServer implements AutoCloseable {
       if (threads < 4 || threads > 1_000) {
         throw new IllegalArgumentException("threads must be 4 to 1000, got " + threads);
       }
-      if (maxConcurrentRequests < 1 || maxConcurrentRequests > threads - 2) {
+      if (maxConcurrentRequests < 1 || maxConcurrentRequests > 1_000) {
         throw new IllegalArgumentException(
-            "maxConcurrentRequests must be 1 to threads - 2 ("
-                + (threads - 2)
-                + "), got "
-                + maxConcurrentRequests);
+            "maxConcurrentRequests must be 1 to 1000, got " + maxConcurrentRequests);
+      }
+      if (bodyTimeout.isNegative() || bodyTimeout.isZero()) {
+        throw new IllegalArgumentException("bodyTimeout must be positive, got " + bodyTimeout);
+      }
+      if (queueTime.isNegative() || queueTime.isZero()) {
+        throw new IllegalArgumentException("queueTime must be positive, got " + queueTime);
       }
       if (idleTimeout.isNegative() || idleTimeout.isZero()) {
         throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +50,10 @@ class ServerProcessTest {
   }
 
   private static String finish(Process process) throws Exception {
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the process did not exit");
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly(); // never leave a server running behind the test
+      assertTrue(false, "the process did not exit in 60 s");
+    }
     return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
   }
 
@@ -75,6 +80,78 @@ class ServerProcessTest {
       assertEquals(2, process.exitValue(), bad + ": " + output);
       assertTrue(output.contains(bad.getKey()), bad + ": " + output);
     }
+  }
+
+  /** A provider whose constructor fails, as one missing its own configuration does. */
+  public static final class ThrowingProvider implements org.fencekit.fulfilment.Provider {
+    /** Always throws. */
+    public ThrowingProvider() {
+      throw new IllegalStateException("ESIM_API_KEY is not set");
+    }
+
+    @Override
+    public org.fencekit.store.Item buy(org.fencekit.fulfilment.Purchase purchase) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  private Process startWith(String variable, String value) throws IOException {
+    Map<String, String> environment = new java.util.HashMap<>();
+    environment.put("STRIPE_WEBHOOK_SECRET", StripeDeliveries.SECRET);
+    environment.put("FENCEKIT_STORE", "sqlite:" + directory.resolve("orders.db"));
+    environment.put("FENCEKIT_HOST", "127.0.0.1");
+    environment.put("FENCEKIT_PORT", "0");
+    environment.put(variable, value);
+    return start(environment);
+  }
+
+  @Test
+  void aStoreThatDoesNotAnswerExits1OnEveryBackend() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      int closed = LoopbackPorts.closed();
+      List<String> stores =
+          List.of(
+              "redis://127.0.0.1:" + silent.getLocalPort(), // accepts, never answers
+              "redis://127.0.0.1:" + closed,
+              "redis-cluster:127.0.0.1:" + closed,
+              "jdbc:postgresql://127.0.0.1:" + closed + "/shop?user=postgres");
+      List<Process> processes = new ArrayList<>();
+      for (String store : stores) { // side by side: each waits out its own client's timeouts
+        processes.add(startWith("FENCEKIT_STORE", store));
+      }
+      for (int i = 0; i < stores.size(); i++) {
+        String store = stores.get(i);
+        Process process = processes.get(i);
+        String output = finish(process);
+        assertEquals(1, process.exitValue(), store + ": " + output);
+        assertTrue(output.contains("the store") || output.contains("cannot open"), output);
+        assertTrue(!output.contains("fencekit webhook server on"), store + " started: " + output);
+      }
+    }
+  }
+
+  @Test
+  void aProviderWhoseConstructorThrowsExits2WithItsOwnMessage() throws Exception {
+    Process process = startWith("FENCEKIT_PROVIDER", ThrowingProvider.class.getName());
+    String output = finish(process);
+    assertEquals(2, process.exitValue(), output);
+    assertTrue(output.contains("ESIM_API_KEY is not set"), output);
+    assertTrue(output.contains("FENCEKIT_PROVIDER"), output);
+    assertTrue(!output.contains("no public no-argument constructor"), output);
+  }
+
+  @Test
+  void aHostThatCannotBeBoundSaysSoNotThatThePortIsTaken() throws Exception {
+    Process unresolvable = startWith("FENCEKIT_HOST", "no-such-host.invalid");
+    String output = finish(unresolvable);
+    assertEquals(2, unresolvable.exitValue(), output);
+    assertTrue(output.contains("FENCEKIT_HOST"), output);
+    assertTrue(output.contains("does not resolve"), output);
+    Process foreign = startWith("FENCEKIT_HOST", "192.0.2.1"); // TEST-NET-1, never local
+    output = finish(foreign);
+    assertEquals(1, foreign.exitValue(), output);
+    assertTrue(output.contains("not an address this machine can bind"), output);
+    assertTrue(!output.contains("port is taken"), output);
   }
 
   @Test

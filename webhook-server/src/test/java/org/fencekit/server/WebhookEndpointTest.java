@@ -20,6 +20,7 @@ import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.fulfilment.scenarios.ScenarioRun;
+import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
@@ -29,6 +30,7 @@ import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,6 +52,7 @@ class WebhookEndpointTest {
   private final ManualClock clock = new ManualClock(ScenarioRun.START);
   private final List<Purchase> purchases = new CopyOnWriteArrayList<>();
   private final AtomicBoolean storeDown = new AtomicBoolean();
+  private final AtomicBoolean readOnly = new AtomicBoolean();
   private OrderStore store;
   private WebhookServer server;
   private StripeDeliveries stripe;
@@ -298,6 +301,20 @@ class WebhookEndpointTest {
   }
 
   @Test
+  void healthSaysWhetherTheStoreCanBeWrittenNotOnlyRead() {
+    readOnly.set(true); // a SQLite file made unwritable: reads go on, every write fails
+    assertTrue(store.get(ORDER.sessionId()).isEmpty(), "reads still work");
+    HttpResponse<String> delivery = stripe.deliver(paid("evt_1"));
+    assertEquals(503, delivery.statusCode(), delivery.body());
+    HttpResponse<String> health = stripe.send(stripe.request("/health").GET().build());
+    assertEquals(503, health.statusCode(), health.body());
+    assertTrue(health.body().contains("cannot be written"), health.body());
+    readOnly.set(false);
+    HttpResponse<String> again = stripe.send(stripe.request("/health").GET().build());
+    assertEquals(200, again.statusCode(), again.body());
+  }
+
+  @Test
   void aStoreThatIsDownIsAnswered503SoStripeRetries() {
     storeDown.set(true);
     HttpResponse<String> response = stripe.deliver(paid("evt_1"));
@@ -333,6 +350,10 @@ class WebhookEndpointTest {
     }
 
     private void check(String operation, String sessionId) {
+      if (readOnly.get() && operation.equals("claim")) {
+        throw new StoreUnavailableException(
+            "sqlite", operation, sessionId, false, "attempt to write a readonly database", null);
+      }
       if (storeDown.get()) {
         throw new StoreUnavailableException(
             "sqlite", operation, sessionId, false, "the test took the store down", null);
@@ -349,6 +370,16 @@ class WebhookEndpointTest {
     public Optional<OrderRecord> get(String sessionId) {
       check("get", sessionId);
       return super.get(sessionId);
+    }
+
+    @Override
+    public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+      check("extend", sessionId);
+      if (readOnly.get()) {
+        throw new StoreUnavailableException(
+            "sqlite", "extend", sessionId, false, "attempt to write a readonly database", null);
+      }
+      return super.extend(sessionId, claimId, lease);
     }
   }
 }

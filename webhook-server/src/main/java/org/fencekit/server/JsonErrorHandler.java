@@ -1,0 +1,55 @@
+package org.fencekit.server;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's own answers (a request it cannot parse, headers too large, a failure of ours) as the
+ * server's other answers: one line of JSON with {@code error} and a fixed {@code reason}, never an
+ * HTML page, never Jetty's message or an exception's text.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+
+  @Override
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
+      Callback callback) {
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    String body = WebhookEndpoint.error(error(code), reason(code)) + "\n";
+    response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+  }
+
+  private static String error(int code) {
+    return switch (code) {
+      case 404 -> "not_found";
+      case 408 -> "body_timeout";
+      case 413 -> "body_too_large";
+      default -> code >= 500 && code != 501 && code != 505 ? "internal" : "bad_request";
+    };
+  }
+
+  private static String reason(int code) {
+    return switch (code) {
+      case 404 -> "no such route; Stripe posts to /webhook";
+      case 408 -> "the request did not arrive in time";
+      case 413 -> "the request is too large";
+      case 414 -> "the request line is too long";
+      case 431 -> "the request's headers are too large";
+      case 501 -> "this server does not implement that";
+      case 505 -> "this server speaks HTTP/1.1 and HTTP/1.0 only";
+      default ->
+          code >= 500
+              ? "the server failed on this request (logged); Stripe will retry"
+              : "the request is not well-formed HTTP/1.1";
+    };
+  }
+}
