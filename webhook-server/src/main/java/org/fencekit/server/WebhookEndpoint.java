@@ -291,7 +291,6 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
     CheckoutEvent event = (CheckoutEvent) checked;
     AtomicBoolean taken = new AtomicBoolean();
-    long queued = System.nanoTime();
     inFlight.incrementAndGet();
     Runnable delivery =
         () -> {
@@ -329,7 +328,6 @@ final class WebhookEndpoint extends Handler.Abstract {
             },
             queueTime.toMillis(),
             TimeUnit.MILLISECONDS);
-    LOG.debug("delivery queued after {} ns", System.nanoTime() - queued);
   }
 
   private boolean overloaded(Response response, Callback callback) {
