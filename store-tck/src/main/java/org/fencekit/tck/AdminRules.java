@@ -241,6 +241,180 @@ public abstract class AdminRules extends LinearizabilityRules {
   }
 
   /**
+   * Claims {@code sid} {@code n + 1} times, each after the lease before ran out, and returns the
+   * first {@code n} tokens, all superseded. The clock ends {@code n + 1} leases later.
+   */
+  private List<ClaimId> staleTokens(String sid, int n) {
+    List<ClaimId> tokens = new ArrayList<>();
+    for (int i = 0; i <= n; i++) {
+      tokens.add(claimed(sid));
+      clock.advance(LEASE);
+    }
+    return tokens.subList(0, n);
+  }
+
+  /** Records the orphan of a stale complete by {@code stale}, at the clock's instant. */
+  private Orphan orphanOf(String sid, ClaimId stale, String providerOrderId) {
+    Item item = new Item(providerOrderId, "payload of " + providerOrderId);
+    superseded(store().complete(sid, stale, item), "a stale complete", sid, stale);
+    return new Orphan(sid, stale, item, now());
+  }
+
+  /** Records the orphan of a stale complete by {@code stale}, {@code minutes} after {@code t}. */
+  private Orphan orphanAt(Instant t, int minutes, String sid, ClaimId stale, String providerId) {
+    clock.set(t.plus(Duration.ofMinutes(minutes)));
+    return orphanOf(sid, stale, providerId);
+  }
+
+  /** An orphan's sort key, for messages: recordedAt, session id, token, provider order id. */
+  private static String key(Orphan orphan) {
+    return orphan.recordedAt()
+        + " "
+        + orphan.sessionId()
+        + " "
+        + orphan.claimId()
+        + " "
+        + orphan.item().providerOrderId();
+  }
+
+  /**
+   * Reads the unreconciled orphans at each page size and asserts that those of {@code expected} are
+   * listed each once and exactly in its order.
+   */
+  private void listedInOrder(List<Orphan> expected, String situation, int... pageSizes) {
+    Set<OrphanId> mine = ids(expected);
+    for (int pageSize : pageSizes) {
+      List<OrphanRecord> listed = readMine(mine, pageSize, null);
+      assertEquals(
+          List.copyOf(mine),
+          listed.stream().map(OrphanRecord::id).toList(),
+          () ->
+              situation
+                  + ", with page size "
+                  + pageSize
+                  + ": the orphans must be listed each once by (recordedAt, session id, the"
+                  + " token's fence, its nonce, provider order id); expected "
+                  + expected.stream().map(AdminRules::key).toList()
+                  + " but listed "
+                  + listed.stream().map(o -> key(o.orphan())).toList());
+    }
+  }
+
+  /**
+   * Six orphans over four orders, recorded at minutes 40, 10, 20, 30, 15 and 10 (the last tied with
+   * the second): listed at every page size by their instant, then by identity, where the order they
+   * were recorded in, their identities' order and their session ids' order all differ from that.
+   *
+   * <p>If this fails, check that the listing sorts by recordedAt first (not by the identity or
+   * primary key, not by a serial id or the order of insertion), then by the identity, and that its
+   * cursor is the same key.
+   */
+  @Test
+  @DisplayName(
+      "the unreconciled orphans are listed oldest first, not by identity nor in the order recorded")
+  void admin_orphansListedOldestFirst() {
+    ownEra();
+    String base = sid("oldest");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    ClaimId a1 = staleTokens(a, 1).get(0);
+    List<ClaimId> bs = staleTokens(b, 2);
+    ClaimId c1 = staleTokens(c, 1).get(0);
+    ClaimId d1 = staleTokens(d, 1).get(0);
+    Instant t = now();
+    Orphan a40 = orphanAt(t, 40, a, a1, "prov-1");
+    Orphan c10 = orphanAt(t, 10, c, c1, "prov-2");
+    Orphan b20 = orphanAt(t, 20, b, bs.get(1), "prov-1");
+    Orphan b30 = orphanAt(t, 30, b, bs.get(0), "prov-1");
+    Orphan c15 = orphanAt(t, 15, c, c1, "prov-1");
+    Orphan d10 = orphanAt(t, 10, d, d1, "prov-1");
+    listedInOrder(
+        List.of(c10, d10, c15, b20, b30, a40),
+        "six orphans recorded at minutes 40, 10, 20, 30, 15, 10",
+        1,
+        2,
+        4,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+  }
+
+  /**
+   * Four orphans of one order recorded at one instant with one provider order id by four tokens:
+   * fences 2, 1, 1 and 2, two of them made up (fence 1 with the largest nonce, fence 2 with the
+   * smallest): listed at every page size by fence, then nonce, so a page boundary falls between
+   * every two of them and none is skipped or repeated.
+   *
+   * <p>If this fails, check that the token (fence, then nonce) is part of the sort key and of the
+   * cursor, between the session id and the provider order id: orphans that differ only in the token
+   * are distinct.
+   */
+  @Test
+  @DisplayName(
+      "orphans that differ only in their token are each listed once, in token order, across page boundaries")
+  void admin_orphanTokenInSortKey() {
+    ownEra();
+    String sid = sid("token-key");
+    List<ClaimId> stale = staleTokens(sid, 2);
+    ClaimId first = stale.get(0);
+    ClaimId second = stale.get(1);
+    ClaimId madeUpFirst = new ClaimId(1, "f".repeat(32));
+    ClaimId madeUpSecond = new ClaimId(2, "0".repeat(32));
+    Orphan o2 = orphanOf(sid, second, "prov-tied");
+    Orphan m1 = orphanOf(sid, madeUpFirst, "prov-tied");
+    Orphan o1 = orphanOf(sid, first, "prov-tied");
+    Orphan m2 = orphanOf(sid, madeUpSecond, "prov-tied");
+    listedInOrder(
+        List.of(o1, m1, m2, o2),
+        "four tokens' orphans at one instant with one provider order id",
+        1,
+        2,
+        3,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+  }
+
+  /**
+   * Six orphans of one order recorded at one instant with one provider order id by made-up tokens
+   * of fences 2^53 - 1, 2^53, 2^53 + 1, 2^53 + 2, {@code Long.MAX_VALUE - 1} and {@code
+   * Long.MAX_VALUE}, the nonces falling as the fences rise, recorded out of order: listed by fence
+   * at every page size, each once; after the one of 2^53 + 1 is reconciled, exactly the other five.
+   *
+   * <p>If this fails, check that the fence is kept as an exact 64-bit integer in the index, the
+   * sort and the cursor (a double, a JSON or Lua number, holds only 53 bits: 2^53 + 1 becomes
+   * 2^53), and that a reconcile takes off the index exactly the orphan it marks.
+   */
+  @Test
+  @DisplayName(
+      "orphans of fences above 2^53 are listed in fence order across page boundaries, and reconciled one by one")
+  void admin_hugeFenceOrphansPaged() {
+    ownEra();
+    String sid = sid("huge-fences");
+    claimed(sid);
+    long two53 = 1L << 53;
+    long[] fences = {two53 - 1, two53, two53 + 1, two53 + 2, Long.MAX_VALUE - 1, Long.MAX_VALUE};
+    Orphan[] byFence = new Orphan[fences.length];
+    for (int i : new int[] {3, 5, 1, 0, 4, 2}) {
+      String nonce = Integer.toHexString(15 - i).repeat(32);
+      byFence[i] = orphanOf(sid, new ClaimId(fences[i], nonce), "prov-huge");
+    }
+    listedInOrder(
+        List.of(byFence),
+        "six orphans of fences around 2^53 and 2^63",
+        1,
+        2,
+        4,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+    OrphanId reconciled = OrphanId.of(byFence[2]);
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(reconciled, "voided at the provider", now()),
+        "reconciling " + reconciled);
+    List<Orphan> rest = new ArrayList<>(List.of(byFence));
+    rest.remove(2);
+    listedInOrder(rest, "after reconciling the orphan of fence 2^53 + 1", 1, 3);
+  }
+
+  /**
    * Four orphans; after the first page of two is read, another orphan is recorded (later): the rest
    * of the listing has the three not yet read and the new one, each once.
    *

@@ -122,7 +122,29 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     /** a re-claim resets the failure count and failedSince. */
     FAILURES_RESET_ON_CLAIM,
     /** the admin calls do not check the page size's upper bound. */
-    ADMIN_INPUT_UNCHECKED
+    ADMIN_INPUT_UNCHECKED,
+    /**
+     * the orphan listing sorts and pages by the orphan's identity (session id, token, provider
+     * order id), as an index on the table's primary key would, instead of oldest first.
+     */
+    ORPHANS_BY_IDENTITY,
+    /**
+     * the orphan listing sorts and pages in the order the orphans were recorded (a serial id),
+     * which is not oldest first when clocks differ or a write is slow.
+     */
+    ORPHANS_IN_RECORDING_ORDER,
+    /**
+     * the orphan listing's sort key and cursor leave the token out (recordedAt, session id,
+     * provider order id), so of two tokens' orphans tied on the rest a page boundary skips the
+     * second.
+     */
+    ORPHAN_KEY_WITHOUT_TOKEN,
+    /**
+     * the orphan listing sorts by the token's fence as a double and writes it in the cursor as one
+     * (a JSON number), so fences above 2^53 collide and a page boundary among them skips or
+     * repeats.
+     */
+    FENCE_AS_DOUBLE
   }
 
   /**
@@ -142,6 +164,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
     /** The reconciliation marks, by orphan. */
     private final Map<OrphanId, OrphanRecord> marks = new HashMap<>();
+
+    /**
+     * Each orphan's place in the order of recording, for {@link Break#ORPHANS_IN_RECORDING_ORDER}.
+     */
+    private final Map<OrphanId, Integer> recorded = new HashMap<>();
 
     /** The listings taken whole at their first page, for {@link Break#SNAPSHOT_PAGING}. */
     private final List<List<OrphanRecord>> snapshots = new ArrayList<>();
@@ -339,7 +366,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
                         o.claimId().equals(token)
                             && o.item().providerOrderId().equals(item.providerOrderId()));
         if (!known || has(Break.ORPHAN_PER_RETRY)) {
-          list.add(new Orphan(sid, token, item, now));
+          Orphan orphan = new Orphan(sid, token, item, now);
+          list.add(orphan);
+          data.recorded.putIfAbsent(OrphanId.of(orphan), data.recorded.size());
         }
       }
       if (has(Break.SUPERSEDED_TOUCHES_UPDATED_AT)) {
@@ -461,12 +490,39 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   // ------------------------------------------------------------------ the admin role
 
-  private static final Comparator<OrphanRecord> ORPHAN_ORDER =
-      Comparator.comparing((OrphanRecord o) -> o.orphan().recordedAt())
-          .thenComparing(o -> o.orphan().sessionId())
+  private static final Comparator<OrphanRecord> IDENTITY_ORDER =
+      Comparator.comparing((OrphanRecord o) -> o.orphan().sessionId())
           .thenComparingLong(o -> o.orphan().claimId().fence())
           .thenComparing(o -> o.orphan().claimId().nonce())
           .thenComparing(o -> o.orphan().item().providerOrderId());
+
+  private static final Comparator<OrphanRecord> ORPHAN_ORDER =
+      Comparator.comparing((OrphanRecord o) -> o.orphan().recordedAt())
+          .thenComparing(IDENTITY_ORDER);
+
+  /** The order the orphan listing sorts and pages by: the contract's, or its break's. */
+  private Comparator<OrphanRecord> orphanOrder() {
+    Comparator<OrphanRecord> byTime = Comparator.comparing(o -> o.orphan().recordedAt());
+    if (has(Break.ORPHANS_BY_IDENTITY)) {
+      return IDENTITY_ORDER;
+    }
+    if (has(Break.ORPHANS_IN_RECORDING_ORDER)) {
+      return Comparator.comparingInt(o -> data.recorded.get(o.id()));
+    }
+    if (has(Break.ORPHAN_KEY_WITHOUT_TOKEN)) {
+      return byTime
+          .thenComparing(o -> o.orphan().sessionId())
+          .thenComparing(o -> o.orphan().item().providerOrderId());
+    }
+    if (has(Break.FENCE_AS_DOUBLE)) {
+      return byTime
+          .thenComparing(o -> o.orphan().sessionId())
+          .thenComparingDouble(o -> (double) o.orphan().claimId().fence())
+          .thenComparing(o -> o.orphan().claimId().nonce())
+          .thenComparing(o -> o.orphan().item().providerOrderId());
+    }
+    return ORPHAN_ORDER;
+  }
 
   private static int pageSize(int pageSize, boolean checkUpperBound) {
     if (pageSize < 1 || (checkUpperBound && pageSize > MAX_PAGE_SIZE)) {
@@ -523,7 +579,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             }
           }
         }
-        sorted.sort(ORPHAN_ORDER);
+        sorted.sort(orphanOrder());
         snapshotId = data.snapshots.size();
         if (snapshot) {
           data.snapshots.add(List.copyOf(sorted));
@@ -551,13 +607,17 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
         next = "offset|" + (from + size);
       } else {
         Orphan o = last.orphan();
+        ClaimId token = o.claimId();
+        if (has(Break.FENCE_AS_DOUBLE)) {
+          token = new ClaimId((long) (double) token.fence(), token.nonce());
+        }
         next =
             "orphan|"
                 + o.recordedAt().toEpochMilli()
                 + "|"
                 + o.sessionId()
                 + "|"
-                + o.claimId()
+                + token
                 + "|"
                 + o.item().providerOrderId();
       }
@@ -567,13 +627,12 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   /** Whether {@code orphan} sorts after the cursor's orphan. */
   private boolean isAfter(OrphanRecord orphan, Instant at, String[] after) {
-    int byTime = orphan.orphan().recordedAt().compareTo(at);
-    if (byTime != 0 || has(Break.CURSOR_BY_TIME_ONLY)) {
-      return byTime > 0;
+    if (has(Break.CURSOR_BY_TIME_ONLY)) {
+      return orphan.orphan().recordedAt().isAfter(at);
     }
     ClaimId token = ClaimId.parse(after[3]);
     Orphan key = new Orphan(after[2], token, new Item(after[4], null), at);
-    return ORPHAN_ORDER.compare(orphan, OrphanRecord.unreconciled(key)) > 0;
+    return orphanOrder().compare(orphan, OrphanRecord.unreconciled(key)) > 0;
   }
 
   @Override

@@ -120,6 +120,17 @@ class OrderStoreTckSelfTest {
         "admin_failedOrders",
         "claim_failedOrderClaimedAgain");
     expect(BrokenStore.Break.ADMIN_INPUT_UNCHECKED, "admin_badArguments");
+    expect(BrokenStore.Break.ORPHANS_BY_IDENTITY, "admin_orphansListedOldestFirst");
+    expect(
+        BrokenStore.Break.ORPHANS_IN_RECORDING_ORDER,
+        "admin_orphansListedOldestFirst",
+        "admin_orphanTokenInSortKey",
+        "admin_hugeFenceOrphansPaged");
+    expect(
+        BrokenStore.Break.ORPHAN_KEY_WITHOUT_TOKEN,
+        "admin_orphanTokenInSortKey",
+        "admin_hugeFenceOrphansPaged");
+    expect(BrokenStore.Break.FENCE_AS_DOUBLE, "admin_hugeFenceOrphansPaged");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {
