@@ -911,6 +911,109 @@ public abstract class AdminRules extends LinearizabilityRules {
         cursor -> admin().failedOrders(minFailures, age, cursor, pageSize), mine, pageSize, false);
   }
 
+  /** Claims {@code sid} {@code minutes} after {@code t0} with a lease of {@code leaseMinutes}. */
+  private ClaimId claimedAt(Instant t0, int minutes, String sid, int leaseMinutes) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    return claimed(store(), snapshot(sid), Duration.ofMinutes(leaseMinutes));
+  }
+
+  /** Fails {@code sid} with {@code token} {@code minutes} after {@code t0}. */
+  private void failedAt(Instant t0, int minutes, String sid, ClaimId token) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    written(store().fail(sid, token, "declined at minute " + minutes), "the fail", sid, token);
+  }
+
+  /**
+   * Five orders claimed at minutes 0 to 4, whose leases end at minutes 30, 6, 12, 6 (a short lease
+   * extended) and 5: at minute 40 they are listed at every page size by the lease's end, then
+   * session id, where the session ids' order and the order of the claims differ from that; those
+   * whose lease ran out 30 minutes ago are the first three.
+   *
+   * <p>If this fails, check that the listing sorts by leaseExpiresAt (as the last claim or extend
+   * wrote it), then session id, not by session id or claimedAt, and that its cursor is the same
+   * key.
+   */
+  @Test
+  @DisplayName("stuck orders are listed by their lease's end, not by session id nor by claim")
+  void admin_stuckListedOldestLeaseFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("stuck-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    String e = base + "-e";
+    claimedAt(t0, 0, a, 30);
+    claimedAt(t0, 1, c, 5);
+    claimedAt(t0, 2, b, 10);
+    ClaimId extended = claimedAt(t0, 3, d, 1);
+    written(store().extend(d, extended, Duration.ofMinutes(3)), "the extend", d, extended);
+    claimedAt(t0, 4, e, 1);
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d, e);
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          List.of(e, c, d, b, a),
+          stuck(Duration.ZERO, mine, pageSize),
+          "with page size "
+              + pageSize
+              + ", stuck orders whose leases end at minutes 5, 6, 6, 12, 30, by lease end then"
+              + " session id");
+    }
+    assertEquals(
+        List.of(e, c, d),
+        stuck(Duration.ofMinutes(30), mine, 2),
+        "leases that ran out at least 30 minutes ago (by minute 10)");
+  }
+
+  /**
+   * Four orders created in the order b, a, d, c, failed first at minutes 20, 10, 10 and 5, c again
+   * at minute 30: listed at every page size, by count and by age, by the first failure, then
+   * session id, where the session ids' order, the order of creation and that of the last failure
+   * differ from that.
+   *
+   * <p>If this fails, check that the listing sorts by failedSince (the first failure, kept by later
+   * claims and fails), then session id, not by session id or the last write, and that its cursor is
+   * the same key, on both paths: by count and by age.
+   */
+  @Test
+  @DisplayName(
+      "failed orders are listed by their first failure, not by session id nor by the last failure")
+  void admin_failedListedLongestFailingFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("failed-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    ClaimId bToken = claimed(b);
+    ClaimId aToken = claimed(a);
+    ClaimId dToken = claimed(d);
+    ClaimId cToken = claimed(c);
+    failedAt(t0, 5, c, cToken);
+    failedAt(t0, 10, a, aToken);
+    failedAt(t0, 10, d, dToken);
+    failedAt(t0, 20, b, bToken);
+    clock.set(t0.plus(Duration.ofMinutes(30)));
+    failedAt(t0, 30, c, claimed(c));
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d);
+    List<String> expected = List.of(c, a, d, b);
+    String order = "failed first at minutes 5, 10, 10, 20, by failedSince then session id";
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          expected,
+          failed(1, OrderStoreAdmin.MAX_AGE, mine, pageSize),
+          "by count, with page size " + pageSize + ": " + order);
+      assertEquals(
+          expected,
+          failed(Integer.MAX_VALUE, Duration.ZERO, mine, pageSize),
+          "by age, with page size " + pageSize + ": " + order);
+    }
+  }
+
   /**
    * Every bad argument of the admin calls is rejected naming it: page sizes 0 and one over the
    * largest, a cursor that is not one or is another listing's, negative and too large ages, a count

@@ -133,6 +133,14 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
      * which is not oldest first when clocks differ or a write is slow.
      */
     ORPHANS_IN_RECORDING_ORDER,
+    /** stuck orders are sorted and paged by session id, not by the lease's end. */
+    STUCK_BY_SESSION_ID,
+    /** failed orders are sorted and paged by session id, not by the first failure. */
+    FAILED_BY_SESSION_ID,
+    /**
+     * failed orders are sorted and paged by their last write (updatedAt), not the first failure.
+     */
+    FAILED_BY_LAST_FAILURE,
     /**
      * the orphan listing's sort key and cursor leave the token out (recordedAt, session id,
      * provider order id), so of two tokens' orphans tied on the rest a page boundary skips the
@@ -700,7 +708,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             r.claimId() != null
                 && !(has(Break.STUCK_BY_CLAIMED_AT) ? r.claimedAt() : r.leaseExpiresAt())
                     .isAfter(cutoff),
-        OrderRecord::leaseExpiresAt,
+        has(Break.STUCK_BY_SESSION_ID) ? r -> Instant.EPOCH : OrderRecord::leaseExpiresAt,
         after,
         size);
   }
@@ -714,12 +722,16 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     Instant cutoff = ago("failingFor", failingFor);
     String[] after = cursor("failed", cursor);
     int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    java.util.function.Function<OrderRecord, Instant> key =
+        has(Break.FAILED_BY_SESSION_ID)
+            ? r -> Instant.EPOCH
+            : has(Break.FAILED_BY_LAST_FAILURE) ? OrderRecord::updatedAt : OrderRecord::failedSince;
     return orders(
         "failed",
         r ->
             r.status() == OrderStatus.FAILED
                 && (r.failures() >= minFailures || !r.failedSince().isAfter(cutoff)),
-        OrderRecord::failedSince,
+        key,
         after,
         size);
   }

@@ -131,6 +131,9 @@ class OrderStoreTckSelfTest {
         "admin_orphanTokenInSortKey",
         "admin_hugeFenceOrphansPaged");
     expect(BrokenStore.Break.FENCE_AS_DOUBLE, "admin_hugeFenceOrphansPaged");
+    expect(BrokenStore.Break.STUCK_BY_SESSION_ID, "admin_stuckListedOldestLeaseFirst");
+    expect(BrokenStore.Break.FAILED_BY_SESSION_ID, "admin_failedListedLongestFailingFirst");
+    expect(BrokenStore.Break.FAILED_BY_LAST_FAILURE, "admin_failedListedLongestFailingFirst");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {
