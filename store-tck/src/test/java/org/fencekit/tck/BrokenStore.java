@@ -152,7 +152,14 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
      * (a JSON number), so fences above 2^53 collide and a page boundary among them skips or
      * repeats.
      */
-    FENCE_AS_DOUBLE
+    FENCE_AS_DOUBLE,
+    /** the stuck and failed listings write one kind of cursor, so each takes the other's. */
+    ORDER_CURSORS_SHARED,
+    /**
+     * the failed listing reads any cursor's first two fields as its position without checking which
+     * listing wrote it.
+     */
+    FAILED_CURSOR_UNCHECKED
   }
 
   /**
@@ -700,10 +707,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   @Override
   public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
     Instant cutoff = ago("expiredFor", expiredFor);
-    String[] after = cursor("stuck", cursor);
+    String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "stuck";
+    String[] after = cursor(tag, cursor);
     int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
     return orders(
-        "stuck",
+        tag,
         r ->
             r.claimId() != null
                 && !(has(Break.STUCK_BY_CLAIMED_AT) ? r.claimedAt() : r.leaseExpiresAt())
@@ -720,20 +728,33 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       throw new IllegalArgumentException("minFailures must be at least 1: " + minFailures);
     }
     Instant cutoff = ago("failingFor", failingFor);
-    String[] after = cursor("failed", cursor);
+    String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "failed";
+    String[] after = has(Break.FAILED_CURSOR_UNCHECKED) ? anyCursor(cursor) : cursor(tag, cursor);
     int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
     java.util.function.Function<OrderRecord, Instant> key =
         has(Break.FAILED_BY_SESSION_ID)
             ? r -> Instant.EPOCH
             : has(Break.FAILED_BY_LAST_FAILURE) ? OrderRecord::updatedAt : OrderRecord::failedSince;
     return orders(
-        "failed",
+        tag,
         r ->
             r.status() == OrderStatus.FAILED
                 && (r.failures() >= minFailures || !r.failedSince().isAfter(cutoff)),
         key,
         after,
         size);
+  }
+
+  /** For {@link Break#FAILED_CURSOR_UNCHECKED}: any cursor's fields, whichever listing wrote it. */
+  private static String[] anyCursor(String cursor) {
+    if (cursor == null) {
+      return null;
+    }
+    String[] fields = cursor.split("\\|", -1);
+    if (fields.length < 3) {
+      throw new IllegalArgumentException("cursor is not a cursor: " + cursor);
+    }
+    return fields;
   }
 
   private Page<OrderRecord> orders(
