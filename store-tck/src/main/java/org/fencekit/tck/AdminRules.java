@@ -552,6 +552,91 @@ public abstract class AdminRules extends LinearizabilityRules {
   }
 
   /**
+   * How many orphans {@code admin_concurrentMarksEveryOrphan} races marks on, one after another.
+   */
+  private static final int MARK_RACES = 48;
+
+  /**
+   * {@link #stressThreads()} threads mark each of 48 orphans together, released at once before each
+   * one ({@link Race#rounds}), each thread with a note and an instant of its own: on every orphan
+   * exactly one caller is Reconciled, every caller is answered the note and instant recorded, and
+   * they come from one caller. A check-then-act whose window is a few instructions wide loses some
+   * of these races.
+   *
+   * <p>If this fails, check that the check and the write of a mark are one atomic step (UPDATE ...
+   * WHERE reconciled_at IS NULL, one script, the write under the lock the read took), not a read
+   * followed by a write, however short the gap between them.
+   */
+  @Test
+  @DisplayName(
+      "marks raced on each of many orphans record one note per orphan, and every caller is told which")
+  void admin_concurrentMarksEveryOrphan() {
+    ownEra();
+    OrderStoreAdmin admin = admin();
+    int threads = stressThreads();
+    Item[] items = new Item[MARK_RACES];
+    for (int i = 0; i < MARK_RACES; i++) {
+      items[i] = item(i);
+    }
+    List<Orphan> orphans = orphansOf(sid("mark-races"), items);
+    Instant base = now();
+    List<List<ReconcileResult>> answers =
+        Race.rounds(
+            threads,
+            MARK_RACES,
+            (k, race) ->
+                admin.reconcile(OrphanId.of(orphans.get(race)), "note " + k, base.plusMillis(k)));
+    for (int o = 0; o < MARK_RACES; o++) {
+      OrphanId id = OrphanId.of(orphans.get(o));
+      OrphanRecord recorded = admin.orphan(id).orElseThrow(() -> new AssertionError("lost " + id));
+      int race = o;
+      assertTrue(recorded.reconciled(), () -> "after race " + race + " the orphan is " + recorded);
+      int winner = (int) (recorded.reconciledAt().toEpochMilli() - base.toEpochMilli());
+      assertEquals(
+          "note " + winner,
+          recorded.note(),
+          () ->
+              "race "
+                  + race
+                  + ": the note and instant recorded come from two callers: "
+                  + recorded);
+      for (int k = 0; k < threads; k++) {
+        ReconcileResult answer = answers.get(k).get(o);
+        int caller = k;
+        assertEquals(
+            recorded,
+            answer.orphan(),
+            () ->
+                "race "
+                    + race
+                    + " of "
+                    + MARK_RACES
+                    + ": caller "
+                    + caller
+                    + " (note "
+                    + caller
+                    + ") was answered "
+                    + answer
+                    + " but the store holds "
+                    + recorded
+                    + "; did two callers both find the orphan unmarked and each write its note?");
+        assertEquals(
+            caller == winner,
+            answer instanceof ReconcileResult.Reconciled,
+            () ->
+                "race "
+                    + race
+                    + ": only the caller whose note is recorded (caller "
+                    + winner
+                    + ") is Reconciled, the others AlreadyReconciled; caller "
+                    + caller
+                    + " was answered "
+                    + answer);
+      }
+    }
+  }
+
+  /**
    * A mark, then the same note again later: both Reconciled with the note and the first instant (to
    * the millisecond); the orphan is still listed by {@code orphans(sessionId)} with its item and
    * token unchanged.

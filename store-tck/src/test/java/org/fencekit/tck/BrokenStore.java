@@ -153,6 +153,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
      * repeats.
      */
     FENCE_AS_DOUBLE,
+    /**
+     * reconcile checks the orphan under the lock, lets go of it, yields the thread, and takes the
+     * lock again to write its mark: a check-then-act with a narrow window and no wait in it.
+     */
+    RACY_RECONCILE_NARROW,
     /** the stuck and failed listings write one kind of cursor, so each takes the other's. */
     ORDER_CURSORS_SHARED,
     /**
@@ -678,11 +683,15 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     Instant at =
         Objects.requireNonNull(reconciledAt, "reconciledAt").truncatedTo(ChronoUnit.MILLIS);
     OrphanRecord seen;
-    if (has(Break.RACY_RECONCILE)) {
+    if (has(Break.RACY_RECONCILE) || has(Break.RACY_RECONCILE_NARROW)) {
       synchronized (data.lock) {
         seen = find(id).orElseThrow(() -> new UnknownOrphanException("broken", id));
       }
-      window("reconcile " + id, RECONCILE_WINDOW_MILLIS);
+      if (has(Break.RACY_RECONCILE)) {
+        window("reconcile " + id, RECONCILE_WINDOW_MILLIS);
+      } else {
+        Thread.yield();
+      }
       synchronized (data.lock) {
         return decideMark(seen, note, at);
       }

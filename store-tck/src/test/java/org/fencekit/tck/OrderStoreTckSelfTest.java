@@ -134,6 +134,7 @@ class OrderStoreTckSelfTest {
     expect(BrokenStore.Break.STUCK_BY_SESSION_ID, "admin_stuckListedOldestLeaseFirst");
     expect(BrokenStore.Break.FAILED_BY_SESSION_ID, "admin_failedListedLongestFailingFirst");
     expect(BrokenStore.Break.FAILED_BY_LAST_FAILURE, "admin_failedListedLongestFailingFirst");
+    expect(BrokenStore.Break.RACY_RECONCILE_NARROW, "admin_concurrentMarksEveryOrphan");
     expect(BrokenStore.Break.ORDER_CURSORS_SHARED, "admin_cursorOfAnotherListingRefused");
     expect(BrokenStore.Break.FAILED_CURSOR_UNCHECKED, "admin_cursorOfAnotherListingRefused");
   }
