@@ -552,16 +552,19 @@ public abstract class AdminRules extends LinearizabilityRules {
   }
 
   /**
-   * How many orphans {@code admin_concurrentMarksEveryOrphan} races marks on, one after another.
+   * How many orphans {@code admin_concurrentMarksEveryOrphan} races marks on, one after another;
+   * fewer for a slow backend.
    */
-  private static final int MARK_RACES = 48;
+  protected int markRaceRounds() {
+    return 48;
+  }
 
   /**
-   * {@link #stressThreads()} threads mark each of 48 orphans together, released at once before each
-   * one ({@link Race#rounds}), each thread with a note and an instant of its own: on every orphan
-   * exactly one caller is Reconciled, every caller is answered the note and instant recorded, and
-   * they come from one caller. A check-then-act whose window is a few instructions wide loses some
-   * of these races.
+   * {@link #stressThreads()} threads mark each of {@link #markRaceRounds()} (48) orphans together,
+   * released at once before each one ({@link Race#rounds}), each thread with a note and an instant
+   * of its own: on every orphan exactly one caller is Reconciled, every caller is answered the note
+   * and instant recorded, and they come from one caller. A check-then-act whose window is a few
+   * instructions wide loses some of these races.
    *
    * <p>If this fails, check that the check and the write of a mark are one atomic step (UPDATE ...
    * WHERE reconciled_at IS NULL, one script, the write under the lock the read took), not a read
@@ -574,8 +577,9 @@ public abstract class AdminRules extends LinearizabilityRules {
     ownEra();
     OrderStoreAdmin admin = admin();
     int threads = stressThreads();
-    Item[] items = new Item[MARK_RACES];
-    for (int i = 0; i < MARK_RACES; i++) {
+    int races = markRaceRounds();
+    Item[] items = new Item[races];
+    for (int i = 0; i < races; i++) {
       items[i] = item(i);
     }
     List<Orphan> orphans = orphansOf(sid("mark-races"), items);
@@ -583,10 +587,10 @@ public abstract class AdminRules extends LinearizabilityRules {
     List<List<ReconcileResult>> answers =
         Race.rounds(
             threads,
-            MARK_RACES,
+            races,
             (k, race) ->
                 admin.reconcile(OrphanId.of(orphans.get(race)), "note " + k, base.plusMillis(k)));
-    for (int o = 0; o < MARK_RACES; o++) {
+    for (int o = 0; o < races; o++) {
       OrphanId id = OrphanId.of(orphans.get(o));
       OrphanRecord recorded = admin.orphan(id).orElseThrow(() -> new AssertionError("lost " + id));
       int race = o;
@@ -610,7 +614,7 @@ public abstract class AdminRules extends LinearizabilityRules {
                 "race "
                     + race
                     + " of "
-                    + MARK_RACES
+                    + races
                     + ": caller "
                     + caller
                     + " (note "
@@ -879,7 +883,11 @@ public abstract class AdminRules extends LinearizabilityRules {
     return listOrders(cursor -> admin().stuckOrders(age, cursor, pageSize), mine, pageSize, true);
   }
 
-  /** Pages through an order listing and returns the session ids of {@code mine}, in order. */
+  /**
+   * Pages through an order listing and returns the session ids of {@code mine}, in order: to its
+   * end, or to one page after every one of {@code mine} was seen (the listing spans every order of
+   * the store). Fails if an order is listed twice or out of its order.
+   */
   private List<String> listOrders(
       java.util.function.Function<String, Page<OrderRecord>> query,
       Set<String> mine,
@@ -889,6 +897,7 @@ public abstract class AdminRules extends LinearizabilityRules {
     Set<String> seen = new HashSet<>();
     String cursor = null;
     Instant last = null;
+    boolean onePageMore = false;
     while (true) {
       Page<OrderRecord> page = query.apply(cursor);
       assertNotNull(page, "a listing of orders must never return null");
@@ -908,9 +917,10 @@ public abstract class AdminRules extends LinearizabilityRules {
           listed.add(order.sessionId());
         }
       }
-      if (!page.hasNext() || seen.size() > MAX_LISTED) {
+      if (!page.hasNext() || seen.size() > MAX_LISTED || onePageMore) {
         return listed;
       }
+      onePageMore = seen.containsAll(mine);
       cursor = page.nextCursor();
     }
   }
