@@ -12,8 +12,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -241,6 +243,180 @@ public abstract class AdminRules extends LinearizabilityRules {
   }
 
   /**
+   * Claims {@code sid} {@code n + 1} times, each after the lease before ran out, and returns the
+   * first {@code n} tokens, all superseded. The clock ends {@code n + 1} leases later.
+   */
+  private List<ClaimId> staleTokens(String sid, int n) {
+    List<ClaimId> tokens = new ArrayList<>();
+    for (int i = 0; i <= n; i++) {
+      tokens.add(claimed(sid));
+      clock.advance(LEASE);
+    }
+    return tokens.subList(0, n);
+  }
+
+  /** Records the orphan of a stale complete by {@code stale}, at the clock's instant. */
+  private Orphan orphanOf(String sid, ClaimId stale, String providerOrderId) {
+    Item item = new Item(providerOrderId, "payload of " + providerOrderId);
+    superseded(store().complete(sid, stale, item), "a stale complete", sid, stale);
+    return new Orphan(sid, stale, item, now());
+  }
+
+  /** Records the orphan of a stale complete by {@code stale}, {@code minutes} after {@code t}. */
+  private Orphan orphanAt(Instant t, int minutes, String sid, ClaimId stale, String providerId) {
+    clock.set(t.plus(Duration.ofMinutes(minutes)));
+    return orphanOf(sid, stale, providerId);
+  }
+
+  /** An orphan's sort key, for messages: recordedAt, session id, token, provider order id. */
+  private static String key(Orphan orphan) {
+    return orphan.recordedAt()
+        + " "
+        + orphan.sessionId()
+        + " "
+        + orphan.claimId()
+        + " "
+        + orphan.item().providerOrderId();
+  }
+
+  /**
+   * Reads the unreconciled orphans at each page size and asserts that those of {@code expected} are
+   * listed each once and exactly in its order.
+   */
+  private void listedInOrder(List<Orphan> expected, String situation, int... pageSizes) {
+    Set<OrphanId> mine = ids(expected);
+    for (int pageSize : pageSizes) {
+      List<OrphanRecord> listed = readMine(mine, pageSize, null);
+      assertEquals(
+          List.copyOf(mine),
+          listed.stream().map(OrphanRecord::id).toList(),
+          () ->
+              situation
+                  + ", with page size "
+                  + pageSize
+                  + ": the orphans must be listed each once by (recordedAt, session id, the"
+                  + " token's fence, its nonce, provider order id); expected "
+                  + expected.stream().map(AdminRules::key).toList()
+                  + " but listed "
+                  + listed.stream().map(o -> key(o.orphan())).toList());
+    }
+  }
+
+  /**
+   * Six orphans over four orders, recorded at minutes 40, 10, 20, 30, 15 and 10 (the last tied with
+   * the second): listed at every page size by their instant, then by identity, where the order they
+   * were recorded in, their identities' order and their session ids' order all differ from that.
+   *
+   * <p>If this fails, check that the listing sorts by recordedAt first (not by the identity or
+   * primary key, not by a serial id or the order of insertion), then by the identity, and that its
+   * cursor is the same key.
+   */
+  @Test
+  @DisplayName(
+      "the unreconciled orphans are listed oldest first, not by identity nor in the order recorded")
+  void admin_orphansListedOldestFirst() {
+    ownEra();
+    String base = sid("oldest");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    ClaimId a1 = staleTokens(a, 1).get(0);
+    List<ClaimId> bs = staleTokens(b, 2);
+    ClaimId c1 = staleTokens(c, 1).get(0);
+    ClaimId d1 = staleTokens(d, 1).get(0);
+    Instant t = now();
+    Orphan a40 = orphanAt(t, 40, a, a1, "prov-1");
+    Orphan c10 = orphanAt(t, 10, c, c1, "prov-2");
+    Orphan b20 = orphanAt(t, 20, b, bs.get(1), "prov-1");
+    Orphan b30 = orphanAt(t, 30, b, bs.get(0), "prov-1");
+    Orphan c15 = orphanAt(t, 15, c, c1, "prov-1");
+    Orphan d10 = orphanAt(t, 10, d, d1, "prov-1");
+    listedInOrder(
+        List.of(c10, d10, c15, b20, b30, a40),
+        "six orphans recorded at minutes 40, 10, 20, 30, 15, 10",
+        1,
+        2,
+        4,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+  }
+
+  /**
+   * Four orphans of one order recorded at one instant with one provider order id by four tokens:
+   * fences 2, 1, 1 and 2, two of them made up (fence 1 with the largest nonce, fence 2 with the
+   * smallest): listed at every page size by fence, then nonce, so a page boundary falls between
+   * every two of them and none is skipped or repeated.
+   *
+   * <p>If this fails, check that the token (fence, then nonce) is part of the sort key and of the
+   * cursor, between the session id and the provider order id: orphans that differ only in the token
+   * are distinct.
+   */
+  @Test
+  @DisplayName(
+      "orphans that differ only in their token are each listed once, in token order, across page boundaries")
+  void admin_orphanTokenInSortKey() {
+    ownEra();
+    String sid = sid("token-key");
+    List<ClaimId> stale = staleTokens(sid, 2);
+    ClaimId first = stale.get(0);
+    ClaimId second = stale.get(1);
+    ClaimId madeUpFirst = new ClaimId(1, "f".repeat(32));
+    ClaimId madeUpSecond = new ClaimId(2, "0".repeat(32));
+    Orphan o2 = orphanOf(sid, second, "prov-tied");
+    Orphan m1 = orphanOf(sid, madeUpFirst, "prov-tied");
+    Orphan o1 = orphanOf(sid, first, "prov-tied");
+    Orphan m2 = orphanOf(sid, madeUpSecond, "prov-tied");
+    listedInOrder(
+        List.of(o1, m1, m2, o2),
+        "four tokens' orphans at one instant with one provider order id",
+        1,
+        2,
+        3,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+  }
+
+  /**
+   * Six orphans of one order recorded at one instant with one provider order id by made-up tokens
+   * of fences 2^53 - 1, 2^53, 2^53 + 1, 2^53 + 2, {@code Long.MAX_VALUE - 1} and {@code
+   * Long.MAX_VALUE}, the nonces falling as the fences rise, recorded out of order: listed by fence
+   * at every page size, each once; after the one of 2^53 + 1 is reconciled, exactly the other five.
+   *
+   * <p>If this fails, check that the fence is kept as an exact 64-bit integer in the index, the
+   * sort and the cursor (a double, a JSON or Lua number, holds only 53 bits: 2^53 + 1 becomes
+   * 2^53), and that a reconcile takes off the index exactly the orphan it marks.
+   */
+  @Test
+  @DisplayName(
+      "orphans of fences above 2^53 are listed in fence order across page boundaries, and reconciled one by one")
+  void admin_hugeFenceOrphansPaged() {
+    ownEra();
+    String sid = sid("huge-fences");
+    claimed(sid);
+    long two53 = 1L << 53;
+    long[] fences = {two53 - 1, two53, two53 + 1, two53 + 2, Long.MAX_VALUE - 1, Long.MAX_VALUE};
+    Orphan[] byFence = new Orphan[fences.length];
+    for (int i : new int[] {3, 5, 1, 0, 4, 2}) {
+      String nonce = Integer.toHexString(15 - i).repeat(32);
+      byFence[i] = orphanOf(sid, new ClaimId(fences[i], nonce), "prov-huge");
+    }
+    listedInOrder(
+        List.of(byFence),
+        "six orphans of fences around 2^53 and 2^63",
+        1,
+        2,
+        4,
+        OrderStoreAdmin.MAX_PAGE_SIZE);
+    OrphanId reconciled = OrphanId.of(byFence[2]);
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(reconciled, "voided at the provider", now()),
+        "reconciling " + reconciled);
+    List<Orphan> rest = new ArrayList<>(List.of(byFence));
+    rest.remove(2);
+    listedInOrder(rest, "after reconciling the orphan of fence 2^53 + 1", 1, 3);
+  }
+
+  /**
    * Four orphans; after the first page of two is read, another orphan is recorded (later): the rest
    * of the listing has the three not yet read and the new one, each once.
    *
@@ -373,6 +549,95 @@ public abstract class AdminRules extends LinearizabilityRules {
     assertTrue(
         instant >= 0 && instant < 8 && ("note " + (instant % 3)).equals(recorded.note()),
         () -> "the recorded note and instant must come from one caller: " + recorded);
+  }
+
+  /**
+   * How many orphans {@code admin_concurrentMarksEveryOrphan} races marks on, one after another;
+   * fewer for a slow backend.
+   */
+  protected int markRaceRounds() {
+    return 48;
+  }
+
+  /**
+   * {@link #stressThreads()} threads mark each of {@link #markRaceRounds()} (48) orphans together,
+   * released at once before each one ({@link Race#rounds}), each thread with a note and an instant
+   * of its own: on every orphan exactly one caller is Reconciled, every caller is answered the note
+   * and instant recorded, and they come from one caller. A check-then-act whose window is a few
+   * instructions wide loses some of these races.
+   *
+   * <p>If this fails, check that the check and the write of a mark are one atomic step (UPDATE ...
+   * WHERE reconciled_at IS NULL, one script, the write under the lock the read took), not a read
+   * followed by a write, however short the gap between them.
+   */
+  @Test
+  @DisplayName(
+      "marks raced on each of many orphans record one note per orphan, and every caller is told which")
+  void admin_concurrentMarksEveryOrphan() {
+    ownEra();
+    OrderStoreAdmin admin = admin();
+    int threads = stressThreads();
+    int races = markRaceRounds();
+    Item[] items = new Item[races];
+    for (int i = 0; i < races; i++) {
+      items[i] = item(i);
+    }
+    List<Orphan> orphans = orphansOf(sid("mark-races"), items);
+    Instant base = now();
+    List<List<ReconcileResult>> answers =
+        Race.rounds(
+            threads,
+            races,
+            (k, race) ->
+                admin.reconcile(OrphanId.of(orphans.get(race)), "note " + k, base.plusMillis(k)));
+    for (int o = 0; o < races; o++) {
+      OrphanId id = OrphanId.of(orphans.get(o));
+      OrphanRecord recorded = admin.orphan(id).orElseThrow(() -> new AssertionError("lost " + id));
+      int race = o;
+      assertTrue(recorded.reconciled(), () -> "after race " + race + " the orphan is " + recorded);
+      int winner = (int) (recorded.reconciledAt().toEpochMilli() - base.toEpochMilli());
+      assertEquals(
+          "note " + winner,
+          recorded.note(),
+          () ->
+              "race "
+                  + race
+                  + ": the note and instant recorded come from two callers: "
+                  + recorded);
+      for (int k = 0; k < threads; k++) {
+        ReconcileResult answer = answers.get(k).get(o);
+        int caller = k;
+        assertEquals(
+            recorded,
+            answer.orphan(),
+            () ->
+                "race "
+                    + race
+                    + " of "
+                    + races
+                    + ": caller "
+                    + caller
+                    + " (note "
+                    + caller
+                    + ") was answered "
+                    + answer
+                    + " but the store holds "
+                    + recorded
+                    + "; did two callers both find the orphan unmarked and each write its note?");
+        assertEquals(
+            caller == winner,
+            answer instanceof ReconcileResult.Reconciled,
+            () ->
+                "race "
+                    + race
+                    + ": only the caller whose note is recorded (caller "
+                    + winner
+                    + ") is Reconciled, the others AlreadyReconciled; caller "
+                    + caller
+                    + " was answered "
+                    + answer);
+      }
+    }
   }
 
   /**
@@ -618,7 +883,11 @@ public abstract class AdminRules extends LinearizabilityRules {
     return listOrders(cursor -> admin().stuckOrders(age, cursor, pageSize), mine, pageSize, true);
   }
 
-  /** Pages through an order listing and returns the session ids of {@code mine}, in order. */
+  /**
+   * Pages through an order listing and returns the session ids of {@code mine}, in order: to its
+   * end, or to one page after every one of {@code mine} was seen (the listing spans every order of
+   * the store). Fails if an order is listed twice or out of its order.
+   */
   private List<String> listOrders(
       java.util.function.Function<String, Page<OrderRecord>> query,
       Set<String> mine,
@@ -628,6 +897,7 @@ public abstract class AdminRules extends LinearizabilityRules {
     Set<String> seen = new HashSet<>();
     String cursor = null;
     Instant last = null;
+    boolean onePageMore = false;
     while (true) {
       Page<OrderRecord> page = query.apply(cursor);
       assertNotNull(page, "a listing of orders must never return null");
@@ -647,9 +917,10 @@ public abstract class AdminRules extends LinearizabilityRules {
           listed.add(order.sessionId());
         }
       }
-      if (!page.hasNext() || seen.size() > MAX_LISTED) {
+      if (!page.hasNext() || seen.size() > MAX_LISTED || onePageMore) {
         return listed;
       }
+      onePageMore = seen.containsAll(mine);
       cursor = page.nextCursor();
     }
   }
@@ -737,11 +1008,161 @@ public abstract class AdminRules extends LinearizabilityRules {
         cursor -> admin().failedOrders(minFailures, age, cursor, pageSize), mine, pageSize, false);
   }
 
+  /** Claims {@code sid} {@code minutes} after {@code t0} with a lease of {@code leaseMinutes}. */
+  private ClaimId claimedAt(Instant t0, int minutes, String sid, int leaseMinutes) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    return claimed(store(), snapshot(sid), Duration.ofMinutes(leaseMinutes));
+  }
+
+  /** Fails {@code sid} with {@code token} {@code minutes} after {@code t0}. */
+  private void failedAt(Instant t0, int minutes, String sid, ClaimId token) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    written(store().fail(sid, token, "declined at minute " + minutes), "the fail", sid, token);
+  }
+
+  /**
+   * Five orders claimed at minutes 0 to 4, whose leases end at minutes 30, 6, 12, 6 (a short lease
+   * extended) and 5: at minute 40 they are listed at every page size by the lease's end, then
+   * session id, where the session ids' order and the order of the claims differ from that; those
+   * whose lease ran out 30 minutes ago are the first three.
+   *
+   * <p>If this fails, check that the listing sorts by leaseExpiresAt (as the last claim or extend
+   * wrote it), then session id, not by session id or claimedAt, and that its cursor is the same
+   * key.
+   */
+  @Test
+  @DisplayName("stuck orders are listed by their lease's end, not by session id nor by claim")
+  void admin_stuckListedOldestLeaseFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("stuck-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    String e = base + "-e";
+    claimedAt(t0, 0, a, 30);
+    claimedAt(t0, 1, c, 5);
+    claimedAt(t0, 2, b, 10);
+    ClaimId extended = claimedAt(t0, 3, d, 1);
+    written(store().extend(d, extended, Duration.ofMinutes(3)), "the extend", d, extended);
+    claimedAt(t0, 4, e, 1);
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d, e);
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          List.of(e, c, d, b, a),
+          stuck(Duration.ZERO, mine, pageSize),
+          "with page size "
+              + pageSize
+              + ", stuck orders whose leases end at minutes 5, 6, 6, 12, 30, by lease end then"
+              + " session id");
+    }
+    assertEquals(
+        List.of(e, c, d),
+        stuck(Duration.ofMinutes(30), mine, 2),
+        "leases that ran out at least 30 minutes ago (by minute 10)");
+  }
+
+  /**
+   * Four orders created in the order b, a, d, c, failed first at minutes 20, 10, 10 and 5, c again
+   * at minute 30: listed at every page size, by count and by age, by the first failure, then
+   * session id, where the session ids' order, the order of creation and that of the last failure
+   * differ from that.
+   *
+   * <p>If this fails, check that the listing sorts by failedSince (the first failure, kept by later
+   * claims and fails), then session id, not by session id or the last write, and that its cursor is
+   * the same key, on both paths: by count and by age.
+   */
+  @Test
+  @DisplayName(
+      "failed orders are listed by their first failure, not by session id nor by the last failure")
+  void admin_failedListedLongestFailingFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("failed-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    ClaimId bToken = claimed(b);
+    ClaimId aToken = claimed(a);
+    ClaimId dToken = claimed(d);
+    ClaimId cToken = claimed(c);
+    failedAt(t0, 5, c, cToken);
+    failedAt(t0, 10, a, aToken);
+    failedAt(t0, 10, d, dToken);
+    failedAt(t0, 20, b, bToken);
+    clock.set(t0.plus(Duration.ofMinutes(30)));
+    failedAt(t0, 30, c, claimed(c));
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d);
+    List<String> expected = List.of(c, a, d, b);
+    String order = "failed first at minutes 5, 10, 10, 20, by failedSince then session id";
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          expected,
+          failed(1, OrderStoreAdmin.MAX_AGE, mine, pageSize),
+          "by count, with page size " + pageSize + ": " + order);
+      assertEquals(
+          expected,
+          failed(Integer.MAX_VALUE, Duration.ZERO, mine, pageSize),
+          "by age, with page size " + pageSize + ": " + order);
+    }
+  }
+
+  /**
+   * Two orphans, two stuck orders and two failed orders, so each listing has a next page at page
+   * size 1: each listing's cursor is taken by that listing and refused by the other two with an
+   * IllegalArgumentException naming the cursor.
+   *
+   * <p>If this fails, check that a cursor carries the listing that wrote it and that each listing
+   * refuses another's before it reads a position from it: the stuck and failed listings' positions
+   * have the same shape (an instant and a session id), so only that tells them apart.
+   */
+  @Test
+  @DisplayName("a cursor of one listing is refused by the others, naming the cursor")
+  void admin_cursorOfAnotherListingRefused() {
+    ownEra();
+    String base = sid("cursors");
+    orphansOf(base + "-orphans", item(1), item(2));
+    claimed(base + "-stuck-a");
+    claimed(base + "-stuck-b");
+    failTimes(base + "-failed-a", 1);
+    failTimes(base + "-failed-b", 1);
+    clock.advance(Duration.ofHours(1));
+    OrderStoreAdmin admin = admin();
+    Map<String, java.util.function.Function<String, Page<?>>> listings = new LinkedHashMap<>();
+    listings.put("unreconciledOrphans", cursor -> admin.unreconciledOrphans(cursor, 1));
+    listings.put("stuckOrders", cursor -> admin.stuckOrders(Duration.ZERO, cursor, 1));
+    listings.put("failedOrders", cursor -> admin.failedOrders(1, Duration.ZERO, cursor, 1));
+    listings.forEach(
+        (writer, list) -> {
+          String cursor = list.apply(null).nextCursor();
+          assertNotNull(cursor, () -> writer + " of at least two items has a next page at size 1");
+          assertNotNull(list.apply(cursor), () -> writer + " must take its own cursor " + cursor);
+          listings.forEach(
+              (reader, other) -> {
+                if (reader.equals(writer)) {
+                  return;
+                }
+                String what = "a cursor of " + writer + " (" + cursor + ") passed to " + reader;
+                IllegalArgumentException refused =
+                    assertThrows(
+                        IllegalArgumentException.class,
+                        () -> other.apply(cursor),
+                        () -> what + " must be refused with an IllegalArgumentException");
+                assertTrue(
+                    String.valueOf(refused.getMessage()).contains("cursor"),
+                    () -> what + " was refused without naming 'cursor': " + refused.getMessage());
+              });
+        });
+  }
+
   /**
    * Every bad argument of the admin calls is rejected naming it: page sizes 0 and one over the
-   * largest, a cursor that is not one or is another listing's, negative and too large ages, a count
-   * under 1, a null identity, a null, blank, too long or multi-line note, a null instant; nothing
-   * is marked.
+   * largest, a cursor that is not one, negative and too large ages, a count under 1, a null
+   * identity, a null, blank, too long or multi-line note, a null instant; nothing is marked.
    *
    * <p>If this fails, check that every argument is validated before the backend is asked.
    */
@@ -765,13 +1186,6 @@ public abstract class AdminRules extends LinearizabilityRules {
         "a page size of " + over,
         () -> admin.failedOrders(1, Duration.ZERO, null, over));
     rejects("cursor", sid, "a made-up cursor", () -> admin.unreconciledOrphans("not-a-cursor", 5));
-    String orphanCursor = admin.unreconciledOrphans(null, 1).nextCursor();
-    assertNotNull(orphanCursor, "two orphans on pages of one have a next page");
-    rejects(
-        "cursor",
-        sid,
-        "an orphan listing's cursor passed to stuckOrders",
-        () -> admin.stuckOrders(Duration.ZERO, orphanCursor, 5));
     rejects("expiredFor", sid, "a null age", () -> admin.stuckOrders(null, null, 5));
     rejects(
         "expiredFor",

@@ -122,7 +122,49 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     /** a re-claim resets the failure count and failedSince. */
     FAILURES_RESET_ON_CLAIM,
     /** the admin calls do not check the page size's upper bound. */
-    ADMIN_INPUT_UNCHECKED
+    ADMIN_INPUT_UNCHECKED,
+    /**
+     * the orphan listing sorts and pages by the orphan's identity (session id, token, provider
+     * order id), as an index on the table's primary key would, instead of oldest first.
+     */
+    ORPHANS_BY_IDENTITY,
+    /**
+     * the orphan listing sorts and pages in the order the orphans were recorded (a serial id),
+     * which is not oldest first when clocks differ or a write is slow.
+     */
+    ORPHANS_IN_RECORDING_ORDER,
+    /** stuck orders are sorted and paged by session id, not by the lease's end. */
+    STUCK_BY_SESSION_ID,
+    /** failed orders are sorted and paged by session id, not by the first failure. */
+    FAILED_BY_SESSION_ID,
+    /**
+     * failed orders are sorted and paged by their last write (updatedAt), not the first failure.
+     */
+    FAILED_BY_LAST_FAILURE,
+    /**
+     * the orphan listing's sort key and cursor leave the token out (recordedAt, session id,
+     * provider order id), so of two tokens' orphans tied on the rest a page boundary skips the
+     * second.
+     */
+    ORPHAN_KEY_WITHOUT_TOKEN,
+    /**
+     * the orphan listing sorts by the token's fence as a double and writes it in the cursor as one
+     * (a JSON number), so fences above 2^53 collide and a page boundary among them skips or
+     * repeats.
+     */
+    FENCE_AS_DOUBLE,
+    /**
+     * reconcile checks the orphan under the lock, lets go of it, yields the thread, and takes the
+     * lock again to write its mark: a check-then-act with a narrow window and no wait in it.
+     */
+    RACY_RECONCILE_NARROW,
+    /** the stuck and failed listings write one kind of cursor, so each takes the other's. */
+    ORDER_CURSORS_SHARED,
+    /**
+     * the failed listing reads any cursor's first two fields as its position without checking which
+     * listing wrote it.
+     */
+    FAILED_CURSOR_UNCHECKED
   }
 
   /**
@@ -142,6 +184,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
     /** The reconciliation marks, by orphan. */
     private final Map<OrphanId, OrphanRecord> marks = new HashMap<>();
+
+    /**
+     * Each orphan's place in the order of recording, for {@link Break#ORPHANS_IN_RECORDING_ORDER}.
+     */
+    private final Map<OrphanId, Integer> recorded = new HashMap<>();
 
     /** The listings taken whole at their first page, for {@link Break#SNAPSHOT_PAGING}. */
     private final List<List<OrphanRecord>> snapshots = new ArrayList<>();
@@ -339,7 +386,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
                         o.claimId().equals(token)
                             && o.item().providerOrderId().equals(item.providerOrderId()));
         if (!known || has(Break.ORPHAN_PER_RETRY)) {
-          list.add(new Orphan(sid, token, item, now));
+          Orphan orphan = new Orphan(sid, token, item, now);
+          list.add(orphan);
+          data.recorded.putIfAbsent(OrphanId.of(orphan), data.recorded.size());
         }
       }
       if (has(Break.SUPERSEDED_TOUCHES_UPDATED_AT)) {
@@ -461,12 +510,39 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   // ------------------------------------------------------------------ the admin role
 
-  private static final Comparator<OrphanRecord> ORPHAN_ORDER =
-      Comparator.comparing((OrphanRecord o) -> o.orphan().recordedAt())
-          .thenComparing(o -> o.orphan().sessionId())
+  private static final Comparator<OrphanRecord> IDENTITY_ORDER =
+      Comparator.comparing((OrphanRecord o) -> o.orphan().sessionId())
           .thenComparingLong(o -> o.orphan().claimId().fence())
           .thenComparing(o -> o.orphan().claimId().nonce())
           .thenComparing(o -> o.orphan().item().providerOrderId());
+
+  private static final Comparator<OrphanRecord> ORPHAN_ORDER =
+      Comparator.comparing((OrphanRecord o) -> o.orphan().recordedAt())
+          .thenComparing(IDENTITY_ORDER);
+
+  /** The order the orphan listing sorts and pages by: the contract's, or its break's. */
+  private Comparator<OrphanRecord> orphanOrder() {
+    Comparator<OrphanRecord> byTime = Comparator.comparing(o -> o.orphan().recordedAt());
+    if (has(Break.ORPHANS_BY_IDENTITY)) {
+      return IDENTITY_ORDER;
+    }
+    if (has(Break.ORPHANS_IN_RECORDING_ORDER)) {
+      return Comparator.comparingInt(o -> data.recorded.get(o.id()));
+    }
+    if (has(Break.ORPHAN_KEY_WITHOUT_TOKEN)) {
+      return byTime
+          .thenComparing(o -> o.orphan().sessionId())
+          .thenComparing(o -> o.orphan().item().providerOrderId());
+    }
+    if (has(Break.FENCE_AS_DOUBLE)) {
+      return byTime
+          .thenComparing(o -> o.orphan().sessionId())
+          .thenComparingDouble(o -> (double) o.orphan().claimId().fence())
+          .thenComparing(o -> o.orphan().claimId().nonce())
+          .thenComparing(o -> o.orphan().item().providerOrderId());
+    }
+    return ORPHAN_ORDER;
+  }
 
   private static int pageSize(int pageSize, boolean checkUpperBound) {
     if (pageSize < 1 || (checkUpperBound && pageSize > MAX_PAGE_SIZE)) {
@@ -523,7 +599,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             }
           }
         }
-        sorted.sort(ORPHAN_ORDER);
+        sorted.sort(orphanOrder());
         snapshotId = data.snapshots.size();
         if (snapshot) {
           data.snapshots.add(List.copyOf(sorted));
@@ -551,13 +627,17 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
         next = "offset|" + (from + size);
       } else {
         Orphan o = last.orphan();
+        ClaimId token = o.claimId();
+        if (has(Break.FENCE_AS_DOUBLE)) {
+          token = new ClaimId((long) (double) token.fence(), token.nonce());
+        }
         next =
             "orphan|"
                 + o.recordedAt().toEpochMilli()
                 + "|"
                 + o.sessionId()
                 + "|"
-                + o.claimId()
+                + token
                 + "|"
                 + o.item().providerOrderId();
       }
@@ -567,13 +647,12 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   /** Whether {@code orphan} sorts after the cursor's orphan. */
   private boolean isAfter(OrphanRecord orphan, Instant at, String[] after) {
-    int byTime = orphan.orphan().recordedAt().compareTo(at);
-    if (byTime != 0 || has(Break.CURSOR_BY_TIME_ONLY)) {
-      return byTime > 0;
+    if (has(Break.CURSOR_BY_TIME_ONLY)) {
+      return orphan.orphan().recordedAt().isAfter(at);
     }
     ClaimId token = ClaimId.parse(after[3]);
     Orphan key = new Orphan(after[2], token, new Item(after[4], null), at);
-    return ORPHAN_ORDER.compare(orphan, OrphanRecord.unreconciled(key)) > 0;
+    return orphanOrder().compare(orphan, OrphanRecord.unreconciled(key)) > 0;
   }
 
   @Override
@@ -604,11 +683,15 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     Instant at =
         Objects.requireNonNull(reconciledAt, "reconciledAt").truncatedTo(ChronoUnit.MILLIS);
     OrphanRecord seen;
-    if (has(Break.RACY_RECONCILE)) {
+    if (has(Break.RACY_RECONCILE) || has(Break.RACY_RECONCILE_NARROW)) {
       synchronized (data.lock) {
         seen = find(id).orElseThrow(() -> new UnknownOrphanException("broken", id));
       }
-      window("reconcile " + id, RECONCILE_WINDOW_MILLIS);
+      if (has(Break.RACY_RECONCILE)) {
+        window("reconcile " + id, RECONCILE_WINDOW_MILLIS);
+      } else {
+        Thread.yield();
+      }
       synchronized (data.lock) {
         return decideMark(seen, note, at);
       }
@@ -633,15 +716,16 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   @Override
   public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
     Instant cutoff = ago("expiredFor", expiredFor);
-    String[] after = cursor("stuck", cursor);
+    String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "stuck";
+    String[] after = cursor(tag, cursor);
     int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
     return orders(
-        "stuck",
+        tag,
         r ->
             r.claimId() != null
                 && !(has(Break.STUCK_BY_CLAIMED_AT) ? r.claimedAt() : r.leaseExpiresAt())
                     .isAfter(cutoff),
-        OrderRecord::leaseExpiresAt,
+        has(Break.STUCK_BY_SESSION_ID) ? r -> Instant.EPOCH : OrderRecord::leaseExpiresAt,
         after,
         size);
   }
@@ -653,16 +737,33 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       throw new IllegalArgumentException("minFailures must be at least 1: " + minFailures);
     }
     Instant cutoff = ago("failingFor", failingFor);
-    String[] after = cursor("failed", cursor);
+    String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "failed";
+    String[] after = has(Break.FAILED_CURSOR_UNCHECKED) ? anyCursor(cursor) : cursor(tag, cursor);
     int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    java.util.function.Function<OrderRecord, Instant> key =
+        has(Break.FAILED_BY_SESSION_ID)
+            ? r -> Instant.EPOCH
+            : has(Break.FAILED_BY_LAST_FAILURE) ? OrderRecord::updatedAt : OrderRecord::failedSince;
     return orders(
-        "failed",
+        tag,
         r ->
             r.status() == OrderStatus.FAILED
                 && (r.failures() >= minFailures || !r.failedSince().isAfter(cutoff)),
-        OrderRecord::failedSince,
+        key,
         after,
         size);
+  }
+
+  /** For {@link Break#FAILED_CURSOR_UNCHECKED}: any cursor's fields, whichever listing wrote it. */
+  private static String[] anyCursor(String cursor) {
+    if (cursor == null) {
+      return null;
+    }
+    String[] fields = cursor.split("\\|", -1);
+    if (fields.length < 3) {
+      throw new IllegalArgumentException("cursor is not a cursor: " + cursor);
+    }
+    return fields;
   }
 
   private Page<OrderRecord> orders(

@@ -120,6 +120,23 @@ class OrderStoreTckSelfTest {
         "admin_failedOrders",
         "claim_failedOrderClaimedAgain");
     expect(BrokenStore.Break.ADMIN_INPUT_UNCHECKED, "admin_badArguments");
+    expect(BrokenStore.Break.ORPHANS_BY_IDENTITY, "admin_orphansListedOldestFirst");
+    expect(
+        BrokenStore.Break.ORPHANS_IN_RECORDING_ORDER,
+        "admin_orphansListedOldestFirst",
+        "admin_orphanTokenInSortKey",
+        "admin_hugeFenceOrphansPaged");
+    expect(
+        BrokenStore.Break.ORPHAN_KEY_WITHOUT_TOKEN,
+        "admin_orphanTokenInSortKey",
+        "admin_hugeFenceOrphansPaged");
+    expect(BrokenStore.Break.FENCE_AS_DOUBLE, "admin_hugeFenceOrphansPaged");
+    expect(BrokenStore.Break.STUCK_BY_SESSION_ID, "admin_stuckListedOldestLeaseFirst");
+    expect(BrokenStore.Break.FAILED_BY_SESSION_ID, "admin_failedListedLongestFailingFirst");
+    expect(BrokenStore.Break.FAILED_BY_LAST_FAILURE, "admin_failedListedLongestFailingFirst");
+    expect(BrokenStore.Break.RACY_RECONCILE_NARROW, "admin_concurrentMarksEveryOrphan");
+    expect(BrokenStore.Break.ORDER_CURSORS_SHARED, "admin_cursorOfAnotherListingRefused");
+    expect(BrokenStore.Break.FAILED_CURSOR_UNCHECKED, "admin_cursorOfAnotherListingRefused");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {

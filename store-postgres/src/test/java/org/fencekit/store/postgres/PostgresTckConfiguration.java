@@ -60,6 +60,11 @@ abstract class PostgresTckConfiguration extends OrderStoreTck {
     return connections == Connections.UNPOOLED_DATA_SOURCE ? 60 : super.stressOrders();
   }
 
+  @Override
+  protected int markRaceRounds() {
+    return connections == Connections.UNPOOLED_DATA_SOURCE ? 8 : super.markRaceRounds();
+  }
+
   private static OrderStore store(
       Connections connections, TestClock clock, boolean createSchema, boolean fastPath) {
     PostgresOrderStore.Builder builder =

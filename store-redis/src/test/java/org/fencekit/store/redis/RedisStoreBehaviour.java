@@ -517,7 +517,8 @@ abstract class RedisStoreBehaviour {
   }
 
   @Test
-  @DisplayName("fences are exact up to 2^53 - 1, and a claim past it is refused without a write")
+  @DisplayName(
+      "fences are exact up to 2^53 - 1, listed so when FAILED, and a claim past it is refused without a write")
   void fenceStaysBelow2To53() {
     TestClock clock = new TestClock();
     String id = sid("fence");
@@ -532,11 +533,27 @@ abstract class RedisStoreBehaviour {
       assertEquals(9007199254740991L, store.get(id).orElseThrow().fence());
       assertInstanceOf(WriteResult.Written.class, store.fail(id, last, "boom"));
       OrderRecord before = store.get(id).orElseThrow();
+      assertTrue(
+          allFailed(store).contains(before),
+          () -> "the FAILED order of fence 2^53 - 1 must be listed as stored: " + before);
       StoreUnavailableException e =
           assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(id), LEASE));
       assertTrue(e.getMessage().contains("2^53"), e.getMessage());
       assertEquals(before, store.get(id).orElseThrow(), "the refused claim wrote nothing");
     }
+  }
+
+  /** Every FAILED order under this class's prefix, by count, page after page. */
+  private static List<OrderRecord> allFailed(OrderStoreAdmin admin) {
+    List<OrderRecord> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      Page<OrderRecord> page =
+          admin.failedOrders(1, OrderStoreAdmin.MAX_AGE, cursor, OrderStoreAdmin.MAX_PAGE_SIZE);
+      all.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return all;
   }
 
   @Test
