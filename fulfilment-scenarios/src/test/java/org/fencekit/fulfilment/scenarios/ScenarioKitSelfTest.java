@@ -38,6 +38,9 @@ class ScenarioKitSelfTest {
               () -> play(scenario, wrong, Duration.ofSeconds(3), false),
               wrong + " passed " + scenario.id());
       assertEquals(scenario.id(), failure.scenario());
+      assertTrue(
+          failure.problem().contains(wrong.effect()),
+          () -> wrong + " failed " + scenario.id() + " for another reason: " + failure.problem());
       assertTrue(failure.timeline().contains("receives"), failure::getMessage);
       assertTrue(
           failure.replay().contains("void replay_" + scenario.id() + "()"), failure::getMessage);

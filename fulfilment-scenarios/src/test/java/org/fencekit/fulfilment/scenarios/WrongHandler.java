@@ -27,15 +27,16 @@ import org.fencekit.store.WriteResult;
 
 /**
  * fencekit's handler with one realistic mistake each, made from outside (a wrapped provider, store,
- * scheduler, listener, event or answer), and the scenario named for it, which must catch it on
- * every run.
+ * scheduler, listener, event or answer), the scenario named for it, which must catch it on every
+ * run, and what that scenario's failure must say (so a wrong handler is never passed off as caught
+ * by a failure that has nothing to do with its mistake).
  */
 enum WrongHandler implements HandlerFactory {
 
   // ------------------------------------------------------------------ idempotency keys
 
   /** A new idempotency key per attempt, so a retry after a crash buys again. */
-  NO_IDEMPOTENCY_KEY(Scenario.S05_CRASH_AFTER_PURCHASE) {
+  NO_IDEMPOTENCY_KEY(Scenario.S05_CRASH_AFTER_PURCHASE, "bought more than once") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withKey(context, purchase -> "attempt-" + UUID.randomUUID());
@@ -43,7 +44,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** The key carries the claim's token: each new claim buys again. */
-  KEY_PER_CLAIM(Scenario.S05_CRASH_AFTER_PURCHASE) {
+  KEY_PER_CLAIM(Scenario.S05_CRASH_AFTER_PURCHASE, "bought more than once") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withKey(
@@ -52,7 +53,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** The key is the event id: a redelivery under a new event id buys again. */
-  KEY_PER_EVENT(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+  KEY_PER_EVENT(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME, "bought more than once") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       Map<String, String> eventOf = new ConcurrentHashMap<>();
@@ -69,7 +70,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** The key names the process as well as the order: a retry on another instance buys again. */
-  KEY_PER_INSTANCE(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+  KEY_PER_INSTANCE(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME, "bought more than once") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withKey(context, p -> context.instance() + "-" + p.sessionId());
@@ -77,7 +78,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** The key names the cart (product, quantity, customer): a second order gets the first's item. */
-  KEY_PER_CART(Scenario.S19_TWO_ORDERS_ONE_CART) {
+  KEY_PER_CART(Scenario.S19_TWO_ORDERS_ONE_CART, "sent the idempotency key of order") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withKey(
@@ -92,7 +93,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ which events are paid
 
   /** Takes an unpaid completion for paid. */
-  FULFILS_UNPAID(Scenario.S06_UNPAID_THEN_PAID) {
+  FULFILS_UNPAID(Scenario.S06_UNPAID_THEN_PAID, "bought before the scenario allowed it") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withEvents(
@@ -105,7 +106,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Only checkout.session.completed is handled; async_payment_succeeded is acknowledged. */
-  IGNORES_ASYNC_SUCCEEDED(Scenario.S06_UNPAID_THEN_PAID) {
+  IGNORES_ASYNC_SUCCEEDED(Scenario.S06_UNPAID_THEN_PAID, "bought 0 item(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withEvents(
@@ -118,7 +119,8 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** async_payment_failed is taken for a payment: it buys. */
-  FULFILS_FAILED_PAYMENT(Scenario.S07_ASYNC_PAYMENT_FAILED) {
+  FULFILS_FAILED_PAYMENT(
+      Scenario.S07_ASYNC_PAYMENT_FAILED, "bought before the scenario allowed it") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withEvents(
@@ -134,7 +136,7 @@ enum WrongHandler implements HandlerFactory {
    * async_payment_succeeded is fulfilled only for a session this process saw announced unpaid: one
    * that came first, alone, or to another instance is lost.
    */
-  PAID_ONLY_IF_SEEN_UNPAID(Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER) {
+  PAID_ONLY_IF_SEEN_UNPAID(Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER, "bought 0 item(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       Set<String> awaiting = ConcurrentHashMap.newKeySet();
@@ -156,7 +158,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Fulfils only payment_status paid: a free order (no_payment_required) waits forever. */
-  FREE_ORDER_UNFULFILLED(Scenario.S14_FREE_ORDER) {
+  FREE_ORDER_UNFULFILLED(Scenario.S14_FREE_ORDER, "bought 0 item(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withEvents(
@@ -171,7 +173,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ answers
 
   /** A provider call whose outcome is unknown is answered 200: Stripe stops, the order is lost. */
-  OK_ON_UNKNOWN_OUTCOME(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME) {
+  OK_ON_UNKNOWN_OUTCOME(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME, "answered 200, expected a non-2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return answering(
@@ -184,7 +186,8 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** A provider refusal is answered 200 ("recorded as failed"): nobody retries the order. */
-  OK_ON_PROVIDER_FAILURE(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY) {
+  OK_ON_PROVIDER_FAILURE(
+      Scenario.S10_PROVIDER_FAILURE_THEN_RETRY, "answered 200, expected a non-2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return answering(context, FulfilmentOutcome.Kind.PROVIDER_FAILED, 200);
@@ -192,7 +195,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** A store outage is answered 200 ("we will sort it out"): nobody retries the order. */
-  OK_ON_STORE_OUTAGE(Scenario.S09_STORE_DOWN_DURING_COMPLETE) {
+  OK_ON_STORE_OUTAGE(Scenario.S09_STORE_DOWN_DURING_COMPLETE, "answered 200, expected a non-2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return answering(context, FulfilmentOutcome.Kind.STORE_UNAVAILABLE, 200);
@@ -200,7 +203,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** An order in flight is answered 200: if that attempt then fails, nobody retries. */
-  OK_WHILE_IN_FLIGHT(Scenario.S01_CONCURRENT_DELIVERIES) {
+  OK_WHILE_IN_FLIGHT(Scenario.S01_CONCURRENT_DELIVERIES, "answered [200]") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return answering(context, FulfilmentOutcome.Kind.IN_FLIGHT, 200);
@@ -208,7 +211,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** A duplicate of a fulfilled order is answered 409: Stripe retries it for days. */
-  RETRY_FOR_DUPLICATE(Scenario.S08_DUPLICATE_AFTER_SUCCESS) {
+  RETRY_FOR_DUPLICATE(Scenario.S08_DUPLICATE_AFTER_SUCCESS, "answered 409, expected a 2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return answering(context, FulfilmentOutcome.Kind.DUPLICATE, 409);
@@ -219,7 +222,7 @@ enum WrongHandler implements HandlerFactory {
    * Skips an event id it has seen before (a "processed events" table written on receipt): Stripe's
    * retry of a failed delivery is answered 200 and the order never fulfilled.
    */
-  DEDUPES_BY_EVENT_ID(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY) {
+  DEDUPES_BY_EVENT_ID(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY, "bought 0 item(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       HandlerUnderTest right = fencekit(context);
@@ -230,7 +233,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ tokens and settles
 
   /** Fails the order when a complete's outcome is unknown. */
-  FAIL_AFTER_UNKNOWN_COMPLETE(Scenario.S09_STORE_DOWN_DURING_COMPLETE) {
+  FAIL_AFTER_UNKNOWN_COMPLETE(Scenario.S09_STORE_DOWN_DURING_COMPLETE, "never fail it") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(context, new FailsAfterUnknownComplete(context.store()));
@@ -238,7 +241,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Settles with the token of the first claim this process made on the order, kept in a field. */
-  STALE_TOKEN_CACHED(Scenario.S16_RETRY_IN_SAME_PROCESS) {
+  STALE_TOKEN_CACHED(Scenario.S16_RETRY_IN_SAME_PROCESS, "the store kept orphans [prov-1]") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(context, new FirstTokenCached(context.store()));
@@ -246,7 +249,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Answers a superseded complete without reporting the orphaned purchase. */
-  IGNORES_SUPERSEDED_COMPLETE(Scenario.S03_STALE_COMPLETION) {
+  IGNORES_SUPERSEDED_COMPLETE(Scenario.S03_STALE_COMPLETION, "reported orphans []") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return HandlerUnderTest.of(context.fulfilmentHandler().orphanListener(report -> {}).build());
@@ -254,7 +257,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Reports each orphaned purchase twice (an alert in two places). */
-  REPORTS_ORPHAN_TWICE(Scenario.S03_STALE_COMPLETION) {
+  REPORTS_ORPHAN_TWICE(Scenario.S03_STALE_COMPLETION, "reported orphans [prov-2, prov-2]") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return HandlerUnderTest.of(
@@ -273,7 +276,7 @@ enum WrongHandler implements HandlerFactory {
    * Drops what a call bought after its attempt lost the order ("not ours any more"), claiming it
    * bought nothing: the purchase is never recorded as an orphan.
    */
-  DISCARDS_LOST_PURCHASE(Scenario.S03_STALE_COMPLETION) {
+  DISCARDS_LOST_PURCHASE(Scenario.S03_STALE_COMPLETION, "the store kept orphans []") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       Provider discarding =
@@ -292,7 +295,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ heartbeats and deadlines
 
   /** Never extends the lease during a slow provider call. */
-  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS) {
+  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS, "answered 200, expected a non-2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withScheduler(
@@ -305,7 +308,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Each heartbeat extends by half a lease: the order lapses under a live call. */
-  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE) {
+  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE, "answered 200, expected a non-2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(
@@ -326,7 +329,7 @@ enum WrongHandler implements HandlerFactory {
    * Takes a heartbeat answered Superseded for a transient store error: the call is not told it lost
    * the order, and the heartbeat goes on.
    */
-  IGNORES_SUPERSEDED_HEARTBEAT(Scenario.S18_SUPERSEDED_HEARTBEAT) {
+  IGNORES_SUPERSEDED_HEARTBEAT(Scenario.S18_SUPERSEDED_HEARTBEAT, "was not cut off") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(
@@ -349,7 +352,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Never cuts a provider call off: neither the lease nor the timeout bounds it. */
-  NO_CUT_OFF(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES) {
+  NO_CUT_OFF(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES, "got no answer within") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withScheduler(
@@ -362,7 +365,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Cuts the call off when the lease ends, not before: a retry may already have claimed it. */
-  CUT_OFF_AT_LEASE_END(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES) {
+  CUT_OFF_AT_LEASE_END(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES, "got no answer within") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withScheduler(
@@ -378,7 +381,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** No timeout on the provider call: a call that never answers holds the order forever. */
-  NO_PROVIDER_TIMEOUT(Scenario.S21_PROVIDER_TIMEOUT) {
+  NO_PROVIDER_TIMEOUT(Scenario.S21_PROVIDER_TIMEOUT, "got no answer within") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return HandlerUnderTest.of(
@@ -390,14 +393,21 @@ enum WrongHandler implements HandlerFactory {
   private static final Set<String> PROCESSED = ConcurrentHashMap.newKeySet();
 
   private final Scenario catchingScenario;
+  private final String effect;
 
-  WrongHandler(Scenario catchingScenario) {
+  WrongHandler(Scenario catchingScenario, String effect) {
     this.catchingScenario = catchingScenario;
+    this.effect = effect;
   }
 
   /** The scenario named for this mistake. */
   Scenario catchingScenario() {
     return catchingScenario;
+  }
+
+  /** What the scenario's failure must say: the mistake's effect, not some other breach. */
+  String effect() {
+    return effect;
   }
 
   // ------------------------------------------------------------------ how the mistakes are made
