@@ -128,7 +128,7 @@ final class WebhookEndpoint extends Handler.Abstract {
           return answer(response, callback, 405, error("method_not_allowed", "use POST"), true);
         }
         if (draining) {
-          return shuttingDown(response, callback);
+          return shuttingDown(response, callback, true);
         }
         if (request.getLength() > maxBodyBytes) {
           response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
@@ -144,13 +144,7 @@ final class WebhookEndpoint extends Handler.Abstract {
           return answer(response, callback, 405, error("method_not_allowed", "use GET"), false);
         }
         if (draining) {
-          response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
-          return answer(
-              response,
-              callback,
-              503,
-              error("shutting_down", "this server is shutting down"),
-              false);
+          return shuttingDown(response, callback, false);
         }
         health
             .check()
@@ -299,7 +293,7 @@ final class WebhookEndpoint extends Handler.Abstract {
           }
           try {
             if (draining) {
-              shuttingDown(response, callback);
+              shuttingDown(response, callback, true);
               return;
             }
             Answer answer = handle(event);
@@ -345,14 +339,15 @@ final class WebhookEndpoint extends Handler.Abstract {
         true);
   }
 
-  private boolean shuttingDown(Response response, Callback callback) {
+  /** 503 shutting_down with Retry-After; counted as a webhook answer if {@code webhook}. */
+  private boolean shuttingDown(Response response, Callback callback, boolean webhook) {
     response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
     return answer(
         response,
         callback,
         503,
-        error("shutting_down", "this server is shutting down; Stripe will retry"),
-        true);
+        error("shutting_down", "this server is shutting down; try again after Retry-After"),
+        webhook);
   }
 
   /**
