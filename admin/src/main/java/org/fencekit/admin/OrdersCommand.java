@@ -13,7 +13,7 @@ import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

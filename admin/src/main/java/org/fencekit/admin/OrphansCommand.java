@@ -12,7 +12,7 @@ import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
 import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.UnknownOrphanException;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -135,11 +135,11 @@ abstract class AdminQueriesContract extends AdminContract {
     String failed = session("failed");
     try (OrderStore store = library()) {
       store.claim(order(stuck), Duration.ofMinutes(2));
-      ClaimId token =
+      ClaimId claimId =
           ((ClaimResult.Claimed) store.claim(order(failed), Duration.ofMinutes(2))).claimId();
       assertInstanceOf(
           WriteResult.Written.class,
-          store.fail(failed, token, "provider: 503 Service Unavailable"));
+          store.fail(failed, claimId, "provider: 503 Service Unavailable"));
     }
     Run old = admin("orders", "stuck", "--older-than", "30m", "--all", "--json");
     assertEquals(1, old.exitCode(), old.toString());

@@ -25,8 +25,8 @@ final class HeapPerOrder {
     for (int i = 0; i < orders; i++) {
       String sessionId = prefix + i;
       ClaimResult claim = store.claim(Orders.snapshot(sessionId), Duration.ofMinutes(2));
-      ClaimId token = ((ClaimResult.Claimed) claim).claimId();
-      store.complete(sessionId, token, Orders.ITEM);
+      ClaimId claimId = ((ClaimResult.Claimed) claim).claimId();
+      store.complete(sessionId, claimId, Orders.ITEM);
     }
     long after = usedAfterGc(memory);
     if (store.get(prefix + (orders - 1)).isEmpty()) {

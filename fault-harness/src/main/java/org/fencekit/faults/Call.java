@@ -9,7 +9,7 @@ import org.fencekit.store.OrderRecord;
  * @param seq the call's number in the run, in the order calls started
  * @param operation "claim", "complete", "fail", "extend" or "get"
  * @param sessionId the order
- * @param token the token presented (for claim: the one granted, if any)
+ * @param claimId the token presented (for claim: the one granted, if any)
  * @param value the item's providerOrderId of a complete, the error of a fail, else {@code null};
  *     unique in the run, so a record can be traced to the one call that wrote it
  * @param startNanos {@link System#nanoTime()} when the call started
@@ -22,7 +22,7 @@ public record Call(
     long seq,
     String operation,
     String sessionId,
-    ClaimId token,
+    ClaimId claimId,
     String value,
     long startNanos,
     long endNanos,
@@ -48,7 +48,7 @@ public record Call(
         + operation
         + "("
         + sessionId
-        + (token == null ? "" : ", " + token)
+        + (claimId == null ? "" : ", " + claimId)
         + (value == null ? "" : ", " + value)
         + ") -> "
         + answer.label()

@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
-import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
@@ -204,7 +204,7 @@ public final class FaultRun {
                   }
                   List<Map.Entry<String, List<ClaimId>>> granted = new ArrayList<>();
                   issued.forEach(
-                      (order, tokens) -> granted.add(Map.entry(order, List.copyOf(tokens))));
+                      (order, claimIds) -> granted.add(Map.entry(order, List.copyOf(claimIds))));
                   beforeFault = granted;
                   faultStart.set(System.nanoTime());
                   faults.set(config.fault.inject());
@@ -329,9 +329,9 @@ public final class FaultRun {
       return call("get", order, null, null, () -> config.store.get(order)).answer().succeeded();
     }
     if (roll < 0.3) {
-      List<ClaimId> tokens = issued.get(order);
-      if (tokens != null && !tokens.isEmpty()) {
-        ClaimId stale = tokens.get(random.nextInt(tokens.size()));
+      List<ClaimId> claimIds = issued.get(order);
+      if (claimIds != null && !claimIds.isEmpty()) {
+        ClaimId stale = claimIds.get(random.nextInt(claimIds.size()));
         return settle(random, order, stale, random.nextInt(3)).answer().succeeded();
       }
     }
@@ -343,19 +343,19 @@ public final class FaultRun {
     if (claim.answer() != Answer.CLAIMED) {
       return claim.answer().succeeded();
     }
-    ClaimId token = claim.token();
+    ClaimId claimId = claim.claimId();
     double next = random.nextDouble();
     if (next < 0.15) {
       return true; // abandoned: the lease runs out, someone takes over
     }
     if (next < 0.35) {
-      Call extend = settle(random, order, token, 2);
+      Call extend = settle(random, order, claimId, 2);
       if (!extend.answer().succeeded()) {
         return false;
       }
     }
     // fail more often than complete, so most orders stay claimable and change owners
-    return settle(random, order, token, next < 0.45 ? 0 : 1).answer().succeeded();
+    return settle(random, order, claimId, next < 0.45 ? 0 : 1).answer().succeeded();
   }
 
   /**
@@ -370,13 +370,13 @@ public final class FaultRun {
     ClaimId stale = old.getValue().get(random.nextInt(old.getValue().size()));
     boolean ok = settle(random, order, stale, random.nextInt(3)).answer().succeeded();
     if (claim.answer() == Answer.CLAIMED) {
-      ok &= settle(random, order, claim.token(), random.nextInt(2)).answer().succeeded();
+      ok &= settle(random, order, claim.claimId(), random.nextInt(2)).answer().succeeded();
     }
     return ok && claim.answer().succeeded();
   }
 
-  /** A complete (0), fail (1) or extend (2) with {@code token}. */
-  private Call settle(SplittableRandom random, String order, ClaimId token, int kind) {
+  /** A complete (0), fail (1) or extend (2) with {@code claimId}. */
+  private Call settle(SplittableRandom random, String order, ClaimId claimId, int kind) {
     long id = values.incrementAndGet();
     if (kind == 0) {
       String providerOrderId = "po-" + prefix + id;
@@ -384,20 +384,20 @@ public final class FaultRun {
       return call(
           "complete",
           order,
-          token,
+          claimId,
           providerOrderId,
-          () -> config.store.complete(order, token, item));
+          () -> config.store.complete(order, claimId, item));
     }
     if (kind == 1) {
       String error = "err-" + prefix + id;
-      return call("fail", order, token, error, () -> config.store.fail(order, token, error));
+      return call("fail", order, claimId, error, () -> config.store.fail(order, claimId, error));
     }
     return call(
-        "extend", order, token, null, () -> config.store.extend(order, token, config.lease));
+        "extend", order, claimId, null, () -> config.store.extend(order, claimId, config.lease));
   }
 
   private Call call(
-      String operation, String order, ClaimId token, String value, Supplier<Object> body) {
+      String operation, String order, ClaimId claimId, String value, Supplier<Object> body) {
     long number = seq.incrementAndGet();
     long start = System.nanoTime();
     Object result = null;
@@ -410,7 +410,7 @@ public final class FaultRun {
     long end = System.nanoTime();
     Answer answer;
     OrderRecord record = null;
-    ClaimId presented = token;
+    ClaimId presented = claimId;
     if (failure instanceof StoreUnavailableException unavailable) {
       answer =
           unavailable.outcomeUnknown()

@@ -98,7 +98,7 @@ final class HistoryCheck {
         byValue.put(call.sessionId() + "\u0000" + call.value(), call);
       }
       if (call.answer() == Answer.CLAIMED) {
-        granted.put(call.token(), call);
+        granted.put(call.claimId(), call);
       }
       if (call.answer() == Answer.UNDOCUMENTED) {
         check.violation('g', "an undocumented exception escaped: " + call.describe());
@@ -217,14 +217,14 @@ final class HistoryCheck {
       if (dataLoss
           && call.answer() == Answer.WRITTEN
           && side(call) == 1
-          && granted.containsKey(call.token())
-          && side(granted.get(call.token())) == 0) {
+          && granted.containsKey(call.claimId())
+          && side(granted.get(call.claimId())) == 0) {
         violation(
             'b',
             "a token granted before the data loss settled the recreated order: "
                 + call.describe()
                 + " (granted by "
-                + granted.get(call.token()).describe()
+                + granted.get(call.claimId()).describe()
                 + ")");
       }
     }
@@ -259,7 +259,7 @@ final class HistoryCheck {
                   + read.describe()
                   + " read "
                   + brief(seen));
-        } else if (!Objects.equals(seen.settledBy(), writer.token())) {
+        } else if (!Objects.equals(seen.settledBy(), writer.claimId())) {
           violation(
               'b',
               "order "
@@ -298,15 +298,15 @@ final class HistoryCheck {
       if (call.answer() != Answer.CLAIMED) {
         continue;
       }
-      if (call.token().fence() != call.record().fence()) {
+      if (call.claimId().fence() != call.record().fence()) {
         violation('d', "a claim's token and record disagree on the fence: " + call.describe());
       }
-      Call other = byFence.putIfAbsent(side(call) + ":" + call.token().fence(), call);
+      Call other = byFence.putIfAbsent(side(call) + ":" + call.claimId().fence(), call);
       if (other != null && side(call) >= 0) {
         violation(
             'd',
             "two claims were granted fence "
-                + call.token().fence()
+                + call.claimId().fence()
                 + ": "
                 + other.describe()
                 + " and "
@@ -348,7 +348,7 @@ final class HistoryCheck {
           found.stream()
               .filter(
                   o ->
-                      o.claimId().equals(call.token())
+                      o.claimId().equals(call.claimId())
                           && o.item().providerOrderId().equals(call.value()))
               .count();
       if (call.answer() == Answer.SUPERSEDED && copies != 1) {

@@ -2,7 +2,7 @@ package org.fencekit.fulfilment;
 
 import java.util.Objects;
 import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 
 /**
  * What a Checkout webhook delivery says, with no Stripe types: the endpoint maps Stripe's JSON onto

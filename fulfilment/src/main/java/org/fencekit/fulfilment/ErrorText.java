@@ -1,6 +1,6 @@
 package org.fencekit.fulfilment;
 
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 
 /** Turns any failure text into an error a store accepts: non-blank, bounded, no U+0000. */
 final class ErrorText {

@@ -24,8 +24,8 @@ import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
-import org.fencekit.store.Validate;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.Validate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

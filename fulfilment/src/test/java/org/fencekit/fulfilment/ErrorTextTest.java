@@ -3,7 +3,7 @@ package org.fencekit.fulfilment;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 import org.junit.jupiter.api.Test;
 
 class ErrorTextTest {

@@ -1,5 +1,7 @@
 package org.fencekit.store;
 
+import org.fencekit.store.spi.Validate;
+
 /**
  * What the provider delivered for an order.
  *

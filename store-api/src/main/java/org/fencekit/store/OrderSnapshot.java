@@ -1,5 +1,7 @@
 package org.fencekit.store;
 
+import org.fencekit.store.spi.Validate;
+
 /**
  * What the Checkout session said when the order was first claimed.
  *

@@ -3,6 +3,7 @@ package org.fencekit.store;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.spi.Validate;
 
 /**
  * Where orders are claimed and settled, each settling write fenced by the token of its claim.

@@ -2,6 +2,7 @@ package org.fencekit.store;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.fencekit.store.spi.Validate;
 
 /**
  * An item bought by an attempt that no longer owned the order when it tried to complete it.

@@ -1,5 +1,7 @@
 package org.fencekit.store;
 
+import org.fencekit.store.spi.Validate;
+
 /**
  * The identity of an {@link Orphan}: the order, the superseded token that bought it and the
  * provider's id for the purchase. A store records an orphan once per identity, however often its

@@ -1,6 +1,7 @@
 package org.fencekit.store;
 
 import java.time.Instant;
+import org.fencekit.store.spi.Validate;
 
 /**
  * An orphan as a store holds it for its operators: the purchase, and whether someone reconciled it

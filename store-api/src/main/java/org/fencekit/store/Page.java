@@ -1,6 +1,7 @@
 package org.fencekit.store;
 
 import java.util.List;
+import org.fencekit.store.spi.Validate;
 
 /**
  * One page of a listing of {@link OrderStoreAdmin}, oldest first.

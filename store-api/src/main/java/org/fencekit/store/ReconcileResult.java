@@ -1,5 +1,7 @@
 package org.fencekit.store;
 
+import org.fencekit.store.spi.Validate;
+
 /**
  * What {@link OrderStoreAdmin#reconcile} did. Both answers carry the orphan as the store holds it
  * after the call.

@@ -247,12 +247,12 @@ public abstract class AdminRules extends LinearizabilityRules {
    * first {@code n} tokens, all superseded. The clock ends {@code n + 1} leases later.
    */
   private List<ClaimId> staleTokens(String sid, int n) {
-    List<ClaimId> tokens = new ArrayList<>();
+    List<ClaimId> claimIds = new ArrayList<>();
     for (int i = 0; i <= n; i++) {
-      tokens.add(claimed(sid));
+      claimIds.add(claimed(sid));
       clock.advance(LEASE);
     }
-    return tokens.subList(0, n);
+    return claimIds.subList(0, n);
   }
 
   /** Records the orphan of a stale complete by {@code stale}, at the clock's instant. */
@@ -984,9 +984,9 @@ public abstract class AdminRules extends LinearizabilityRules {
 
   private void failTimes(String sid, int times) {
     for (int i = 0; i < times; i++) {
-      ClaimId token = claimed(sid);
-      written(store().fail(sid, token, "declined " + i), "fail " + i, sid, token);
-      written(store().fail(sid, token, "declined " + i), "the replay of fail " + i, sid, token);
+      ClaimId claimId = claimed(sid);
+      written(store().fail(sid, claimId, "declined " + i), "fail " + i, sid, claimId);
+      written(store().fail(sid, claimId, "declined " + i), "the replay of fail " + i, sid, claimId);
       clock.advance(Duration.ofSeconds(1));
     }
   }
@@ -1014,10 +1014,10 @@ public abstract class AdminRules extends LinearizabilityRules {
     return claimed(store(), snapshot(sid), Duration.ofMinutes(leaseMinutes));
   }
 
-  /** Fails {@code sid} with {@code token} {@code minutes} after {@code t0}. */
-  private void failedAt(Instant t0, int minutes, String sid, ClaimId token) {
+  /** Fails {@code sid} with {@code claimId} {@code minutes} after {@code t0}. */
+  private void failedAt(Instant t0, int minutes, String sid, ClaimId claimId) {
     clock.set(t0.plus(Duration.ofMinutes(minutes)));
-    written(store().fail(sid, token, "declined at minute " + minutes), "the fail", sid, token);
+    written(store().fail(sid, claimId, "declined at minute " + minutes), "the fail", sid, claimId);
   }
 
   /**

@@ -43,27 +43,30 @@ public abstract class BasicRules extends TckFixture {
             Instant.parse("2001-02-03T04:05:06.007Z"), Instant.parse("2093-04-05T06:07:08.009Z"))) {
       clock.set(start);
       String sid = sid("store-clock");
-      ClaimId token = claimed(sid);
-      OrderRecord claimedRecord = record(sid, token);
-      assertEquals(start, claimedRecord.claimedAt(), says("claimedAt", sid, token, claimedRecord));
+      ClaimId claimId = claimed(sid);
+      OrderRecord claimedRecord = record(sid, claimId);
+      assertEquals(
+          start, claimedRecord.claimedAt(), says("claimedAt", sid, claimId, claimedRecord));
       assertEquals(
           start.plus(LEASE),
           claimedRecord.leaseExpiresAt(),
-          says("leaseExpiresAt = the clock + the lease", sid, token, claimedRecord));
-      assertEquals(start, claimedRecord.updatedAt(), says("updatedAt", sid, token, claimedRecord));
+          says("leaseExpiresAt = the clock + the lease", sid, claimId, claimedRecord));
+      assertEquals(
+          start, claimedRecord.updatedAt(), says("updatedAt", sid, claimId, claimedRecord));
       clock.advance(Duration.ofSeconds(10));
       claimAnswers(
           ClaimResult.InFlight.class,
           store().claim(snapshot(sid), LEASE),
           sid,
           "the lease is live by the store's clock, whatever the system clock says");
-      OrderRecord extended = written(store().extend(sid, token, LEASE), "the extend", sid, token);
+      OrderRecord extended =
+          written(store().extend(sid, claimId, LEASE), "the extend", sid, claimId);
       assertEquals(
           now().plus(LEASE),
           extended.leaseExpiresAt(),
-          says("the extended lease = the clock + the lease", sid, token, extended));
+          says("the extended lease = the clock + the lease", sid, claimId, extended));
       assertEquals(
-          now(), extended.updatedAt(), says("updatedAt of the extend", sid, token, extended));
+          now(), extended.updatedAt(), says("updatedAt of the extend", sid, claimId, extended));
       clock.set(extended.leaseExpiresAt());
       ClaimId next = claimed(sid);
       assertEquals(
@@ -75,11 +78,12 @@ public abstract class BasicRules extends TckFixture {
       written(store().fail(sid, next, "declined"), "the fail", sid, next);
       assertEquals(now(), record(sid, next).updatedAt(), says("updatedAt of the fail", sid, next));
       clock.advance(Duration.ofMillis(1));
-      superseded(store().complete(sid, token, ESIM_2), "the first token's complete", sid, token);
+      superseded(
+          store().complete(sid, claimId, ESIM_2), "the first token's complete", sid, claimId);
       assertEquals(
-          List.of(new Orphan(sid, token, ESIM_2, now())),
+          List.of(new Orphan(sid, claimId, ESIM_2, now())),
           orphans(store(), sid),
-          says("the orphan's recordedAt is the clock's reading", sid, token));
+          says("the orphan's recordedAt is the clock's reading", sid, claimId));
     }
   }
 
@@ -99,13 +103,15 @@ public abstract class BasicRules extends TckFixture {
     Instant start = TestClock.START.plusNanos(123_456_789);
     Instant ms = TestClock.START.plusMillis(123);
     clock.set(start);
-    ClaimId token = claimed(store(), snapshot(sid), Duration.ofMillis(1500));
-    OrderRecord claimed = record(sid, token);
+    ClaimId claimId = claimed(store(), snapshot(sid), Duration.ofMillis(1500));
+    OrderRecord claimed = record(sid, claimId);
     assertEquals(
-        ms, claimed.claimedAt(), says("claimedAt at a clock of " + start, sid, token, claimed));
+        ms, claimed.claimedAt(), says("claimedAt at a clock of " + start, sid, claimId, claimed));
     assertEquals(
-        ms.plusMillis(1500), claimed.leaseExpiresAt(), says("leaseExpiresAt", sid, token, claimed));
-    assertEquals(ms, claimed.updatedAt(), says("updatedAt", sid, token, claimed));
+        ms.plusMillis(1500),
+        claimed.leaseExpiresAt(),
+        says("leaseExpiresAt", sid, claimId, claimed));
+    assertEquals(ms, claimed.updatedAt(), says("updatedAt", sid, claimId, claimed));
     Instant expires = claimed.leaseExpiresAt();
     clock.set(expires.minusNanos(1));
     claimAnswers(
@@ -115,15 +121,15 @@ public abstract class BasicRules extends TckFixture {
         "1 ns before expiry reads as 1 ms before");
     clock.set(expires.plusNanos(999_999));
     written(
-        store().extend(sid, token, Duration.ofMillis(250)),
+        store().extend(sid, claimId, Duration.ofMillis(250)),
         "an extend at a sub-millisecond instant",
         sid,
-        token);
-    OrderRecord extended = record(sid, token);
+        claimId);
+    OrderRecord extended = record(sid, claimId);
     assertEquals(
         expires.plusMillis(250),
         extended.leaseExpiresAt(),
-        says("the extended lease", sid, token, extended));
+        says("the extended lease", sid, claimId, extended));
     clock.set(expires.plusMillis(250).plusNanos(500_000));
     ClaimId second = claimed(sid);
     assertEquals(

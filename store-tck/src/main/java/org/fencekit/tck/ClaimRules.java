@@ -45,25 +45,26 @@ public abstract class ClaimRules extends IncidentRules {
             store().claim(snapshot(sid), Duration.ofSeconds(90)),
             sid,
             "the order is new");
-    ClaimId token = claimed.claimId();
+    ClaimId claimId = claimed.claimId();
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid),
             OrderStatus.PENDING,
             null,
             null,
-            token,
+            claimId,
             at,
             at.plusSeconds(90),
             1,
             null,
             at);
     assertEquals(
-        1, token.fence(), says("the first claim has fence 1", sid, token, claimed.record()));
-    sameRecord(expected, claimed.record(), "the created order", sid, token);
+        1, claimId.fence(), says("the first claim has fence 1", sid, claimId, claimed.record()));
+    sameRecord(expected, claimed.record(), "the created order", sid, claimId);
     sameRecord(
-        expected, record(sid, token), "get must return the record claim answered", sid, token);
-    assertEquals(List.of(), orphans(store(), sid), says("a new order has no orphans", sid, token));
+        expected, record(sid, claimId), "get must return the record claim answered", sid, claimId);
+    assertEquals(
+        List.of(), orphans(store(), sid), says("a new order has no orphans", sid, claimId));
   }
 
   /**
@@ -76,8 +77,8 @@ public abstract class ClaimRules extends IncidentRules {
   @DisplayName("a provisioned order is never claimed again, and the claim changes nothing")
   void claim_provisionedNeverClaimedAgain() {
     String sid = sid("provisioned");
-    ClaimId token = claimed(sid);
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
     for (Duration later : List.of(Duration.ZERO, LEASE, Duration.ofHours(25))) {
       clock.advance(later);
       ClaimResult.Provisioned answer =
@@ -86,9 +87,9 @@ public abstract class ClaimRules extends IncidentRules {
               store().claim(snapshot(sid), LEASE),
               sid,
               "PROVISIONED is terminal");
-      sameRecord(done, answer.record(), "Provisioned must carry the order as it is", sid, token);
+      sameRecord(done, answer.record(), "Provisioned must carry the order as it is", sid, claimId);
     }
-    unchanged(done, sid, token, "claims of a provisioned order");
+    unchanged(done, sid, claimId, "claims of a provisioned order");
   }
 
   /**
@@ -221,13 +222,13 @@ public abstract class ClaimRules extends IncidentRules {
     String sid = sid("snapshot");
     OrderSnapshot first = snapshot(sid);
     OrderSnapshot later = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4500, "eur");
-    ClaimId token = claimed(store(), first, LEASE);
+    ClaimId claimId = claimed(store(), first, LEASE);
     ClaimResult inFlight = store().claim(later, LEASE);
     assertEquals(
         first,
         inFlight.record().snapshot(),
-        says("an in-flight claim keeps the first" + " snapshot", sid, token, inFlight.record()));
-    written(store().fail(sid, token, "declined"), "the fail", sid, token);
+        says("an in-flight claim keeps the first" + " snapshot", sid, claimId, inFlight.record()));
+    written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
     ClaimId second = claimed(store(), later, LEASE);
     assertEquals(
         first,
@@ -258,18 +259,21 @@ public abstract class ClaimRules extends IncidentRules {
   void claim_fenceIncreases() {
     String sid = sid("fence");
     for (long expected = 1; expected <= 5; expected++) {
-      ClaimId token = claimed(sid);
+      ClaimId claimId = claimed(sid);
       assertEquals(
           expected,
-          token.fence(),
-          says("claim number " + expected + " must have fence " + expected, sid, token));
+          claimId.fence(),
+          says("claim number " + expected + " must have fence " + expected, sid, claimId));
       assertEquals(
           expected,
-          record(sid, token).fence(),
-          says("the record's fence after claim " + expected, sid, token));
+          record(sid, claimId).fence(),
+          says("the record's fence after claim " + expected, sid, claimId));
       if (expected % 2 == 1) {
         written(
-            store().fail(sid, token, "attempt " + expected + " failed"), "the fail", sid, token);
+            store().fail(sid, claimId, "attempt " + expected + " failed"),
+            "the fail",
+            sid,
+            claimId);
       } else {
         clock.advance(LEASE);
       }
@@ -288,15 +292,15 @@ public abstract class ClaimRules extends IncidentRules {
     Set<String> nonces = new HashSet<>();
     String sid = sid("nonce");
     for (int i = 0; i < 4; i++) {
-      ClaimId token = claimed(sid);
+      ClaimId claimId = claimed(sid);
       assertTrue(
-          nonces.add(token.nonce()), says("claim " + (i + 1) + " reused a nonce", sid, token));
+          nonces.add(claimId.nonce()), says("claim " + (i + 1) + " reused a nonce", sid, claimId));
       clock.advance(LEASE);
     }
     for (int i = 0; i < 3; i++) {
       String other = sid("nonce-" + i);
-      ClaimId token = claimed(other);
-      assertTrue(nonces.add(token.nonce()), says("a first claim reused a nonce", other, token));
+      ClaimId claimId = claimed(other);
+      assertTrue(nonces.add(claimId.nonce()), says("a first claim reused a nonce", other, claimId));
     }
   }
 

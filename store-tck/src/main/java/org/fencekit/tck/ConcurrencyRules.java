@@ -64,15 +64,15 @@ public abstract class ConcurrencyRules extends InputRules {
   @DisplayName("concurrent retries of one complete all answer Written with the same record")
   void concurrency_completeRetries() {
     String sid = sid("complete-race");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     OrderStore store = store();
-    List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, token, ESIM));
-    OrderRecord stored = record(sid, token);
+    List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, claimId, ESIM));
+    OrderRecord stored = record(sid, claimId);
     for (WriteResult result : results) {
-      OrderRecord answered = written(result, "a concurrent retry of the complete", sid, token);
-      sameRecord(stored, answered, "every retry answers the one settled record", sid, token);
+      OrderRecord answered = written(result, "a concurrent retry of the complete", sid, claimId);
+      sameRecord(stored, answered, "every retry answers the one settled record", sid, claimId);
     }
-    assertEquals(List.of(), orphans(store(), sid), says("replays are not orphans", sid, token));
+    assertEquals(List.of(), orphans(store(), sid), says("replays are not orphans", sid, claimId));
   }
 
   /**
@@ -89,8 +89,8 @@ public abstract class ConcurrencyRules extends InputRules {
     OrderStore store = store();
     for (int round = 0; round < settleRaceRounds(); round++) {
       String sid = sid("settle-race-" + round);
-      ClaimId token = claimed(sid);
-      List<WriteResult> results = Race.run(4, i -> switchSettle(store, i, sid, token));
+      ClaimId claimId = claimed(sid);
+      List<WriteResult> results = Race.run(4, i -> switchSettle(store, i, sid, claimId));
       long landed = results.stream().filter(r -> r instanceof WriteResult.Written).count();
       assertEquals(
           1,
@@ -100,16 +100,16 @@ public abstract class ConcurrencyRules extends InputRules {
                   + " token must land; got "
                   + results,
               sid,
-              token));
+              claimId));
       int winner = 0;
       while (!(results.get(winner) instanceof WriteResult.Written)) {
         winner++;
       }
-      OrderRecord stored = record(sid, token);
+      OrderRecord stored = record(sid, claimId);
       assertEquals(
           winner < 2 ? OrderStatus.PROVISIONED : OrderStatus.FAILED,
           stored.status(),
-          says("the status must be the winner's", sid, token, stored));
+          says("the status must be the winner's", sid, claimId, stored));
       Set<Item> orphaned = new HashSet<>();
       orphans(store, sid).forEach(orphan -> orphaned.add(orphan.item()));
       Set<Item> expected = new HashSet<>(List.of(ESIM, ESIM_2));
@@ -119,18 +119,18 @@ public abstract class ConcurrencyRules extends InputRules {
       assertEquals(
           expected,
           orphaned,
-          says("every complete that did not land is an orphan", sid, token, stored));
+          says("every complete that did not land is an orphan", sid, claimId, stored));
     }
   }
 
-  static WriteResult switchSettle(OrderStore store, int i, String sid, ClaimId token) {
+  static WriteResult switchSettle(OrderStore store, int i, String sid, ClaimId claimId) {
     if (i == 0) {
-      return store.complete(sid, token, ESIM);
+      return store.complete(sid, claimId, ESIM);
     }
     if (i == 1) {
-      return store.complete(sid, token, ESIM_2);
+      return store.complete(sid, claimId, ESIM_2);
     }
-    return store.fail(sid, token, i == 2 ? "timeout" : "provider said no");
+    return store.fail(sid, claimId, i == 2 ? "timeout" : "provider said no");
   }
 
   /**
@@ -176,16 +176,16 @@ public abstract class ConcurrencyRules extends InputRules {
   void peer_claimInFlightOnOther() throws Exception {
     OrderStore other = peer();
     String sid = sid("peer-inflight");
-    ClaimId token = claimed(store(), sid);
-    OrderRecord held = record(store(), sid, token);
+    ClaimId claimId = claimed(store(), sid);
+    OrderRecord held = record(store(), sid, claimId);
     ClaimResult.InFlight answer =
         claimAnswers(
             ClaimResult.InFlight.class,
             other.claim(snapshot(sid), LEASE),
             sid,
             "the first instance's claim is live");
-    sameRecord(held, answer.record(), "the peer must see the first instance's claim", sid, token);
-    sameRecord(held, record(other, sid, token), "the peer's get", sid, token);
+    sameRecord(held, answer.record(), "the peer must see the first instance's claim", sid, claimId);
+    sameRecord(held, record(other, sid, claimId), "the peer's get", sid, claimId);
   }
 
   /**

@@ -128,14 +128,18 @@ public abstract class IncidentRules extends BasicRules {
   @DisplayName("a settled order rejects a second write from the same token")
   void incident_settledOrderRejectsSecondWrite() {
     String sid = sid("settled-twice");
-    ClaimId token = claimed(sid);
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
     clock.advance(Duration.ofSeconds(1));
     superseded(
-        store().complete(sid, token, ESIM_2), "a second complete with another item", sid, token);
-    superseded(store().fail(sid, token, "late failure"), "a fail after the complete", sid, token);
-    superseded(store().extend(sid, token, LEASE), "an extend after the complete", sid, token);
-    unchanged(done, sid, token, "second writes from the settling token");
+        store().complete(sid, claimId, ESIM_2),
+        "a second complete with another item",
+        sid,
+        claimId);
+    superseded(
+        store().fail(sid, claimId, "late failure"), "a fail after the complete", sid, claimId);
+    superseded(store().extend(sid, claimId, LEASE), "an extend after the complete", sid, claimId);
+    unchanged(done, sid, claimId, "second writes from the settling token");
 
     String other = sid("failed-twice");
     ClaimId loser = claimed(other);

@@ -13,7 +13,7 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -79,13 +79,13 @@ public abstract class InputRules extends ReplayAndOrphanRules {
       "extend rejects a lease that is null, not positive, under 1 ms or over 24 h, naming the lease, and changes nothing")
   void input_extendBadLease() {
     String sid = sid("extend-bad-lease");
-    ClaimId token = claimed(sid);
-    OrderRecord before = record(sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord before = record(sid, claimId);
     clock.advance(Duration.ofSeconds(1));
     for (Duration bad : badLeases()) {
-      rejects("lease", sid, "extend with lease " + bad, () -> store().extend(sid, token, bad));
+      rejects("lease", sid, "extend with lease " + bad, () -> store().extend(sid, claimId, bad));
     }
-    unchanged(before, sid, token, "extends with bad leases");
+    unchanged(before, sid, claimId, "extends with bad leases");
   }
 
   /**
@@ -97,12 +97,12 @@ public abstract class InputRules extends ReplayAndOrphanRules {
   @DisplayName("complete rejects a null item, naming it, and changes nothing")
   void input_completeNullItem() {
     String sid = sid("null-item");
-    ClaimId token = claimed(sid);
-    OrderRecord before = record(sid, token);
-    rejects("item", sid, "complete with a null item", () -> store().complete(sid, token, null));
-    unchanged(before, sid, token, "a complete with a null item");
+    ClaimId claimId = claimed(sid);
+    OrderRecord before = record(sid, claimId);
+    rejects("item", sid, "complete with a null item", () -> store().complete(sid, claimId, null));
+    unchanged(before, sid, claimId, "a complete with a null item");
     assertEquals(
-        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
+        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, claimId));
   }
 
   /**
@@ -115,8 +115,8 @@ public abstract class InputRules extends ReplayAndOrphanRules {
   @DisplayName("fail rejects a null, blank or over-long error, naming it, and changes nothing")
   void input_failBadError() {
     String sid = sid("bad-error");
-    ClaimId token = claimed(sid);
-    OrderRecord before = record(sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord before = record(sid, claimId);
     List<String> bad = new ArrayList<>();
     bad.add(null);
     bad.add("");
@@ -125,9 +125,9 @@ public abstract class InputRules extends ReplayAndOrphanRules {
     bad.add("nul\0inside");
     for (String error : bad) {
       rejects(
-          "error", sid, "fail with error " + quote(error), () -> store().fail(sid, token, error));
+          "error", sid, "fail with error " + quote(error), () -> store().fail(sid, claimId, error));
     }
-    unchanged(before, sid, token, "fails with bad errors");
+    unchanged(before, sid, claimId, "fails with bad errors");
   }
 
   /**
@@ -140,14 +140,14 @@ public abstract class InputRules extends ReplayAndOrphanRules {
   @DisplayName("complete, fail and extend reject a null token, naming claimId, and change nothing")
   void input_nullToken() {
     String sid = sid("null-token");
-    ClaimId token = claimed(sid);
-    OrderRecord before = record(sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord before = record(sid, claimId);
     rejects("claimId", sid, "complete with a null token", () -> store().complete(sid, null, ESIM));
     rejects("claimId", sid, "fail with a null token", () -> store().fail(sid, null, "declined"));
     rejects("claimId", sid, "extend with a null token", () -> store().extend(sid, null, LEASE));
-    unchanged(before, sid, token, "writes with a null token");
+    unchanged(before, sid, claimId, "writes with a null token");
     assertEquals(
-        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, token));
+        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, claimId));
   }
 
   /**
@@ -155,11 +155,11 @@ public abstract class InputRules extends ReplayAndOrphanRules {
    * orphans directly, claim through its snapshot.
    */
   void badSessionId(String bad, String why) {
-    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
     rejects("sessionId", bad, "a snapshot with " + why, () -> snapshot(bad));
-    rejects("sessionId", bad, "complete with " + why, () -> store().complete(bad, token, ESIM));
-    rejects("sessionId", bad, "fail with " + why, () -> store().fail(bad, token, "declined"));
-    rejects("sessionId", bad, "extend with " + why, () -> store().extend(bad, token, LEASE));
+    rejects("sessionId", bad, "complete with " + why, () -> store().complete(bad, claimId, ESIM));
+    rejects("sessionId", bad, "fail with " + why, () -> store().fail(bad, claimId, "declined"));
+    rejects("sessionId", bad, "extend with " + why, () -> store().extend(bad, claimId, LEASE));
     rejects("sessionId", bad, "get with " + why, () -> store().get(bad));
     rejects("sessionId", bad, "orphans with " + why, () -> store().orphans(bad));
   }
@@ -256,8 +256,9 @@ public abstract class InputRules extends ReplayAndOrphanRules {
         () -> new OrderSnapshot(sid, "esim", 1, null, -1, "usd"));
     absent(sid, "a rejected snapshot");
     OrderSnapshot free = new OrderSnapshot(sid, "esim", 1, null, 0, "usd");
-    ClaimId token = claimed(store(), free, LEASE);
-    assertEquals(free, record(sid, token).snapshot(), says("a free order's snapshot", sid, token));
+    ClaimId claimId = claimed(store(), free, LEASE);
+    assertEquals(
+        free, record(sid, claimId).snapshot(), says("a free order's snapshot", sid, claimId));
   }
 
   /**
@@ -319,12 +320,12 @@ public abstract class InputRules extends ReplayAndOrphanRules {
   void input_nullEmailAccepted() {
     String sid = sid("no-email");
     OrderSnapshot anonymous = new OrderSnapshot(sid, "esim", 2, null, 100, "EUR");
-    ClaimId token = claimed(store(), anonymous, LEASE);
-    OrderRecord stored = record(sid, token);
+    ClaimId claimId = claimed(store(), anonymous, LEASE);
+    OrderRecord stored = record(sid, claimId);
     assertNull(
         stored.snapshot().customerEmail(),
-        says("the customer email must read back as null", sid, token, stored));
-    assertEquals(anonymous, stored.snapshot(), says("the snapshot", sid, token, stored));
+        says("the customer email must read back as null", sid, claimId, stored));
+    assertEquals(anonymous, stored.snapshot(), says("the snapshot", sid, claimId, stored));
   }
 
   /**
@@ -341,15 +342,17 @@ public abstract class InputRules extends ReplayAndOrphanRules {
     String sid = prefix + "ß".repeat(255 - prefix.length() - 1) + "a";
     String sibling = sid.substring(0, 254) + "b";
     assertEquals(255, sid.length());
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     assertEquals(
-        snapshot(sid), record(sid, token).snapshot(), says("the 255-character order", sid, token));
+        snapshot(sid),
+        record(sid, claimId).snapshot(),
+        says("the 255-character order", sid, claimId));
     assertTrue(
         store().get(sibling).isEmpty(),
         says(
             "an id differing in its last character is" + " another order",
             sibling,
-            token,
+            claimId,
             store().get(sibling).orElse(null)));
     assertEquals(1, claimed(sibling).fence(), says("the sibling's first claim", sibling, null));
   }

@@ -20,17 +20,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.UnknownOrderException;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * Invariant 5 of the contract: any concurrent history is equivalent to a sequential history of the
@@ -111,13 +111,13 @@ final class Linearizability {
   record Claim(OrderSnapshot snapshot, Duration lease) implements Call {}
 
   /** complete(sessionId, token, item). */
-  record Complete(ClaimId token, Item item) implements Call {}
+  record Complete(ClaimId claimId, Item item) implements Call {}
 
   /** fail(sessionId, token, error). */
-  record Fail(ClaimId token, String error) implements Call {}
+  record Fail(ClaimId claimId, String error) implements Call {}
 
   /** extend(sessionId, token, lease). */
-  record Extend(ClaimId token, Duration lease) implements Call {}
+  record Extend(ClaimId claimId, Duration lease) implements Call {}
 
   /** get(sessionId). */
   record Get() implements Call {}
@@ -153,12 +153,12 @@ final class Linearizability {
 
   private void runOne(int history) {
     List<String> sids = new ArrayList<>();
-    Map<String, List<ClaimId>> tokens = new ConcurrentHashMap<>();
+    Map<String, List<ClaimId>> claimIds = new ConcurrentHashMap<>();
     Map<String, List<Op>> ops = new ConcurrentHashMap<>();
     for (int i = 0; i < ORDERS; i++) {
       String sid = OrderStoreTck.sid("linear-" + history + "-" + i);
       sids.add(sid);
-      tokens.put(sid, new CopyOnWriteArrayList<>());
+      claimIds.put(sid, new CopyOnWriteArrayList<>());
       ops.put(sid, Collections.synchronizedList(new ArrayList<>()));
     }
     SplittableRandom steps = new SplittableRandom(mix(seed, history, -1, -1));
@@ -172,10 +172,10 @@ final class Linearizability {
             OrderStore store = stores.get(thread % stores.size());
             for (int c = 0; c < CALLS_PER_ROUND; c++) {
               String sid = sids.get(random.nextInt(sids.size()));
-              Call call = choose(random, sid, tokens.get(sid));
+              Call call = choose(random, sid, claimIds.get(sid));
               Op op = perform(store, thread, sid, call, now);
               if (op.outcome() instanceof ClaimResult.Claimed) {
-                tokens.get(sid).add(((ClaimResult.Claimed) op.outcome()).claimId());
+                claimIds.get(sid).add(((ClaimResult.Claimed) op.outcome()).claimId());
               }
               ops.get(sid).add(op);
             }
@@ -213,19 +213,19 @@ final class Linearizability {
       return new Claim(snapshot, LEASES.get(random.nextInt(LEASES.size())));
     }
     if (dice < 75) {
-      ClaimId token = token(random, known);
+      ClaimId claimId = claimId(random, known);
       if (dice < 50) {
-        return new Complete(token, ITEMS.get(random.nextInt(ITEMS.size())));
+        return new Complete(claimId, ITEMS.get(random.nextInt(ITEMS.size())));
       }
       if (dice < 65) {
-        return new Fail(token, ERRORS.get(random.nextInt(ERRORS.size())));
+        return new Fail(claimId, ERRORS.get(random.nextInt(ERRORS.size())));
       }
-      return new Extend(token, EXTENSIONS.get(random.nextInt(EXTENSIONS.size())));
+      return new Extend(claimId, EXTENSIONS.get(random.nextInt(EXTENSIONS.size())));
     }
     return dice < 90 ? new Get() : new Orphans();
   }
 
-  private static ClaimId token(SplittableRandom random, List<ClaimId> known) {
+  private static ClaimId claimId(SplittableRandom random, List<ClaimId> known) {
     int dice = random.nextInt(10);
     if (known.isEmpty() || dice == 0) {
       return new ClaimId(1 + random.nextInt(3), ClaimId.newNonce(random));
@@ -242,13 +242,13 @@ final class Linearizability {
         outcome = store.claim(claim.snapshot(), claim.lease());
       } else if (call instanceof Complete) {
         Complete complete = (Complete) call;
-        outcome = store.complete(sid, complete.token(), complete.item());
+        outcome = store.complete(sid, complete.claimId(), complete.item());
       } else if (call instanceof Fail) {
         Fail fail = (Fail) call;
-        outcome = store.fail(sid, fail.token(), fail.error());
+        outcome = store.fail(sid, fail.claimId(), fail.error());
       } else if (call instanceof Extend) {
         Extend extend = (Extend) call;
-        outcome = store.extend(sid, extend.token(), extend.lease());
+        outcome = store.extend(sid, extend.claimId(), extend.lease());
       } else if (call instanceof Get) {
         outcome = store.get(sid);
       } else {
@@ -289,13 +289,13 @@ final class Linearizability {
     WriteRequest request;
     if (call instanceof Complete) {
       Complete complete = (Complete) call;
-      request = new WriteRequest.Complete(sid, complete.token(), complete.item());
+      request = new WriteRequest.Complete(sid, complete.claimId(), complete.item());
     } else if (call instanceof Fail) {
       Fail fail = (Fail) call;
-      request = new WriteRequest.Fail(sid, fail.token(), fail.error());
+      request = new WriteRequest.Fail(sid, fail.claimId(), fail.error());
     } else {
       Extend extend = (Extend) call;
-      request = new WriteRequest.Extend(sid, extend.token(), extend.lease());
+      request = new WriteRequest.Extend(sid, extend.claimId(), extend.lease());
     }
     OrderStateMachine.WriteDecision decision =
         OrderStateMachine.write(state.record(), request, now);
@@ -510,8 +510,8 @@ final class Linearizability {
     return "+" + since.toMillis() + fraction + "ms";
   }
 
-  private static String brief(ClaimId token) {
-    return token == null ? "-" : token.fence() + ":" + token.nonce().substring(0, 6);
+  private static String brief(ClaimId claimId) {
+    return claimId == null ? "-" : claimId.fence() + ":" + claimId.nonce().substring(0, 6);
   }
 
   static String brief(Object value) {
@@ -525,15 +525,19 @@ final class Linearizability {
     }
     if (value instanceof Complete) {
       Complete complete = (Complete) value;
-      return "complete(" + brief(complete.token()) + ", " + complete.item().providerOrderId() + ")";
+      return "complete("
+          + brief(complete.claimId())
+          + ", "
+          + complete.item().providerOrderId()
+          + ")";
     }
     if (value instanceof Fail) {
       Fail fail = (Fail) value;
-      return "fail(" + brief(fail.token()) + ", " + fail.error() + ")";
+      return "fail(" + brief(fail.claimId()) + ", " + fail.error() + ")";
     }
     if (value instanceof Extend) {
       Extend extend = (Extend) value;
-      return "extend(" + brief(extend.token()) + ", " + extend.lease().toMillis() + "ms)";
+      return "extend(" + brief(extend.claimId()) + ", " + extend.lease().toMillis() + "ms)";
     }
     if (value instanceof Get) {
       return "get";

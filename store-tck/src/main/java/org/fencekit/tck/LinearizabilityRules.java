@@ -19,8 +19,8 @@ public abstract class LinearizabilityRules extends ConcurrencyRules {
    * Randomized concurrent histories (threads run calls on a few orders in rounds, the clock
    * advancing between rounds) are each checked, per order, for a sequential order that respects
    * real time and whose replay through the reference state machine ({@link
-   * org.fencekit.store.OrderStateMachine}) gives exactly the answers the store gave, ending in the
-   * state get and orphans report.
+   * org.fencekit.store.spi.OrderStateMachine}) gives exactly the answers the store gave, ending in
+   * the state get and orphans report.
    *
    * <p>If this fails, check that each operation reads, decides and writes in one atomic step, and
    * that answers report the state that step wrote. The message prints the seed and the history of

@@ -35,15 +35,15 @@ public abstract class ReplayAndOrphanRules extends SettleRules {
       "a retried complete with the same token and item answers Written and changes nothing, not even updatedAt")
   void replay_complete() {
     String sid = sid("complete-replay");
-    ClaimId token = claimed(sid);
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
     clock.advance(Duration.ofSeconds(5));
     OrderRecord again =
-        written(store().complete(sid, token, ESIM), "the retried complete", sid, token);
+        written(store().complete(sid, claimId, ESIM), "the retried complete", sid, claimId);
     sameRecord(
-        done, again, "the retry must answer the record as the first try left it", sid, token);
-    unchanged(done, sid, token, "a retried complete");
-    assertEquals(List.of(), orphans(store(), sid), says("a replay is not an orphan", sid, token));
+        done, again, "the retry must answer the record as the first try left it", sid, claimId);
+    unchanged(done, sid, claimId, "a retried complete");
+    assertEquals(List.of(), orphans(store(), sid), says("a replay is not an orphan", sid, claimId));
   }
 
   /**
@@ -56,14 +56,14 @@ public abstract class ReplayAndOrphanRules extends SettleRules {
   @DisplayName("a retried fail with the same token and error answers Written and changes nothing")
   void replay_fail() {
     String sid = sid("fail-replay");
-    ClaimId token = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
     clock.advance(Duration.ofSeconds(5));
     OrderRecord again =
-        written(store().fail(sid, token, "declined"), "the retried fail", sid, token);
+        written(store().fail(sid, claimId, "declined"), "the retried fail", sid, claimId);
     sameRecord(
-        failed, again, "the retry must answer the record as the first try left it", sid, token);
-    unchanged(failed, sid, token, "a retried fail");
+        failed, again, "the retry must answer the record as the first try left it", sid, claimId);
+    unchanged(failed, sid, claimId, "a retried fail");
   }
 
   /**
@@ -77,23 +77,24 @@ public abstract class ReplayAndOrphanRules extends SettleRules {
       "a retried complete with the same token but another item is superseded, and that item orphaned")
   void replay_completeOtherItemSuperseded() {
     String sid = sid("replay-other-item");
-    ClaimId token = claimed(sid);
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
     clock.advance(Duration.ofSeconds(5));
     Item samePurchaseOtherPayload = new Item(ESIM.providerOrderId(), "LPA:1$other");
-    superseded(store().complete(sid, token, ESIM_2), "a complete with another item", sid, token);
     superseded(
-        store().complete(sid, token, samePurchaseOtherPayload),
+        store().complete(sid, claimId, ESIM_2), "a complete with another item", sid, claimId);
+    superseded(
+        store().complete(sid, claimId, samePurchaseOtherPayload),
         "a complete with another payload",
         sid,
-        token);
-    unchanged(done, sid, token, "completes with other items");
+        claimId);
+    unchanged(done, sid, claimId, "completes with other items");
     assertEquals(
         List.of(
-            new Orphan(sid, token, ESIM_2, now()),
-            new Orphan(sid, token, samePurchaseOtherPayload, now())),
+            new Orphan(sid, claimId, ESIM_2, now()),
+            new Orphan(sid, claimId, samePurchaseOtherPayload, now())),
         orphans(store(), sid),
-        says("both other items must be orphaned", sid, token));
+        says("both other items must be orphaned", sid, claimId));
   }
 
   /**
@@ -106,10 +107,10 @@ public abstract class ReplayAndOrphanRules extends SettleRules {
   @DisplayName("a retried fail with another error is superseded and changes nothing")
   void replay_failOtherErrorSuperseded() {
     String sid = sid("replay-other-error");
-    ClaimId token = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, token, "declined"), "the fail", sid, token);
-    superseded(store().fail(sid, token, "timeout"), "a fail with another error", sid, token);
-    unchanged(failed, sid, token, "a fail with another error");
+    ClaimId claimId = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
+    superseded(store().fail(sid, claimId, "timeout"), "a fail with another error", sid, claimId);
+    unchanged(failed, sid, claimId, "a fail with another error");
   }
 
   /**
@@ -178,28 +179,31 @@ public abstract class ReplayAndOrphanRules extends SettleRules {
   @DisplayName("orphans are kept in the order they were recorded, and never overwritten")
   void orphan_keptInOrder() {
     String sid = sid("orphan-order");
-    List<ClaimId> tokens = new ArrayList<>();
+    List<ClaimId> claimIds = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      tokens.add(claimed(sid));
+      claimIds.add(claimed(sid));
       clock.advance(LEASE);
     }
     List<Orphan> expected = new ArrayList<>();
     int[] order = {1, 0, 2};
     for (int i : order) {
-      ClaimId stale = tokens.get(i);
+      ClaimId stale = claimIds.get(i);
       Item item = new Item("prov-stale-" + i, "payload " + i);
       superseded(store().complete(sid, stale, item), "stale complete " + i, sid, stale);
       expected.add(new Orphan(sid, stale, item, now()));
       clock.advance(Duration.ofMillis(10));
     }
     written(
-        store().complete(sid, tokens.get(3), ESIM),
+        store().complete(sid, claimIds.get(3), ESIM),
         "the current token's complete",
         sid,
-        tokens.get(3));
+        claimIds.get(3));
     superseded(
-        store().complete(sid, tokens.get(0), ESIM_3), "another stale purchase", sid, tokens.get(0));
-    expected.add(new Orphan(sid, tokens.get(0), ESIM_3, now()));
+        store().complete(sid, claimIds.get(0), ESIM_3),
+        "another stale purchase",
+        sid,
+        claimIds.get(0));
+    expected.add(new Orphan(sid, claimIds.get(0), ESIM_3, now()));
     assertEquals(
         expected, orphans(store(), sid), says("orphans oldest first, none replaced", sid, null));
   }

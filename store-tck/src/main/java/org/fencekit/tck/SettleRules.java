@@ -41,16 +41,27 @@ public abstract class SettleRules extends ClaimRules {
       "complete by the current claim provisions the order, clears the claim and records who settled it")
   void settle_completeByCurrentClaim() {
     String sid = sid("complete");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
     OrderRecord expected =
         new OrderRecord(
-            snapshot(sid), OrderStatus.PROVISIONED, ESIM, null, null, null, null, 1, token, now());
-    sameRecord(expected, done, "the record complete answered", sid, token);
-    sameRecord(expected, record(sid, token), "get after the complete", sid, token);
+            snapshot(sid),
+            OrderStatus.PROVISIONED,
+            ESIM,
+            null,
+            null,
+            null,
+            null,
+            1,
+            claimId,
+            now());
+    sameRecord(expected, done, "the record complete answered", sid, claimId);
+    sameRecord(expected, record(sid, claimId), "get after the complete", sid, claimId);
     assertEquals(
-        List.of(), orphans(store(), sid), says("a current complete records no orphan", sid, token));
+        List.of(),
+        orphans(store(), sid),
+        says("a current complete records no orphan", sid, claimId));
   }
 
   /**
@@ -64,10 +75,10 @@ public abstract class SettleRules extends ClaimRules {
       "fail by the current claim marks the order failed, clears the claim and records the error")
   void settle_failByCurrentClaim() {
     String sid = sid("fail");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
     OrderRecord failed =
-        written(store().fail(sid, token, "provider said 503"), "the fail", sid, token);
+        written(store().fail(sid, claimId, "provider said 503"), "the fail", sid, claimId);
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid),
@@ -78,12 +89,12 @@ public abstract class SettleRules extends ClaimRules {
             null,
             null,
             1,
-            token,
+            claimId,
             now(),
             1,
             now());
-    sameRecord(expected, failed, "the record fail answered", sid, token);
-    sameRecord(expected, record(sid, token), "get after the fail", sid, token);
+    sameRecord(expected, failed, "the record fail answered", sid, claimId);
+    sameRecord(expected, record(sid, claimId), "get after the fail", sid, claimId);
   }
 
   /**
@@ -98,25 +109,25 @@ public abstract class SettleRules extends ClaimRules {
       "extend by the current claim moves the lease to now + lease and changes nothing else")
   void settle_extendByCurrentClaim() {
     String sid = sid("extend");
-    ClaimId token = claimed(sid);
-    OrderRecord before = record(sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord before = record(sid, claimId);
     clock.advance(Duration.ofSeconds(30));
     OrderRecord extended =
-        written(store().extend(sid, token, Duration.ofMinutes(5)), "the extend", sid, token);
+        written(store().extend(sid, claimId, Duration.ofMinutes(5)), "the extend", sid, claimId);
     OrderRecord expected =
         new OrderRecord(
             before.snapshot(),
             OrderStatus.PENDING,
             null,
             null,
-            token,
+            claimId,
             before.claimedAt(),
             now().plus(Duration.ofMinutes(5)),
             1,
             null,
             now());
-    sameRecord(expected, extended, "the record extend answered", sid, token);
-    sameRecord(expected, record(sid, token), "get after the extend", sid, token);
+    sameRecord(expected, extended, "the record extend answered", sid, claimId);
+    sameRecord(expected, record(sid, claimId), "get after the extend", sid, claimId);
     clock.set(before.leaseExpiresAt().plusMillis(1));
     claimAnswers(
         ClaimResult.InFlight.class,
@@ -124,7 +135,7 @@ public abstract class SettleRules extends ClaimRules {
         sid,
         "the extended lease is live after the original expiry");
     clock.set(expected.leaseExpiresAt());
-    assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, token));
+    assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, claimId));
   }
 
   /**
@@ -139,12 +150,13 @@ public abstract class SettleRules extends ClaimRules {
       "the fence is ownership, not time: the holder of an expired lease that nobody took over still completes")
   void settle_expiredHolderStillCompletes() {
     String sid = sid("late-complete");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the late complete", sid, token);
+    OrderRecord done =
+        written(store().complete(sid, claimId, ESIM), "the late complete", sid, claimId);
     assertEquals(
-        OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, token, done));
-    sameRecord(done, record(sid, token), "get after the late complete", sid, token);
+        OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, claimId, done));
+    sameRecord(done, record(sid, claimId), "get after the late complete", sid, claimId);
   }
 
   /**
@@ -156,11 +168,12 @@ public abstract class SettleRules extends ClaimRules {
   @DisplayName("the holder of an expired lease that nobody took over still fails")
   void settle_expiredHolderStillFails() {
     String sid = sid("late-fail");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the late fail", sid, token);
-    assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, token, failed));
-    sameRecord(failed, record(sid, token), "get after the late fail", sid, token);
+    OrderRecord failed =
+        written(store().fail(sid, claimId, "timeout"), "the late fail", sid, claimId);
+    assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, claimId, failed));
+    sameRecord(failed, record(sid, claimId), "get after the late fail", sid, claimId);
   }
 
   /**
@@ -173,14 +186,14 @@ public abstract class SettleRules extends ClaimRules {
   @DisplayName("the holder of an expired lease that nobody took over can still extend it")
   void settle_expiredHolderStillExtends() {
     String sid = sid("late-extend");
-    ClaimId token = claimed(sid);
+    ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
     OrderRecord extended =
-        written(store().extend(sid, token, LEASE), "the late extend", sid, token);
+        written(store().extend(sid, claimId, LEASE), "the late extend", sid, claimId);
     assertEquals(
         now().plus(LEASE),
         extended.leaseExpiresAt(),
-        says("the late extend's expiry", sid, token, extended));
+        says("the late extend's expiry", sid, claimId, extended));
     claimAnswers(
         ClaimResult.InFlight.class,
         store().claim(snapshot(sid), LEASE),
@@ -218,10 +231,10 @@ public abstract class SettleRules extends ClaimRules {
   @DisplayName("an extend after the order was settled is rejected")
   void settle_extendAfterSettleRejected() {
     String sid = sid("extend-settled");
-    ClaimId token = claimed(sid);
-    OrderRecord done = written(store().complete(sid, token, ESIM), "the complete", sid, token);
-    superseded(store().extend(sid, token, LEASE), "an extend after complete", sid, token);
-    unchanged(done, sid, token, "an extend after complete");
+    ClaimId claimId = claimed(sid);
+    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    superseded(store().extend(sid, claimId, LEASE), "an extend after complete", sid, claimId);
+    unchanged(done, sid, claimId, "an extend after complete");
 
     String other = sid("extend-failed");
     ClaimId loser = claimed(other);
@@ -374,15 +387,15 @@ public abstract class SettleRules extends ClaimRules {
       "a complete from the token that failed the order is superseded and its item orphaned")
   void settle_completeAfterOwnFailOrphaned() {
     String sid = sid("fail-then-complete");
-    ClaimId token = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, token, "timeout"), "the fail", sid, token);
+    ClaimId claimId = claimed(sid);
+    OrderRecord failed = written(store().fail(sid, claimId, "timeout"), "the fail", sid, claimId);
     clock.advance(Duration.ofSeconds(2));
-    superseded(store().complete(sid, token, ESIM), "the complete after the fail", sid, token);
-    unchanged(failed, sid, token, "a complete after the same token's fail");
+    superseded(store().complete(sid, claimId, ESIM), "the complete after the fail", sid, claimId);
+    unchanged(failed, sid, claimId, "a complete after the same token's fail");
     assertEquals(
-        List.of(new Orphan(sid, token, ESIM, now())),
+        List.of(new Orphan(sid, claimId, ESIM, now())),
         orphans(store(), sid),
-        says("the late purchase must be orphaned", sid, token));
+        says("the late purchase must be orphaned", sid, claimId));
   }
 
   /**
@@ -423,7 +436,7 @@ public abstract class SettleRules extends ClaimRules {
   @Test
   @DisplayName("complete on an unknown order throws UnknownOrderException and creates nothing")
   void unknown_complete() {
-    unknown("complete", (sid, token) -> store().complete(sid, token, ESIM));
+    unknown("complete", (sid, claimId) -> store().complete(sid, claimId, ESIM));
   }
 
   /**
@@ -434,7 +447,7 @@ public abstract class SettleRules extends ClaimRules {
   @Test
   @DisplayName("fail on an unknown order throws UnknownOrderException and creates nothing")
   void unknown_fail() {
-    unknown("fail", (sid, token) -> store().fail(sid, token, "declined"));
+    unknown("fail", (sid, claimId) -> store().fail(sid, claimId, "declined"));
   }
 
   /**
@@ -445,22 +458,22 @@ public abstract class SettleRules extends ClaimRules {
   @Test
   @DisplayName("extend on an unknown order throws UnknownOrderException and creates nothing")
   void unknown_extend() {
-    unknown("extend", (sid, token) -> store().extend(sid, token, LEASE));
+    unknown("extend", (sid, claimId) -> store().extend(sid, claimId, LEASE));
   }
 
   /** A write on an unknown order. */
   @FunctionalInterface
   interface UnknownWrite {
-    WriteResult run(String sessionId, ClaimId token);
+    WriteResult run(String sessionId, ClaimId claimId);
   }
 
   void unknown(String operation, UnknownWrite write) {
     String sid = sid("unknown-" + operation);
-    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
     UnknownOrderException thrown = null;
     WriteResult returned = null;
     try {
-      returned = write.run(sid, token);
+      returned = write.run(sid, claimId);
     } catch (UnknownOrderException e) {
       thrown = e;
     }
@@ -473,10 +486,10 @@ public abstract class SettleRules extends ClaimRules {
                 + " UnknownOrderException but answered "
                 + answered,
             sid,
-            token,
+            claimId,
             answered == null ? null : answered.record()));
     assertEquals(
-        sid, thrown.sessionId(), says("UnknownOrderException must name the order", sid, token));
+        sid, thrown.sessionId(), says("UnknownOrderException must name the order", sid, claimId));
     absent(sid, operation + " of an unknown order");
   }
 

@@ -59,7 +59,7 @@ final class StressRun {
    *
    * @param thread the caller
    * @param operation "claim", "complete", "fail", "extend" or "get"
-   * @param token the token presented, or null for claim and get
+   * @param claimId the token presented, or null for claim and get
    * @param item the item of a complete, else null
    * @param error the error of a fail, else null
    * @param invoked the sequence number taken before the call
@@ -69,7 +69,7 @@ final class StressRun {
   private record Call(
       int thread,
       String operation,
-      ClaimId token,
+      ClaimId claimId,
       Item item,
       String error,
       long invoked,
@@ -118,17 +118,19 @@ final class StressRun {
           + thread
           + " "
           + operation
-          + (token == null
+          + (claimId == null
               ? ""
               : "("
-                  + token
+                  + claimId
                   + (item == null ? "" : ", " + item.providerOrderId())
                   + (error == null ? "" : ", " + error)
                   + ")")
           + (granted() == null ? "" : " granted " + granted())
           + " -> "
           + shown
-          + (record == null ? "" : " " + OrderStoreTck.describe(record.sessionId(), token, record));
+          + (record == null
+              ? ""
+              : " " + OrderStoreTck.describe(record.sessionId(), claimId, record));
     }
   }
 
@@ -145,12 +147,12 @@ final class StressRun {
   /** Runs the threads, then checks every order; throws AssertionError naming seed and calls. */
   void runAndCheck() {
     List<String> sids = new ArrayList<>(orders);
-    Map<String, List<ClaimId>> tokens = new ConcurrentHashMap<>();
+    Map<String, List<ClaimId>> claimIds = new ConcurrentHashMap<>();
     Map<String, ConcurrentLinkedQueue<Call>> calls = new ConcurrentHashMap<>();
     for (int i = 0; i < orders; i++) {
       String sid = OrderStoreTck.sid("stress-" + i);
       sids.add(sid);
-      tokens.put(sid, new CopyOnWriteArrayList<>());
+      claimIds.put(sid, new CopyOnWriteArrayList<>());
       calls.put(sid, new ConcurrentLinkedQueue<>());
     }
     int callsPerThread = Math.max(1, orders * 6 / threads);
@@ -164,7 +166,7 @@ final class StressRun {
               clock.advance(STEPS.get(random.nextInt(STEPS.size())));
             }
             String sid = sids.get(random.nextInt(sids.size()));
-            work(via, thread, sid, random, tokens.get(sid), calls.get(sid));
+            work(via, thread, sid, random, claimIds.get(sid), calls.get(sid));
           }
           return null;
         });
@@ -187,40 +189,42 @@ final class StressRun {
       Duration lease = LEASES.get(random.nextInt(LEASES.size()));
       Call claim = call(thread, "claim", null, null, null, () -> via.claim(snapshot(sid), lease));
       log.add(claim);
-      ClaimId token = claim.granted();
-      if (token == null) {
+      ClaimId claimId = claim.granted();
+      if (claimId == null) {
         return;
       }
-      known.add(token);
+      known.add(claimId);
       int next = random.nextInt(10);
       if (next < 4) {
-        log.add(complete(via, thread, sid, token, item(token, random)));
+        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
       } else if (next < 7) {
-        log.add(fail(via, thread, sid, token));
+        log.add(fail(via, thread, sid, claimId));
       } else if (next < 8) {
-        log.add(call(thread, "extend", token, null, null, () -> via.extend(sid, token, EXTENSION)));
-        log.add(complete(via, thread, sid, token, item(token, random)));
+        log.add(
+            call(thread, "extend", claimId, null, null, () -> via.extend(sid, claimId, EXTENSION)));
+        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
       }
       return;
     }
     if (dice < 75) {
-      ClaimId token = known.get(random.nextInt(known.size()));
+      ClaimId claimId = known.get(random.nextInt(known.size()));
       int kind = random.nextInt(3);
       if (kind == 0) {
-        log.add(complete(via, thread, sid, token, item(token, random)));
+        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
       } else if (kind == 1) {
-        log.add(fail(via, thread, sid, token));
+        log.add(fail(via, thread, sid, claimId));
       } else {
-        log.add(call(thread, "extend", token, null, null, () -> via.extend(sid, token, EXTENSION)));
+        log.add(
+            call(thread, "extend", claimId, null, null, () -> via.extend(sid, claimId, EXTENSION)));
       }
       return;
     }
     if (dice < 90) {
-      ClaimId token = known.get(known.size() - 1);
+      ClaimId claimId = known.get(known.size() - 1);
       log.add(
           random.nextBoolean()
-              ? complete(via, thread, sid, token, item(token, random))
-              : fail(via, thread, sid, token));
+              ? complete(via, thread, sid, claimId, item(claimId, random))
+              : fail(via, thread, sid, claimId));
       return;
     }
     log.add(call(thread, "get", null, null, null, () -> via.get(sid)));
@@ -231,23 +235,23 @@ final class StressRun {
   }
 
   /** The item a token buys: one per token, and now and then a second one. */
-  private static Item item(ClaimId token, SplittableRandom random) {
+  private static Item item(ClaimId claimId, SplittableRandom random) {
     String purchase =
         "prov-"
-            + token.fence()
+            + claimId.fence()
             + "-"
-            + token.nonce().substring(0, 8)
+            + claimId.nonce().substring(0, 8)
             + (random.nextInt(10) == 0 ? "-b" : "");
     return new Item(purchase, "code for " + purchase);
   }
 
-  private Call complete(OrderStore via, int thread, String sid, ClaimId token, Item item) {
-    return call(thread, "complete", token, item, null, () -> via.complete(sid, token, item));
+  private Call complete(OrderStore via, int thread, String sid, ClaimId claimId, Item item) {
+    return call(thread, "complete", claimId, item, null, () -> via.complete(sid, claimId, item));
   }
 
-  private Call fail(OrderStore via, int thread, String sid, ClaimId token) {
-    String error = "attempt " + token.fence() + " failed";
-    return call(thread, "fail", token, null, error, () -> via.fail(sid, token, error));
+  private Call fail(OrderStore via, int thread, String sid, ClaimId claimId) {
+    String error = "attempt " + claimId.fence() + " failed";
+    return call(thread, "fail", claimId, null, error, () -> via.fail(sid, claimId, error));
   }
 
   /** An operation to record. */
@@ -257,7 +261,7 @@ final class StressRun {
   }
 
   private Call call(
-      int thread, String operation, ClaimId token, Item item, String error, Operation op) {
+      int thread, String operation, ClaimId claimId, Item item, String error, Operation op) {
     long invoked = sequence.incrementAndGet();
     Object result;
     try {
@@ -266,7 +270,7 @@ final class StressRun {
       result = e;
     }
     return new Call(
-        thread, operation, token, item, error, invoked, sequence.incrementAndGet(), result);
+        thread, operation, claimId, item, error, invoked, sequence.incrementAndGet(), result);
   }
 
   // ---------------------------------------------------------------- the invariants
@@ -382,7 +386,7 @@ final class StressRun {
         continue;
       }
       for (Call claim : claims.values()) {
-        if (claim.granted().fence() > write.token().fence()
+        if (claim.granted().fence() > write.claimId().fence()
             && claim.responded() < write.invoked()) {
           throw violation(
               sid,
@@ -401,7 +405,7 @@ final class StressRun {
       }
       if (provisioned == null) {
         provisioned = call;
-      } else if (!provisioned.token().equals(call.token())
+      } else if (!provisioned.claimId().equals(call.claimId())
           || !provisioned.item().equals(call.item())) {
         throw violation(
             sid,
@@ -453,14 +457,14 @@ final class StressRun {
               .anyMatch(
                   c ->
                       c.written()
-                          && c.token().equals(previous.granted())
+                          && c.claimId().equals(previous.granted())
                           && (c.operation().equals("fail") || c.operation().equals("complete")));
       Instant expiry = previous.record().leaseExpiresAt();
       Instant extendedAt = null;
       for (Call call : calls) {
         if (call.operation().equals("extend")
             && call.written()
-            && call.token().equals(previous.granted())
+            && call.claimId().equals(previous.granted())
             && (extendedAt == null || !call.record().updatedAt().isBefore(extendedAt))) {
           extendedAt = call.record().updatedAt();
           expiry = call.record().leaseExpiresAt();
@@ -494,7 +498,7 @@ final class StressRun {
     }
     if (last.claimId() != null) {
       for (Call call : calls) {
-        if (newest.equals(call.token()) && !call.operation().equals("get") && !call.written()) {
+        if (newest.equals(call.claimId()) && !call.operation().equals("get") && !call.written()) {
           throw violation(
               sid,
               "a write from the token that is still the order's claim was not" + " Written",
@@ -510,7 +514,7 @@ final class StressRun {
                   c ->
                       c.operation().equals("fail")
                           && c.written()
-                          && c.token().equals(last.settledBy())
+                          && c.claimId().equals(last.settledBy())
                           && c.error().equals(last.lastError()));
       if (!explained) {
         throw violation(
@@ -529,7 +533,7 @@ final class StressRun {
     Map<String, Item> expected = new HashMap<>();
     for (Call call : calls) {
       if (call.operation().equals("complete") && call.superseded()) {
-        expected.put(call.token() + "/" + call.item().providerOrderId(), call.item());
+        expected.put(call.claimId() + "/" + call.item().providerOrderId(), call.item());
       }
     }
     Set<String> listed = new HashSet<>();

@@ -1,7 +1,7 @@
 package org.fencekit.tck;
 
 import java.time.Instant;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 
 /**
  * The TCK's clock: a {@link ManualClock} that starts at {@link #START}. The tests move it by hand,

@@ -17,7 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -32,9 +31,10 @@ import org.fencekit.store.Page;
 import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.UnknownOrphanException;
-import org.fencekit.store.Validate;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
+import org.fencekit.store.spi.Validate;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * A small in-memory store, written from the contract independently of OrderStateMachine, that can
@@ -281,13 +281,13 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
                 .substring(0, 32)
             : ClaimId.newNonce();
     if (current == null) {
-      ClaimId token = new ClaimId(1, nonce);
+      ClaimId claimId = new ClaimId(1, nonce);
       OrderRecord created =
           new OrderRecord(
-              snapshot, OrderStatus.PENDING, null, null, token, now, expires, 1, null, now);
+              snapshot, OrderStatus.PENDING, null, null, claimId, now, expires, 1, null, now);
       data.orders.put(sid, created);
-      data.leases.put(token, expires);
-      return new ClaimResult.Claimed(token, created);
+      data.leases.put(claimId, expires);
+      return new ClaimResult.Claimed(claimId, created);
     }
     if (current.status() == OrderStatus.PROVISIONED && !has(Break.PROVISIONED_CLAIMABLE)) {
       return new ClaimResult.Provisioned(current);
@@ -303,14 +303,14 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       }
     }
     long fence = has(Break.FENCE_NOT_INCREASING) ? current.fence() : current.fence() + 1;
-    ClaimId token = new ClaimId(fence, nonce);
+    ClaimId claimId = new ClaimId(fence, nonce);
     OrderRecord claimed =
         new OrderRecord(
             has(Break.SNAPSHOT_OVERWRITTEN) ? snapshot : current.snapshot(),
             OrderStatus.PENDING,
             null,
             has(Break.LAST_ERROR_CLEARED) ? null : current.lastError(),
-            token,
+            claimId,
             now,
             expires,
             fence,
@@ -319,8 +319,8 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             has(Break.FAILURES_RESET_ON_CLAIM) ? 0 : current.failures(),
             has(Break.FAILURES_RESET_ON_CLAIM) ? null : current.failedSince());
     data.orders.put(sid, claimed);
-    data.leases.put(token, expires);
-    return new ClaimResult.Claimed(token, claimed);
+    data.leases.put(claimId, expires);
+    return new ClaimResult.Claimed(claimId, claimed);
   }
 
   @Override
@@ -361,9 +361,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       throw new UnknownOrderException("broken", request.operation(), sid);
     }
     Instant now = now();
-    ClaimId token = request.claimId();
+    ClaimId claimId = request.claimId();
     boolean replay =
-        token.equals(current.settledBy())
+        claimId.equals(current.settledBy())
             && ((request instanceof WriteRequest.Complete
                     && current.status() == OrderStatus.PROVISIONED
                     && ((WriteRequest.Complete) request).item().equals(current.item()))
@@ -383,10 +383,10 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             list.stream()
                 .anyMatch(
                     o ->
-                        o.claimId().equals(token)
+                        o.claimId().equals(claimId)
                             && o.item().providerOrderId().equals(item.providerOrderId()));
         if (!known || has(Break.ORPHAN_PER_RETRY)) {
-          Orphan orphan = new Orphan(sid, token, item, now);
+          Orphan orphan = new Orphan(sid, claimId, item, now);
           list.add(orphan);
           data.recorded.putIfAbsent(OrphanId.of(orphan), data.recorded.size());
         }
@@ -424,7 +424,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
               keepClaim ? current.claimedAt() : null,
               keepClaim ? current.leaseExpiresAt() : null,
               current.fence(),
-              token,
+              claimId,
               now,
               current.failures(),
               current.failedSince());
@@ -439,7 +439,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
               keepClaim ? current.claimedAt() : null,
               keepClaim ? current.leaseExpiresAt() : null,
               current.fence(),
-              token,
+              claimId,
               now,
               current.failures() + 1,
               current.failedSince() == null ? now : current.failedSince());
@@ -459,7 +459,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
               now,
               current.failures(),
               current.failedSince());
-      data.leases.put(token, expires);
+      data.leases.put(claimId, expires);
     }
     data.orders.put(sid, next);
     return new WriteResult.Written(has(Break.WRITTEN_ANSWERS_OLD_RECORD) ? current : next);
@@ -467,29 +467,29 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   /** Whether the write may land: the fence, or its deliberate break. */
   private boolean accepts(OrderRecord current, WriteRequest request, Instant now) {
-    ClaimId token = request.claimId();
+    ClaimId claimId = request.claimId();
     boolean complete = request instanceof WriteRequest.Complete;
     boolean fail = request instanceof WriteRequest.Fail;
     if ((complete && has(Break.NO_FENCE_ON_COMPLETE)) || (fail && has(Break.NO_FENCE_ON_FAIL))) {
       return true;
     }
     if ((complete || fail) && has(Break.FENCE_BY_LEASE_TIME)) {
-      Instant expires = data.leases.get(token);
+      Instant expires = data.leases.get(claimId);
       return expires != null && now.isBefore(expires) && current.claimId() != null;
     }
     if (current.claimId() == null) {
       return false;
     }
     if (has(Break.NONCE_IGNORED)) {
-      return current.claimId().fence() == token.fence();
+      return current.claimId().fence() == claimId.fence();
     }
     if (has(Break.FENCE_IGNORED)) {
-      return current.claimId().nonce().equals(token.nonce());
+      return current.claimId().nonce().equals(claimId.nonce());
     }
-    if (has(Break.NEWER_FENCE_ACCEPTED) && token.fence() > current.claimId().fence()) {
+    if (has(Break.NEWER_FENCE_ACCEPTED) && claimId.fence() > current.claimId().fence()) {
       return true;
     }
-    return current.claimId().equals(token);
+    return current.claimId().equals(claimId);
   }
 
   @Override
@@ -627,9 +627,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
         next = "offset|" + (from + size);
       } else {
         Orphan o = last.orphan();
-        ClaimId token = o.claimId();
+        ClaimId claimId = o.claimId();
         if (has(Break.FENCE_AS_DOUBLE)) {
-          token = new ClaimId((long) (double) token.fence(), token.nonce());
+          claimId = new ClaimId((long) (double) claimId.fence(), claimId.nonce());
         }
         next =
             "orphan|"
@@ -637,7 +637,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
                 + "|"
                 + o.sessionId()
                 + "|"
-                + token
+                + claimId
                 + "|"
                 + o.item().providerOrderId();
       }
@@ -650,8 +650,8 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     if (has(Break.CURSOR_BY_TIME_ONLY)) {
       return orphan.orphan().recordedAt().isAfter(at);
     }
-    ClaimId token = ClaimId.parse(after[3]);
-    Orphan key = new Orphan(after[2], token, new Item(after[4], null), at);
+    ClaimId claimId = ClaimId.parse(after[3]);
+    Orphan key = new Orphan(after[2], claimId, new Item(after[4], null), at);
     return orphanOrder().compare(orphan, OrphanRecord.unreconciled(key)) > 0;
   }
 

@@ -390,11 +390,11 @@ class OrderStoreTckSelfTest {
     OrderSnapshot snapshot = OrderStoreTck.snapshot(sid);
     Duration lease = Duration.ofSeconds(1);
     Instant now = clock.instant();
-    ClaimId token = new ClaimId(1, ClaimId.newNonce());
+    ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
     OrderRecord created =
         new OrderRecord(
-            snapshot, OrderStatus.PENDING, null, null, token, now, now.plus(lease), 1, null, now);
-    ClaimResult claimed = new ClaimResult.Claimed(token, created);
+            snapshot, OrderStatus.PENDING, null, null, claimId, now, now.plus(lease), 1, null, now);
+    ClaimResult claimed = new ClaimResult.Claimed(claimId, created);
     ClaimResult inFlight = new ClaimResult.InFlight(created);
     Linearizability.Claim claim = new Linearizability.Claim(snapshot, lease);
     // The InFlight answer returned before the Claimed one was made: valid only because both

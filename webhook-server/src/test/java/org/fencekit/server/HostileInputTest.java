@@ -19,8 +19,8 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.fencekit.fulfilment.scenarios.ScenarioRun;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.Item;
-import org.fencekit.store.ManualClock;
 import org.fencekit.store.memory.MemoryOrderStore;
 import org.junit.jupiter.api.Test;
 

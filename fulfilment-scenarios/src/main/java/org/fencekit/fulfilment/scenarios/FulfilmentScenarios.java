@@ -5,7 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
 import org.junit.jupiter.api.AfterEach;

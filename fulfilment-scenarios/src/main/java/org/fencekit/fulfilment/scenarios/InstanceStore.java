@@ -158,7 +158,7 @@ final class InstanceStore implements OrderStore {
             + operation
             + "("
             + run.label(sessionId)
-            + (claimId == null ? "" : ", " + token(claimId));
+            + (claimId == null ? "" : ", " + shortForm(claimId));
     T result;
     try {
       result = call.get();
@@ -232,7 +232,7 @@ final class InstanceStore implements OrderStore {
   private String describe(Object result) {
     if (result instanceof ClaimResult.Claimed claimed) {
       return "Claimed "
-          + token(claimed.claimId())
+          + shortForm(claimed.claimId())
           + " until +"
           + run.sinceStart(claimed.record().leaseExpiresAt());
     }
@@ -244,7 +244,7 @@ final class InstanceStore implements OrderStore {
   }
 
   /** A token as the timeline shows it: the fence and the nonce's first 8 digits. */
-  static String token(ClaimId claimId) {
+  static String shortForm(ClaimId claimId) {
     return claimId.fence() + ":" + claimId.nonce().substring(0, 8);
   }
 

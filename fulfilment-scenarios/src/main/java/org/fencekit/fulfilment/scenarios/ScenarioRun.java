@@ -18,9 +18,9 @@ import java.util.function.Supplier;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
-import org.fencekit.store.ManualClock;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -862,7 +862,7 @@ public final class ScenarioRun implements AutoCloseable {
                         + " sent fail("
                         + label(call.sessionId())
                         + ", "
-                        + InstanceStore.token(call.claimId())
+                        + InstanceStore.shortForm(call.claimId())
                         + ") after a complete with that token whose outcome was unknown: retry the"
                         + " complete (a replay answers Written), never fail it");
               }
@@ -887,7 +887,7 @@ public final class ScenarioRun implements AutoCloseable {
                         + " sent fail for order '"
                         + order
                         + "' with "
-                        + InstanceStore.token(call.claimId())
+                        + InstanceStore.shortForm(call.claimId())
                         + ", expected the order never to be failed");
               }
             }
@@ -968,7 +968,7 @@ public final class ScenarioRun implements AutoCloseable {
                         + " sent extend("
                         + label(call.sessionId())
                         + ", "
-                        + InstanceStore.token(call.claimId())
+                        + InstanceStore.shortForm(call.claimId())
                         + ") at +"
                         + sinceStart(call.at())
                         + " after an extend with that token was answered Superseded: stop the"

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderStore;
 
 /**

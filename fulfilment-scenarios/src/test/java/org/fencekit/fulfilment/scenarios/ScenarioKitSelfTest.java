@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.memory.MemoryOrderStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;

@@ -5,10 +5,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import org.fencekit.store.AdminStorage;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.spi.AdminStorage;
 
 /**
  * The admin queries of the SQL stores, once: the SQLite and PostgreSQL storages extend this and

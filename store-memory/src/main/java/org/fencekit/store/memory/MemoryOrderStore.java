@@ -9,14 +9,14 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
-import org.fencekit.store.AdminStorage;
-import org.fencekit.store.FencedAdminOrderStore;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
-import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.spi.AdminStorage;
+import org.fencekit.store.spi.FencedAdminOrderStore;
+import org.fencekit.store.spi.Storage;
 
 /**
  * The reference {@link org.fencekit.store.OrderStore}: orders in a {@link ConcurrentHashMap}, for
@@ -29,7 +29,7 @@ import org.fencekit.store.OrphanRecord;
  *   <li>validate the arguments;
  *   <li>enter {@link ConcurrentHashMap#compute} on the order's key, which excludes every other
  *       writer of that key (and of keys sharing its bin) while it runs; there is no global lock;
- *   <li>read the order and the clock, decide with {@link org.fencekit.store.OrderStateMachine};
+ *   <li>read the order and the clock, decide with {@link org.fencekit.store.spi.OrderStateMachine};
  *   <li>publish the new immutable order (record and orphans) as the key's value, or keep the old
  *       one: a reader sees either the whole change or none of it;
  *   <li>in the same {@code compute}, move the order's keys in the three sorted indexes the admin
@@ -280,17 +280,17 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
    * object per call.
    */
   private static final class Step<T>
-      implements BiFunction<String, Entry, Entry>, OrderStorage.Order {
+      implements BiFunction<String, Entry, Entry>, Storage.LockedOrder {
 
     private final MapStorage storage;
-    private final OrderStorage.Work<T> work;
+    private final Storage.Work<T> work;
     private T result;
     private Entry before;
     private OrderRecord record;
     private List<OrphanRecord> orphans;
     private List<Orphan> added = List.of();
 
-    Step(MapStorage storage, OrderStorage.Work<T> work) {
+    Step(MapStorage storage, Storage.Work<T> work) {
       this.storage = storage;
       this.work = work;
     }

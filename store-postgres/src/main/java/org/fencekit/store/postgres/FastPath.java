@@ -6,20 +6,20 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.OrderStatus;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * The single-statement fast path of {@link PostgresOrderStore}: a fresh order's first claim, the
  * re-claim of an order that exists, and the current owner's complete, fail or extend, each decided
  * by one auto-commit statement (one round trip), a claim the state machine refuses (Provisioned,
  * InFlight) by the re-claim that wrote nothing and one read, with the locking transaction ({@link
- * org.fencekit.store.FencedOrderStore}) deciding everything else.
+ * org.fencekit.store.spi.FencedOrderStore}) deciding everything else.
  *
  * <p>Why this decides exactly as {@link OrderStateMachine} does:
  *

@@ -8,16 +8,16 @@ import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
-import org.fencekit.store.FencedAdminOrderStore;
-import org.fencekit.store.FencedOrderStore;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
-import org.fencekit.store.Validate;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.FencedAdminOrderStore;
+import org.fencekit.store.spi.FencedOrderStore;
+import org.fencekit.store.spi.Validate;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * An {@link OrderStore} on PostgreSQL, one row per order, safe for any number of threads, processes
@@ -40,9 +40,9 @@ import org.fencekit.store.spi.Credentials;
  *       ({@link FastPath} says why it decides as the state machine does); a statement that wrote
  *       nothing is a miss, and nothing happened;
  *   <li>otherwise, and on a miss: one READ COMMITTED transaction that reads the order's row {@code
- *       FOR UPDATE}, decides with {@link org.fencekit.store.OrderStateMachine}, writes the row (or
- *       a superseded complete's orphan) and commits ({@link PostgresStorage}); a first claim that
- *       lost the insert race is decided again against the winner's row.
+ *       FOR UPDATE}, decides with {@link org.fencekit.store.spi.OrderStateMachine}, writes the row
+ *       (or a superseded complete's orphan) and commits ({@link PostgresStorage}); a first claim
+ *       that lost the insert race is decided again against the winner's row.
  * </ol>
  *
  * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when

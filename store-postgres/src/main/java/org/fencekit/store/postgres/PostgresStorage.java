@@ -19,26 +19,27 @@ import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
-import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.Validate;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
- * The PostgreSQL {@link org.fencekit.store.OrderStorage}: each atomic step is one READ COMMITTED
+ * The PostgreSQL {@link org.fencekit.store.spi.Storage}: each atomic step is one READ COMMITTED
  * transaction on one pooled connection, whose first statement locks the order's row ({@code SELECT
- * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.FencedOrderStore} does. It also
- * runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which write
- * only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link FastPath}
- * decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement in a
- * transaction each. At start the schema version is checked, and brought up to date when the store
- * may ({@link Migrations}).
+ * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.spi.FencedOrderStore} does. It
+ * also runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which
+ * write only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link
+ * FastPath} decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement
+ * in a transaction each. At start the schema version is checked, and brought up to date when the
+ * store may ({@link Migrations}).
  *
  * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
  * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
@@ -241,7 +242,7 @@ final class PostgresStorage extends JdbcAdminStorage {
         sessionId,
         PostgresStorage::retryable,
         tx -> {
-          LockedOrder order = new LockedOrder(tx, sessionId);
+          PostgresLockedOrder order = new PostgresLockedOrder(tx, sessionId);
           try {
             return work.run(order);
           } catch (JdbcFailure failure) {
@@ -284,7 +285,7 @@ final class PostgresStorage extends JdbcAdminStorage {
    *     then decides in a transaction
    */
   Optional<OrderRecord> settleFast(WriteRequest request, Instant now) {
-    ClaimId token = request.claimId();
+    ClaimId claimId = request.claimId();
     if (request instanceof WriteRequest.Complete complete) {
       return single(
           "complete",
@@ -293,8 +294,8 @@ final class PostgresStorage extends JdbcAdminStorage {
           statement -> {
             statement.setString(1, complete.item().providerOrderId());
             statement.setString(2, complete.item().payload());
-            statement.setLong(3, token.fence());
-            statement.setString(4, token.nonce());
+            statement.setLong(3, claimId.fence());
+            statement.setString(4, claimId.nonce());
             statement.setLong(5, now.toEpochMilli());
             bindToken(statement, 6, request);
             return OrderRows.orderIfAny(statement);
@@ -308,8 +309,8 @@ final class PostgresStorage extends JdbcAdminStorage {
           sql.failFast(),
           statement -> {
             statement.setString(1, fail.error());
-            statement.setLong(2, token.fence());
-            statement.setString(3, token.nonce());
+            statement.setLong(2, claimId.fence());
+            statement.setString(3, claimId.nonce());
             statement.setLong(4, now.toEpochMilli());
             statement.setLong(5, now.toEpochMilli());
             bindToken(statement, 6, request);
@@ -472,11 +473,7 @@ final class PostgresStorage extends JdbcAdminStorage {
 
   private void requireOpen(String operation, String sessionId) {
     if (closed.get()) {
-      throw new IllegalStateException(
-          "postgres store is closed, cannot "
-              + operation
-              + (sessionId == null ? "" : " order '" + sessionId + "'")
-              + ": build a new store");
+      throw Validate.storeClosed("postgres store", operation, sessionId);
     }
     checkSchemaOnce(operation, sessionId);
   }
@@ -755,12 +752,12 @@ final class PostgresStorage extends JdbcAdminStorage {
   }
 
   /** One order inside a locking transaction: its row is locked by the first read. */
-  private final class LockedOrder extends JdbcOrder {
+  private final class PostgresLockedOrder extends JdbcLockedOrder {
 
     private final Tx tx;
     private Instant serverNow;
 
-    LockedOrder(Tx tx, String sessionId) {
+    PostgresLockedOrder(Tx tx, String sessionId) {
       super(BACKEND, target, sessionId, sql.forSteps(serverTime));
       this.tx = tx;
     }

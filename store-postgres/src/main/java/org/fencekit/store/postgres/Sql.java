@@ -2,7 +2,7 @@ package org.fencekit.store.postgres;
 
 import java.util.Locale;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
-import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 
@@ -79,8 +79,8 @@ record Sql(
    * What a locking step runs: its first read locks the order's row, and with {@code serverTime}
    * also reads the server's clock.
    */
-  JdbcOrder.Statements forSteps(boolean serverTime) {
-    return new JdbcOrder.Statements(
+  JdbcLockedOrder.Statements forSteps(boolean serverTime) {
+    return new JdbcLockedOrder.Statements(
         serverTime ? lockOrderServerTime : lockOrder, insertOrder, updateOrder, insertOrphan);
   }
 

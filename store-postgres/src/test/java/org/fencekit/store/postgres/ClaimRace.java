@@ -104,19 +104,19 @@ final class ClaimRace {
             store.claim(new OrderSnapshot(sid, "esim", 1, null, 500, "usd"), LEASE);
         ClaimId old = held.get(sid);
         if (result instanceof ClaimResult.Claimed) {
-          ClaimId token = ((ClaimResult.Claimed) result).claimId();
-          held.put(sid, token);
+          ClaimId claimId = ((ClaimResult.Claimed) result).claimId();
+          held.put(sid, claimId);
           lines.add(
               String.join(
                   " ",
                   "CLAIM",
                   racer,
                   sid,
-                  Long.toString(token.fence()),
-                  token.nonce(),
+                  Long.toString(claimId.fence()),
+                  claimId.nonce(),
                   millis(result.record().claimedAt()),
                   millis(result.record().leaseExpiresAt())));
-          WriteResult extended = store.extend(sid, token, LEASE);
+          WriteResult extended = store.extend(sid, claimId, LEASE);
           ClaimId now = extended.record().claimId();
           lines.add(
               String.join(
@@ -124,7 +124,7 @@ final class ClaimRace {
                   "EXTEND",
                   racer,
                   sid,
-                  Long.toString(token.fence()),
+                  Long.toString(claimId.fence()),
                   extended.getClass().getSimpleName(),
                   Long.toString(extended.record().fence()),
                   now == null ? "-" : now.nonce()));

@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -37,9 +36,10 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.WriteRequest;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
@@ -218,10 +218,10 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertNull(store.fastPath());
     String sid = sid("locking");
     log.take();
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     assertEquals(
         List.of("lock-order in transaction", "insert-order in transaction", "commit"), log.take());
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
     assertEquals(
         List.of("lock-order in transaction", "update-order in transaction", "commit"), log.take());
   }
@@ -234,7 +234,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void claimMisses() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("claim_miss");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     OrderRecord held = record(store, sid);
 
     ClaimResult busy = store.claim(snapshot(sid), LEASE);
@@ -244,7 +244,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertEquals(0, store.fastPath().misses("claim"), "answered from the order read, unlocked");
     assertEquals(2, store.fastPath().hits("claim"));
 
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
     OrderRecord done = record(store, sid);
     clock.advance(LEASE.multipliedBy(3));
     ClaimResult provisioned = store.claim(snapshot(sid), LEASE);
@@ -314,19 +314,19 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void replaysMiss() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("replay");
-    ClaimId token = claimed(store, sid);
-    WriteResult failed = store.fail(sid, token, "provider outage");
+    ClaimId claimId = claimed(store, sid);
+    WriteResult failed = store.fail(sid, claimId, "provider outage");
     clock.advance(Duration.ofSeconds(5));
-    WriteResult replay = store.fail(sid, token, "provider outage");
+    WriteResult replay = store.fail(sid, claimId, "provider outage");
     assertInstanceOf(WriteResult.Written.class, replay);
     assertEquals(failed.record(), replay.record(), "a replay changes nothing, not even updatedAt");
     assertInstanceOf(
         WriteResult.Superseded.class,
-        store.fail(sid, token, "another error"),
+        store.fail(sid, claimId, "another error"),
         "the same token with another error is not a replay");
     assertInstanceOf(
         WriteResult.Superseded.class,
-        store.extend(sid, token, LEASE),
+        store.extend(sid, claimId, LEASE),
         "an extend is never a replay");
 
     String other = sid("replay_complete");
@@ -344,10 +344,10 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void unknownOrder() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("unknown");
-    ClaimId token = new ClaimId(1, ClaimId.newNonce());
-    assertThrows(UnknownOrderException.class, () -> store.complete(sid, token, ITEM));
-    assertThrows(UnknownOrderException.class, () -> store.fail(sid, token, "x"));
-    assertThrows(UnknownOrderException.class, () -> store.extend(sid, token, LEASE));
+    ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
+    assertThrows(UnknownOrderException.class, () -> store.complete(sid, claimId, ITEM));
+    assertThrows(UnknownOrderException.class, () -> store.fail(sid, claimId, "x"));
+    assertThrows(UnknownOrderException.class, () -> store.extend(sid, claimId, LEASE));
     assertTrue(store.get(sid).isEmpty(), "nothing created");
     assertTrue(store.orphans(sid).isEmpty(), "no orphan for an order that does not exist");
     assertEquals("claim 0/0 complete 0/1 fail 0/1 extend 0/1", counts(store));
@@ -359,8 +359,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void reclaimKeepsTheFirstSnapshot() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("snapshot");
-    ClaimId token = claimed(store, sid);
-    store.fail(sid, token, "out of stock");
+    ClaimId claimId = claimed(store, sid);
+    store.fail(sid, claimId, "out of stock");
     OrderSnapshot changed = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4999, "eur");
     ClaimResult again = store.claim(changed, LEASE);
     assertInstanceOf(ClaimResult.Claimed.class, again);
@@ -414,7 +414,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void driftBetweenSqlAndMachineIsCaught() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("drift");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     Sql real = realSql();
     assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
     Sql drifted = drifted(real, "failFast", "last_error = ?", "last_error = 'drifted: ' || ?");
@@ -424,7 +424,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> fast.write(new WriteRequest.Fail(sid, token, "provider outage")));
+            () -> fast.write(new WriteRequest.Fail(sid, claimId, "provider outage")));
     assertTrue(e.getMessage().contains("disagree"), e.getMessage());
     assertTrue(e.getMessage().contains("drifted: provider outage"), e.getMessage());
     assertEquals(0, fast.hits("fail"));
@@ -436,8 +436,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   void driftedReclaimIsCaught() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("drift_reclaim");
-    ClaimId token = claimed(store, sid);
-    assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
+    ClaimId claimId = claimed(store, sid);
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, claimId, "provider outage"));
     Sql real = realSql();
     assertTrue(real.reclaimFast().contains("updated_at = ?"), real.reclaimFast());
     Sql drifted = drifted(real, "reclaimFast", "updated_at = ?", "updated_at = ? + 1");
@@ -470,8 +470,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
                   .createSchema(true)
                   .clock(clock));
       String sid = sid("user_pool");
-      ClaimId token = claimed(store, sid);
-      assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+      ClaimId claimId = claimed(store, sid);
+      assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
       assertEquals("claim 1/0 complete 1/0 fail 0/0 extend 0/0", counts(store));
       assertEquals(
           0, pool.getHikariPoolMXBean().getActiveConnections(), "every connection returned");
@@ -506,11 +506,11 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
                 .createSchema(true)
                 .clock(clock));
     String sid = sid("lost");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
 
     killAtComplete.set(true);
     StoreUnavailableException e =
-        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
+        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, claimId, ITEM));
     assertTrue(e.outcomeUnknown(), e::getMessage);
     assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
     assertEquals("complete", e.operation());
@@ -519,8 +519,8 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         OrderStatus.PENDING,
         record(store, sid).status(),
         "the backend died before the statement ran");
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM), "a replay");
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM), "a replay");
   }
 
   @Test
@@ -551,7 +551,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
                 .createSchema(true)
                 .clock(clock));
     String sid = sid("serializable");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     String orders = schema.name() + ".fencekit_orders";
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try (Connection other = TestPostgres.connect()) {
@@ -561,7 +561,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         lock.setString(1, sid);
         lock.executeQuery().close();
       }
-      Future<WriteResult> complete = executor.submit(() -> store.complete(sid, token, ITEM));
+      Future<WriteResult> complete = executor.submit(() -> store.complete(sid, claimId, ITEM));
       PostgresOrderStoreTest.awaitLockWait("%SET status = 'PROVISIONED'%");
       try (PreparedStatement touch =
           other.prepareStatement(

@@ -8,7 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.time.Instant;
 import org.fencekit.faults.FaultRun;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.testsupport.OwnPostgres;

@@ -76,19 +76,19 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
                 .singleStatementFastPath(false)
                 .clock(clock));
     String sid = sid("commit");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
 
     killAtCommit.set(true);
     StoreUnavailableException e =
-        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
+        assertThrows(StoreUnavailableException.class, () -> store.complete(sid, claimId, ITEM));
     assertTrue(e.outcomeUnknown(), e::getMessage);
     assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
     assertEquals("complete", e.operation());
 
     // The backend died before the COMMIT reached it: nothing landed, and the retry is safe.
     assertEquals(OrderStatus.PENDING, record(store, sid).status());
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM), "a replay");
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM), "a replay");
 
     // A COMMIT of a transaction that wrote nothing (a superseded fail) cannot leave it unknown.
     killAtCommit.set(true);
@@ -124,25 +124,25 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
                 .singleStatementFastPath(false)
                 .clock(clock));
     String sid = sid("before");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     OrderRecord before = record(store, sid);
 
     killAtLock.set(true);
     StoreUnavailableException atLock =
         assertThrows(
-            StoreUnavailableException.class, () -> store.fail(sid, token, "provider outage"));
+            StoreUnavailableException.class, () -> store.fail(sid, claimId, "provider outage"));
     assertFalse(atLock.outcomeUnknown(), atLock::getMessage);
     assertTrue(atLock.getMessage().contains("Nothing was written"), atLock.getMessage());
 
     killAtUpdate.set(true);
     StoreUnavailableException afterLock =
         assertThrows(
-            StoreUnavailableException.class, () -> store.fail(sid, token, "provider outage"));
+            StoreUnavailableException.class, () -> store.fail(sid, claimId, "provider outage"));
     assertFalse(
         afterLock.outcomeUnknown(), "an UPDATE that was never committed cannot have landed");
 
     assertEquals(before, record(store, sid), "nothing was written");
-    assertInstanceOf(WriteResult.Written.class, store.fail(sid, token, "provider outage"));
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, claimId, "provider outage"));
   }
 
   @Test
@@ -151,7 +151,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   void queryTimeout() throws SQLException {
     PostgresOrderStore store = store(pooled().queryTimeout(Duration.ofSeconds(1)));
     String sid = sid("timeout");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     try (Connection blocker = TestPostgres.connect()) {
       blocker.setAutoCommit(false);
       try (PreparedStatement lock =
@@ -163,12 +163,12 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
         lock.executeQuery().close();
       }
       StoreUnavailableException e =
-          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
+          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, claimId, ITEM));
       assertFalse(e.outcomeUnknown(), e::getMessage);
       assertTrue(e.getMessage().contains("query timeout"), e.getMessage());
       blocker.rollback();
     }
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
   }
 
   @Test
@@ -178,15 +178,15 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     PostgresOrderStore store =
         store(pooled().maximumPoolSize(1).connectionTimeout(Duration.ofMillis(250)));
     String sid = sid("exhausted");
-    ClaimId token = claimed(store, sid);
+    ClaimId claimId = claimed(store, sid);
     try (Connection held = store.storage().dataSource().getConnection()) {
       StoreUnavailableException e =
-          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, token, ITEM));
+          assertThrows(StoreUnavailableException.class, () -> store.complete(sid, claimId, ITEM));
       assertFalse(e.outcomeUnknown(), e::getMessage);
       assertTrue(e.getMessage().contains("connections to spare"), e.getMessage());
       held.rollback();
     }
-    assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
   }
 
   // ------------------------------------------------------------------ the creation race
@@ -356,9 +356,9 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     try {
       PostgresOrderStore first = store(pooled().schema(own));
       String sid = sid("idem");
-      ClaimId token = claimed(first, sid);
+      ClaimId claimId = claimed(first, sid);
       PostgresOrderStore second = store(pooled().schema(own));
-      assertEquals(token, record(second, sid).claimId(), "the second build must keep the data");
+      assertEquals(claimId, record(second, sid).claimId(), "the second build must keep the data");
       assertEquals(
           List.of("fencekit_orders", "fencekit_orders_version", "fencekit_orphans"), tables(own));
     } finally {
@@ -546,8 +546,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
               .clock(clock)
               .build();
       String sid = sid("user_ds");
-      ClaimId token = claimed(store, sid);
-      assertInstanceOf(WriteResult.Written.class, store.complete(sid, token, ITEM));
+      ClaimId claimId = claimed(store, sid);
+      assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
       store.close();
       assertFalse(pool.isClosed(), "the store must not close a DataSource it was given");
       assertEquals(

@@ -249,10 +249,10 @@ class PostgresProcessRaceTest {
       // Every token but the last is stale: each complete with one is superseded and orphaned.
       clock.set(Instant.ofEpochMilli(granted.lastEntry().getValue().claimedAt()));
       for (Claim claim : granted.headMap(record.fence()).values()) {
-        ClaimId token = new ClaimId(claim.fence(), claim.nonce());
-        WriteResult result = store.complete(sid, token, new Item("late-" + claim.fence(), null));
+        ClaimId claimId = new ClaimId(claim.fence(), claim.nonce());
+        WriteResult result = store.complete(sid, claimId, new Item("late-" + claim.fence(), null));
         assertInstanceOf(
-            WriteResult.Superseded.class, result, () -> "stale " + token + " on '" + sid + "'");
+            WriteResult.Superseded.class, result, () -> "stale " + claimId + " on '" + sid + "'");
         assertEquals(record, result.record(), "a superseded write changes nothing");
       }
       assertEquals(granted.size() - 1, store.orphans(sid).size(), "one orphan per stale complete");

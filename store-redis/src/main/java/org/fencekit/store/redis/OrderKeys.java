@@ -2,7 +2,7 @@ package org.fencekit.store.redis;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.Validate;
 
 /**
  * The Redis keys of an order: {@code <prefix>{<tag>}} for its hash, and the same with {@code
@@ -113,16 +113,16 @@ final class OrderKeys {
    * One order's keys, its tag encoded (and on a Cluster its slot hashed) once: what each store call
    * sends.
    */
-  Order of(String sessionId) {
-    return new Order(prefix + '{' + tag(sessionId) + '}');
+  Keys of(String sessionId) {
+    return new Keys(prefix + '{' + tag(sessionId) + '}');
   }
 
   /** The keys of one order ({@link #of}). */
-  final class Order {
+  final class Keys {
     private final String hash;
     private final int slot;
 
-    private Order(String hash) {
+    private Keys(String hash) {
       this.hash = hash;
       this.slot = cluster ? SlotTags.slotOf(hash) : -1;
     }

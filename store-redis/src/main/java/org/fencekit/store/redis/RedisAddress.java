@@ -5,8 +5,8 @@ import java.net.URISyntaxException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import org.fencekit.store.Validate;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.Validate;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisURIHelper;
 

@@ -10,13 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.fencekit.store.AdminQueries;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.FencedAdmin;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.spi.AdminQueries;
+import org.fencekit.store.spi.FencedAdmin;
 
 /**
  * The operator's queries on Redis ({@link AdminQueries}; {@link FencedAdmin} validates, pages and

@@ -12,13 +12,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimRequest;
 import org.fencekit.store.ClaimResult;
-import org.fencekit.store.FencedAdmin;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStateMachine;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
@@ -28,10 +25,13 @@ import org.fencekit.store.Page;
 import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
-import org.fencekit.store.Validate;
-import org.fencekit.store.WriteRequest;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.FencedAdmin;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.Validate;
+import org.fencekit.store.spi.WriteRequest;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -155,7 +155,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     String sessionId = request.sessionId();
     OrderSnapshot s = request.snapshot();
     layout.check("claim", sessionId);
-    OrderKeys.Order order = keys.of(sessionId);
+    OrderKeys.Keys order = keys.of(sessionId);
     String nonce = ClaimId.newNonce();
     String now = now();
     List<String> args =
@@ -206,7 +206,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
     layout.check("complete", sessionId);
-    OrderKeys.Order order = keys.of(sessionId);
+    OrderKeys.Keys order = keys.of(sessionId);
     String now = now();
     String payload = request.item().payload();
     return write(
@@ -237,7 +237,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
     layout.check("fail", sessionId);
-    OrderKeys.Order order = keys.of(sessionId);
+    OrderKeys.Keys order = keys.of(sessionId);
     return write(
         FAIL,
         request,
@@ -254,7 +254,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
     layout.check("extend", sessionId);
-    OrderKeys.Order order = keys.of(sessionId);
+    OrderKeys.Keys order = keys.of(sessionId);
     String now = now();
     return write(
         EXTEND,

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.Validate;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -91,12 +92,7 @@ final class ScriptRunner {
   <T> T call(
       String operation, String sessionId, boolean writes, Function<UnifiedJedis, T> command) {
     if (closed.get()) {
-      throw new IllegalStateException(
-          "redis store: cannot "
-              + operation
-              + " order '"
-              + sessionId
-              + "': the store is closed. Build a new RedisOrderStore.");
+      throw Validate.storeClosed("redis store", operation, sessionId);
     }
     for (int attempt = 1; ; attempt++) {
       SendTracker.reset();

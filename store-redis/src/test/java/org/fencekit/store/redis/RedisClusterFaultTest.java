@@ -7,7 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.fencekit.faults.FaultRun;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.testsupport.OwnRedis;
 import org.fencekit.testsupport.OwnRedisCluster;
 import org.junit.jupiter.api.AfterAll;

@@ -70,13 +70,14 @@ class RedisClusterStoreTest extends RedisStoreBehaviour {
       }
       ids.add(sid("x}{y"));
       for (String id : ids) {
-        ClaimId token = claimed(store.claim(snapshot(id), LEASE));
-        assertInstanceOf(WriteResult.Written.class, store.extend(id, token, LEASE));
+        ClaimId claimId = claimed(store.claim(snapshot(id), LEASE));
+        assertInstanceOf(WriteResult.Written.class, store.extend(id, claimId, LEASE));
         clock.advance(LEASE);
         ClaimId fresh = claimed(store.claim(snapshot(id), LEASE));
         assertInstanceOf(
-            WriteResult.Superseded.class, store.complete(id, token, new Item("late-" + id, null)));
-        assertInstanceOf(WriteResult.Superseded.class, store.fail(id, token, "late"));
+            WriteResult.Superseded.class,
+            store.complete(id, claimId, new Item("late-" + id, null)));
+        assertInstanceOf(WriteResult.Superseded.class, store.fail(id, claimId, "late"));
         assertInstanceOf(
             WriteResult.Written.class, store.complete(id, fresh, new Item("ok-" + id, "x")));
         assertEquals(1, store.orphans(id).size());

@@ -198,7 +198,7 @@ class RedisFailureTest {
             .keyPrefix(PREFIX)
             .timeout(Duration.ofMillis(200))
             .build()) {
-      ClaimId token = new ClaimId(1, ClaimId.newNonce());
+      ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
       assertThrows(
           IllegalArgumentException.class, () -> store.claim(snapshot("ok"), Duration.ZERO));
       assertThrows(
@@ -206,9 +206,9 @@ class RedisFailureTest {
       assertThrows(NullPointerException.class, () -> store.claim(null, LEASE));
       assertThrows(
           NullPointerException.class, () -> store.complete("ok", null, new Item("p", null)));
-      assertThrows(NullPointerException.class, () -> store.complete("ok", token, null));
-      assertThrows(IllegalArgumentException.class, () -> store.fail("ok", token, " "));
-      assertThrows(IllegalArgumentException.class, () -> store.extend("bad\nid", token, LEASE));
+      assertThrows(NullPointerException.class, () -> store.complete("ok", claimId, null));
+      assertThrows(IllegalArgumentException.class, () -> store.fail("ok", claimId, " "));
+      assertThrows(IllegalArgumentException.class, () -> store.extend("bad\nid", claimId, LEASE));
       assertThrows(IllegalArgumentException.class, () -> store.get(" "));
       assertThrows(IllegalArgumentException.class, () -> store.orphans("x".repeat(256)));
       assertThrows(IllegalArgumentException.class, () -> store.get("\uD800"));
@@ -245,12 +245,12 @@ class RedisFailureTest {
             .clock(clock)
             .timeout(Duration.ofMillis(300))
             .build()) {
-      ClaimId token = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
+      ClaimId claimId = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
       Item item = new Item("prov-timeout", "code");
 
       CompletableFuture<Object> busy = blockServerFor(url, 3000);
       StoreUnavailableException e =
-          assertThrows(StoreUnavailableException.class, () -> store.complete(id, token, item));
+          assertThrows(StoreUnavailableException.class, () -> store.complete(id, claimId, item));
       assertTrue(e.outcomeUnknown());
       assertEquals("complete", e.operation());
       assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
@@ -262,7 +262,7 @@ class RedisFailureTest {
           "the complete reached Redis before the client gave up, and ran once the server was free");
       assertInstanceOf(
           WriteResult.Written.class,
-          store.complete(id, token, item),
+          store.complete(id, claimId, item),
           "retrying the settle is safe");
       assertNull(store.get(id).orElseThrow().claimId());
     }

@@ -3,7 +3,7 @@ package org.fencekit.store.redis;
 import java.time.Duration;
 import java.time.Instant;
 import org.fencekit.faults.FaultRun;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.fencekit.testsupport.OwnRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -117,7 +117,7 @@ class RedisRefusalTest {
               .clock(clock)
               .timeout(Duration.ofSeconds(2))
               .build()) {
-        ClaimId token = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
+        ClaimId claimId = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
         int slot = cluster.slotOf(keys.order(id));
         OwnRedis source = cluster.masterOf(slot);
         OwnRedis target =
@@ -131,7 +131,7 @@ class RedisRefusalTest {
         StoreUnavailableException e =
             assertThrows(
                 StoreUnavailableException.class,
-                () -> store.complete(id, token, new Item("prov-1", null)));
+                () -> store.complete(id, claimId, new Item("prov-1", null)));
         assertFalse(e.outcomeUnknown(), e.getMessage());
         assertTrue(e.getMessage().contains("TRYAGAIN"), e.getMessage());
         assertEquals(
@@ -141,7 +141,7 @@ class RedisRefusalTest {
 
         cluster.finishMigration(slot, target);
         assertInstanceOf(
-            WriteResult.Written.class, store.complete(id, token, new Item("prov-1", null)));
+            WriteResult.Written.class, store.complete(id, claimId, new Item("prov-1", null)));
       }
     }
   }

@@ -435,12 +435,12 @@ abstract class RedisStoreBehaviour {
     TestClock clock = new TestClock();
     String run = ClaimId.newNonce().substring(0, 8);
     try (RedisOrderStore store = store(clock)) {
-      Map<String, ClaimId> tokens = new HashMap<>();
+      Map<String, ClaimId> claimIds = new HashMap<>();
       for (String tricky : OrderKeysTest.TRICKY) {
         String id = run + tricky;
         OrderSnapshot snapshot =
             new OrderSnapshot(id, "p-]]..redis.call('flushall')--" + tricky, 1, null, 0, "EUR");
-        tokens.put(id, claimed(store.claim(snapshot, LEASE)));
+        claimIds.put(id, claimed(store.claim(snapshot, LEASE)));
       }
       for (String tricky : OrderKeysTest.TRICKY) {
         String id = run + tricky;
@@ -449,10 +449,10 @@ abstract class RedisStoreBehaviour {
         assertEquals(id, record.sessionId());
         assertEquals("p-]]..redis.call('flushall')--" + tricky, record.snapshot().productId());
         assertEquals(1, record.fence(), "order '" + id + "' was claimed by another id's claim too");
-        assertEquals(tokens.get(id), record.claimId());
+        assertEquals(claimIds.get(id), record.claimId());
         assertInstanceOf(
             WriteResult.Written.class,
-            store.complete(id, tokens.get(id), new Item("p-" + tricky, tricky)));
+            store.complete(id, claimIds.get(id), new Item("p-" + tricky, tricky)));
         assertEquals(new Item("p-" + tricky, tricky), store.get(id).orElseThrow().item());
       }
       int[] hashes = {0};

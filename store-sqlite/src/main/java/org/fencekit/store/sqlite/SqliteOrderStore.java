@@ -6,11 +6,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import org.fencekit.store.FencedAdminOrderStore;
-import org.fencekit.store.FencedOrderStore;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
-import org.fencekit.store.Validate;
+import org.fencekit.store.spi.FencedAdminOrderStore;
+import org.fencekit.store.spi.FencedOrderStore;
+import org.fencekit.store.spi.Validate;
 
 /**
  * An {@link OrderStore} in one SQLite file, safe for many threads, many store instances and many
@@ -31,7 +31,7 @@ import org.fencekit.store.Validate;
  *       waited for up to {@link Builder#busyTimeout busyTimeout} if another process holds it. From
  *       here until COMMIT no other writer, in any process, can change the file;
  *   <li>read the order's row and the clock, and decide with {@link
- *       org.fencekit.store.OrderStateMachine}: the token presented must equal the row's current
+ *       org.fencekit.store.spi.OrderStateMachine}: the token presented must equal the row's current
  *       claim (fence and nonce), or the write is superseded;
  *   <li>in the same transaction, insert or update the row, or for a superseded complete insert the
  *       orphan ({@code ON CONFLICT DO NOTHING}, so a retried complete records it once);

@@ -20,16 +20,17 @@ import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
-import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
+import org.fencekit.store.spi.Validate;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * The {@link OrderStorage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode, read
- * and written through a small pool of connections. A write step is one {@code BEGIN IMMEDIATE}
+ * The {@link Storage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode, read and
+ * written through a small pool of connections. A write step is one {@code BEGIN IMMEDIATE}
  * transaction, entered while holding the file's fair write lock in this JVM ({@link FileLocks}); a
  * read is a single statement on any pooled connection, without the lock (WAL readers see the last
  * commit and do not block writers). Every statement, the transaction control included, is prepared
@@ -358,7 +359,7 @@ final class SqliteStorage extends JdbcAdminStorage {
     }
     T result;
     try {
-      result = work.run(new SlotOrder(slot, sessionId));
+      result = work.run(new SqliteLockedOrder(slot, sessionId));
     } catch (JdbcFailure failure) {
       boolean rolledBack = rollback(slot, failure.getCause());
       throw unavailable(
@@ -595,9 +596,7 @@ final class SqliteStorage extends JdbcAdminStorage {
   }
 
   private static String closedMessage(Settings settings) {
-    return "the sqlite store on "
-        + settings.file()
-        + " is closed; build a new store to use the file again";
+    return Validate.storeClosed("sqlite store on " + settings.file(), null, null).getMessage();
   }
 
   private void lockWrites(String operation, String sessionId) {
@@ -698,11 +697,11 @@ final class SqliteStorage extends JdbcAdminStorage {
   }
 
   /** One order inside a write transaction, on statements prepared once per connection. */
-  private final class SlotOrder extends JdbcOrder {
+  private final class SqliteLockedOrder extends JdbcLockedOrder {
 
     private final ConnectionPool.Slot slot;
 
-    SlotOrder(ConnectionPool.Slot slot, String sessionId) {
+    SqliteLockedOrder(ConnectionPool.Slot slot, String sessionId) {
       super(BACKEND, settings.file().toString(), sessionId, sql.forSteps());
       this.slot = slot;
     }

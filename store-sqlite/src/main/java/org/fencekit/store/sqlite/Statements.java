@@ -3,14 +3,14 @@ package org.fencekit.store.sqlite;
 import java.util.ArrayList;
 import java.util.List;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
-import org.fencekit.store.jdbc.JdbcOrder;
+import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.SqlTemplates;
 
 /**
  * The store's SQL, read once from the resources next to this class ({@link SqlTemplates}) and bound
  * to the configured table names, double-quoted. Only names that passed {@link
- * org.fencekit.store.Validate#identifier} are ever placed in the text; every value travels as a
+ * org.fencekit.store.spi.Validate#identifier} are ever placed in the text; every value travels as a
  * bound parameter.
  *
  * @param templates the templates with the configured names, for the migration scripts
@@ -71,7 +71,7 @@ record Statements(
   }
 
   /** What an order step runs; inside a write step the file's write lock is held already. */
-  JdbcOrder.Statements forSteps() {
-    return new JdbcOrder.Statements(selectOrder, insertOrder, updateOrder, insertOrphan);
+  JdbcLockedOrder.Statements forSteps() {
+    return new JdbcLockedOrder.Statements(selectOrder, insertOrder, updateOrder, insertOrphan);
   }
 }

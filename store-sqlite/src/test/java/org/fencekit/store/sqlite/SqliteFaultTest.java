@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 import org.fencekit.faults.FaultRun;
-import org.fencekit.store.ManualClock;
+import org.fencekit.history.ManualClock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

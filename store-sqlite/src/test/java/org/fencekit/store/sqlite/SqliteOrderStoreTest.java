@@ -163,9 +163,9 @@ class SqliteOrderStoreTest {
   @DisplayName("the tables are created once: reopening, and a second store, keep the orders")
   void idempotentSchema() {
     SqliteOrderStore first = open();
-    ClaimId token = claimed(first.claim(StoreProcess.snapshot("cs_schema"), LEASE));
+    ClaimId claimId = claimed(first.claim(StoreProcess.snapshot("cs_schema"), LEASE));
     SqliteOrderStore second = open();
-    assertInstanceOf(WriteResult.Written.class, second.complete("cs_schema", token, ESIM));
+    assertInstanceOf(WriteResult.Written.class, second.complete("cs_schema", claimId, ESIM));
     assertEquals(OrderStatus.PROVISIONED, first.get("cs_schema").orElseThrow().status());
   }
 
@@ -226,7 +226,7 @@ class SqliteOrderStoreTest {
   void close() {
     SqliteOrderStore store = open();
     SqliteOrderStore other = open();
-    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_close"), LEASE));
+    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot("cs_close"), LEASE));
     store.close();
     store.close();
     IllegalStateException e =
@@ -236,10 +236,10 @@ class SqliteOrderStoreTest {
     assertTrue(
         e.getMessage().contains("closed") && e.getMessage().contains(file().toString()),
         e.getMessage());
-    assertThrows(IllegalStateException.class, () -> store.complete("cs_close", token, ESIM));
+    assertThrows(IllegalStateException.class, () -> store.complete("cs_close", claimId, ESIM));
     assertThrows(IllegalStateException.class, () -> store.get("cs_close"));
     assertThrows(IllegalStateException.class, () -> store.orphans("cs_close"));
-    assertInstanceOf(WriteResult.Written.class, other.complete("cs_close", token, ESIM));
+    assertInstanceOf(WriteResult.Written.class, other.complete("cs_close", claimId, ESIM));
   }
 
   @Test
@@ -250,17 +250,17 @@ class SqliteOrderStoreTest {
             SqliteOrderStore.builder(file())
                 .clock(clock)
                 .acquireTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
-    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_patient"), LEASE));
-    assertEquals(token, store.get("cs_patient").orElseThrow().claimId());
+    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot("cs_patient"), LEASE));
+    assertEquals(claimId, store.get("cs_patient").orElseThrow().claimId());
   }
 
   @Test
   @DisplayName("a pool of one connection still serves writes and reads")
   void oneConnection() {
     SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(1));
-    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_one"), LEASE));
-    assertEquals(token, store.get("cs_one").orElseThrow().claimId());
-    assertInstanceOf(WriteResult.Written.class, store.complete("cs_one", token, ESIM));
+    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot("cs_one"), LEASE));
+    assertEquals(claimId, store.get("cs_one").orElseThrow().claimId());
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_one", claimId, ESIM));
   }
 
   @Test
@@ -269,7 +269,7 @@ class SqliteOrderStoreTest {
   void busyElsewhere() throws Exception {
     SqliteOrderStore store =
         open(SqliteOrderStore.builder(file()).clock(clock).busyTimeout(Duration.ofMillis(50)));
-    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_busy"), LEASE));
+    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot("cs_busy"), LEASE));
     // A connection outside the store stands for another process: it holds the write lock with an
     // uncommitted change.
     try (Connection intruder = DriverManager.getConnection("jdbc:sqlite:" + file());
@@ -280,7 +280,7 @@ class SqliteOrderStoreTest {
 
       StoreUnavailableException e =
           assertThrows(
-              StoreUnavailableException.class, () -> store.complete("cs_busy", token, ESIM));
+              StoreUnavailableException.class, () -> store.complete("cs_busy", claimId, ESIM));
       assertFalse(e.outcomeUnknown(), "nothing was written: " + e.getMessage());
       assertEquals("complete", e.operation());
       assertTrue(
@@ -299,7 +299,7 @@ class SqliteOrderStoreTest {
     assertEquals(Optional.empty(), store.get("cs_busy_new"));
     assertInstanceOf(
         WriteResult.Written.class,
-        store.complete("cs_busy", token, ESIM),
+        store.complete("cs_busy", claimId, ESIM),
         "the store must recover once the file is free");
   }
 
@@ -307,7 +307,7 @@ class SqliteOrderStoreTest {
   @DisplayName("an exception inside the atomic step rolls it all back and propagates as it is")
   void rollback() {
     SqliteOrderStore store = open();
-    ClaimId token = claimed(store.claim(StoreProcess.snapshot("cs_rollback"), LEASE));
+    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot("cs_rollback"), LEASE));
     OrderRecord before = store.get("cs_rollback").orElseThrow();
     IllegalStateException thrown = new IllegalStateException("boom after writing");
     IllegalStateException e =
@@ -335,7 +335,7 @@ class SqliteOrderStoreTest {
                                   current.updatedAt()));
                           order.addOrphan(
                               new org.fencekit.store.Orphan(
-                                  "cs_rollback", token, ESIM, current.updatedAt()));
+                                  "cs_rollback", claimId, ESIM, current.updatedAt()));
                           assertEquals(
                               OrderStatus.FAILED,
                               order.current().orElseThrow().status(),
@@ -347,7 +347,7 @@ class SqliteOrderStoreTest {
     assertEquals(List.of(), store.orphans("cs_rollback"));
     assertInstanceOf(
         WriteResult.Written.class,
-        store.complete("cs_rollback", token, ESIM),
+        store.complete("cs_rollback", claimId, ESIM),
         "the connection must be usable after a rollback");
   }
 
@@ -376,11 +376,11 @@ class SqliteOrderStoreTest {
                   start.await();
                   for (int i = 0; i < rounds; i++) {
                     String own = "cs_hammer_" + thread + "_" + i;
-                    ClaimId token = claimed(store.claim(StoreProcess.snapshot(own), LEASE));
+                    ClaimId claimId = claimed(store.claim(StoreProcess.snapshot(own), LEASE));
                     WriteResult written =
                         i % 2 == 0
-                            ? store.complete(own, token, ESIM)
-                            : store.fail(own, token, "provider outage");
+                            ? store.complete(own, claimId, ESIM)
+                            : store.fail(own, claimId, "provider outage");
                     if (!(written instanceof WriteResult.Written)) {
                       problems.add(own + ": " + written);
                     }
@@ -408,8 +408,8 @@ class SqliteOrderStoreTest {
   private static void useEveryStatement(SqliteOrderStore store, String prefix, int rounds) {
     for (int i = 0; i < rounds; i++) {
       String id = prefix + "_" + i;
-      ClaimId token = claimed(store.claim(StoreProcess.snapshot(id), LEASE));
-      assertInstanceOf(WriteResult.Written.class, store.complete(id, token, ESIM));
+      ClaimId claimId = claimed(store.claim(StoreProcess.snapshot(id), LEASE));
+      assertInstanceOf(WriteResult.Written.class, store.complete(id, claimId, ESIM));
       assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
       assertEquals(List.of(), store.orphans(id));
       RuntimeException thrown = new IllegalStateException("roll back");
@@ -460,12 +460,12 @@ class SqliteOrderStoreTest {
 
     // Each broken connection fails the one call that meets it, reads and writes alike, and
     // nothing is written; after that every call is served.
-    ClaimId token = null;
+    ClaimId claimId = null;
     int failures = 0;
-    for (int i = 0; i < 6 && token == null; i++) {
+    for (int i = 0; i < 6 && claimId == null; i++) {
       try {
         assertEquals(Optional.empty(), store.get("cs_after_break"));
-        token = claimed(store.claim(StoreProcess.snapshot("cs_after_break"), LEASE));
+        claimId = claimed(store.claim(StoreProcess.snapshot("cs_after_break"), LEASE));
       } catch (StoreUnavailableException e) {
         assertFalse(e.outcomeUnknown(), e::getMessage);
         failures++;
@@ -473,9 +473,9 @@ class SqliteOrderStoreTest {
     }
     assertTrue(
         failures >= 1 && failures <= 2, "one failure per broken connection, got " + failures);
-    assertTrue(token != null, "the store recovered");
+    assertTrue(claimId != null, "the store recovered");
     useEveryStatement(store, "cs_after_break", 5);
-    assertInstanceOf(WriteResult.Written.class, store.complete("cs_after_break", token, ESIM));
+    assertInstanceOf(WriteResult.Written.class, store.complete("cs_after_break", claimId, ESIM));
     assertEquals(OrderStatus.PROVISIONED, store.get("cs_before_break_0").orElseThrow().status());
 
     // Writes first this time: a failed write is not written and its connection is reopened.

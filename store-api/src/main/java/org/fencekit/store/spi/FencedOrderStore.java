@@ -1,13 +1,23 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteResult;
 
 /**
- * The base of a store that decides with {@link OrderStateMachine} over an {@link OrderStorage}: the
+ * The base of a store that decides with {@link OrderStateMachine} over an {@link Storage}: the
  * memory, SQLite and PostgreSQL stores extend it, and so can a user's store over another database.
  * A store is its constructor, which hands over its storage and clock, plus what is really its own
  * (a builder, a fast path that overrides {@link #claim(ClaimRequest)} or {@link
@@ -18,11 +28,11 @@ import java.util.Optional;
  * <ol>
  *   <li>validates every argument (building a {@link ClaimRequest} or {@link WriteRequest}), so bad
  *       input never reaches the storage;
- *   <li>opens one atomic step on the order ({@link OrderStorage#atomically}), which holds the
- *       order's lock;
+ *   <li>opens one atomic step on the order ({@link Storage#atomically}), which holds the order's
+ *       lock;
  *   <li>reads the order and the clock inside that step, so the decision sees the latest write and
  *       the time it is made at (the storage's server time instead, if it reads one: {@link
- *       OrderStorage.Order#now()});
+ *       Storage.LockedOrder#now()});
  *   <li>decides with the state machine: the token presented must equal the current claim, or the
  *       write is superseded;
  *   <li>writes the new record, or for a superseded complete the orphan, in the same step; a
@@ -37,14 +47,14 @@ public abstract class FencedOrderStore implements OrderStore {
   /** How many times a first claim that lost the creation race is decided again. */
   private static final int CREATE_RACE_RETRIES = 8;
 
-  private final OrderStorage storage;
+  private final Storage storage;
   private final Clock clock;
 
   /**
    * @param storage where the orders live; closed by {@link #close()}
    * @param clock the time all lease arithmetic uses
    */
-  protected FencedOrderStore(OrderStorage storage, Clock clock) {
+  protected FencedOrderStore(Storage storage, Clock clock) {
     this.storage = Validate.notNull("storage", storage);
     this.clock = Validate.notNull("clock", clock);
   }
@@ -142,7 +152,7 @@ public abstract class FencedOrderStore implements OrderStore {
   }
 
   /** The storage's server time read in this step, if it reads one, else the clock's. */
-  private Instant now(OrderStorage.Order order) {
+  private Instant now(Storage.LockedOrder order) {
     Optional<Instant> server = order.now();
     // not orElseGet: its lambda, capturing the clock, was an allocation per call
     return server.isPresent() ? server.get() : OrderStateMachine.now(clock);

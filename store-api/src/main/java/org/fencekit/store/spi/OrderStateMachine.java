@@ -1,9 +1,16 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.UnknownOrderException;
+import org.fencekit.store.WriteResult;
 
 /**
  * The contract's state machine as one pure function per operation: given the order as it is (or

@@ -24,14 +24,15 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** The shared row mapping, templates and order step, on an in-memory SQLite database. */
-class JdbcOrderTest {
+class JdbcLockedOrderTest {
 
   private static final Instant AT = Instant.parse("2026-09-14T12:00:00.123Z");
   private static final ClaimId FIRST = new ClaimId(1, ClaimId.newNonce());
   private static final ClaimId SECOND = new ClaimId(Long.MAX_VALUE, ClaimId.newNonce());
 
   private final SqlTemplates sql =
-      SqlTemplates.forTables(JdbcOrderTest.class, "fencekit_orders", "fencekit_orphans", null);
+      SqlTemplates.forTables(
+          JdbcLockedOrderTest.class, "fencekit_orders", "fencekit_orphans", null);
   private Connection connection;
 
   @BeforeEach
@@ -48,14 +49,14 @@ class JdbcOrderTest {
     connection.close();
   }
 
-  private JdbcOrder order(String sessionId) {
-    JdbcOrder.Statements statements =
-        new JdbcOrder.Statements(
+  private JdbcLockedOrder order(String sessionId) {
+    JdbcLockedOrder.Statements statements =
+        new JdbcLockedOrder.Statements(
             sql.statement("select-order.sql"),
             sql.statement("insert-order.sql"),
             sql.statement("update-order.sql"),
             sql.statement("insert-orphan.sql"));
-    return new JdbcOrder("test", "memory", sessionId, statements) {
+    return new JdbcLockedOrder("test", "memory", sessionId, statements) {
       @Override
       protected PreparedStatement prepare(String statementSql) throws SQLException {
         return connection.prepareStatement(statementSql);
@@ -85,7 +86,7 @@ class JdbcOrderTest {
   @Test
   @DisplayName("every field of an order, null or not, round-trips through insert, update and read")
   void roundTrip() {
-    JdbcOrder step = order("cs_1");
+    JdbcLockedOrder step = order("cs_1");
     assertTrue(step.current().isEmpty());
     OrderRecord created = claimed("cs_1");
     assertTrue(step.insert(created));
@@ -105,7 +106,7 @@ class JdbcOrderTest {
             AT.plusMillis(1),
             3,
             AT);
-    JdbcOrder again = order("cs_1");
+    JdbcLockedOrder again = order("cs_1");
     again.current();
     again.update(done);
     assertTrue(again.wrote());
@@ -134,10 +135,10 @@ class JdbcOrderTest {
     order("cs_2").insert(claimed("cs_2"));
     Orphan first = new Orphan("cs_2", SECOND, new Item("prov-9", null), AT);
     Orphan second = new Orphan("cs_2", FIRST, new Item("prov-8", "x"), AT.plusMillis(5));
-    JdbcOrder step = order("cs_2");
+    JdbcLockedOrder step = order("cs_2");
     step.addOrphan(first);
     assertTrue(step.wrote());
-    JdbcOrder retry = order("cs_2");
+    JdbcLockedOrder retry = order("cs_2");
     retry.addOrphan(first);
     assertFalse(retry.wrote(), "a retried orphan writes nothing");
     order("cs_2").addOrphan(second);
@@ -171,7 +172,8 @@ class JdbcOrderTest {
   void templates() throws SQLException {
     assertEquals(
         "SELECT " + String.join(", ", OrderRows.ORDER_COLUMNS) + " FROM t WHERE session_id = ?\n",
-        SqlTemplates.forTables(JdbcOrderTest.class, "t", "o", null).statement("select-order.sql"));
+        SqlTemplates.forTables(JdbcLockedOrderTest.class, "t", "o", null)
+            .statement("select-order.sql"));
     IllegalStateException unknown =
         assertThrows(IllegalStateException.class, () -> sql.statement("unknown.sql"));
     assertTrue(unknown.getMessage().contains("fencekit_nonsense"), unknown.getMessage());

@@ -1,4 +1,4 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,6 +7,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
+import org.fencekit.store.UnknownOrphanException;
 
 /**
  * An {@link OrderStoreAdmin} over {@link AdminQueries}: the one place its calls are validated,

@@ -1,15 +1,21 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
 
 /**
  * A {@link FencedOrderStore} that is also an {@link OrderStoreAdmin}, over an {@link AdminStorage}:
  * the memory, SQLite and PostgreSQL stores extend it. The admin calls are {@link FencedAdmin}'s (it
  * validates, pages and decides them once for every store). A user's store can keep extending {@link
- * FencedOrderStore} over an {@link OrderStorage} and add this later.
+ * FencedOrderStore} over an {@link Storage} and add this later.
  */
 public abstract class FencedAdminOrderStore extends FencedOrderStore implements OrderStoreAdmin {
 

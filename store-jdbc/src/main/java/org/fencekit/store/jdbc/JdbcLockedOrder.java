@@ -4,8 +4,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderStorage;
 import org.fencekit.store.Orphan;
+import org.fencekit.store.spi.Storage;
 
 /**
  * One order inside a JDBC store's atomic step: its reads and writes are statements on the step's
@@ -13,7 +13,7 @@ import org.fencekit.store.Orphan;
  * read statement (which for PostgreSQL also locks it) and later calls answer from it. A failed
  * statement is thrown as {@link JdbcFailure}.
  */
-public abstract class JdbcOrder implements OrderStorage.Order {
+public abstract class JdbcLockedOrder implements Storage.LockedOrder {
 
   /**
    * The statements an order step runs.
@@ -41,7 +41,7 @@ public abstract class JdbcOrder implements OrderStorage.Order {
    * @param where where the data lives, for messages, without credentials
    * @param sessionId the order of the step
    */
-  protected JdbcOrder(String backend, String where, String sessionId, Statements sql) {
+  protected JdbcLockedOrder(String backend, String where, String sessionId, Statements sql) {
     this.backend = backend;
     this.where = where;
     this.sessionId = sessionId;

@@ -1,8 +1,13 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
 
 /**
  * The queries behind an {@link OrderStoreAdmin}, on validated arguments, deciding nothing. {@link

@@ -1,9 +1,12 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.regex.Pattern;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.OrphanId;
 
 /**
  * The opaque cursors of {@link OrderStoreAdmin}'s listings: the sort key of a page's last item and

@@ -1,4 +1,4 @@
-package org.fencekit.store;
+package org.fencekit.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package org.fencekit.store;
+package org.fencekit.history;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
+import org.fencekit.store.spi.Validate;
 
 /**
  * A {@link Clock} moved by hand, so a lease runs out without waiting for it: for tests, replays and

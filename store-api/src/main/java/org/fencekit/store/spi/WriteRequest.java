@@ -1,6 +1,8 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Duration;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
 
 /**
  * A validated complete, fail or extend. Building one checks every argument, in the order the store

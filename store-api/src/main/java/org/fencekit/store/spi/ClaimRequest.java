@@ -1,6 +1,7 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Duration;
+import org.fencekit.store.OrderSnapshot;
 
 /**
  * A validated claim: the snapshot (valid by construction) and a lease within bounds.

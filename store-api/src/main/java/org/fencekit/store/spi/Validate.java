@@ -1,8 +1,9 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.fencekit.store.OrderStore;
 
 /**
  * Every input rule of the contract, in one place. The value types and requests of this package call
@@ -209,8 +210,27 @@ public final class Validate {
     return value;
   }
 
+  /**
+   * The one error of a call on a closed store: {@code "the postgres store is closed: cannot claim
+   * order 'cs_1'; build a new store"}.
+   *
+   * @param store the store as the message names it ("postgres store", "sqlite store on orders.db")
+   * @param operation the call refused ("claim", ...), or {@code null} where it is not known
+   * @param sessionId the order it was for, or {@code null}
+   */
+  public static IllegalStateException storeClosed(
+      String store, String operation, String sessionId) {
+    return new IllegalStateException(
+        "the "
+            + store
+            + " is closed"
+            + (operation == null ? "" : ": cannot " + operation)
+            + (sessionId == null ? "" : " order " + quote(sessionId))
+            + "; build a new store");
+  }
+
   /** A value for a message: quoted, control characters escaped, cut after 80 chars. */
-  static String quote(String value) {
+  public static String quote(String value) {
     StringBuilder out = new StringBuilder("'");
     int end = Math.min(value.length(), 80);
     for (int i = 0; i < end; i++) {

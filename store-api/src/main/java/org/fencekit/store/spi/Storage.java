@@ -1,7 +1,10 @@
-package org.fencekit.store;
+package org.fencekit.store.spi;
 
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.StoreUnavailableException;
 
 /**
  * The storage-facing piece of a store: it reads and writes one order atomically and decides
@@ -13,7 +16,7 @@ import java.util.Optional;
  * other caller, in this process or another, reads that order inside its own {@code atomically} or
  * changes it; and that the work's writes land all together or not at all.
  */
-public interface OrderStorage extends AutoCloseable {
+public interface Storage extends AutoCloseable {
 
   /** The backend's name for messages: "memory", "sqlite", "postgres". */
   String backend();
@@ -47,11 +50,11 @@ public interface OrderStorage extends AutoCloseable {
   @FunctionalInterface
   interface Work<T> {
     /** Does the work through {@code order}. */
-    T run(Order order);
+    T run(LockedOrder order);
   }
 
   /** One order inside an atomic step. */
-  interface Order {
+  interface LockedOrder {
 
     /** The order as stored, read under the step's lock; empty if there is none. */
     Optional<OrderRecord> current();

@@ -1,8 +1,0 @@
-package org.fencekit.store;
-
-/**
- * The storage-facing piece of a store with an operator's side: {@link OrderStorage} for the orders
- * and {@link AdminQueries} for the listings. {@link FencedAdminOrderStore} decides both, so a
- * backend implements only this (the memory, SQLite and PostgreSQL stores do).
- */
-public interface AdminStorage extends OrderStorage, AdminQueries {}
