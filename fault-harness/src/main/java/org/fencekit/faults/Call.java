@@ -1,5 +1,6 @@
 package org.fencekit.faults;
 
+import org.fencekit.history.Answer;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
 

@@ -1,5 +1,6 @@
 package org.fencekit.faults;
 
+import org.fencekit.history.Answer;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

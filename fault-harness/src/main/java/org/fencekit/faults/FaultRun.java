@@ -1,5 +1,6 @@
 package org.fencekit.faults;
 
+import org.fencekit.history.Answer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package org.fencekit.faults;
 
+import org.fencekit.history.Answer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

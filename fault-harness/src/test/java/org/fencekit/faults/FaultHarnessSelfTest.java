@@ -1,5 +1,6 @@
 package org.fencekit.faults;
 
+import org.fencekit.history.Answer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

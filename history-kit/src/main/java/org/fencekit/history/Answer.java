@@ -1,4 +1,4 @@
-package org.fencekit.faults;
+package org.fencekit.history;
 
 /** What one recorded call answered, by kind: the columns of a run's summary. */
 public enum Answer {

@@ -1,0 +1,140 @@
+package org.fencekit.history;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.ForwardingOrderStore;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.Orphan;
+import org.fencekit.store.WriteResult;
+
+/**
+ * The recorded history of store calls one test made: every call with its caller, its request, the
+ * clock and one sequence of invocations and responses shared by all threads, so the checks can tell
+ * which calls overlapped. The TCK, the fault harness and the scenario kit record through it, and
+ * read it back with {@link #calls()} or {@link #byOrder()}.
+ *
+ * <p>Safe for many threads: calls may be recorded from any thread at once.
+ */
+public final class History {
+
+  private final Clock clock;
+  private final AtomicLong sequence = new AtomicLong();
+  private final List<Call> calls = new ArrayList<>();
+
+  /**
+   * @param clock the clock each call's {@link Call#at()} is read from
+   */
+  public History(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Sends {@code request} to {@code store} and records it; never throws for what the store threw
+   * (the call carries it).
+   */
+  public Call call(String caller, Request request, OrderStore store) {
+    return call(caller, request, () -> request.sendTo(store));
+  }
+
+  /**
+   * Runs {@code body} as the call {@code request} asked for (a layer between the caller and the
+   * store: a fault injected, a network that fails) and records it; never throws for what {@code
+   * body} threw (the call carries it).
+   */
+  public Call call(String caller, Request request, Supplier<?> body) {
+    Objects.requireNonNull(caller, "caller");
+    Objects.requireNonNull(request, "request");
+    long invoked = sequence.incrementAndGet();
+    var at = clock.instant();
+    long start = System.nanoTime();
+    Object result = null;
+    Throwable failure = null;
+    try {
+      result = body.get();
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    long end = System.nanoTime();
+    Call call =
+        new Call(
+            invoked, sequence.incrementAndGet(), start, end, caller, request, at, result, failure);
+    synchronized (calls) {
+      calls.add(call);
+    }
+    return call;
+  }
+
+  /**
+   * {@code store} as {@code caller} sees it: each call goes to {@code store}, is recorded here, and
+   * answers or throws what the store did. Closing it closes {@code store}.
+   */
+  public OrderStore recording(OrderStore store, String caller) {
+    Objects.requireNonNull(caller, "caller");
+    return new ForwardingOrderStore(store) {
+      @Override
+      public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+        return (ClaimResult) send(Request.claim(snapshot, lease));
+      }
+
+      @Override
+      public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
+        return (WriteResult) send(Request.complete(sessionId, claimId, item));
+      }
+
+      @Override
+      public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+        return (WriteResult) send(Request.fail(sessionId, claimId, error));
+      }
+
+      @Override
+      public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
+        return (WriteResult) send(Request.extend(sessionId, claimId, lease));
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public Optional<OrderRecord> get(String sessionId) {
+        return (Optional<OrderRecord>) send(Request.get(sessionId));
+      }
+
+      @Override
+      @SuppressWarnings("unchecked")
+      public List<Orphan> orphans(String sessionId) {
+        return (List<Orphan>) send(Request.orphans(sessionId));
+      }
+
+      private Object send(Request request) {
+        return call(caller, request, delegate()).resultOrThrow();
+      }
+    };
+  }
+
+  /** Every call recorded so far, in the order they returned. */
+  public List<Call> calls() {
+    synchronized (calls) {
+      return List.copyOf(calls);
+    }
+  }
+
+  /** The calls recorded so far, per order (orders in the order first seen). */
+  public Map<String, List<Call>> byOrder() {
+    Map<String, List<Call>> orders = new LinkedHashMap<>();
+    for (Call call : calls()) {
+      orders.computeIfAbsent(call.sessionId(), k -> new ArrayList<>()).add(call);
+    }
+    return orders;
+  }
+}
