@@ -4,13 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,17 +72,17 @@ public final class FulfilmentHandler implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FulfilmentHandler.class);
 
-  private final OrderStore store;
-  private final Provider provider;
-  private final Clock clock;
-  private final Duration lease;
-  private final Duration heartbeat;
-  private final Duration providerTimeout;
-  private final int settleAttempts;
-  private final Scheduler scheduler;
-  private final Executor providerExecutor;
+  final OrderStore store;
+  final Provider provider;
+  final Clock clock;
+  final Duration lease;
+  final Duration heartbeat;
+  final Duration providerTimeout;
+  final int settleAttempts;
+  final Scheduler scheduler;
+  final Executor providerExecutor;
   private final OrphanListener orphanListener;
-  private final FulfilmentMetrics metrics;
+  final FulfilmentMetrics metrics;
   private final ExecutorService ownedProviderExecutor;
   private final ScheduledThreadPoolExecutor ownedScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -195,7 +191,7 @@ public final class FulfilmentHandler implements AutoCloseable {
         snapshot.sessionId(),
         claimId,
         claim.record().leaseExpiresAt());
-    Attempt attempt = new Attempt(snapshot, claimId, sent.plus(lease));
+    Attempt attempt = new Attempt(this, snapshot, claimId, sent.plus(lease));
     return attempt.run();
   }
 
@@ -226,7 +222,7 @@ public final class FulfilmentHandler implements AutoCloseable {
   }
 
   /** One store call, timed, its failure counted. */
-  private <T> T storeCall(String operation, Supplier<T> call) {
+  <T> T storeCall(String operation, Supplier<T> call) {
     long start = System.nanoTime();
     try {
       return call.get();
@@ -241,7 +237,7 @@ public final class FulfilmentHandler implements AutoCloseable {
     }
   }
 
-  private WriteResult settle(String operation, String sessionId, Supplier<WriteResult> write) {
+  WriteResult settle(String operation, String sessionId, Supplier<WriteResult> write) {
     StoreUnavailableException last = null;
     for (int attempt = 1; attempt <= settleAttempts; attempt++) {
       try {
@@ -263,7 +259,7 @@ public final class FulfilmentHandler implements AutoCloseable {
     throw last;
   }
 
-  private OrphanReport reportOrphan(String sessionId, ClaimId claimId, Item item, OrderRecord now) {
+  OrphanReport reportOrphan(String sessionId, ClaimId claimId, Item item, OrderRecord now) {
     OrphanReport report = new OrphanReport(sessionId, claimId, item, now);
     metrics.orphan(report.samePurchase());
     if (report.samePurchase()) {
@@ -290,410 +286,14 @@ public final class FulfilmentHandler implements AutoCloseable {
     };
   }
 
-  /** What the provider call ended with, as the webhook's thread saw it. */
-  private record CallResult(Item item, ProviderException failure, boolean interrupted) {}
-
-  /** The provider call was cut off by its deadline. */
-  private static final class DeadlineExceeded extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    DeadlineExceeded(String message) {
-      super(message, null, false, false);
-    }
-  }
-
-  /**
-   * One claimed attempt: its provider call, heartbeats and deadline. Guarded by its own monitor:
-   * {@link #knownExpiry}, the scheduled tasks, the call's thread and {@link #finished}.
-   */
-  private final class Attempt implements Ownership {
-
-    private final OrderSnapshot snapshot;
-    private final ClaimId claimId;
-    private final Instant startedAt;
-    private final CompletableFuture<Item> call = new CompletableFuture<>();
-    private volatile boolean owned = true;
-    private Instant knownExpiry;
-    private Scheduler.Task heartbeatTask;
-    private Scheduler.Task deadlineTask;
-    private Thread callThread;
-    private boolean finished;
-    private String cutOffReason;
-
-    Attempt(OrderSnapshot snapshot, ClaimId claimId, Instant knownExpiry) {
-      this.snapshot = snapshot;
-      this.claimId = claimId;
-      this.knownExpiry = knownExpiry;
-      this.startedAt = clock.instant();
-    }
-
-    @Override
-    public ClaimId claimId() {
-      return claimId;
-    }
-
-    @Override
-    public boolean owned() {
-      return owned;
-    }
-
-    private String sessionId() {
-      return snapshot.sessionId();
-    }
-
-    FulfilmentOutcome run() {
-      synchronized (this) {
-        scheduleHeartbeat();
-        scheduleDeadline();
-      }
-      Purchase purchase = new Purchase(snapshot, Purchase.idempotencyKeyFor(sessionId()), this);
-      try {
-        providerExecutor.execute(() -> call(purchase));
-      } catch (RejectedExecutionException e) {
-        call.completeExceptionally(
-            ProviderException.nothingBought(
-                "the handler's provider executor refused the call (" + e.getMessage() + ")"));
-      }
-      CallResult result = await();
-      finish();
-      if (result.interrupted()) {
-        LOG.warn(
-            "order {}: interrupted while the provider call of {} ran; its result will be"
-                + " recorded when it comes",
-            sessionId(),
-            claimId);
-        return new FulfilmentOutcome.Interrupted(sessionId());
-      }
-      return result.item() != null
-          ? complete(result.item())
-          : fail(result.failure(), /* late= */ false);
-    }
-
-    private CallResult await() {
-      try {
-        return new CallResult(call.get(), null, false);
-      } catch (InterruptedException e) {
-        // Stop waiting, but leave the call's result to be recorded when it comes: completing
-        // the future here makes the provider thread take the late path.
-        boolean abandoned =
-            call.completeExceptionally(
-                ProviderException.outcomeUnknown("the handler stopped waiting (interrupted)", e));
-        Thread.currentThread().interrupt();
-        if (abandoned) {
-          return new CallResult(null, null, true);
-        }
-        return resultNow();
-      } catch (ExecutionException e) {
-        return failed(e.getCause());
-      }
-    }
-
-    // The call's result, which is known already.
-    private CallResult resultNow() {
-      try {
-        return new CallResult(call.getNow(null), null, false);
-      } catch (CompletionException e) {
-        return failed(e.getCause());
-      }
-    }
-
-    private CallResult failed(Throwable cause) {
-      ProviderException failure =
-          cause instanceof ProviderException provided
-              ? provided
-              : ProviderException.outcomeUnknown(cause.getMessage(), cause);
-      return new CallResult(null, failure, false);
-    }
-
-    /** Runs on a provider thread: the purchase, then hands its result over. */
-    private void call(Purchase purchase) {
-      synchronized (this) {
-        if (finished || call.isDone()) {
-          return; // cut off before the call could start: nothing was sent to the provider
-        }
-        callThread = Thread.currentThread();
-      }
-      Item item = null;
-      ProviderException failure = null;
-      long start = System.nanoTime();
-      metrics.providerCallStarted();
-      try {
-        item = provider.buy(purchase);
-        if (item == null) {
-          failure = ProviderException.outcomeUnknown("the provider returned no item", null);
-        }
-      } catch (ProviderException e) {
-        failure = e;
-      } catch (InterruptedException e) {
-        failure =
-            ProviderException.outcomeUnknown(
-                "the provider call was interrupted ("
-                    + (cutOffReason() != null ? cutOffReason() : "the order was taken over")
-                    + ")",
-                e);
-      } catch (RuntimeException e) {
-        failure = ProviderException.outcomeUnknown("the provider threw " + e, e);
-      } finally {
-        synchronized (this) {
-          callThread = null;
-        }
-        Thread.interrupted(); // an interrupt meant for this call must not reach the next task
-        metrics.providerCallEnded(
-            item != null
-                ? "bought"
-                : failure != null && failure.nothingBought() ? "refused" : "unknown",
-            Duration.ofNanos(System.nanoTime() - start));
-      }
-      boolean delivered = item != null ? call.complete(item) : call.completeExceptionally(failure);
-      if (!delivered) {
-        late(item, failure);
-      }
-    }
-
-    /** The call answered after the webhook's thread stopped waiting: record it all the same. */
-    private void late(Item item, ProviderException failure) {
-      try {
-        if (item != null) {
-          LOG.warn(
-              "order {}: the provider call of {} answered after it was cut off, with provider"
-                  + " order {}; recording it",
-              sessionId(),
-              claimId,
-              item.providerOrderId());
-          complete(item);
-        } else {
-          fail(failure, /* late= */ true);
-        }
-      } catch (RuntimeException e) {
-        LOG.error(
-            "order {}: the late answer of {} ({}) could not be recorded ({}); reconcile it by hand",
-            sessionId(),
-            claimId,
-            item != null ? "provider order " + item.providerOrderId() : failure.getMessage(),
-            e.toString(),
-            e);
-      }
-    }
-
-    private FulfilmentOutcome complete(Item item) {
-      WriteResult written;
-      try {
-        written = settle("complete", sessionId(), () -> store.complete(sessionId(), claimId, item));
-      } catch (StoreUnavailableException e) {
-        LOG.error(
-            "order {}: provider order {} was bought by {} but the store did not record it"
-                + " ({} tries, outcome {}); the order is not failed: the next delivery after the"
-                + " lease re-claims it and the provider hands back this purchase for the same"
-                + " idempotency key",
-            sessionId(),
-            item.providerOrderId(),
-            claimId,
-            settleAttempts,
-            e.outcomeUnknown() ? "unknown" : "nothing written");
-        return new FulfilmentOutcome.StoreUnavailable(
-            sessionId(), "complete", e.outcomeUnknown(), e.getMessage());
-      } catch (UnknownOrderException e) {
-        LOG.error(
-            "order {}: provider order {} was bought by {} but the order is gone from the store;"
-                + " the next delivery creates it again and gets this purchase back for the same"
-                + " idempotency key",
-            sessionId(),
-            item.providerOrderId(),
-            claimId);
-        return new FulfilmentOutcome.OrderLost(sessionId(), "complete");
-      }
-      if (written instanceof WriteResult.Superseded superseded) {
-        return new FulfilmentOutcome.Orphaned(
-            reportOrphan(sessionId(), claimId, item, superseded.current()));
-      }
-      LOG.info(
-          "order {}: provisioned by {} with provider order {}",
-          sessionId(),
-          claimId,
-          item.providerOrderId());
-      return new FulfilmentOutcome.Fulfilled(written.record());
-    }
-
-    private FulfilmentOutcome fail(ProviderException failure, boolean late) {
-      String error =
-          ErrorText.of(
-              (failure.nothingBought()
-                      ? "provider failed, nothing bought: "
-                      : "provider outcome unknown, the retry uses the same idempotency key: ")
-                  + failure.getMessage(),
-              "provider failed");
-      WriteResult written;
-      try {
-        written = settle("fail", sessionId(), () -> store.fail(sessionId(), claimId, error));
-      } catch (StoreUnavailableException e) {
-        return new FulfilmentOutcome.StoreUnavailable(
-            sessionId(), "fail", e.outcomeUnknown(), e.getMessage());
-      } catch (UnknownOrderException e) {
-        LOG.warn("order {}: gone from the store before its failure was recorded", sessionId());
-        return new FulfilmentOutcome.OrderLost(sessionId(), "fail");
-      }
-      if (written instanceof WriteResult.Superseded superseded) {
-        LOG.info(
-            "order {}: the {}failure of {} was superseded (the order is {} under another"
-                + " attempt); nothing changed: {}",
-            sessionId(),
-            late ? "late " : "",
-            claimId,
-            superseded.current().status(),
-            error);
-        return new FulfilmentOutcome.StaleFailure(superseded.current(), error);
-      }
-      LOG.warn("order {}: failed by {}: {}", sessionId(), claimId, error);
-      return new FulfilmentOutcome.ProviderFailed(written.record(), failure.nothingBought());
-    }
-
-    private synchronized String cutOffReason() {
-      return cutOffReason;
-    }
-
-    /** Stops the heartbeats and the deadline: the call has answered (or was given up on). */
-    private synchronized void finish() {
-      finished = true;
-      if (heartbeatTask != null) {
-        heartbeatTask.cancel();
-        heartbeatTask = null;
-      }
-      if (deadlineTask != null) {
-        deadlineTask.cancel();
-        deadlineTask = null;
-      }
-    }
-
-    // Called with the monitor held.
-    private void scheduleHeartbeat() {
-      heartbeatTask = schedule("heartbeat", heartbeat, this::heartbeat);
-    }
-
-    // Called with the monitor held: the call is cut off at the earlier of its timeout and
-    // one heartbeat before the lease last renewed runs out.
-    private void scheduleDeadline() {
-      if (deadlineTask != null) {
-        deadlineTask.cancel();
-      }
-      Instant byTimeout = startedAt.plus(providerTimeout);
-      Instant byLease = knownExpiry.minus(heartbeat);
-      Instant at = byTimeout.isBefore(byLease) ? byTimeout : byLease;
-      String reason =
-          at.equals(byTimeout)
-              ? "no answer within the provider timeout of " + providerTimeout
-              : "no answer before the lease renewed last (until "
-                  + knownExpiry
-                  + ") could run out; heartbeats failed";
-      Duration delay = Duration.between(clock.instant(), at);
-      deadlineTask =
-          schedule(
-              "provider deadline",
-              delay.isNegative() ? Duration.ZERO : delay,
-              () -> cutOff(reason));
-    }
-
-    private Scheduler.Task schedule(String name, Duration delay, Runnable task) {
-      try {
-        return scheduler.schedule(name, delay, task);
-      } catch (RejectedExecutionException e) {
-        LOG.warn("order {}: cannot schedule the {} ({}); handler closing?", sessionId(), name, e);
-        return () -> {};
-      }
-    }
-
-    private void heartbeat() {
-      synchronized (this) {
-        if (finished) {
-          return;
-        }
-        heartbeatTask = null;
-      }
-      Instant sent = clock.instant();
-      WriteResult extended;
-      try {
-        extended = storeCall("extend", () -> store.extend(sessionId(), claimId, lease));
-      } catch (UnknownOrderException e) {
-        lose("the order is gone from the store");
-        return;
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "order {}: heartbeat of {} failed; the call will be cut off before the lease runs"
-                + " out unless a later heartbeat lands: {}",
-            sessionId(),
-            claimId,
-            e.toString());
-        synchronized (this) {
-          if (!finished) {
-            scheduleHeartbeat();
-          }
-        }
-        return;
-      }
-      if (extended instanceof WriteResult.Superseded superseded) {
-        lose(
-            "another attempt took the order over (it is "
-                + superseded.current().status()
-                + " under "
-                + (superseded.current().claimId() != null
-                    ? superseded.current().claimId()
-                    : superseded.current().settledBy())
-                + ")");
-        return;
-      }
-      synchronized (this) {
-        if (finished) {
-          return;
-        }
-        Instant renewed = sent.plus(lease);
-        if (renewed.isAfter(knownExpiry)) {
-          knownExpiry = renewed;
-        }
-        scheduleDeadline();
-        scheduleHeartbeat();
-      }
-    }
-
-    private void lose(String why) {
-      owned = false;
-      LOG.warn(
-          "order {}: attempt {} no longer owns it: {}; interrupting its provider call, whose"
-              + " result will still be recorded",
-          sessionId(),
-          claimId,
-          why);
-      interrupt();
-    }
-
-    private void cutOff(String reason) {
-      synchronized (this) {
-        if (finished) {
-          return;
-        }
-        deadlineTask = null;
-        cutOffReason = reason;
-      }
-      if (call.completeExceptionally(
-          ProviderException.outcomeUnknown(
-              "the provider call was cut off: " + reason, new DeadlineExceeded(reason)))) {
-        interrupt();
-      }
-    }
-
-    private synchronized void interrupt() {
-      if (callThread != null) {
-        callThread.interrupt();
-      }
-    }
-  }
-
   /**
    * Builds a {@link FulfilmentHandler}; {@link #build()} checks every setting and names the bad
    * one.
    */
   public static final class Builder {
 
-    private final OrderStore store;
-    private final Provider provider;
+    final OrderStore store;
+    final Provider provider;
     private Clock clock = Clock.systemUTC();
     private Duration lease = DEFAULT_LEASE;
     private Duration heartbeat;
