@@ -36,9 +36,9 @@ import org.fencekit.store.spi.WriteRequest;
  * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.spi.FencedOrderStore} does. It
  * also runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which
  * write only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link
- * FastPath} decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement
- * in a transaction each. At start the schema version is checked, and brought up to date when the
- * store may ({@link Migrations}).
+ * FastPath} decides around them. The reads of an order or its orphans and the admin queries ({@link
+ * JdbcAdminStorage}) run as one statement in a transaction each. At start the schema version is
+ * checked, and brought up to date when the store may ({@link Migrations}).
  *
  * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
  * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
