@@ -6,16 +6,18 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
 import org.fencekit.store.spi.AdminStorage;
 
 /**
- * The admin queries of the SQL stores, once: the SQLite and PostgreSQL storages extend this and
- * give it a way to run one statement. The statements ({@code org/fencekit/store/jdbc/admin/*.sql})
- * are the same for both dialects; each is a range scan of an index V2 creates for it (see {@link
- * Migrations}), and a page asks for its first row with a sort key after the cursor's (row-value
- * comparison), so it reads what it returns.
+ * The single-statement reads and the admin queries of the SQL stores, once: the SQLite and
+ * PostgreSQL storages extend this and give it a way to run one statement. The statements ({@code
+ * org/fencekit/store/jdbc/shared/select-*.sql}, {@code org/fencekit/store/jdbc/admin/*.sql}) are
+ * the same for both dialects; each admin query is a range scan of an index V2 creates for it (see
+ * {@link Migrations}), and a page asks for its first row with a sort key after the cursor's
+ * (row-value comparison), so it reads what it returns.
  */
 public abstract class JdbcAdminStorage implements AdminStorage {
 
@@ -62,12 +64,18 @@ public abstract class JdbcAdminStorage implements AdminStorage {
     T run(PreparedStatement statement) throws SQLException;
   }
 
+  private final String selectOrder;
+  private final String selectOrphans;
   private final AdminStatements admin;
 
   /**
+   * @param selectOrder select-order.sql for the store's tables: one order by session id
+   * @param selectOrphans select-orphans.sql for the store's tables: an order's orphans
    * @param admin the admin statements for the store's tables
    */
-  protected JdbcAdminStorage(AdminStatements admin) {
+  protected JdbcAdminStorage(String selectOrder, String selectOrphans, AdminStatements admin) {
+    this.selectOrder = selectOrder;
+    this.selectOrphans = selectOrphans;
     this.admin = admin;
   }
 
@@ -81,6 +89,32 @@ public abstract class JdbcAdminStorage implements AdminStorage {
    */
   protected abstract <T> T runStatement(
       String operation, String sessionId, boolean writes, String sql, StatementWork<T> work);
+
+  @Override
+  public Optional<OrderRecord> read(String sessionId) {
+    return runStatement(
+        "get",
+        sessionId,
+        false,
+        selectOrder,
+        statement -> {
+          statement.setString(1, sessionId);
+          return OrderRows.orderIfAny(statement);
+        });
+  }
+
+  @Override
+  public List<Orphan> orphans(String sessionId) {
+    return runStatement(
+        "orphans",
+        sessionId,
+        false,
+        selectOrphans,
+        statement -> {
+          statement.setString(1, sessionId);
+          return OrderRows.orphans(statement);
+        });
+  }
 
   @Override
   public List<OrphanRecord> unreconciledOrphans(OrphanPosition after, int limit) {

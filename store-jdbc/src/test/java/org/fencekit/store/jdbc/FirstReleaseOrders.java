@@ -3,6 +3,8 @@ package org.fencekit.store.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +26,7 @@ import org.fencekit.store.WriteResult;
 /**
  * The orders the SQL stores' upgrade tests put in a schema of the first release (V1), and what a
  * store must answer for them once upgraded, in one place for SQLite and PostgreSQL (this module's
- * test jar). The rows, as each test inserts them in its dialect's V1 columns:
+ * test jar). The rows, as {@link #insert} writes them into V1's tables:
  *
  * <ul>
  *   <li>{@code cs_stuck}: PENDING, claimed by fence 2 (nonce {@link #N1}) {@code at(10 min)} ago
@@ -56,6 +58,63 @@ public final class FirstReleaseOrders {
   /** Epoch ms {@code beforeT} before {@code t}, as the V1 columns hold instants. */
   public long at(Duration beforeT) {
     return t.minus(beforeT).toEpochMilli();
+  }
+
+  /**
+   * Writes the rows above into the V1 tables {@code fencekit_orders} and {@code fencekit_orphans}
+   * that {@code statement} sees, in the columns both dialects' V1 share.
+   *
+   * @param claimFenceColumn whether the V1 orders table has SQLite's {@code claim_fence}, which
+   *     repeats the fence of a held claim
+   */
+  public void insert(Statement statement, boolean claimFenceColumn) throws SQLException {
+    List<String> orders =
+        List.of(
+            "'cs_stuck', 'esim', 1, 'ada@example.com', 1999, 'usd', 'PENDING', NULL, NULL,"
+                + " 'provider said 503', 2, '"
+                + N1
+                + "', "
+                + at(Duration.ofMinutes(10))
+                + ", "
+                + at(Duration.ofMinutes(8))
+                + ", 1, '"
+                + N2
+                + "', "
+                + at(Duration.ofMinutes(10)),
+            "'cs_failed', 'esim', 1, NULL, 500, 'eur', 'FAILED', NULL, NULL, 'declined', 1, NULL,"
+                + " NULL, NULL, 1, '"
+                + N3
+                + "', "
+                + at(Duration.ofMinutes(5)),
+            "'cs_done', 'esim', 2, NULL, 0, 'usd', 'PROVISIONED', 'prov-1', 'LPA:1$a', NULL, 2, NULL,"
+                + " NULL, NULL, 2, '"
+                + N4
+                + "', "
+                + at(Duration.ofMinutes(3)));
+    for (String order : orders) {
+      statement.execute(
+          "INSERT INTO fencekit_orders (session_id, product_id, quantity, customer_email,"
+              + " amount_total, currency, status, provider_order_id, item_payload, last_error,"
+              + " fence, claim_nonce, claimed_at, lease_expires_at, settled_fence, settled_nonce,"
+              + " updated_at) VALUES ("
+              + order
+              + ")");
+    }
+    if (claimFenceColumn) {
+      statement.execute(
+          "UPDATE fencekit_orders SET claim_fence = fence WHERE claim_nonce IS NOT NULL");
+    }
+    for (int i = 1; i <= 2; i++) {
+      statement.execute(
+          "INSERT INTO fencekit_orphans (session_id, claim_fence, claim_nonce,"
+              + " provider_order_id, item_payload, recorded_at) VALUES ('cs_done', 1, '"
+              + N5
+              + "', 'prov-stale-"
+              + i
+              + "', 'LPA:1$stale', "
+              + (at(Duration.ofMinutes(4)) + i)
+              + ")");
+    }
   }
 
   /** The orphan {@code i} (1 or 2) of {@code cs_done}, recorded {@code at(4 min) + i}. */

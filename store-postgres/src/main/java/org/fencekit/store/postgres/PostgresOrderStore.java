@@ -12,6 +12,7 @@ import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.JdbcStoreBuilder;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.FencedAdminOrderStore;
@@ -61,10 +62,10 @@ import org.fencekit.store.spi.WriteRequest;
 public final class PostgresOrderStore extends FencedAdminOrderStore {
 
   /** The default name of the orders table. */
-  public static final String DEFAULT_ORDERS_TABLE = "fencekit_orders";
+  public static final String DEFAULT_ORDERS_TABLE = JdbcStoreBuilder.DEFAULT_ORDERS_TABLE;
 
   /** The default name of the orphans table. */
-  public static final String DEFAULT_ORPHANS_TABLE = "fencekit_orphans";
+  public static final String DEFAULT_ORPHANS_TABLE = JdbcStoreBuilder.DEFAULT_ORPHANS_TABLE;
 
   /** The default size of a pool the store builds from a JDBC URL. */
   public static final int DEFAULT_MAXIMUM_POOL_SIZE = 10;
@@ -140,9 +141,10 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
   /**
    * Configures a {@link PostgresOrderStore}. Give exactly one of {@link #dataSource} (yours; you
    * close it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is
-   * checked in {@link #build()}, whose exceptions name the property at fault.
+   * checked in {@link #build()}, whose exceptions name the property at fault. The clock, the table
+   * names and {@link #createSchema} are the SQL stores' shared settings ({@link JdbcStoreBuilder}).
    */
-  public static final class Builder {
+  public static final class Builder extends JdbcStoreBuilder<Builder> {
 
     private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -154,15 +156,13 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     private Duration connectionTimeout;
     private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
     private String schema;
-    private String ordersTable = DEFAULT_ORDERS_TABLE;
-    private String orphansTable = DEFAULT_ORPHANS_TABLE;
-    private boolean createSchema;
     private boolean singleStatementFastPath = true;
     private boolean pgBouncerBefore121;
     private boolean serverTime;
-    private Clock clock = Clock.systemUTC();
 
-    private Builder() {}
+    private Builder() {
+      super(false);
+    }
 
     /**
      * Your DataSource (a pool, preferably). The store borrows a connection per statement or
@@ -264,44 +264,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * The orders table; a plain identifier, default {@value
-     * PostgresOrderStore#DEFAULT_ORDERS_TABLE}.
-     *
-     * @return this builder
-     */
-    public Builder ordersTable(String ordersTable) {
-      this.ordersTable = ordersTable;
-      return this;
-    }
-
-    /**
-     * The orphans table; a plain identifier, default {@value
-     * PostgresOrderStore#DEFAULT_ORPHANS_TABLE}.
-     *
-     * @return this builder
-     */
-    public Builder orphansTable(String orphansTable) {
-      this.orphansTable = orphansTable;
-      return this;
-    }
-
-    /**
-     * Whether {@link #build()} creates the schema and the tables if they do not exist, and upgrades
-     * an older schema, by running the missing {@code db/migration/fencekit/postgres/V*.sql} scripts
-     * of this jar in one transaction (default false: run them from your migrations instead; the
-     * store then refuses to start on an older schema, naming them). Safe to run from many processes
-     * at once: they take turns on an advisory lock. PostgreSQL checks the CREATE privilege (on the
-     * database for the schema, on the schema for the tables) even when they exist, so a
-     * least-privilege user should leave this off.
-     *
-     * @return this builder
-     */
-    public Builder createSchema(boolean createSchema) {
-      this.createSchema = createSchema;
-      return this;
-    }
-
-    /**
      * Whether a claim or settle is first tried as one auto-commit statement that writes only in the
      * common case (a fresh order's first claim, the current owner's complete, fail or extend),
      * falling back to the locking transaction whenever it writes nothing; default true. Both ways
@@ -334,16 +296,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * The clock all lease arithmetic uses; default the system clock (UTC).
-     *
-     * @return this builder
-     */
-    public Builder clock(Clock clock) {
-      this.clock = clock;
-      return this;
-    }
-
-    /**
      * Whether lease arithmetic takes {@code now} from the PostgreSQL server ({@code
      * clock_timestamp()}, read in each transaction's locking statement after the row lock is held:
      * no extra round trip) instead of {@link #clock}: a host whose clock is wrong can then neither
@@ -369,17 +321,10 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
      * @throws StoreUnavailableException if PostgreSQL fails
      */
     public PostgresOrderStore build() {
-      Validate.notNull("clock", clock);
-      Validate.identifier("ordersTable", ordersTable);
-      Validate.identifier("orphansTable", orphansTable);
+      Clock clock = checkedClock();
+      Tables tables = checkedTables("PostgreSQL folds unquoted names to lower case");
       if (schema != null) {
         Validate.identifier("schema", schema);
-      }
-      if (ordersTable.equalsIgnoreCase(orphansTable)) {
-        throw new IllegalArgumentException(
-            "orphansTable must differ from ordersTable, both are '"
-                + ordersTable
-                + "' (PostgreSQL folds unquoted names to lower case)");
       }
       Validate.notNull("queryTimeout", queryTimeout);
       if (queryTimeout.isNegative()
@@ -389,25 +334,22 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
             "queryTimeout must be between 1 s and 24 h, got " + queryTimeout);
       }
       int queryTimeoutSeconds = (int) Math.max(1, (queryTimeout.toMillis() + 999) / 1000);
-      Sql sql = Sql.forTables(schema, ordersTable, orphansTable);
+      Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
       PostgresStorage storage =
           dataSource != null
               ? userDataSource(sql, queryTimeoutSeconds)
               : ownedPool(sql, queryTimeoutSeconds);
       try {
-        storage.checkSchemaAtStart(createSchema, schema != null);
+        storage.checkSchemaAtStart(createsSchema(), schema != null);
       } catch (RuntimeException e) {
         storage.close();
         throw e;
       }
       StringJoiner description = new StringJoiner(", ");
       description.add(storage.target());
-      description.add(
-          "orders " + (schema == null ? "" : schema + ".") + ordersTable.toLowerCase(Locale.ROOT));
-      description.add(
-          "orphans "
-              + (schema == null ? "" : schema + ".")
-              + orphansTable.toLowerCase(Locale.ROOT));
+      String prefix = schema == null ? "" : schema + ".";
+      description.add("orders " + prefix + tables.orders().toLowerCase(Locale.ROOT));
+      description.add("orphans " + prefix + tables.orphans().toLowerCase(Locale.ROOT));
       boolean fast = singleStatementFastPath && !serverTime;
       description.add(fast ? "single-statement fast path" : "locking transactions only");
       if (serverTime) {

@@ -19,7 +19,6 @@ import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
@@ -37,9 +36,9 @@ import org.fencekit.store.spi.WriteRequest;
  * ... FOR UPDATE}). It decides nothing; {@link org.fencekit.store.spi.FencedOrderStore} does. It
  * also runs the fast path's single statements ({@link #insertFast}, {@link #settleFast}), which
  * write only where their WHERE or ON CONFLICT clause holds and report what they wrote; {@link
- * FastPath} decides around them. The admin queries ({@link JdbcAdminStorage}) run as one statement
- * in a transaction each. At start the schema version is checked, and brought up to date when the
- * store may ({@link Migrations}).
+ * FastPath} decides around them. The reads of an order or its orphans and the admin queries ({@link
+ * JdbcAdminStorage}) run as one statement in a transaction each. At start the schema version is
+ * checked, and brought up to date when the store may ({@link Migrations}).
  *
  * <p>READ COMMITTED is enough: each decision is made on a row read {@code FOR UPDATE}, which
  * PostgreSQL returns as last committed (after waiting for a transaction holding it) and keeps from
@@ -96,7 +95,7 @@ final class PostgresStorage extends JdbcAdminStorage {
       String target,
       Credentials credentials,
       boolean serverTime) {
-    super(sql.admin());
+    super(sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.dataSource = dataSource;
     this.ownedPool = ownedPool;
     this.sql = sql;
@@ -215,14 +214,14 @@ final class PostgresStorage extends JdbcAdminStorage {
         });
   }
 
-  /** One statement in a transaction of its own, run again after a deadlock. */
+  /** One statement in a transaction of its own (a read too), run again after a deadlock. */
   @Override
   protected <T> T runStatement(
       String operation,
       String sessionId,
       boolean writes,
       String statementSql,
-      JdbcAdminStorage.StatementWork<T> work) {
+      StatementWork<T> work) {
     return transaction(
         operation,
         sessionId,
@@ -479,34 +478,6 @@ final class PostgresStorage extends JdbcAdminStorage {
   }
 
   @Override
-  public Optional<OrderRecord> read(String sessionId) {
-    return transaction(
-        "get",
-        sessionId,
-        PostgresStorage::retryable,
-        tx -> {
-          try (PreparedStatement statement = prepare(tx.connection, sql.selectOrder())) {
-            statement.setString(1, sessionId);
-            return OrderRows.orderIfAny(statement);
-          }
-        });
-  }
-
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    return transaction(
-        "orphans",
-        sessionId,
-        PostgresStorage::retryable,
-        tx -> {
-          try (PreparedStatement statement = prepare(tx.connection, sql.selectOrphans())) {
-            statement.setString(1, sessionId);
-            return OrderRows.orphans(statement);
-          }
-        });
-  }
-
-  @Override
   public void close() {
     if (closed.compareAndSet(false, true) && ownedPool != null) {
       try {
@@ -722,12 +693,6 @@ final class PostgresStorage extends JdbcAdminStorage {
       return "the server is a read-only standby: point the store at the primary";
     }
     return "see the cause for the driver's exception";
-  }
-
-  /** Binds and executes a single statement, and reads what it returned. */
-  @FunctionalInterface
-  private interface StatementWork<T> {
-    T run(PreparedStatement statement) throws SQLException;
   }
 
   /** Work inside {@link #transaction}, on its connection. */

@@ -30,6 +30,7 @@ import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.FencedAdmin;
 import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.StoreBuilder;
 import org.fencekit.store.spi.Validate;
 import org.fencekit.store.spi.WriteRequest;
 import redis.clients.jedis.ConnectionPoolConfig;
@@ -419,16 +420,16 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
 
   /**
    * Builds a {@link RedisOrderStore}. Exactly one of {@link #url}, {@link #clusterNodes} or {@link
-   * #client} must be given; {@link #build()} checks every property and names the bad one.
+   * #client} must be given; {@link #build()} checks every property and names the bad one. The clock
+   * is every store's shared setting ({@link StoreBuilder}).
    */
-  public static final class Builder {
+  public static final class Builder extends StoreBuilder<Builder> {
 
     private String url;
     private String clusterNodesText;
     private Set<HostAndPort> clusterNodes;
     private UnifiedJedis client;
     private String keyPrefix = "fencekit:";
-    private Clock clock = Clock.systemUTC();
     private Duration timeout = Duration.ofSeconds(2);
     private boolean serverTime;
     private boolean upgradeLayout;
@@ -481,12 +482,6 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
      */
     public Builder keyPrefix(String keyPrefix) {
       this.keyPrefix = keyPrefix;
-      return this;
-    }
-
-    /** The clock all lease arithmetic uses. Default {@link Clock#systemUTC()}. */
-    public Builder clock(Clock clock) {
-      this.clock = clock;
       return this;
     }
 
@@ -543,7 +538,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
      */
     public RedisOrderStore build() {
       Validate.keyPrefix("keyPrefix", keyPrefix);
-      Validate.notNull("clock", clock);
+      Clock clock = checkedClock();
       Validate.notNull("timeout", timeout);
       if (timeout.compareTo(Duration.ofMillis(1)) < 0
           || timeout.compareTo(Duration.ofMinutes(10)) > 0) {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.JdbcStoreBuilder;
 import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.FencedOrderStore;
 import org.fencekit.store.spi.Validate;
@@ -131,9 +132,10 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
 
   /**
    * Configures a {@link SqliteOrderStore}. Every property has a default; {@link #build()} checks
-   * them all and names the first bad one, before the file is touched.
+   * them all and names the first bad one, before the file is touched. The clock, the table names
+   * and {@link #createSchema} are the SQL stores' shared settings ({@link JdbcStoreBuilder}).
    */
-  public static final class Builder {
+  public static final class Builder extends JdbcStoreBuilder<Builder> {
 
     /** The default {@link #connections(int)}. */
     public static final int DEFAULT_CONNECTIONS = 4;
@@ -148,52 +150,15 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
     public static final Duration DEFAULT_ACQUIRE_TIMEOUT = Duration.ofSeconds(30);
 
     private final Path file;
-    private Clock clock = Clock.systemUTC();
-    private String ordersTable = "fencekit_orders";
-    private String orphansTable = "fencekit_orphans";
     private Synchronous synchronous = Synchronous.FULL;
     private int connections = DEFAULT_CONNECTIONS;
     private Duration busyTimeout = DEFAULT_BUSY_TIMEOUT;
     private Duration acquireTimeout = DEFAULT_ACQUIRE_TIMEOUT;
-    private boolean createSchema = true;
     private boolean quickCheck = true;
 
     private Builder(Path file) {
+      super(true);
       this.file = file;
-    }
-
-    /**
-     * The clock all lease arithmetic uses, at millisecond precision. Default: the system UTC clock.
-     * Every process sharing the file should have clocks in step (NTP): a lease is read against the
-     * clock of the process that claims.
-     *
-     * @return this builder
-     */
-    public Builder clock(Clock clock) {
-      this.clock = clock;
-      return this;
-    }
-
-    /**
-     * The orders table: a plain identifier, not starting with {@code sqlite_}. Default {@code
-     * fencekit_orders}.
-     *
-     * @return this builder
-     */
-    public Builder ordersTable(String ordersTable) {
-      this.ordersTable = ordersTable;
-      return this;
-    }
-
-    /**
-     * The orphans table: a plain identifier, not starting with {@code sqlite_}, other than the
-     * orders table. Default {@code fencekit_orphans}.
-     *
-     * @return this builder
-     */
-    public Builder orphansTable(String orphansTable) {
-      this.orphansTable = orphansTable;
-      return this;
     }
 
     /**
@@ -244,20 +209,6 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * Whether the store creates its tables in a new file and upgrades an older schema at open, by
-     * running the missing {@code db/migration/fencekit/sqlite/V*.sql} scripts of this jar in one
-     * transaction. Default true: the file is the store's own. With false, a file whose schema is
-     * older than the store needs (or has no tables) makes {@link #build()} refuse, naming the
-     * scripts, for you to run them from your own migrations.
-     *
-     * @return this builder
-     */
-    public Builder createSchema(boolean createSchema) {
-      this.createSchema = createSchema;
-      return this;
-    }
-
-    /**
      * Whether {@link #build()} runs {@code PRAGMA quick_check} on the file and refuses a damaged
      * one, instead of failing later on the orders it damaged; default true. The check reads the
      * whole file (about a second per few hundred MB): turn it off for a very large file whose
@@ -284,16 +235,8 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
      *     cannot do WAL
      */
     public SqliteOrderStore build() {
-      Validate.notNull("clock", clock);
-      String orders = table("ordersTable", ordersTable);
-      String orphans = table("orphansTable", orphansTable);
-      if (orders.equalsIgnoreCase(orphans)) {
-        throw new IllegalArgumentException(
-            "orphansTable must differ from ordersTable (SQLite"
-                + " names ignore case), both are '"
-                + orders
-                + "'");
-      }
+      Clock clock = checkedClock();
+      Tables tables = checkedTables("SQLite names ignore case");
       Validate.notNull("synchronous", synchronous);
       if (connections < 1 || connections > MAX_CONNECTIONS) {
         throw new IllegalArgumentException(
@@ -321,24 +264,25 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
           SqliteStorage.open(
               new SqliteStorage.Settings(
                   absolute,
-                  orders,
-                  orphans,
+                  tables.orders(),
+                  tables.orphans(),
                   synchronous,
                   connections,
                   busyTimeout,
                   acquireTimeout,
                   quickCheck,
-                  createSchema));
+                  createsSchema()));
       return new SqliteOrderStore(storage, clock, file);
     }
 
-    private static String table(String property, String name) {
-      Validate.identifier(property, name);
+    /** A plain identifier not starting with {@code sqlite_}, which SQLite reserves. */
+    @Override
+    protected void checkTable(String property, String name) {
+      super.checkTable(property, name);
       if (name.toLowerCase(Locale.ROOT).startsWith("sqlite_")) {
         throw new IllegalArgumentException(
             property + " must not start with 'sqlite_', which SQLite reserves, got '" + name + "'");
       }
-      return name;
     }
 
     private static Path checkFile(Path file) {

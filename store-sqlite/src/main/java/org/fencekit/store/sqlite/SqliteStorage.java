@@ -11,12 +11,10 @@ import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcFailure;
@@ -84,7 +82,7 @@ final class SqliteStorage extends JdbcAdminStorage {
       ConnectionPool pool,
       Path realFile,
       ReentrantLock writeLock) {
-    super(sql.admin());
+    super(sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.settings = settings;
     this.sql = sql;
     this.pool = pool;
@@ -442,26 +440,11 @@ final class SqliteStorage extends JdbcAdminStorage {
     }
   }
 
-  @Override
-  public Optional<OrderRecord> read(String sessionId) {
-    checkOpen();
-    return query("get", sessionId, slot -> selectOrder(slot, sessionId));
-  }
-
-  @Override
-  public List<Orphan> orphans(String sessionId) {
-    checkOpen();
-    return query(
-        "orphans",
-        sessionId,
-        slot -> {
-          PreparedStatement select = slot.prepare(sql.selectOrphans());
-          select.setString(1, sessionId);
-          return OrderRows.orphans(select);
-        });
-  }
-
-  /** A read on a pooled connection; a write also under this JVM's write lock on the file. */
+  /**
+   * A read on a pooled connection (its statement is kept for reuse: closing the result set resets
+   * it, so it holds no read snapshot once returned); a write also under this JVM's write lock on
+   * the file.
+   */
   @Override
   protected <T> T runStatement(
       String operation,
@@ -686,14 +669,6 @@ final class SqliteStorage extends JdbcAdminStorage {
     } finally {
       pool.give(slot, healthy);
     }
-  }
-
-  private Optional<OrderRecord> selectOrder(ConnectionPool.Slot slot, String sessionId)
-      throws SQLException {
-    PreparedStatement select = slot.prepare(sql.selectOrder());
-    select.setString(1, sessionId);
-    // Closing the result set resets the statement, so it holds no read snapshot once returned.
-    return OrderRows.orderIfAny(select);
   }
 
   /** One order inside a write transaction, on statements prepared once per connection. */

@@ -12,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.fencekit.store.jdbc.FirstReleaseOrders;
@@ -32,11 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SqliteSchemaUpgradeTest {
 
   private static final FirstReleaseOrders V1 = new FirstReleaseOrders(TestClock.START);
-  private static final String N1 = FirstReleaseOrders.N1;
-  private static final String N2 = FirstReleaseOrders.N2;
-  private static final String N3 = FirstReleaseOrders.N3;
-  private static final String N4 = FirstReleaseOrders.N4;
-  private static final String N5 = FirstReleaseOrders.N5;
 
   @TempDir Path dir;
 
@@ -48,10 +42,6 @@ class SqliteSchemaUpgradeTest {
     return DriverManager.getConnection("jdbc:sqlite:" + file());
   }
 
-  private static long at(Duration beforeT) {
-    return V1.at(beforeT);
-  }
-
   /** The file as the first release left it: its schema script, then its rows. */
   private void firstReleaseFile() throws SQLException {
     String v1 =
@@ -61,46 +51,7 @@ class SqliteSchemaUpgradeTest {
       for (String ddl : Migrations.statements(v1)) {
         statement.execute(ddl);
       }
-      // columns of V1: the snapshot, status, item, last_error, fence, claim_fence, the claim,
-      // settled_*, updated_at
-      statement.execute(
-          "INSERT INTO fencekit_orders VALUES ('cs_stuck', 'esim', 1, 'ada@example.com', 1999,"
-              + " 'usd', 'PENDING', NULL, NULL, 'provider said 503', 2, 2, '"
-              + N1
-              + "', "
-              + at(Duration.ofMinutes(10))
-              + ", "
-              + at(Duration.ofMinutes(8))
-              + ", 1, '"
-              + N2
-              + "', "
-              + at(Duration.ofMinutes(10))
-              + ")");
-      statement.execute(
-          "INSERT INTO fencekit_orders VALUES ('cs_failed', 'esim', 1, NULL, 500, 'eur', 'FAILED',"
-              + " NULL, NULL, 'declined', 1, NULL, NULL, NULL, NULL, 1, '"
-              + N3
-              + "', "
-              + at(Duration.ofMinutes(5))
-              + ")");
-      statement.execute(
-          "INSERT INTO fencekit_orders VALUES ('cs_done', 'esim', 2, NULL, 0, 'usd',"
-              + " 'PROVISIONED', 'prov-1', 'LPA:1$a', NULL, 2, NULL, NULL, NULL, NULL, 2, '"
-              + N4
-              + "', "
-              + at(Duration.ofMinutes(3))
-              + ")");
-      for (int i = 1; i <= 2; i++) {
-        statement.execute(
-            "INSERT INTO fencekit_orphans (session_id, claim_fence, claim_nonce,"
-                + " provider_order_id, item_payload, recorded_at) VALUES ('cs_done', 1, '"
-                + N5
-                + "', 'prov-stale-"
-                + i
-                + "', 'LPA:1$stale', "
-                + (at(Duration.ofMinutes(4)) + i)
-                + ")");
-      }
+      V1.insert(statement, true);
     }
   }
 
