@@ -50,8 +50,9 @@ import org.junit.jupiter.api.TestClassOrder;
  * rule.
  *
  * <p>Surefire (3.5.4) reports each group as a test set of its own, named after the nested class
- * ({@code org.fencekit.tck.OrderStoreTck$Basic}, ...), inside the report of the subclass, whose
- * summary line counts every rule and whose failures name the subclass and the rule. Surefire's
+ * ({@code org.fencekit.tck.OrderStoreTck$Basic}, ...), inside the report of the subclass: the
+ * build's summary counts every rule and names a failure by the subclass and the rule, while the
+ * subclass's own {@code .txt} report and its XML report's {@code tests} attribute say 0. Surefire's
  * summary merges the tests of one top-level class by method name, so give each configuration of one
  * backend its own top-level test class (subclasses of one abstract class that extends this one),
  * not a {@code @Nested} class of one suite.
@@ -138,10 +139,15 @@ public abstract class OrderStoreTck {
     return fixed != null ? fixed : new SplittableRandom().nextLong();
   }
 
-  /** {@link TckFixture#sid}, the name {@link Linearizability} calls it by. */
+  /**
+   * {@link TckFixture#sid}, as {@link Linearizability} still calls it; to go when that class,
+   * moving to history-kit, takes its session ids from the fixture.
+   */
   static String sid(String label) {
     return TckFixture.sid(label);
   }
+
+  // The rule groups, in the order of the listing.
 
   @Nested
   @Order(1)
