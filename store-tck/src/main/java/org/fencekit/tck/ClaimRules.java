@@ -22,10 +22,12 @@ import org.junit.jupiter.api.Test;
  * lease, failed order; and what a claim keeps and changes. Ids start with {@code claim_}. Part of
  * {@link OrderStoreTck}.
  */
-public abstract class ClaimRules extends IncidentRules {
+public abstract class ClaimRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  ClaimRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  ClaimRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * The first claim creates a PENDING order with fence 1, the snapshot, and a claim from now to now

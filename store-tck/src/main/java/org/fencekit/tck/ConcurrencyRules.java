@@ -21,14 +21,16 @@ import org.junit.jupiter.api.Test;
  * against every invariant, and the rules across two instances over the same data. Ids start with
  * {@code concurrency_} and {@code peer_}. Part of {@link OrderStoreTck}.
  */
-public abstract class ConcurrencyRules extends InputRules {
+public abstract class ConcurrencyRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  ConcurrencyRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  ConcurrencyRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
-   * {@link #stressThreads()} threads retry one superseded complete at the same moment: all are
-   * Superseded and exactly one orphan is recorded.
+   * {@link OrderStoreTck#stressThreads()} threads retry one superseded complete at the same moment:
+   * all are Superseded and exactly one orphan is recorded.
    *
    * <p>If this fails, check that orphans are unique per (claimId, providerOrderId) in the database
    * (a unique key, HSETNX), not by a read-then-insert outside the lock.
@@ -42,7 +44,8 @@ public abstract class ConcurrencyRules extends InputRules {
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
     OrderStore store = store();
-    List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, slow, ESIM_2));
+    List<WriteResult> results =
+        Race.run(suite.stressThreads(), i -> store.complete(sid, slow, ESIM_2));
     for (WriteResult result : results) {
       superseded(result, "a concurrent retry of the stale complete", sid, slow);
     }
@@ -54,8 +57,8 @@ public abstract class ConcurrencyRules extends InputRules {
   }
 
   /**
-   * {@link #stressThreads()} threads send the same complete at the same moment (a retry racing the
-   * first try): all are Written with the same record, no orphan.
+   * {@link OrderStoreTck#stressThreads()} threads send the same complete at the same moment (a
+   * retry racing the first try): all are Written with the same record, no orphan.
    *
    * <p>If this fails, check that the complete and the replay rule are decided under one lock: the
    * losers must see the winner's settle and answer it as a replay.
@@ -66,7 +69,8 @@ public abstract class ConcurrencyRules extends InputRules {
     String sid = sid("complete-race");
     ClaimId claimId = claimed(sid);
     OrderStore store = store();
-    List<WriteResult> results = Race.run(stressThreads(), i -> store.complete(sid, claimId, ESIM));
+    List<WriteResult> results =
+        Race.run(suite.stressThreads(), i -> store.complete(sid, claimId, ESIM));
     OrderRecord stored = record(sid, claimId);
     for (WriteResult result : results) {
       OrderRecord answered = written(result, "a concurrent retry of the complete", sid, claimId);
@@ -87,7 +91,7 @@ public abstract class ConcurrencyRules extends InputRules {
   @DisplayName("a complete and a fail racing with one token: exactly one lands")
   void concurrency_completeFailRace() {
     OrderStore store = store();
-    for (int round = 0; round < settleRaceRounds(); round++) {
+    for (int round = 0; round < suite.settleRaceRounds(); round++) {
       String sid = sid("settle-race-" + round);
       ClaimId claimId = claimed(sid);
       List<WriteResult> results = Race.run(4, i -> switchSettle(store, i, sid, claimId));
@@ -134,21 +138,13 @@ public abstract class ConcurrencyRules extends InputRules {
   }
 
   /**
-   * How many orders {@code concurrency_completeFailRace} races settles on; fewer for a slow
-   * backend.
-   */
-  protected int settleRaceRounds() {
-    return 48;
-  }
-
-  /**
-   * {@link #stressThreads()} threads (half on the peer instance, if there is one) make about six
-   * calls per order over {@link #stressOrders()} orders: claims with short leases, completes,
-   * fails, extends, stale writes from superseded tokens and retried settles, while the clock moves
-   * on. Then every invariant of the contract is checked against what each call was told and the
-   * final state: fences 1..n with real-time order respected, at most one live claim at a time, no
-   * Written for a superseded token, at most one completed purchase, PROVISIONED never changing, and
-   * every superseded complete orphaned exactly once.
+   * {@link OrderStoreTck#stressThreads()} threads (half on the peer instance, if there is one) make
+   * about six calls per order over {@link OrderStoreTck#stressOrders()} orders: claims with short
+   * leases, completes, fails, extends, stale writes from superseded tokens and retried settles,
+   * while the clock moves on. Then every invariant of the contract is checked against what each
+   * call was told and the final state: fences 1..n with real-time order respected, at most one live
+   * claim at a time, no Written for a superseded token, at most one completed purchase, PROVISIONED
+   * never changing, and every superseded complete orphaned exactly once.
    *
    * <p>If this fails, check that every operation decides and writes in one atomic step under the
    * order's lock; the message names the order, the calls involved and the seed.
@@ -158,11 +154,12 @@ public abstract class ConcurrencyRules extends InputRules {
       "many threads settling, re-claiming and writing stale on many orders keep every invariant")
   void concurrency_stress() throws Exception {
     OrderStore store = store();
-    OrderStore other = newPeerStore(clock);
+    OrderStore other = suite.newPeerStore(clock);
     if (other != null) {
       track(other, "newPeerStore");
     }
-    new StressRun(store(), other, clock, seed(), stressThreads(), stressOrders()).runAndCheck();
+    new StressRun(store(), other, clock, suite.seed(), suite.stressThreads(), suite.stressOrders())
+        .runAndCheck();
   }
 
   /**
@@ -189,8 +186,8 @@ public abstract class ConcurrencyRules extends InputRules {
   }
 
   /**
-   * {@link #raceThreads()} threads, alternating between the two instances, claim one new order at
-   * once: exactly one owner.
+   * {@link OrderStoreTck#raceThreads()} threads, alternating between the two instances, claim one
+   * new order at once: exactly one owner.
    *
    * <p>If this fails, check that the first claim's insert is decided by the database (a unique key,
    * a lock), not within one instance.
@@ -204,7 +201,8 @@ public abstract class ConcurrencyRules extends InputRules {
       OrderStore store = store();
       exactlyOneOwner(
           sid,
-          Race.run(raceThreads(), i -> (i % 2 == 0 ? store : other).claim(snapshot(sid), LEASE)));
+          Race.run(
+              suite.raceThreads(), i -> (i % 2 == 0 ? store : other).claim(snapshot(sid), LEASE)));
     }
   }
 
@@ -224,7 +222,8 @@ public abstract class ConcurrencyRules extends InputRules {
     claimed(other, sid);
     OrderStore store = store();
     List<WriteResult> results =
-        Race.run(stressThreads(), i -> (i % 2 == 0 ? store : other).complete(sid, slow, ESIM_2));
+        Race.run(
+            suite.stressThreads(), i -> (i % 2 == 0 ? store : other).complete(sid, slow, ESIM_2));
     for (WriteResult result : results) {
       superseded(result, "a stale complete through either instance", sid, slow);
     }

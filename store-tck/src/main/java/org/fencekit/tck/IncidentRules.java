@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -20,10 +19,12 @@ import org.junit.jupiter.api.Test;
  * whose lease ran out, and concurrent deliveries of one event. Ids start with {@code incident_}.
  * Part of {@link OrderStoreTck}.
  */
-public abstract class IncidentRules extends BasicRules {
+public abstract class IncidentRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  IncidentRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  IncidentRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * Attempt A claims and overruns its lease; attempt B re-claims and provisions; A's late fail must
@@ -280,47 +281,6 @@ public abstract class IncidentRules extends BasicRules {
     }
   }
 
-  void exactlyOneOwner(String sid, List<ClaimResult> results) {
-    List<ClaimId> owners = new ArrayList<>();
-    for (ClaimResult result : results) {
-      if (result instanceof ClaimResult.Claimed) {
-        owners.add(((ClaimResult.Claimed) result).claimId());
-      }
-    }
-    assertEquals(
-        1,
-        owners.size(),
-        says(
-            results.size()
-                + " concurrent claims must yield exactly one"
-                + " Claimed, the rest InFlight; got owners "
-                + owners
-                + " from "
-                + results,
-            sid,
-            null));
-    ClaimId owner = owners.get(0);
-    assertEquals(1, owner.fence(), says("the first claim of an order has fence 1", sid, owner));
-    for (ClaimResult result : results) {
-      if (!(result instanceof ClaimResult.Claimed)) {
-        claimAnswers(ClaimResult.InFlight.class, result, sid, "the owner holds a live lease");
-        assertEquals(
-            owner,
-            result.record().claimId(),
-            says(
-                "an InFlight answer must show the" + " owner's claim",
-                sid,
-                owner,
-                result.record()));
-      }
-    }
-    OrderRecord stored = record(sid, owner);
-    assertEquals(
-        owner, stored.claimId(), says("the stored claim must be the owner's", sid, owner, stored));
-    assertEquals(
-        1, stored.fence(), says("one claim was granted, so the fence is 1", sid, owner, stored));
-  }
-
   /**
    * A stale write through one instance is fenced off by the claim another instance granted over the
    * same data: the fence holds across processes, not only across threads.
@@ -375,8 +335,8 @@ public abstract class IncidentRules extends BasicRules {
   }
 
   /**
-   * {@link #raceThreads()} threads claim one new order at the same moment, several times: one
-   * Claimed with fence 1, all others InFlight showing the owner's token.
+   * {@link OrderStoreTck#raceThreads()} threads claim one new order at the same moment, several
+   * times: one Claimed with fence 1, all others InFlight showing the owner's token.
    *
    * <p>If this fails, check that the first claim's insert cannot succeed twice (a primary key and
    * ON CONFLICT, HSETNX, a lock taken before the read), and that the loser of the insert decides
@@ -388,7 +348,7 @@ public abstract class IncidentRules extends BasicRules {
     for (int round = 0; round < 4; round++) {
       String sid = sid("claim-race-" + round);
       OrderStore store = store();
-      exactlyOneOwner(sid, Race.run(raceThreads(), i -> store.claim(snapshot(sid), LEASE)));
+      exactlyOneOwner(sid, Race.run(suite.raceThreads(), i -> store.claim(snapshot(sid), LEASE)));
     }
   }
 }

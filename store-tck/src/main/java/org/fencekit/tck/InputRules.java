@@ -22,10 +22,12 @@ import org.junit.jupiter.api.Test;
  * hostile valid values round-trip exactly. Ids start with {@code input_} and {@code value_}. Part
  * of {@link OrderStoreTck}.
  */
-public abstract class InputRules extends ReplayAndOrphanRules {
+public abstract class InputRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  InputRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  InputRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * claim(null, lease) throws NullPointerException naming the snapshot.

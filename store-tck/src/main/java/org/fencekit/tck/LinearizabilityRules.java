@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
  * sequential order that explains every answer. Ids start with {@code linearizability_}. Part of
  * {@link OrderStoreTck}.
  */
-public abstract class LinearizabilityRules extends ConcurrencyRules {
+public abstract class LinearizabilityRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  LinearizabilityRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  LinearizabilityRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * Randomized concurrent histories (threads run calls on a few orders in rounds, the clock
@@ -29,7 +31,8 @@ public abstract class LinearizabilityRules extends ConcurrencyRules {
   @Test
   @DisplayName("concurrent histories are linearizable against the reference state machine")
   void linearizability_oneInstance() {
-    new Linearizability(List.of(store()), clock, seed(), linearizabilityHistories()).runAndCheck();
+    new Linearizability(List.of(store()), clock, suite.seed(), suite.linearizabilityHistories())
+        .runAndCheck();
   }
 
   /**
@@ -42,7 +45,8 @@ public abstract class LinearizabilityRules extends ConcurrencyRules {
   @DisplayName("concurrent histories across two instances are linearizable")
   void linearizability_twoInstances() throws Exception {
     OrderStore other = peer();
-    new Linearizability(List.of(store(), other), clock, seed(), linearizabilityHistories())
+    new Linearizability(
+            List.of(store(), other), clock, suite.seed(), suite.linearizabilityHistories())
         .runAndCheck();
   }
 }

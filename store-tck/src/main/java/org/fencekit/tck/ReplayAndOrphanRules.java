@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Test;
  * token is superseded) and the orphans of superseded completes. Ids start with {@code replay_} and
  * {@code orphan_}. Part of {@link OrderStoreTck}.
  */
-public abstract class ReplayAndOrphanRules extends SettleRules {
+public abstract class ReplayAndOrphanRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  ReplayAndOrphanRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  ReplayAndOrphanRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * The attempt that completed the order retries the same complete (its first try timed out after

@@ -6,9 +6,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.MethodOrdererContext;
 
 /**
- * Runs the rules in the order of the listing ({@link Rules}): the basic rules first, so a mistake
- * in time keeping or the lease boundary is recognisable before it breaks a bigger rule; a
- * subclass's own tests after them, by name.
+ * Runs a group's rules in the order of the listing ({@link Rules}), any other test after them, by
+ * name. {@link OrderStoreTck} runs the groups in the listing's order too: the basic rules first, so
+ * a mistake in time keeping or the lease boundary is recognisable before it breaks a bigger rule.
  */
 final class RuleOrder implements MethodOrderer {
 

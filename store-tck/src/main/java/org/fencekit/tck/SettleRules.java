@@ -25,10 +25,12 @@ import org.junit.jupiter.api.Test;
  * (each half of it alone, and made-up tokens at the edges) changes nothing, and unknown orders. Ids
  * start with {@code settle_} and {@code unknown_}. Part of {@link OrderStoreTck}.
  */
-public abstract class SettleRules extends ClaimRules {
+public abstract class SettleRules extends TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  SettleRules() {}
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  SettleRules(OrderStoreTck suite) {
+    super(suite);
+  }
 
   /**
    * complete by the current claim: PROVISIONED, the item, the claim cleared, settledBy the token,

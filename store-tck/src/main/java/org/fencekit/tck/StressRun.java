@@ -128,9 +128,7 @@ final class StressRun {
           + (granted() == null ? "" : " granted " + granted())
           + " -> "
           + shown
-          + (record == null
-              ? ""
-              : " " + OrderStoreTck.describe(record.sessionId(), claimId, record));
+          + (record == null ? "" : " " + TckFixture.describe(record.sessionId(), claimId, record));
     }
   }
 
@@ -150,7 +148,7 @@ final class StressRun {
     Map<String, List<ClaimId>> claimIds = new ConcurrentHashMap<>();
     Map<String, ConcurrentLinkedQueue<Call>> calls = new ConcurrentHashMap<>();
     for (int i = 0; i < orders; i++) {
-      String sid = OrderStoreTck.sid("stress-" + i);
+      String sid = TckFixture.sid("stress-" + i);
       sids.add(sid);
       claimIds.put(sid, new CopyOnWriteArrayList<>());
       calls.put(sid, new ConcurrentLinkedQueue<>());
@@ -440,8 +438,7 @@ final class StressRun {
       if (!done.equals(last)) {
         throw violation(
             sid,
-            "the order was provisioned but get now finds "
-                + OrderStoreTck.describe(sid, null, last),
+            "the order was provisioned but get now finds " + TckFixture.describe(sid, null, last),
             List.of(provisioned),
             calls);
       }

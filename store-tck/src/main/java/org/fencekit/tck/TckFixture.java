@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.fencekit.store.ClaimId;
@@ -32,17 +31,22 @@ import org.junit.jupiter.api.function.Executable;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The TCK's fixture: what an implementer provides ({@link #newStore}, optionally {@link
- * #newPeerStore} and the sizes), the test's clock and stores, and the helpers every rule uses to
- * make orders and to say what it found. The first link of {@link OrderStoreTck}'s chain of rule
- * groups; extend {@link OrderStoreTck}, not this class.
+ * The TCK's fixture, which every rule group extends: the test's clock and stores, made through the
+ * {@link OrderStoreTck} being run (its {@code newStore}, {@code newPeerStore} and sizes), and the
+ * helpers the rules use to make orders and to say what they found. The rule groups are siblings
+ * over it; none extends another. Extend {@link OrderStoreTck}, not this class.
  */
 @TestMethodOrder(RuleOrder.class)
 @ExtendWith(RuleHints.class)
 public abstract class TckFixture {
 
-  /** Only {@link OrderStoreTck} extends the chain. */
-  TckFixture() {}
+  /** The suite being run: the implementer's subclass of {@link OrderStoreTck}. */
+  final OrderStoreTck suite;
+
+  /** Only the rule groups extend the fixture. */
+  TckFixture(OrderStoreTck suite) {
+    this.suite = suite;
+  }
 
   /** The lease of the seed tests: two minutes, as in the incident. */
   protected static final Duration LEASE = Duration.ofMinutes(2);
@@ -70,64 +74,9 @@ public abstract class TckFixture {
   OrderStore store;
 
   /**
-   * A new store, empty or holding only other tests' orders, whose leases run on {@code clock}.
-   * Called once per test, on the test's first use of the store (so after the subclass's own
-   * {@code @BeforeEach} methods); the suite closes it after the test.
-   *
-   * @param clock the test's clock; the store must read time only from it
-   * @throws Exception if the store cannot be built (the test then errors)
-   */
-  protected abstract OrderStore newStore(TestClock clock) throws Exception;
-
-  /**
-   * A second, independent instance over the same data as the last {@link #newStore} (another pool,
-   * connection or client), on the same {@code clock}; or {@code null} if the store cannot share
-   * data across instances, which skips the cross-instance tests. The suite closes it after the
-   * test.
-   *
-   * @param clock the same clock the first store was given
-   * @throws Exception if the store cannot be built (the test then errors)
-   */
-  protected OrderStore newPeerStore(TestClock clock) throws Exception {
-    return null;
-  }
-
-  /** Threads that race to claim one order in the claim races. Default 16. */
-  protected int raceThreads() {
-    return 16;
-  }
-
-  /** Threads of the many-orders stress test. Default 8. */
-  protected int stressThreads() {
-    return 8;
-  }
-
-  /** Orders of the many-orders stress test; about six calls are made per order. Default 240. */
-  protected int stressOrders() {
-    return 240;
-  }
-
-  /**
-   * Randomized histories the linearizability tests check (each: 4 threads, 3 orders, 6 rounds of 3
-   * calls per thread). Default 4.
-   */
-  protected int linearizabilityHistories() {
-    return 4;
-  }
-
-  /**
-   * The seed of the randomized tests: the system property {@code fencekit.tck.seed} if set, else a
-   * new random one. Printed on failure.
-   */
-  protected long seed() {
-    Long fixed = Long.getLong("fencekit.tck.seed");
-    return fixed != null ? fixed : new SplittableRandom().nextLong();
-  }
-
-  /**
-   * Gives each test a clock at {@link TestClock#START}. The store is made on first use, so a
-   * subclass's own {@code @BeforeEach} methods (which JUnit runs after this one) have run before
-   * {@link #newStore} is called.
+   * Gives each test a clock at {@link TestClock#START}. The store is made on first use, so the
+   * suite's own {@code @BeforeEach} methods (which JUnit runs before this one) have run before
+   * {@link OrderStoreTck#newStore} is called.
    */
   @BeforeEach
   final void startClock() {
@@ -156,35 +105,40 @@ public abstract class TckFixture {
     }
   }
 
-  /** The test's store, made by {@link #newStore} on first use. */
+  /** The test's store, made by {@link OrderStoreTck#newStore} on first use. */
   OrderStore store() {
     if (store == null) {
       try {
-        store = track(newStore(clock), "newStore");
+        store = track(suite.newStore(clock), "newStore");
       } catch (RuntimeException | Error e) {
         throw e;
       } catch (Exception e) {
-        throw new IllegalStateException(getClass().getName() + ".newStore(clock) failed: " + e, e);
+        throw new IllegalStateException(
+            suite.getClass().getName() + ".newStore(clock) failed: " + e, e);
       }
     }
     return store;
   }
 
   OrderStore track(OrderStore created, String method) {
-    assertNotNull(created, () -> getClass().getName() + "." + method + "(clock) returned null");
+    assertNotNull(
+        created, () -> suite.getClass().getName() + "." + method + "(clock) returned null");
     opened.add(created);
     return created;
   }
 
-  /** The peer store of this test; skips the test if {@link #newPeerStore} is not overridden. */
+  /**
+   * The peer store of this test; skips the test if {@link OrderStoreTck#newPeerStore} is not
+   * overridden.
+   */
   OrderStore peer() throws Exception {
     store(); // the peer shares the data of the last newStore
-    OrderStore peer = newPeerStore(clock);
+    OrderStore peer = suite.newPeerStore(clock);
     Assumptions.assumeTrue(
         peer != null,
         () ->
             "cross-instance test skipped: "
-                + getClass().getName()
+                + suite.getClass().getName()
                 + " does not override newPeerStore(TestClock); override it to"
                 + " return a second, independent instance over the same data (another pool, connection"
                 + " or client) to run this test");
@@ -447,6 +401,51 @@ public abstract class TckFixture {
               .get());
     }
     return expected.cast(result);
+  }
+
+  /**
+   * Asserts that of {@code results}, concurrent first claims of {@code sid}, exactly one is Claimed
+   * with fence 1 and the rest InFlight showing its claim, which the store holds.
+   */
+  void exactlyOneOwner(String sid, List<ClaimResult> results) {
+    List<ClaimId> owners = new ArrayList<>();
+    for (ClaimResult result : results) {
+      if (result instanceof ClaimResult.Claimed) {
+        owners.add(((ClaimResult.Claimed) result).claimId());
+      }
+    }
+    assertEquals(
+        1,
+        owners.size(),
+        says(
+            results.size()
+                + " concurrent claims must yield exactly one"
+                + " Claimed, the rest InFlight; got owners "
+                + owners
+                + " from "
+                + results,
+            sid,
+            null));
+    ClaimId owner = owners.get(0);
+    assertEquals(1, owner.fence(), says("the first claim of an order has fence 1", sid, owner));
+    for (ClaimResult result : results) {
+      if (!(result instanceof ClaimResult.Claimed)) {
+        claimAnswers(ClaimResult.InFlight.class, result, sid, "the owner holds a live lease");
+        assertEquals(
+            owner,
+            result.record().claimId(),
+            says(
+                "an InFlight answer must show the" + " owner's claim",
+                sid,
+                owner,
+                result.record()));
+      }
+    }
+    OrderRecord stored = record(sid, owner);
+    assertEquals(
+        owner, stored.claimId(), says("the stored claim must be the owner's", sid, owner, stored));
+    assertEquals(
+        1, stored.fence(), says("one claim was granted, so the fence is 1", sid, owner, stored));
   }
 
   OrderRecord written(WriteResult result, String what, String sessionId, ClaimId presented) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -27,11 +26,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.platform.engine.DiscoverySelector;
+import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -197,17 +197,28 @@ class OrderStoreTckSelfTest {
   }
 
   private static Outcome launch(Class<?> tck) {
-    return launch(List.of(selectClass(tck)));
+    return launch(tck, descriptor -> FilterResult.included("every rule"));
   }
 
-  /** Runs only the rules {@code ids} of {@code tck}. */
+  /** Runs only the rules {@code ids} of {@code tck}, wherever its nested groups declare them. */
   private static Outcome launch(Class<?> tck, List<String> ids) {
-    return launch(ids.stream().map(id -> (DiscoverySelector) selectMethod(tck, id)).toList());
+    return launch(
+        tck,
+        descriptor ->
+            FilterResult.includedIf(
+                descriptor
+                    .getSource()
+                    .filter(MethodSource.class::isInstance)
+                    .map(source -> ids.contains(((MethodSource) source).getMethodName()))
+                    .orElse(true)));
   }
 
-  private static Outcome launch(List<DiscoverySelector> selectors) {
+  private static Outcome launch(Class<?> tck, PostDiscoveryFilter rules) {
     LauncherDiscoveryRequest request =
-        LauncherDiscoveryRequestBuilder.request().selectors(selectors).build();
+        LauncherDiscoveryRequestBuilder.request()
+            .selectors(selectClass(tck))
+            .filters(rules)
+            .build();
     Launcher launcher = LauncherFactory.create();
     Outcome outcome = new Outcome();
     launcher.execute(request, outcome);
@@ -386,8 +397,8 @@ class OrderStoreTckSelfTest {
     // Direct histories, so the checker is proven on both answers independently of any store.
     TestClock clock = new TestClock();
     Linearizability checker = new Linearizability(List.of(), clock, 42, 0);
-    String sid = OrderStoreTck.sid("checker");
-    OrderSnapshot snapshot = OrderStoreTck.snapshot(sid);
+    String sid = TckFixture.sid("checker");
+    OrderSnapshot snapshot = TckFixture.snapshot(sid);
     Duration lease = Duration.ofSeconds(1);
     Instant now = clock.instant();
     ClaimId claimId = new ClaimId(1, ClaimId.newNonce());

@@ -10,19 +10,23 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shipped rules listing says what the tests say: one line per rule, in the chain's order and
- * each group's source order, with the test's display name and its javadoc's "If this fails, check"
- * sentence. On a mismatch the listing the sources call for is written to {@code target/rules.txt};
- * {@code -Dfencekit.tck.writeRules=true} writes it over the resource instead.
+ * The shipped rules listing says what the tests say: one line per rule, in the groups' run order
+ * and each group's source order, with the test's display name and its javadoc's "If this fails,
+ * check" sentence. On a mismatch the listing the sources call for is written to {@code
+ * target/rules.txt}; {@code -Dfencekit.tck.writeRules=true} writes it over the resource instead.
  */
 class RulesListingTest {
 
@@ -34,15 +38,27 @@ class RulesListingTest {
               + "\\s*void ([a-z]+_[A-Za-z0-9]+)\\(",
           Pattern.DOTALL);
 
-  /** The groups, root first: OrderStoreTck's superclasses below the fixture. */
+  /** OrderStoreTck's nested classes, in the order they run. */
+  private static List<Class<?>> nested() {
+    return Stream.of(OrderStoreTck.class.getDeclaredClasses())
+        .filter(type -> type.isAnnotationPresent(Nested.class))
+        .sorted(Comparator.comparingInt(type -> type.getAnnotation(Order.class).value()))
+        .toList();
+  }
+
+  /** The groups in the order they run: the classes OrderStoreTck's nested classes extend. */
   private static List<Class<?>> groups() {
-    List<Class<?>> chain = new ArrayList<>();
-    for (Class<?> type = OrderStoreTck.class.getSuperclass();
-        type != TckFixture.class;
-        type = type.getSuperclass()) {
-      chain.add(0, type);
-    }
-    return chain;
+    return nested().stream().<Class<?>>map(Class::getSuperclass).toList();
+  }
+
+  /**
+   * The heading a group's rules are listed under: the class below the fixture that it extends (the
+   * admin groups share {@link AdminRules}), else the group itself.
+   */
+  private static String heading(Class<?> group) {
+    return group.getSuperclass() == TckFixture.class
+        ? group.getSimpleName()
+        : group.getSuperclass().getSimpleName();
   }
 
   /** javadoc text as plain words: tags and markup removed, one space between words. */
@@ -63,11 +79,15 @@ class RulesListingTest {
             .append("# One line per rule: id | what it holds a store to | if it fails, check ...\n")
             .append(
                 "# The contract they test ships beside this file: org/fencekit/tck/contract.md\n");
+    String lastHeading = null;
     for (Class<?> group : groups()) {
       String source =
           Files.readString(
               SOURCES.resolve(group.getSimpleName() + ".java"), StandardCharsets.UTF_8);
-      out.append("\n# ").append(group.getSimpleName()).append('\n');
+      if (!heading(group).equals(lastHeading)) {
+        lastHeading = heading(group);
+        out.append("\n# ").append(lastHeading).append('\n');
+      }
       Matcher rule = RULE.matcher(source);
       while (rule.find()) {
         String doc = plain(rule.group(1));
@@ -112,12 +132,16 @@ class RulesListingTest {
   @DisplayName("every test of the TCK is in the listing under its method name, and nothing else is")
   void everyTestListedOnce() {
     Map<String, String> tests = new LinkedHashMap<>();
-    for (Class<?> type = OrderStoreTck.class; type != Object.class; type = type.getSuperclass()) {
-      for (Method method : type.getDeclaredMethods()) {
-        if (method.isAnnotationPresent(Test.class)) {
-          DisplayName name = method.getAnnotation(DisplayName.class);
-          assertFalse(name == null, () -> method + " has no @DisplayName stating its rule");
-          tests.put(method.getName(), name.value());
+    List<Class<?>> runs = new ArrayList<>(nested());
+    runs.add(OrderStoreTck.class);
+    for (Class<?> run : runs) {
+      for (Class<?> type = run; type != Object.class; type = type.getSuperclass()) {
+        for (Method method : type.getDeclaredMethods()) {
+          if (method.isAnnotationPresent(Test.class)) {
+            DisplayName name = method.getAnnotation(DisplayName.class);
+            assertFalse(name == null, () -> method + " has no @DisplayName stating its rule");
+            tests.put(method.getName(), name.value());
+          }
         }
       }
     }

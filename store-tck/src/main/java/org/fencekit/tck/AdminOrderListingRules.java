@@ -1,0 +1,309 @@
+package org.fencekit.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStoreAdmin;
+import org.fencekit.store.Page;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stuck and failed orders on the store's clock: which orders each listing holds, the failure
+ * count and first failure of every record, and the order they are listed in, paged. Part of {@link
+ * OrderStoreTck}, over {@link AdminRules}.
+ */
+public abstract class AdminOrderListingRules extends AdminRules {
+
+  /** For the nested class of {@link OrderStoreTck} that runs this group. */
+  AdminOrderListingRules(OrderStoreTck suite) {
+    super(suite);
+  }
+
+  /**
+   * Orders with a lease that ran out 10 and 5 minutes ago, one that runs out exactly at the cutoff,
+   * a live one claimed long ago, a provisioned one, a failed one and one extended: the stuck
+   * listing holds exactly those whose lease ran out at least the age ago, oldest lease first,
+   * paged; a re-claim takes an order off it.
+   *
+   * <p>If this fails, check the condition: a claim is held (status PENDING) and leaseExpiresAt is
+   * at most now - age on the store's clock, sorted by leaseExpiresAt then session id.
+   */
+  @Test
+  @DisplayName(
+      "stuck orders are those whose lease ran out at least the age ago without a settle, oldest lease first")
+  void admin_stuckOrders() {
+    ownEra();
+    Instant t0 = now();
+    String a = sid("stuck-a");
+    String b = sid("stuck-b");
+    String live = sid("stuck-live");
+    String done = sid("stuck-done");
+    String failed = sid("stuck-failed");
+    String extended = sid("stuck-extended");
+    claimed(a);
+    claimed(store(), snapshot(live), Duration.ofHours(24));
+    ClaimId d = claimed(done);
+    written(store().complete(done, d, ESIM), "the complete", done, d);
+    ClaimId f = claimed(failed);
+    written(store().fail(failed, f, "declined"), "the fail", failed, f);
+    ClaimId e = claimed(extended);
+    clock.advance(Duration.ofMinutes(1));
+    written(store().extend(extended, e, Duration.ofHours(1)), "the extend", extended, e);
+    clock.set(t0.plus(Duration.ofMinutes(5)));
+    claimed(b);
+    clock.set(t0.plus(Duration.ofMinutes(12)));
+    Set<String> mine = Set.of(a, b, live, done, failed, extended);
+    // a's lease ran out at t0 + 2m, b's at t0 + 7m; now is t0 + 12m
+    assertEquals(List.of(a), stuck(Duration.ofMinutes(10), mine, 1), "ran out 10 minutes ago");
+    assertEquals(List.of(a, b), stuck(Duration.ofMinutes(5), mine, 1), "ran out 5 minutes ago");
+    assertEquals(List.of(a, b), stuck(Duration.ZERO, mine, 2), "every expired lease");
+    assertEquals(List.of(), stuck(Duration.ofMinutes(11), mine, 5), "none ran out 11 minutes ago");
+    Page<OrderRecord> page = admin().stuckOrders(Duration.ofMinutes(5), null, 5);
+    for (OrderRecord order : page.items()) {
+      if (mine.contains(order.sessionId())) {
+        sameRecord(
+            record(order.sessionId(), order.claimId()),
+            order,
+            "a stuck order as listed",
+            order.sessionId(),
+            order.claimId());
+      }
+    }
+    claimed(a);
+    assertEquals(List.of(b), stuck(Duration.ofMinutes(5), mine, 1), "after a re-claim of a");
+  }
+
+  private List<String> stuck(Duration age, Set<String> mine, int pageSize) {
+    return listOrders(cursor -> admin().stuckOrders(age, cursor, pageSize), mine, pageSize, true);
+  }
+
+  /**
+   * Pages through an order listing and returns the session ids of {@code mine}, in order: to its
+   * end, or to one page after every one of {@code mine} was seen (the listing spans every order of
+   * the store). Fails if an order is listed twice or out of its order.
+   */
+  private List<String> listOrders(
+      java.util.function.Function<String, Page<OrderRecord>> query,
+      Set<String> mine,
+      int pageSize,
+      boolean byLease) {
+    List<String> listed = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    String cursor = null;
+    Instant last = null;
+    boolean onePageMore = false;
+    while (true) {
+      Page<OrderRecord> page = query.apply(cursor);
+      assertNotNull(page, "a listing of orders must never return null");
+      assertTrue(page.items().size() <= pageSize, "a page over its size: " + page.items().size());
+      for (OrderRecord order : page.items()) {
+        assertTrue(seen.add(order.sessionId()), () -> "order listed twice: " + order);
+        Instant key = byLease ? order.leaseExpiresAt() : order.failedSince();
+        assertNotNull(key, () -> "a listed order has no sort key: " + order);
+        if (last != null) {
+          Instant previous = last;
+          assertFalse(
+              key.isBefore(previous),
+              () -> "orders must be listed oldest first, but " + order + " came after " + previous);
+        }
+        last = key;
+        if (mine.contains(order.sessionId())) {
+          listed.add(order.sessionId());
+        }
+      }
+      if (!page.hasNext() || seen.size() > MAX_LISTED || onePageMore) {
+        return listed;
+      }
+      onePageMore = seen.containsAll(mine);
+      cursor = page.nextCursor();
+    }
+  }
+
+  /**
+   * Orders failed once, three times and twice at different times, one failed then claimed again,
+   * one failed then provisioned: the failed listing holds exactly the FAILED orders with at least
+   * the count or failing at least the age, longest failing first, each with its failure count and
+   * the time of its first failure.
+   *
+   * <p>If this fails, check that a fail that lands counts once (a replay does not), that claims and
+   * the complete keep the count and failedSince, and the condition: FAILED and (failures at least
+   * n, or failedSince at most now - age), sorted by failedSince then session id.
+   */
+  @Test
+  @DisplayName(
+      "failed orders are those FAILED at least n times or for at least the age, longest failing first")
+  void admin_failedOrders() {
+    ownEra();
+    Instant t0 = now();
+    String once = sid("failed-once");
+    String thrice = sid("failed-thrice");
+    String twice = sid("failed-twice");
+    String retrying = sid("failed-retrying");
+    String recovered = sid("failed-recovered");
+    failTimes(once, 1);
+    failTimes(retrying, 1);
+    claimed(retrying);
+    failTimes(recovered, 1);
+    ClaimId last = claimed(recovered);
+    written(store().complete(recovered, last, ESIM), "the complete", recovered, last);
+    clock.set(t0.plus(Duration.ofMinutes(1)));
+    failTimes(thrice, 3);
+    clock.set(t0.plus(Duration.ofMinutes(4)));
+    failTimes(twice, 2);
+    clock.set(t0.plus(Duration.ofMinutes(10)));
+    // failTimes moves the clock a second after each fail
+    assertFailures(once, 1, t0);
+    assertFailures(retrying, 1, t0.plusSeconds(1));
+    assertFailures(recovered, 1, t0.plusSeconds(2));
+    assertFailures(thrice, 3, t0.plus(Duration.ofMinutes(1)));
+    assertFailures(twice, 2, t0.plus(Duration.ofMinutes(4)));
+    Set<String> mine = Set.of(once, thrice, twice, retrying, recovered);
+    assertEquals(
+        List.of(thrice, twice),
+        failed(2, OrderStoreAdmin.MAX_AGE, mine, 1),
+        "failed twice or more");
+    assertEquals(
+        List.of(once, thrice),
+        failed(Integer.MAX_VALUE, Duration.ofMinutes(9), mine, 1),
+        "failing for 9 minutes or more (the boundary included)");
+    assertEquals(
+        List.of(once, thrice, twice),
+        failed(2, Duration.ofMinutes(9), mine, 2),
+        "twice or more, or failing for 9 minutes");
+    assertEquals(
+        List.of(once, thrice, twice), failed(9, Duration.ZERO, mine, 5), "every FAILED order");
+    assertEquals(
+        List.of(), failed(4, Duration.ofMinutes(11), mine, 5), "none failed 4 times or 11 minutes");
+  }
+
+  private void assertFailures(String sid, int failures, Instant since) {
+    OrderRecord found = record(sid, null);
+    assertEquals(
+        failures,
+        found.failures(),
+        says("failures counts each fail that landed", sid, null, found));
+    assertEquals(
+        since,
+        found.failedSince(),
+        says("failedSince is the time of the first failure", sid, null, found));
+  }
+
+  private List<String> failed(int minFailures, Duration age, Set<String> mine, int pageSize) {
+    return listOrders(
+        cursor -> admin().failedOrders(minFailures, age, cursor, pageSize), mine, pageSize, false);
+  }
+
+  /** Claims {@code sid} {@code minutes} after {@code t0} with a lease of {@code leaseMinutes}. */
+  private ClaimId claimedAt(Instant t0, int minutes, String sid, int leaseMinutes) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    return claimed(store(), snapshot(sid), Duration.ofMinutes(leaseMinutes));
+  }
+
+  /** Fails {@code sid} with {@code claimId} {@code minutes} after {@code t0}. */
+  private void failedAt(Instant t0, int minutes, String sid, ClaimId claimId) {
+    clock.set(t0.plus(Duration.ofMinutes(minutes)));
+    written(store().fail(sid, claimId, "declined at minute " + minutes), "the fail", sid, claimId);
+  }
+
+  /**
+   * Five orders claimed at minutes 0 to 4, whose leases end at minutes 30, 6, 12, 6 (a short lease
+   * extended) and 5: at minute 40 they are listed at every page size by the lease's end, then
+   * session id, where the session ids' order and the order of the claims differ from that; those
+   * whose lease ran out 30 minutes ago are the first three.
+   *
+   * <p>If this fails, check that the listing sorts by leaseExpiresAt (as the last claim or extend
+   * wrote it), then session id, not by session id or claimedAt, and that its cursor is the same
+   * key.
+   */
+  @Test
+  @DisplayName("stuck orders are listed by their lease's end, not by session id nor by claim")
+  void admin_stuckListedOldestLeaseFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("stuck-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    String e = base + "-e";
+    claimedAt(t0, 0, a, 30);
+    claimedAt(t0, 1, c, 5);
+    claimedAt(t0, 2, b, 10);
+    ClaimId extended = claimedAt(t0, 3, d, 1);
+    written(store().extend(d, extended, Duration.ofMinutes(3)), "the extend", d, extended);
+    claimedAt(t0, 4, e, 1);
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d, e);
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          List.of(e, c, d, b, a),
+          stuck(Duration.ZERO, mine, pageSize),
+          "with page size "
+              + pageSize
+              + ", stuck orders whose leases end at minutes 5, 6, 6, 12, 30, by lease end then"
+              + " session id");
+    }
+    assertEquals(
+        List.of(e, c, d),
+        stuck(Duration.ofMinutes(30), mine, 2),
+        "leases that ran out at least 30 minutes ago (by minute 10)");
+  }
+
+  /**
+   * Four orders created in the order b, a, d, c, failed first at minutes 20, 10, 10 and 5, c again
+   * at minute 30: listed at every page size, by count and by age, by the first failure, then
+   * session id, where the session ids' order, the order of creation and that of the last failure
+   * differ from that.
+   *
+   * <p>If this fails, check that the listing sorts by failedSince (the first failure, kept by later
+   * claims and fails), then session id, not by session id or the last write, and that its cursor is
+   * the same key, on both paths: by count and by age.
+   */
+  @Test
+  @DisplayName(
+      "failed orders are listed by their first failure, not by session id nor by the last failure")
+  void admin_failedListedLongestFailingFirst() {
+    ownEra();
+    Instant t0 = now();
+    String base = sid("failed-order");
+    String a = base + "-a";
+    String b = base + "-b";
+    String c = base + "-c";
+    String d = base + "-d";
+    ClaimId bToken = claimed(b);
+    ClaimId aToken = claimed(a);
+    ClaimId dToken = claimed(d);
+    ClaimId cToken = claimed(c);
+    failedAt(t0, 5, c, cToken);
+    failedAt(t0, 10, a, aToken);
+    failedAt(t0, 10, d, dToken);
+    failedAt(t0, 20, b, bToken);
+    clock.set(t0.plus(Duration.ofMinutes(30)));
+    failedAt(t0, 30, c, claimed(c));
+    clock.set(t0.plus(Duration.ofMinutes(40)));
+    Set<String> mine = Set.of(a, b, c, d);
+    List<String> expected = List.of(c, a, d, b);
+    String order = "failed first at minutes 5, 10, 10, 20, by failedSince then session id";
+    for (int pageSize : new int[] {1, 2, 3, OrderStoreAdmin.MAX_PAGE_SIZE}) {
+      assertEquals(
+          expected,
+          failed(1, OrderStoreAdmin.MAX_AGE, mine, pageSize),
+          "by count, with page size " + pageSize + ": " + order);
+      assertEquals(
+          expected,
+          failed(Integer.MAX_VALUE, Duration.ZERO, mine, pageSize),
+          "by age, with page size " + pageSize + ": " + order);
+    }
+  }
+}
