@@ -207,12 +207,12 @@ public enum Scenario {
     run.provider().next(Behaviour.hang());
     List<Delivery> both = run.deliverTogether(run.paid("order"), a, b);
     run.provider().awaitCall(1);
-    run.expectAnswered(both, 409);
+    run.expect().answered(both, 409);
     run.provider().release(1);
-    run.expectAnswered(both, 200, 409);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectClaimsGranted("order", 1);
+    run.expect().answered(both, 200, 409);
+    run.expect().purchases("order", 1);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().claimsGranted("order", 1);
   }
 
   // A claims and hangs; A's process pauses past the lease; B re-claims and provisions; A resumes.
@@ -223,7 +223,7 @@ public enum Scenario {
     a.freeze();
     run.advance(LEASE);
     Delivery fresh = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(fresh, 200);
+    run.expect().answer(fresh, 200);
     a.thaw();
     return slow;
   }
@@ -233,13 +233,13 @@ public enum Scenario {
     Instance b = run.instance("B");
     Delivery slow = overrun(run, a, b);
     run.provider().releaseWithFailure(1, "provider outage", true);
-    run.expectAnswer(slow, ANY_ANSWER);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
+    run.expect().answer(slow, ANY_ANSWER);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().itemIsPurchase("order", 1);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 2);
+    run.expect().answer(retry, 200);
+    run.expect().purchases("order", 1);
+    run.expect().claimsGranted("order", 2);
   }
 
   private static void staleCompletion(ScenarioRun run) {
@@ -248,16 +248,16 @@ public enum Scenario {
     run.provider().honourIdempotencyKeys(false); // so A's late success is a second purchase
     Delivery slow = overrun(run, a, b);
     run.provider().release(1);
-    run.expectAnswer(slow, ANY_ANSWER);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
-    run.expectPurchases("order", 2);
-    run.expectOrphans("order", 2);
-    run.expectReported("order", 2);
+    run.expect().answer(slow, ANY_ANSWER);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().itemIsPurchase("order", 1);
+    run.expect().purchases("order", 2);
+    run.expect().orphans("order", 2);
+    run.expect().reported("order", 2);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 2);
-    run.expectReported("order", 2);
+    run.expect().answer(retry, 200);
+    run.expect().purchases("order", 2);
+    run.expect().reported("order", 2);
   }
 
   private static void crashBeforePurchase(ScenarioRun run) {
@@ -268,10 +268,10 @@ public enum Scenario {
     run.provider().awaitCall(1);
     run.advance(Duration.ofMinutes(1));
     Delivery early = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(early, 409);
+    run.expect().answer(early, 409);
     run.advance(LEASE);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
+    run.expect().answer(retry, 200);
     boughtOnce(run, "order");
   }
 
@@ -283,30 +283,30 @@ public enum Scenario {
     run.provider().awaitCall(1);
     run.advance(LEASE);
     Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
+    run.expect().answer(retry, 200);
     boughtOnce(run, "order");
   }
 
   private static void unpaidThenPaid(ScenarioRun run) {
     Instance a = run.instance("A");
     Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expectAnswer(unpaid, 200);
-    run.expectPurchases("order", 0);
-    run.expectNotClaimed("order");
+    run.expect().answer(unpaid, 200);
+    run.expect().purchases("order", 0);
+    run.expect().notClaimed("order");
     Delivery paid = a.deliverAndAwait(run.asyncSucceeded("order"));
-    run.expectAnswer(paid, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
+    run.expect().answer(paid, 200);
+    run.expect().purchases("order", 1);
+    run.expect().status("order", OrderStatus.PROVISIONED);
   }
 
   private static void asyncPaymentFailed(ScenarioRun run) {
     Instance a = run.instance("A");
     Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expectAnswer(unpaid, 200);
+    run.expect().answer(unpaid, 200);
     Delivery failed = a.deliverAndAwait(run.asyncFailed("order"));
-    run.expectAnswer(failed, 200);
-    run.expectPurchases("order", 0);
-    run.expectNotClaimed("order");
+    run.expect().answer(failed, 200);
+    run.expect().purchases("order", 0);
+    run.expect().notClaimed("order");
   }
 
   private static void duplicateAfterSuccess(ScenarioRun run) {
@@ -314,13 +314,13 @@ public enum Scenario {
     Instance b = run.instance("B");
     CheckoutEvent paid = run.paid("order");
     Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, 200);
+    run.expect().answer(first, 200);
     Delivery again = b.deliverAndAwait(paid);
-    run.expectAnswer(again, 200);
+    run.expect().answer(again, 200);
     Delivery third = a.deliverAndAwait(paid);
-    run.expectAnswer(third, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 1);
+    run.expect().answer(third, 200);
+    run.expect().purchases("order", 1);
+    run.expect().claimsGranted("order", 1);
   }
 
   private static void storeDownDuringComplete(ScenarioRun run) {
@@ -330,16 +330,16 @@ public enum Scenario {
       String order = lands ? "landed" : "lost";
       a.storeFailsFrom("complete", lands);
       Delivery first = a.deliverAndAwait(run.paid(order));
-      run.expectAnswer(first, NOT_2XX);
+      run.expect().answer(first, NOT_2XX);
       a.reconnect();
       run.advance(LEASE);
       Delivery retry = b.deliverAndAwait(run.paid(order));
-      run.expectAnswer(retry, 200);
-      run.expectPurchases(order, 1);
-      run.expectStatus(order, OrderStatus.PROVISIONED);
-      run.expectItemIsPurchase(order, 1);
-      run.expectNoFailAfterUnknownComplete();
-      run.expectNeverFailed(order);
+      run.expect().answer(retry, 200);
+      run.expect().purchases(order, 1);
+      run.expect().status(order, OrderStatus.PROVISIONED);
+      run.expect().itemIsPurchase(order, 1);
+      run.expect().noFailAfterUnknownComplete();
+      run.expect().neverFailed(order);
     }
   }
 
@@ -349,14 +349,14 @@ public enum Scenario {
     run.provider().next(Behaviour.refuse("out of stock at the provider"));
     CheckoutEvent paid = run.paid("order");
     Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
-    run.expectStatus("order", OrderStatus.FAILED);
-    run.expectLastErrorContains("order", "out of stock at the provider");
+    run.expect().answer(first, NOT_2XX);
+    run.expect().status("order", OrderStatus.FAILED);
+    run.expect().lastErrorContains("order", "out of stock at the provider");
     Delivery retry = b.deliverAndAwait(paid); // Stripe's retry: the same event
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectLastErrorContains("order", "out of stock at the provider");
+    run.expect().answer(retry, 200);
+    run.expect().purchases("order", 1);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().lastErrorContains("order", "out of stock at the provider");
   }
 
   private static void slowCallWithHeartbeats(ScenarioRun run) {
@@ -369,31 +369,31 @@ public enum Scenario {
       run.advance(HEARTBEAT);
       if (beat % 4 == 0) {
         Delivery other = b.deliverAndAwait(run.paid("order"));
-        run.expectAnswer(other, 409);
+        run.expect().answer(other, 409);
       }
       if (beat % 5 == 0) {
         Delivery same = a.deliverAndAwait(run.paid("order"));
-        run.expectAnswer(same, 409);
+        run.expect().answer(same, 409);
       }
     }
     run.provider().release(1);
-    run.expectAnswer(slow, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectOrphans("order");
-    run.expectReported("order");
-    run.expectClaimsGranted("order", 1);
+    run.expect().answer(slow, 200);
+    run.expect().purchases("order", 1);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().orphans("order");
+    run.expect().reported("order");
+    run.expect().claimsGranted("order", 1);
   }
 
   private static void redeliveryNewEventId(ScenarioRun run) {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
     Delivery first = a.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(first, 200);
+    run.expect().answer(first, 200);
     Delivery redelivered = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(redelivered, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 1);
+    run.expect().answer(redelivered, 200);
+    run.expect().purchases("order", 1);
+    run.expect().claimsGranted("order", 1);
   }
 
   private static void paymentEventsInAnyOrder(ScenarioRun run) {
@@ -401,34 +401,34 @@ public enum Scenario {
     Instance b = run.instance("B");
     // async_payment_succeeded first, at B; the session's unpaid completed comes later, at A
     Delivery paidFirst = b.deliverAndAwait(run.asyncSucceeded("early"));
-    run.expectAnswer(paidFirst, 200);
-    run.expectPurchases("early", 1);
-    run.expectStatus("early", OrderStatus.PROVISIONED);
+    run.expect().answer(paidFirst, 200);
+    run.expect().purchases("early", 1);
+    run.expect().status("early", OrderStatus.PROVISIONED);
     Delivery lateUnpaid = a.deliverAndAwait(run.unpaid("early"));
-    run.expectAnswer(lateUnpaid, 200);
+    run.expect().answer(lateUnpaid, 200);
     boughtOnce(run, "early");
     // async_payment_succeeded alone: its completed never arrives
     Delivery alone = a.deliverAndAwait(run.asyncSucceeded("alone"));
-    run.expectAnswer(alone, 200);
-    run.expectPurchases("alone", 1);
-    run.expectStatus("alone", OrderStatus.PROVISIONED);
+    run.expect().answer(alone, 200);
+    run.expect().purchases("alone", 1);
+    run.expect().status("alone", OrderStatus.PROVISIONED);
     // unpaid at A, paid at B
     Delivery unpaid = a.deliverAndAwait(run.unpaid("split"));
-    run.expectAnswer(unpaid, 200);
-    run.expectPurchases("split", 0);
-    run.expectNotClaimed("split");
+    run.expect().answer(unpaid, 200);
+    run.expect().purchases("split", 0);
+    run.expect().notClaimed("split");
     Delivery paid = b.deliverAndAwait(run.asyncSucceeded("split"));
-    run.expectAnswer(paid, 200);
-    run.expectPurchases("split", 1);
-    run.expectStatus("split", OrderStatus.PROVISIONED);
+    run.expect().answer(paid, 200);
+    run.expect().purchases("split", 1);
+    run.expect().status("split", OrderStatus.PROVISIONED);
   }
 
   private static void freeOrder(ScenarioRun run) {
     Instance a = run.instance("A");
     Delivery free = a.deliverAndAwait(run.free("order"));
-    run.expectAnswer(free, 200);
+    run.expect().answer(free, 200);
     boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 1);
+    run.expect().claimsGranted("order", 1);
   }
 
   private static void unknownProviderOutcome(ScenarioRun run) {
@@ -437,14 +437,14 @@ public enum Scenario {
     run.provider().next(Behaviour.buyThenTimeOut(), Behaviour.buyThenTimeOut());
     CheckoutEvent paid = run.paid("order");
     Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
-    run.expectPurchases("order", 1);
+    run.expect().answer(first, NOT_2XX);
+    run.expect().purchases("order", 1);
     run.advance(LEASE);
     Delivery again = a.deliverAndAwait(paid); // Stripe's retry of the same event, same instance
-    run.expectAnswer(again, NOT_2XX);
+    run.expect().answer(again, NOT_2XX);
     run.advance(LEASE);
     Delivery redelivered = b.deliverAndAwait(run.paid("order")); // a new event, another instance
-    run.expectAnswer(redelivered, 200);
+    run.expect().answer(redelivered, 200);
     boughtOnce(run, "order");
   }
 
@@ -453,16 +453,16 @@ public enum Scenario {
     run.provider().next(Behaviour.refuse("out of stock at the provider"));
     CheckoutEvent paid = run.paid("order");
     Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
+    run.expect().answer(first, NOT_2XX);
     run.advance(LEASE);
     Delivery retry = a.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
-    run.expectOrphans("order");
-    run.expectReported("order");
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectPurchases("order", 1);
-    run.expectItemIsPurchase("order", 1);
-    run.expectClaimsGranted("order", 2);
+    run.expect().answer(retry, 200);
+    run.expect().orphans("order");
+    run.expect().reported("order");
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().purchases("order", 1);
+    run.expect().itemIsPurchase("order", 1);
+    run.expect().claimsGranted("order", 2);
   }
 
   // Each round: a heartbeat's worth of time, then A pauses and B comes just before A's lapse.
@@ -477,15 +477,15 @@ public enum Scenario {
       a.freeze();
       run.advanceTo(lapse.minusMillis(1));
       Delivery other = b.deliverAndAwait(paid);
-      run.expectAnswer(other, 409);
-      run.expectClaimsGranted("order", 1);
+      run.expect().answer(other, 409);
+      run.expect().claimsGranted("order", 1);
       a.thaw();
     }
     run.provider().release(1);
-    run.expectAnswer(slow, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectClaimsGranted("order", 1);
+    run.expect().answer(slow, 200);
+    run.expect().purchases("order", 1);
+    run.expect().status("order", OrderStatus.PROVISIONED);
+    run.expect().claimsGranted("order", 1);
   }
 
   private static void supersededHeartbeat(ScenarioRun run) {
@@ -501,29 +501,29 @@ public enum Scenario {
     Delivery fresh = b.deliver(paid);
     run.provider().awaitCall(2);
     a.thawOneTimer(); // A's overdue heartbeat alone: B holds the order now
-    run.expectCallCutOff(1);
+    run.expect().callCutOff(1);
     a.thaw();
     run.advance(HEARTBEAT.multipliedBy(3));
-    run.expectNoExtendAfterSuperseded();
+    run.expect().noExtendAfterSuperseded();
     run.provider().release(2);
-    run.expectAnswer(fresh, 200);
+    run.expect().answer(fresh, 200);
     run.provider().release(1);
-    run.expectAnswer(slow, ANY_ANSWER);
+    run.expect().answer(slow, ANY_ANSWER);
     boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
+    run.expect().claimsGranted("order", 2);
   }
 
   private static void twoOrdersOfOneCart(ScenarioRun run) {
     Instance a = run.instance("A");
     Instance b = run.instance("B");
     Delivery first = a.deliverAndAwait(run.paid("first"));
-    run.expectAnswer(first, 200);
+    run.expect().answer(first, 200);
     Delivery second = b.deliverAndAwait(run.paid("second"));
-    run.expectAnswer(second, 200);
-    run.expectPurchases("first", 1);
-    run.expectPurchases("second", 1);
-    run.expectItemIsPurchase("first", 1);
-    run.expectItemIsPurchase("second", 1);
+    run.expect().answer(second, 200);
+    run.expect().purchases("first", 1);
+    run.expect().purchases("second", 1);
+    run.expect().itemIsPurchase("first", 1);
+    run.expect().itemIsPurchase("second", 1);
   }
 
   private static void cutOffBeforeLeaseLapses(ScenarioRun run) {
@@ -535,16 +535,16 @@ public enum Scenario {
     a.cutOffFromStore();
     Instant lapse = run.leaseObtained(a, "order");
     run.advanceTo(lapse.minusMillis(1));
-    run.expectAnswer(slow, NOT_2XX);
-    run.expectCallCutOff(1);
-    run.expectClaimsGranted("order", 1);
+    run.expect().answer(slow, NOT_2XX);
+    run.expect().callCutOff(1);
+    run.expect().claimsGranted("order", 1);
     run.advanceTo(lapse);
     Delivery retry = b.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
+    run.expect().answer(retry, 200);
     a.reconnect();
     run.provider().release(1);
     boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
+    run.expect().claimsGranted("order", 2);
   }
 
   private static void providerTimeout(ScenarioRun run) {
@@ -553,21 +553,21 @@ public enum Scenario {
     CheckoutEvent paid = run.paid("order");
     Delivery slow = hangingCall(run, a, paid);
     run.advance(PROVIDER_TIMEOUT);
-    run.expectAnswer(slow, NOT_2XX);
-    run.expectCallCutOff(1);
+    run.expect().answer(slow, NOT_2XX);
+    run.expect().callCutOff(1);
     run.advance(LEASE);
     Delivery retry = b.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
+    run.expect().answer(retry, 200);
     run.provider().release(1);
     boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
+    run.expect().claimsGranted("order", 2);
   }
 
   /** The order ends provisioned with its first purchase, the only one. */
   private static void boughtOnce(ScenarioRun run, String order) {
-    run.expectPurchases(order, 1);
-    run.expectStatus(order, OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase(order, 1);
+    run.expect().purchases(order, 1);
+    run.expect().status(order, OrderStatus.PROVISIONED);
+    run.expect().itemIsPurchase(order, 1);
   }
 
   /** Delivers {@code event} to {@code instance} and waits until its provider call hangs. */
