@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
 
 /**
  * How a run tells what happened: its orders by the names the scenario gave them, times since the
@@ -83,21 +84,24 @@ final class RunReport {
    * What the handler did, in a line: the answers of every delivery in the order they were made
    * ({@code -} for none), and the purchases per order.
    *
-   * @param orders each order's name and session id, in the order they were made
+   * @param orders each order by its name, in the order they were made
    * @param reports how many orphans the handler reported
    */
   static String summary(
-      List<Delivery> deliveries, Map<String, String> orders, FakeProvider provider, int reports) {
+      List<Delivery> deliveries,
+      Map<String, OrderSnapshot> orders,
+      FakeProvider provider,
+      int reports) {
     StringBuilder answers = new StringBuilder();
     for (Delivery delivery : deliveries) {
       answers.append(answers.length() == 0 ? "" : " ");
       answers.append(delivery.answered() ? String.valueOf(delivery.status()) : "-");
     }
     StringBuilder bought = new StringBuilder();
-    for (Map.Entry<String, String> order : orders.entrySet()) {
+    for (Map.Entry<String, OrderSnapshot> order : orders.entrySet()) {
       bought.append(bought.length() == 0 ? "" : ", ");
       bought
-          .append(provider.purchases(order.getValue()))
+          .append(provider.purchases(order.getValue().sessionId()))
           .append(" bought for ")
           .append(order.getKey());
     }

@@ -380,9 +380,7 @@ public final class ScenarioRun implements AutoCloseable {
    * were made ({@code -} for none), and the purchases per order.
    */
   public synchronized String summary() {
-    Map<String, String> sessionIds = new LinkedHashMap<>();
-    orders.forEach((name, order) -> sessionIds.put(name, order.sessionId()));
-    return RunReport.summary(threads.deliveries(), sessionIds, provider, reports.size());
+    return RunReport.summary(threads.deliveries(), orders, provider, reports.size());
   }
 
   /** The orphan reports the handler instances made for the order, in order. */
