@@ -75,8 +75,9 @@ public abstract class FulfilmentScenarios {
   }
 
   /**
-   * A run of your own, for a replay a failure printed or a scenario of your own; closed by the
-   * caller (try-with-resources).
+   * A run of your own, for a replay a failure printed or a scenario of your own: its steps drive
+   * the world ({@code run.instance("A")}, {@code run.paid("order")}, {@code run.advance(...)}),
+   * {@code run.expect()} checks what the handler did. Closed by the caller (try-with-resources).
    *
    * @param id a name for messages
    */

@@ -15,7 +15,8 @@ import org.fencekit.store.OrderStore;
  * keeps time or runs timers of its own will not see what the scenario does.
  *
  * @param instance the instance's name ("A", "B", ...)
- * @param store the run's store as this instance reaches it (the kit can cut it off); do not close
+ * @param store the run's store as this instance reaches it (each call recorded in the run's
+ *     history; the kit can cut it off); do not close
  * @param provider the run's fake provider as this instance calls it
  * @param clock the run's test clock
  * @param scheduler where the handler must run its heartbeats and deadlines

@@ -22,7 +22,7 @@ public final class Instance {
     this.name = name;
     this.scheduler =
         new ManualScheduler(run.clock(), task -> run.timeline().add(name, "timer: " + task));
-    this.store = new InstanceStore(run.store(), this, run);
+    this.store = new InstanceStore(run, name);
   }
 
   void attach(HandlerUnderTest handler) {

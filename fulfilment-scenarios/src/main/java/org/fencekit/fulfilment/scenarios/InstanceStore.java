@@ -1,12 +1,11 @@
 package org.fencekit.fulfilment.scenarios;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import org.fencekit.history.Call;
+import org.fencekit.history.Operation;
+import org.fencekit.history.Request;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -18,45 +17,36 @@ import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 
 /**
- * The run's store as one handler instance sees it: every call is recorded in the timeline and in a
- * call log the checks read, and the kit can take it down (the network between this instance and the
- * store fails) or cut it off for good (the instance crashed). Closing it does nothing: the run owns
- * the store.
+ * The run's store as one handler instance sees it. Every call is recorded in the run's {@link
+ * org.fencekit.history.History} with the instance's name as its caller, and every write is shown in
+ * the timeline. The kit can take the store down for this instance (the network between them fails:
+ * calls are unreachable, or the first lands and only its answer is lost), and a call so cut off is
+ * recorded with the {@link StoreUnavailableException} the instance got; or cut it off for good (the
+ * instance crashed: its calls reach nothing and are not recorded). Closing it does nothing: the run
+ * owns the store.
  */
 final class InstanceStore implements OrderStore {
 
-  /**
-   * One call the instance sent: what, with which token, when (on the run's clock), whether its
-   * outcome was unknown, and what it answered ({@code Claimed}, {@code Written}, {@code
-   * Superseded}, ...; {@code null} if it threw or could not be sent).
-   */
-  record Call(
-      String operation,
-      String sessionId,
-      ClaimId claimId,
-      Instant at,
-      boolean outcomeUnknown,
-      String answer) {
-
-    /** Whether it granted or renewed the lease: a claim answered Claimed, an extend Written. */
-    boolean leased() {
-      return "Claimed".equals(answer) || (operation.equals("extend") && "Written".equals(answer));
-    }
+  /** What the kit does to one call. */
+  private enum Fault {
+    /** The call reaches the store. */
+    NONE,
+    /** The call never reaches the store. */
+    UNREACHABLE,
+    /** The call lands in the store and its answer is lost on the way back. */
+    ANSWER_LOST
   }
 
-  private final OrderStore store;
-  private final Instance instance;
   private final ScenarioRun run;
-  private final List<Call> calls = new ArrayList<>();
+  private final String instance;
   private boolean down;
   private String downFrom;
   private boolean firstLands;
   private boolean crashed;
 
-  InstanceStore(OrderStore store, Instance instance, ScenarioRun run) {
-    this.store = store;
-    this.instance = instance;
+  InstanceStore(ScenarioRun run, String instance) {
     this.run = run;
+    this.instance = instance;
   }
 
   /** From the next {@code operation} on, every call fails; the first lands if {@code lands}. */
@@ -81,60 +71,36 @@ final class InstanceStore implements OrderStore {
     crashed = true;
   }
 
-  synchronized List<Call> calls() {
-    return List.copyOf(calls);
-  }
-
   @Override
   public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    return write(
-        "claim",
-        snapshot.sessionId(),
-        null,
-        () -> store.claim(snapshot, lease),
-        result -> describe(result));
+    return (ClaimResult) send(Request.claim(snapshot, lease));
   }
 
   @Override
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return write(
-        "complete",
-        sessionId,
-        claimId,
-        () -> store.complete(sessionId, claimId, item),
-        result -> "with " + item.providerOrderId() + ": " + describe(result));
+    return (WriteResult) send(Request.complete(sessionId, claimId, item));
   }
 
   @Override
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return write(
-        "fail",
-        sessionId,
-        claimId,
-        () -> store.fail(sessionId, claimId, error),
-        result -> "'" + shorten(error) + "': " + describe(result));
+    return (WriteResult) send(Request.fail(sessionId, claimId, error));
   }
 
   @Override
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return write(
-        "extend",
-        sessionId,
-        claimId,
-        () -> store.extend(sessionId, claimId, lease),
-        result -> describe(result));
+    return (WriteResult) send(Request.extend(sessionId, claimId, lease));
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public Optional<OrderRecord> get(String sessionId) {
-    reachable("get", sessionId, null, false);
-    return store.get(sessionId);
+    return (Optional<OrderRecord>) send(Request.get(sessionId));
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public List<Orphan> orphans(String sessionId) {
-    reachable("orphans", sessionId, null, false);
-    return store.orphans(sessionId);
+    return (List<Orphan>) send(Request.orphans(sessionId));
   }
 
   @Override
@@ -142,110 +108,111 @@ final class InstanceStore implements OrderStore {
 
   @Override
   public String toString() {
-    return store.toString();
+    return run.store().toString();
   }
 
-  private <T> T write(
-      String operation,
-      String sessionId,
-      ClaimId claimId,
-      Supplier<T> call,
-      Function<T, String> describe) {
-    Instant at = run.clock().instant();
-    boolean landsThenFails = reachable(operation, sessionId, claimId, true);
-    String what =
-        "store."
-            + operation
-            + "("
-            + run.label(sessionId)
-            + (claimId == null ? "" : ", " + shortForm(claimId));
-    T result;
-    try {
-      result = call.get();
-    } catch (RuntimeException e) {
-      record(
-          operation,
-          sessionId,
-          claimId,
-          at,
-          e instanceof StoreUnavailableException u && u.outcomeUnknown(),
-          null);
-      run.timeline().add(instance.name(), what + ") threw " + e);
-      throw e;
-    }
-    if (landsThenFails) {
-      record(operation, sessionId, claimId, at, true, null);
+  private Object send(Request request) {
+    Fault fault = fault(request.operation());
+    Call call = run.history().call(instance, request, () -> reach(request, fault));
+    if (fault == Fault.NONE && writes(request.operation())) {
       run.timeline()
           .add(
-              instance.name(),
-              what + ") landed (" + describe.apply(result) + "), then the answer was lost");
-      throw unavailable(operation, sessionId, true, "the answer was lost on the way back");
+              instance,
+              what(request)
+                  + ") "
+                  + (call.failure() == null
+                      ? describe(request, call.result())
+                      : "threw " + call.failure()));
     }
-    record(operation, sessionId, claimId, at, false, result.getClass().getSimpleName());
-    run.timeline().add(instance.name(), what + ") " + describe.apply(result));
-    return result;
+    return call.resultOrThrow();
   }
 
-  private synchronized void record(
-      String operation,
-      String sessionId,
-      ClaimId claimId,
-      Instant at,
-      boolean unknown,
-      String answer) {
-    calls.add(new Call(operation, sessionId, claimId, at, unknown, answer));
+  /** What the kit does to this call; throws if the instance crashed. */
+  private synchronized Fault fault(Operation operation) {
+    if (crashed) {
+      throw new ScenarioRun.RunEnded();
+    }
+    if (!down && operation.label().equals(downFrom)) {
+      down = true;
+      downFrom = null;
+      return firstLands ? Fault.ANSWER_LOST : Fault.UNREACHABLE;
+    }
+    return down ? Fault.UNREACHABLE : Fault.NONE;
   }
 
-  /**
-   * Throws if the instance cannot reach the store; for a write that takes the store down and lands
-   * first, returns true (the caller then performs it and throws after).
-   */
-  private boolean reachable(String operation, String sessionId, ClaimId claimId, boolean write) {
-    boolean landsThenFails = false;
-    synchronized (this) {
-      if (crashed) {
-        throw new ScenarioRun.RunEnded();
+  private Object reach(Request request, Fault fault) {
+    switch (fault) {
+      case UNREACHABLE -> {
+        run.timeline()
+            .add(
+                instance,
+                "store."
+                    + request.operation().label()
+                    + "("
+                    + run.label(request.sessionId())
+                    + ") unreachable");
+        throw unavailable(
+            request, writes(request.operation()), "the kit cut this instance off from the store");
       }
-      if (!down && operation.equals(downFrom)) {
-        down = true;
-        downFrom = null;
-        landsThenFails = firstLands;
-      } else if (!down) {
-        return false;
+      case ANSWER_LOST -> {
+        Object result = request.sendTo(run.store());
+        run.timeline()
+            .add(
+                instance,
+                what(request)
+                    + ") landed ("
+                    + describe(request, result)
+                    + "), then the answer was lost");
+        throw unavailable(
+            request, writes(request.operation()), "the answer was lost on the way back");
+      }
+      default -> {
+        return request.sendTo(run.store());
       }
     }
-    if (landsThenFails) {
-      return true;
-    }
-    record(operation, sessionId, claimId, run.clock().instant(), write, null);
-    run.timeline()
-        .add(instance.name(), "store." + operation + "(" + run.label(sessionId) + ") unreachable");
-    throw unavailable(operation, sessionId, write, "the kit cut this instance off from the store");
   }
 
-  private StoreUnavailableException unavailable(
-      String operation, String sessionId, boolean unknown, String detail) {
+  private static boolean writes(Operation operation) {
+    return operation != Operation.GET && operation != Operation.ORPHANS;
+  }
+
+  private static StoreUnavailableException unavailable(
+      Request request, boolean unknown, String detail) {
     return new StoreUnavailableException(
-        "scenario-kit", operation, sessionId, unknown, detail, null);
+        "scenario-kit", request.operation().label(), request.sessionId(), unknown, detail, null);
+  }
+
+  /** The call as the timeline shows it, up to its closing parenthesis. */
+  private String what(Request request) {
+    return "store."
+        + request.operation().label()
+        + "("
+        + run.label(request.sessionId())
+        + (request.claimId() == null ? "" : ", " + RunReport.shortForm(request.claimId()));
+  }
+
+  private String describe(Request request, Object result) {
+    return switch (request.operation()) {
+      case COMPLETE -> "with " + request.item().providerOrderId() + ": " + describe(result);
+      case FAIL -> "'" + shorten(request.error()) + "': " + describe(result);
+      default -> describe(result);
+    };
   }
 
   private String describe(Object result) {
     if (result instanceof ClaimResult.Claimed claimed) {
       return "Claimed "
-          + shortForm(claimed.claimId())
+          + RunReport.shortForm(claimed.claimId())
           + " until +"
           + run.sinceStart(claimed.record().leaseExpiresAt());
     }
     if (result instanceof ClaimResult claim) {
       return claim.getClass().getSimpleName() + " (" + claim.record().status() + ")";
     }
-    WriteResult write = (WriteResult) result;
-    return write.getClass().getSimpleName() + " (" + write.record().status() + ")";
-  }
-
-  /** A token as the timeline shows it: the fence and the nonce's first 8 digits. */
-  static String shortForm(ClaimId claimId) {
-    return claimId.fence() + ":" + claimId.nonce().substring(0, 8);
+    if (result instanceof WriteResult write) {
+      return write.getClass().getSimpleName() + " (" + write.record().status() + ")";
+    }
+    return "read";
   }
 
   private static String shorten(String text) {

@@ -1,15 +1,6 @@
 package org.fencekit.fulfilment.scenarios;
 
-import static org.fencekit.fulfilment.scenarios.ScenarioRun.HEARTBEAT;
-import static org.fencekit.fulfilment.scenarios.ScenarioRun.LEASE;
-import static org.fencekit.fulfilment.scenarios.ScenarioRun.PROVIDER_TIMEOUT;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.function.Consumer;
-import org.fencekit.fulfilment.CheckoutEvent;
-import org.fencekit.store.OrderStatus;
 
 /**
  * The failure sequences every Checkout fulfilment handler must survive, each with a stable id and a
@@ -23,79 +14,79 @@ public enum Scenario {
   S01_CONCURRENT_DELIVERIES(
       "s01_concurrentDeliveriesBuyOnce",
       "two concurrent deliveries buy one item; the loser is asked to retry later (409)",
-      Scenario::concurrentDeliveries),
+      ScenarioSteps::concurrentDeliveries),
 
   /** The seed's incident: a late failure over a newer attempt's success. */
   S02_LEASE_OVERRUN(
       "s02_leaseOverrunCannotUndoProvisioned",
       "a call that outlives its lease and then throws cannot fail the order another attempt"
           + " provisioned",
-      Scenario::leaseOverrun),
+      ScenarioSteps::leaseOverrun),
 
   /** A late success after a newer attempt's success. */
   S03_STALE_COMPLETION(
       "s03_staleCompletionIsReportedOrphan",
       "a call that outlives its lease and then succeeds keeps the customer's item and reports its"
           + " own purchase as an orphan, once",
-      Scenario::staleCompletion),
+      ScenarioSteps::staleCompletion),
 
   /** A crash after the claim, before the provider was called. */
   S04_CRASH_BEFORE_PURCHASE(
       "s04_crashBeforePurchaseRetryBuysOnce",
       "a crash before the purchase: the retry after the lease buys once",
-      Scenario::crashBeforePurchase),
+      ScenarioSteps::crashBeforePurchase),
 
   /** A crash after the provider answered, before the record was written. */
   S05_CRASH_AFTER_PURCHASE(
       "s05_crashAfterPurchaseRetryGetsSameItem",
       "a crash between the provider's answer and the record: the retry gets the same item, one"
           + " purchase",
-      Scenario::crashAfterPurchase),
+      ScenarioSteps::crashAfterPurchase),
 
   /** A delayed payment method. */
   S06_UNPAID_THEN_PAID(
       "s06_unpaidThenAsyncSucceededBuysOnceAfterPayment",
       "an unpaid completion buys nothing; async_payment_succeeded then buys once",
-      Scenario::unpaidThenPaid),
+      ScenarioSteps::unpaidThenPaid),
 
   /** A delayed payment that fails. */
   S07_ASYNC_PAYMENT_FAILED(
       "s07_asyncPaymentFailedBuysNothing",
       "async_payment_failed buys nothing and claims nothing",
-      Scenario::asyncPaymentFailed),
+      ScenarioSteps::asyncPaymentFailed),
 
   /** Stripe delivers at least once. */
   S08_DUPLICATE_AFTER_SUCCESS(
       "s08_duplicateDeliveryAfterSuccessBuysNothing",
       "a duplicate delivery after success answers 200 and buys nothing",
-      Scenario::duplicateAfterSuccess),
+      ScenarioSteps::duplicateAfterSuccess),
 
   /** The store fails on the complete, with its outcome unknown. */
   S09_STORE_DOWN_DURING_COMPLETE(
       "s09_storeDownDuringCompleteNeverFailsAndBuysOnce",
       "the store failing during complete (outcome unknown) is answered for a retry, never failed,"
           + " and the retry leaves one purchase, provisioned",
-      Scenario::storeDownDuringComplete),
+      ScenarioSteps::storeDownDuringComplete),
 
   /** The provider refuses once. */
   S10_PROVIDER_FAILURE_THEN_RETRY(
       "s10_providerFailureThenRetryProvisionsKeepingError",
       "a provider failure fails the order for a retry, which provisions it and keeps the last"
           + " error",
-      Scenario::providerFailureThenRetry),
+      ScenarioSteps::providerFailureThenRetry),
 
   /** A slow provider call kept owned by heartbeats. */
   S11_SLOW_CALL_HEARTBEATS(
       "s11_slowCallHeartbeatsKeepOneOwner",
       "a provider call that outlives several leases but heartbeats buys once, orphans nothing,"
           + " and every delivery meanwhile is asked to retry (409)",
-      Scenario::slowCallWithHeartbeats),
+      ScenarioSteps::slowCallWithHeartbeats),
 
   /** Stripe sends the same session under a new event id. */
   S12_REDELIVERY_NEW_EVENT_ID(
       "s12_redeliveryWithNewEventIdBuysOnce",
       "a redelivery of the session under a different event id buys nothing more",
-      Scenario::redeliveryNewEventId),
+      ScenarioSteps::redeliveryNewEventId),
 
   /** Stripe does not promise the order of events, nor that every one arrives. */
   S13_PAYMENT_EVENTS_IN_ANY_ORDER(
@@ -103,14 +94,14 @@ public enum Scenario {
       "async_payment_succeeded is fulfilled whether its unpaid checkout.session.completed came"
           + " first, comes later, never comes or came to another instance: one purchase after"
           + " payment, none before",
-      Scenario::paymentEventsInAnyOrder),
+      ScenarioSteps::paymentEventsInAnyOrder),
 
   /** A 100% coupon. */
   S14_FREE_ORDER(
       "s14_freeOrderIsFulfilled",
       "a session with nothing to pay (no_payment_required: a free order, a 100% coupon) is"
           + " fulfilled like a paid one",
-      Scenario::freeOrder),
+      ScenarioSteps::freeOrder),
 
   /** The provider bought, and the answer was lost. */
   S15_UNKNOWN_PROVIDER_OUTCOME(
@@ -118,35 +109,35 @@ public enum Scenario {
       "a provider call that bought and then timed out asks Stripe to retry, and every retry (same"
           + " instance or another, the same event or a new one, after any number of failures)"
           + " buys with the same idempotency key: one purchase, provisioned with it",
-      Scenario::unknownProviderOutcome),
+      ScenarioSteps::unknownProviderOutcome),
 
   /** The instance that failed takes the retry. */
   S16_RETRY_IN_SAME_PROCESS(
       "s16_retryInSameProcessSettlesWithNewToken",
       "the instance whose attempt failed takes Stripe's retry and settles with the token of its"
           + " new claim, not the one it held before: provisioned, no orphan",
-      Scenario::retryInSameProcess),
+      ScenarioSteps::retryInSameProcess),
 
   /** A heartbeat must renew the whole lease. */
   S17_HEARTBEAT_KEEPS_FULL_LEASE(
       "s17_eachHeartbeatKeepsOrderForFullLease",
       "each heartbeat keeps the order for a full lease: a delivery just before the lease the"
           + " handler last obtained would lapse is asked to retry and claims nothing",
-      Scenario::heartbeatKeepsFullLease),
+      ScenarioSteps::heartbeatKeepsFullLease),
 
   /** A heartbeat learns the order was taken over. */
   S18_SUPERSEDED_HEARTBEAT(
       "s18_supersededHeartbeatStopsAndTellsCall",
       "a heartbeat answered Superseded tells the provider call at once that it lost the order,"
           + " and the heartbeats stop",
-      Scenario::supersededHeartbeat),
+      ScenarioSteps::supersededHeartbeat),
 
   /** The same cart bought twice is two orders. */
   S19_TWO_ORDERS_ONE_CART(
       "s19_twoOrdersOfOneCartBuyTwice",
       "two orders of the same cart by the same customer are two purchases: the idempotency key"
           + " names the order, not the cart",
-      Scenario::twoOrdersOfOneCart),
+      ScenarioSteps::twoOrdersOfOneCart),
 
   /** Heartbeats cannot reach the store. */
   S20_CUT_OFF_BEFORE_LEASE_LAPSES(
@@ -154,14 +145,14 @@ public enum Scenario {
       "when heartbeats cannot reach the store, the call is cut off (told, and its delivery asked"
           + " to retry) before the lease it last renewed lapses, so no second attempt calls the"
           + " provider while the first still may",
-      Scenario::cutOffBeforeLeaseLapses),
+      ScenarioSteps::cutOffBeforeLeaseLapses),
 
   /** A provider that never answers. */
   S21_PROVIDER_TIMEOUT(
       "s21_hungProviderCallGivenUpAtTimeout",
       "a provider call that never answers is given up at the provider timeout, heartbeats"
           + " notwithstanding, and the retry buys once with the same key",
-      Scenario::providerTimeout);
+      ScenarioSteps::providerTimeout);
 
   private final String id;
   private final String rule;
@@ -196,386 +187,5 @@ public enum Scenario {
       }
     }
     throw new IllegalArgumentException("no scenario has id '" + id + "'");
-  }
-
-  private static final int[] NOT_2XX = {500, 502, 503, 504};
-  private static final int[] ANY_ANSWER = {200, 409, 500, 502, 503, 504};
-
-  private static void concurrentDeliveries(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang());
-    List<Delivery> both = run.deliverTogether(run.paid("order"), a, b);
-    run.provider().awaitCall(1);
-    run.expectAnswered(both, 409);
-    run.provider().release(1);
-    run.expectAnswered(both, 200, 409);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectClaimsGranted("order", 1);
-  }
-
-  // A claims and hangs; A's process pauses past the lease; B re-claims and provisions; A resumes.
-  private static Delivery overrun(ScenarioRun run, Instance a, Instance b) {
-    run.provider().next(Behaviour.hang());
-    Delivery slow = a.deliver(run.paid("order"));
-    run.provider().awaitCall(1);
-    a.freeze();
-    run.advance(LEASE);
-    Delivery fresh = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(fresh, 200);
-    a.thaw();
-    return slow;
-  }
-
-  private static void leaseOverrun(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    Delivery slow = overrun(run, a, b);
-    run.provider().releaseWithFailure(1, "provider outage", true);
-    run.expectAnswer(slow, ANY_ANSWER);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 2);
-  }
-
-  private static void staleCompletion(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().honourIdempotencyKeys(false); // so A's late success is a second purchase
-    Delivery slow = overrun(run, a, b);
-    run.provider().release(1);
-    run.expectAnswer(slow, ANY_ANSWER);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase("order", 1);
-    run.expectPurchases("order", 2);
-    run.expectOrphans("order", 2);
-    run.expectReported("order", 2);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 2);
-    run.expectReported("order", 2);
-  }
-
-  private static void crashBeforePurchase(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.crashBeforeBuying());
-    a.deliver(run.paid("order"));
-    run.provider().awaitCall(1);
-    run.advance(Duration.ofMinutes(1));
-    Delivery early = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(early, 409);
-    run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    boughtOnce(run, "order");
-  }
-
-  private static void crashAfterPurchase(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.crashAfterBuying());
-    a.deliver(run.paid("order"));
-    run.provider().awaitCall(1);
-    run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(retry, 200);
-    boughtOnce(run, "order");
-  }
-
-  private static void unpaidThenPaid(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expectAnswer(unpaid, 200);
-    run.expectPurchases("order", 0);
-    run.expectNotClaimed("order");
-    Delivery paid = a.deliverAndAwait(run.asyncSucceeded("order"));
-    run.expectAnswer(paid, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-  }
-
-  private static void asyncPaymentFailed(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expectAnswer(unpaid, 200);
-    Delivery failed = a.deliverAndAwait(run.asyncFailed("order"));
-    run.expectAnswer(failed, 200);
-    run.expectPurchases("order", 0);
-    run.expectNotClaimed("order");
-  }
-
-  private static void duplicateAfterSuccess(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, 200);
-    Delivery again = b.deliverAndAwait(paid);
-    run.expectAnswer(again, 200);
-    Delivery third = a.deliverAndAwait(paid);
-    run.expectAnswer(third, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 1);
-  }
-
-  private static void storeDownDuringComplete(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    for (boolean lands : new boolean[] {true, false}) {
-      String order = lands ? "landed" : "lost";
-      a.storeFailsFrom("complete", lands);
-      Delivery first = a.deliverAndAwait(run.paid(order));
-      run.expectAnswer(first, NOT_2XX);
-      a.reconnect();
-      run.advance(LEASE);
-      Delivery retry = b.deliverAndAwait(run.paid(order));
-      run.expectAnswer(retry, 200);
-      run.expectPurchases(order, 1);
-      run.expectStatus(order, OrderStatus.PROVISIONED);
-      run.expectItemIsPurchase(order, 1);
-      run.expectNoFailAfterUnknownComplete();
-      run.expectNeverFailed(order);
-    }
-  }
-
-  private static void providerFailureThenRetry(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.refuse("out of stock at the provider"));
-    CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
-    run.expectStatus("order", OrderStatus.FAILED);
-    run.expectLastErrorContains("order", "out of stock at the provider");
-    Delivery retry = b.deliverAndAwait(paid); // Stripe's retry: the same event
-    run.expectAnswer(retry, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectLastErrorContains("order", "out of stock at the provider");
-  }
-
-  private static void slowCallWithHeartbeats(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang());
-    Delivery slow = a.deliver(run.paid("order"));
-    run.provider().awaitCall(1);
-    for (int beat = 1; beat <= 14; beat++) { // 7 minutes: three and a half leases
-      run.advance(HEARTBEAT);
-      if (beat % 4 == 0) {
-        Delivery other = b.deliverAndAwait(run.paid("order"));
-        run.expectAnswer(other, 409);
-      }
-      if (beat % 5 == 0) {
-        Delivery same = a.deliverAndAwait(run.paid("order"));
-        run.expectAnswer(same, 409);
-      }
-    }
-    run.provider().release(1);
-    run.expectAnswer(slow, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectOrphans("order");
-    run.expectReported("order");
-    run.expectClaimsGranted("order", 1);
-  }
-
-  private static void redeliveryNewEventId(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    Delivery first = a.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(first, 200);
-    Delivery redelivered = b.deliverAndAwait(run.paid("order"));
-    run.expectAnswer(redelivered, 200);
-    run.expectPurchases("order", 1);
-    run.expectClaimsGranted("order", 1);
-  }
-
-  private static void paymentEventsInAnyOrder(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    // async_payment_succeeded first, at B; the session's unpaid completed comes later, at A
-    Delivery paidFirst = b.deliverAndAwait(run.asyncSucceeded("early"));
-    run.expectAnswer(paidFirst, 200);
-    run.expectPurchases("early", 1);
-    run.expectStatus("early", OrderStatus.PROVISIONED);
-    Delivery lateUnpaid = a.deliverAndAwait(run.unpaid("early"));
-    run.expectAnswer(lateUnpaid, 200);
-    boughtOnce(run, "early");
-    // async_payment_succeeded alone: its completed never arrives
-    Delivery alone = a.deliverAndAwait(run.asyncSucceeded("alone"));
-    run.expectAnswer(alone, 200);
-    run.expectPurchases("alone", 1);
-    run.expectStatus("alone", OrderStatus.PROVISIONED);
-    // unpaid at A, paid at B
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("split"));
-    run.expectAnswer(unpaid, 200);
-    run.expectPurchases("split", 0);
-    run.expectNotClaimed("split");
-    Delivery paid = b.deliverAndAwait(run.asyncSucceeded("split"));
-    run.expectAnswer(paid, 200);
-    run.expectPurchases("split", 1);
-    run.expectStatus("split", OrderStatus.PROVISIONED);
-  }
-
-  private static void freeOrder(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Delivery free = a.deliverAndAwait(run.free("order"));
-    run.expectAnswer(free, 200);
-    boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 1);
-  }
-
-  private static void unknownProviderOutcome(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.buyThenTimeOut(), Behaviour.buyThenTimeOut());
-    CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
-    run.expectPurchases("order", 1);
-    run.advance(LEASE);
-    Delivery again = a.deliverAndAwait(paid); // Stripe's retry of the same event, same instance
-    run.expectAnswer(again, NOT_2XX);
-    run.advance(LEASE);
-    Delivery redelivered = b.deliverAndAwait(run.paid("order")); // a new event, another instance
-    run.expectAnswer(redelivered, 200);
-    boughtOnce(run, "order");
-  }
-
-  private static void retryInSameProcess(ScenarioRun run) {
-    Instance a = run.instance("A");
-    run.provider().next(Behaviour.refuse("out of stock at the provider"));
-    CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expectAnswer(first, NOT_2XX);
-    run.advance(LEASE);
-    Delivery retry = a.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
-    run.expectOrphans("order");
-    run.expectReported("order");
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectPurchases("order", 1);
-    run.expectItemIsPurchase("order", 1);
-    run.expectClaimsGranted("order", 2);
-  }
-
-  // Each round: a heartbeat's worth of time, then A pauses and B comes just before A's lapse.
-  private static void heartbeatKeepsFullLease(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    CheckoutEvent paid = run.paid("order");
-    Delivery slow = hangingCall(run, a, paid);
-    for (int round = 1; round <= 3; round++) {
-      run.advance(HEARTBEAT);
-      Instant lapse = run.leaseObtained(a, "order");
-      a.freeze();
-      run.advanceTo(lapse.minusMillis(1));
-      Delivery other = b.deliverAndAwait(paid);
-      run.expectAnswer(other, 409);
-      run.expectClaimsGranted("order", 1);
-      a.thaw();
-    }
-    run.provider().release(1);
-    run.expectAnswer(slow, 200);
-    run.expectPurchases("order", 1);
-    run.expectStatus("order", OrderStatus.PROVISIONED);
-    run.expectClaimsGranted("order", 1);
-  }
-
-  private static void supersededHeartbeat(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    run.provider().next(Behaviour.hang(), Behaviour.hang());
-    CheckoutEvent paid = run.paid("order");
-    Delivery slow = a.deliver(paid);
-    run.provider().awaitCall(1);
-    run.advance(HEARTBEAT);
-    a.freeze();
-    run.advanceTo(run.leaseObtained(a, "order"));
-    Delivery fresh = b.deliver(paid);
-    run.provider().awaitCall(2);
-    a.thawOneTimer(); // A's overdue heartbeat alone: B holds the order now
-    run.expectCallCutOff(1);
-    a.thaw();
-    run.advance(HEARTBEAT.multipliedBy(3));
-    run.expectNoExtendAfterSuperseded();
-    run.provider().release(2);
-    run.expectAnswer(fresh, 200);
-    run.provider().release(1);
-    run.expectAnswer(slow, ANY_ANSWER);
-    boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
-  }
-
-  private static void twoOrdersOfOneCart(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    Delivery first = a.deliverAndAwait(run.paid("first"));
-    run.expectAnswer(first, 200);
-    Delivery second = b.deliverAndAwait(run.paid("second"));
-    run.expectAnswer(second, 200);
-    run.expectPurchases("first", 1);
-    run.expectPurchases("second", 1);
-    run.expectItemIsPurchase("first", 1);
-    run.expectItemIsPurchase("second", 1);
-  }
-
-  private static void cutOffBeforeLeaseLapses(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    CheckoutEvent paid = run.paid("order");
-    Delivery slow = hangingCall(run, a, paid);
-    run.advance(HEARTBEAT);
-    a.cutOffFromStore();
-    Instant lapse = run.leaseObtained(a, "order");
-    run.advanceTo(lapse.minusMillis(1));
-    run.expectAnswer(slow, NOT_2XX);
-    run.expectCallCutOff(1);
-    run.expectClaimsGranted("order", 1);
-    run.advanceTo(lapse);
-    Delivery retry = b.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
-    a.reconnect();
-    run.provider().release(1);
-    boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
-  }
-
-  private static void providerTimeout(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    CheckoutEvent paid = run.paid("order");
-    Delivery slow = hangingCall(run, a, paid);
-    run.advance(PROVIDER_TIMEOUT);
-    run.expectAnswer(slow, NOT_2XX);
-    run.expectCallCutOff(1);
-    run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(paid);
-    run.expectAnswer(retry, 200);
-    run.provider().release(1);
-    boughtOnce(run, "order");
-    run.expectClaimsGranted("order", 2);
-  }
-
-  /** The order ends provisioned with its first purchase, the only one. */
-  private static void boughtOnce(ScenarioRun run, String order) {
-    run.expectPurchases(order, 1);
-    run.expectStatus(order, OrderStatus.PROVISIONED);
-    run.expectItemIsPurchase(order, 1);
-  }
-
-  /** Delivers {@code event} to {@code instance} and waits until its provider call hangs. */
-  private static Delivery hangingCall(ScenarioRun run, Instance instance, CheckoutEvent event) {
-    int call = run.provider().calls().size() + 1;
-    run.provider().next(Behaviour.hang());
-    Delivery delivery = instance.deliver(event);
-    run.provider().awaitCall(call);
-    return delivery;
   }
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,27 +11,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.history.Answer;
+import org.fencekit.history.Call;
+import org.fencekit.history.History;
 import org.fencekit.history.ManualClock;
+import org.fencekit.history.Operation;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 
 /**
  * One scenario's world: a test clock, one store, the fake provider, and handler instances (the
  * processes of the user's service) made by the user's {@link HandlerFactory}. Its methods are the
- * steps of a scenario and the checks on what the handler did; each is recorded in the {@link
- * Timeline} and as a line of a replay, and a failed check throws a {@link ScenarioFailure} with
- * both.
+ * steps of a scenario; {@link #expect()} holds the checks on what the handler did. Each step and
+ * check is recorded in the {@link Timeline} and as a line of a replay, and a failed check throws a
+ * {@link ScenarioFailure} with both. Every store call an instance makes is recorded, with the
+ * instance's name as its caller, in the run's {@link #history()}.
  *
  * <p>Time only moves by {@link #advance}, which runs every instance's due timers at their moment.
  * Waiting for other threads (an answer, a provider call, the handler going idle) is bounded by the
@@ -54,24 +53,22 @@ public final class ScenarioRun implements AutoCloseable {
 
   private static final AtomicInteger RUNS = new AtomicInteger();
 
-  private final String id;
   private final HandlerFactory factory;
   private final OrderStore store;
   private final ManualClock clock;
   private final Duration patience;
-  private final Instant start;
+  private final History history;
   private final Timeline timeline;
   private final Replay replay = new Replay();
+  private final RunReport report;
   private final FakeProvider provider;
+  private final RunThreads threads;
+  private final Checks checks;
   private final String prefix;
   private final Map<String, Instance> instances = new LinkedHashMap<>();
   private final Map<String, OrderSnapshot> orders = new LinkedHashMap<>();
-  private final Map<String, String> labels = new HashMap<>();
-  private final List<Delivery> deliveries = new ArrayList<>();
-  private final List<Thread> providerThreads = new ArrayList<>();
   private final List<OrphanReport> reports = new ArrayList<>();
   private final Map<CheckoutEvent, String> events = new IdentityHashMap<>();
-  private volatile boolean exactStatuses;
   private int eventCount;
   private int deliveryCount;
   private int groupCount;
@@ -87,14 +84,16 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public ScenarioRun(
       String id, HandlerFactory factory, OrderStore store, ManualClock clock, Duration patience) {
-    this.id = id;
     this.factory = factory;
     this.store = store;
     this.clock = clock;
     this.patience = patience;
-    this.start = clock.instant();
+    this.history = new History(clock);
     this.timeline = new Timeline(clock);
+    this.report = new RunReport(id, clock, timeline, replay);
     this.provider = new FakeProvider(this);
+    this.threads = new RunThreads(patience, timeline, provider, report);
+    this.checks = new Checks(this, threads);
     this.prefix = "cs_test_" + ClaimId.newNonce().substring(0, 8) + RUNS.incrementAndGet() + "_";
   }
 
@@ -105,8 +104,13 @@ public final class ScenarioRun implements AutoCloseable {
    * answers 500).
    */
   public ScenarioRun exactStatuses(boolean exact) {
-    this.exactStatuses = exact;
+    checks.exactStatuses(exact);
     return this;
+  }
+
+  /** The checks on what the handler did in this run: {@code run.expect().purchases("order", 1)}. */
+  public Checks expect() {
+    return checks;
   }
 
   /** The run's clock; move it with {@link #advance}. */
@@ -122,6 +126,15 @@ public final class ScenarioRun implements AutoCloseable {
   /** What happened so far. */
   public Timeline timeline() {
     return timeline;
+  }
+
+  /**
+   * Every store call the instances made so far, each with the instance's name as its caller; a call
+   * the kit cut off carries the {@link org.fencekit.store.StoreUnavailableException} the instance
+   * got.
+   */
+  public History history() {
+    return history;
   }
 
   /** How long, in real time, the run waits for other threads. */
@@ -144,7 +157,7 @@ public final class ScenarioRun implements AutoCloseable {
             provider.forInstance(instance),
             clock,
             instance.scheduler(),
-            providerExecutor(name),
+            threads.providerExecutor(name),
             instance::reported,
             LEASE,
             HEARTBEAT,
@@ -158,13 +171,18 @@ public final class ScenarioRun implements AutoCloseable {
     return instance;
   }
 
+  /** The instances made so far, in the order they were made. */
+  List<Instance> instances() {
+    return List.copyOf(instances.values());
+  }
+
   /** The order called {@code name}: a Checkout session of its own, unique to this run. */
   public OrderSnapshot order(String name) {
     return orders.computeIfAbsent(
         name,
         n -> {
           String sessionId = prefix + n;
-          labels.put(sessionId, n);
+          report.name(sessionId, n);
           return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "buyer@example.com", 1500, "eur");
         });
   }
@@ -236,7 +254,7 @@ public final class ScenarioRun implements AutoCloseable {
     CyclicBarrier barrier = new CyclicBarrier(to.length);
     List<Delivery> started = new ArrayList<>();
     for (int i = 0; i < to.length; i++) {
-      Delivery delivery = register(new Delivery(var + ".get(" + i + ")", to[i], event));
+      Delivery delivery = threads.register(new Delivery(var + ".get(" + i + ")", to[i], event));
       started.add(delivery);
     }
     for (Delivery delivery : started) {
@@ -252,16 +270,12 @@ public final class ScenarioRun implements AutoCloseable {
     return started;
   }
 
+  /** A new delivery of {@code event} to {@code instance}, named in the replay. */
   Delivery newDelivery(Instance instance, CheckoutEvent event, String how) {
     String var = "d" + (++deliveryCount);
     replay.line(
         "Delivery " + var + " = " + instance.var() + "." + how + "(" + eventVar(event) + ");");
-    return register(new Delivery(var, instance, event));
-  }
-
-  private synchronized Delivery register(Delivery delivery) {
-    deliveries.add(delivery);
-    return delivery;
+    return threads.register(new Delivery(var, instance, event));
   }
 
   private String eventVar(CheckoutEvent event) {
@@ -274,32 +288,9 @@ public final class ScenarioRun implements AutoCloseable {
     return var;
   }
 
+  /** Waits for {@code delivery}'s answer, then for the handlers to go idle. */
   void awaitQuietly(Delivery delivery) {
-    long deadline = System.nanoTime() + patience.toNanos();
-    while (!delivery.answered()) {
-      if (System.nanoTime() > deadline) {
-        throw failure(
-            "delivery "
-                + delivery
-                + " to "
-                + delivery.instance().name()
-                + " got no answer within "
-                + Timeline.format(patience)
-                + " of real time (does the handler wait for a provider call to be released, or"
-                + " for the clock to move?)");
-      }
-      pause();
-    }
-    quiesce();
-  }
-
-  private static void pause() {
-    try {
-      Thread.sleep(2); // waiting for other threads to make progress, not for a lease
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the handler", e);
-    }
+    threads.awaitAnswer(delivery);
   }
 
   /**
@@ -353,75 +344,31 @@ public final class ScenarioRun implements AutoCloseable {
    * Bounded by the run's patience.
    */
   public void quiesce() {
-    long deadline = System.nanoTime() + patience.toNanos();
-    int quietRounds = 0;
-    int lastSize = -1;
-    while (quietRounds < 10) {
-      if (System.nanoTime() > deadline) {
-        throw failure(
-            "the handler did not go idle within "
-                + Timeline.format(patience)
-                + " of real time; busy threads: "
-                + busyThreads());
-      }
-      int size = timeline.size();
-      if (busyThreads().isEmpty() && size == lastSize) {
-        quietRounds++;
-      } else {
-        quietRounds = 0;
-      }
-      lastSize = size;
-      pause();
-    }
+    threads.quiesce();
   }
 
-  private synchronized List<String> busyThreads() {
-    List<String> busy = new ArrayList<>();
-    for (Delivery delivery : deliveries) {
-      Thread thread = delivery.thread();
-      if (thread != null && !delivery.answered() && (!delivery.begun() || !parked(thread))) {
-        busy.add(thread.getName() + " " + thread.getState());
+  /**
+   * When the lease {@code instance} last obtained on the order lapses, if each claim and heartbeat
+   * asked for a full {@link #LEASE}: the time its last claim answered Claimed or extend answered
+   * Written was sent, plus the lease.
+   *
+   * @throws ScenarioFailure if the instance never held the order
+   */
+  public Instant leaseObtained(Instance instance, String order) {
+    String sessionId = sessionId(order);
+    Instant last = null;
+    for (Call call : history.calls()) {
+      if (call.caller().equals(instance.name())
+          && call.sessionId().equals(sessionId)
+          && (call.answer() == Answer.CLAIMED
+              || (call.operation() == Operation.EXTEND && call.answer() == Answer.WRITTEN))) {
+        last = call.at();
       }
     }
-    for (FakeProvider.ProviderCall call : provider.calls()) {
-      if (call.waking()) {
-        busy.add(call + " released, not yet resumed");
-      }
+    if (last == null) {
+      throw failure("instance " + instance.name() + " never claimed order '" + order + "'");
     }
-    for (Thread thread : providerThreads) {
-      if (!parked(thread)) {
-        busy.add(thread.getName() + " " + thread.getState());
-      }
-    }
-    return busy;
-  }
-
-  private static boolean parked(Thread thread) {
-    Thread.State state = thread.getState();
-    return state == Thread.State.TERMINATED
-        || state == Thread.State.WAITING
-        || state == Thread.State.TIMED_WAITING;
-  }
-
-  private Executor providerExecutor(String instance) {
-    AtomicInteger count = new AtomicInteger();
-    return task -> {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  task.run();
-                } catch (RunEnded e) {
-                  // the instance crashed or the run ended under this call
-                }
-              },
-              "scenario-provider-" + instance + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      synchronized (this) {
-        providerThreads.add(thread);
-      }
-      thread.start();
-    };
+    return last.plus(LEASE);
   }
 
   synchronized void reported(OrphanReport report) {
@@ -433,23 +380,7 @@ public final class ScenarioRun implements AutoCloseable {
    * were made ({@code -} for none), and the purchases per order.
    */
   public synchronized String summary() {
-    StringBuilder answers = new StringBuilder();
-    for (Delivery delivery : deliveries) {
-      answers.append(answers.length() == 0 ? "" : " ");
-      answers.append(delivery.answered() ? String.valueOf(delivery.status()) : "-");
-    }
-    StringBuilder bought = new StringBuilder();
-    for (Map.Entry<String, OrderSnapshot> order : orders.entrySet()) {
-      bought.append(bought.length() == 0 ? "" : ", ");
-      bought
-          .append(provider.purchases(order.getValue().sessionId()))
-          .append(" bought for ")
-          .append(order.getKey());
-    }
-    if (!reports.isEmpty()) {
-      bought.append(", ").append(reports.size()).append(" orphan(s) reported");
-    }
-    return "answers " + answers + "; " + bought;
+    return RunReport.summary(threads.deliveries(), orders, provider, reports.size());
   }
 
   /** The orphan reports the handler instances made for the order, in order. */
@@ -477,544 +408,23 @@ public final class ScenarioRun implements AutoCloseable {
     return replay;
   }
 
+  RunReport report() {
+    return report;
+  }
+
   /** The order's name in this run for a session id, or the session id itself. */
   String label(String sessionId) {
-    return labels.getOrDefault(sessionId, sessionId);
+    return report.label(sessionId);
   }
 
   /** The time since the run started, as {@code 2m30s}. */
   String sinceStart(Instant instant) {
-    return Timeline.format(Duration.between(start, instant));
-  }
-
-  // ---------------------------------------------------------------------------------- checks
-
-  /** What a check found wrong, and whether waiting could still put it right. */
-  private record Problem(String text, boolean hopeless) {}
-
-  private static Problem waitFor(String text) {
-    return new Problem(text, false);
-  }
-
-  private static Problem never(String text) {
-    return new Problem(text, true);
-  }
-
-  /**
-   * Passes once {@code check} finds nothing wrong; waits (bounded by the patience) while what it
-   * found could still change, and fails at once when it cannot.
-   */
-  private void eventually(Supplier<Problem> check) {
-    long deadline = System.nanoTime() + patience.toNanos();
-    while (true) {
-      quiesce();
-      Problem problem = check.get();
-      if (problem == null) {
-        return;
-      }
-      if (problem.hopeless() || System.nanoTime() > deadline) {
-        throw failure(problem.text());
-      }
-      pause();
-    }
-  }
-
-  /** Checks the delivery has answered one of {@code statuses}. */
-  public void expectAnswer(Delivery delivery, int... statuses) {
-    replay.line("run.expectAnswer(" + delivery + ", " + join(statuses) + ");");
-    eventually(
-        () -> {
-          if (!delivery.answered()) {
-            return waitFor(
-                "delivery "
-                    + delivery
-                    + " to "
-                    + delivery.instance().name()
-                    + " got no answer within "
-                    + Timeline.format(patience)
-                    + " of real time (does the handler wait for a provider call to be released, or"
-                    + " for the clock to move?)");
-          }
-          for (int allowed : statuses) {
-            if (judged(allowed) == judged(delivery.status())) {
-              return null;
-            }
-          }
-          return never(
-              "delivery "
-                  + delivery
-                  + " of "
-                  + delivery.event().eventId()
-                  + " to "
-                  + delivery.instance().name()
-                  + " was answered "
-                  + delivery.status()
-                  + (delivery.thrown() == null
-                      ? ""
-                      : " (the handler threw " + delivery.thrown() + ")")
-                  + ", expected "
-                  + expected(statuses));
-        });
-  }
-
-  /** A status as this run judges it: itself if exact, else 200 for any 2xx and 500 for the rest. */
-  private int judged(int status) {
-    return exactStatuses ? status : status >= 200 && status < 300 ? 200 : 500;
-  }
-
-  private String expected(int... statuses) {
-    List<String> names = new ArrayList<>();
-    for (int status : statuses) {
-      String name =
-          exactStatuses
-              ? String.valueOf(status)
-              : judged(status) == 200 ? "a 2xx (Stripe stops)" : "a non-2xx (Stripe retries)";
-      if (!names.contains(name)) {
-        names.add(name);
-      }
-    }
-    return (names.size() == 1 ? "" : "one of ") + String.join(", ", names);
-  }
-
-  /**
-   * Checks the answers so far: exactly {@code statuses} (in any order) among the deliveries that
-   * have answered; the rest must still be working.
-   */
-  public void expectAnswered(List<Delivery> group, int... statuses) {
-    replay.line("run.expectAnswered(" + groupVar(group) + ", " + join(statuses) + ");");
-    List<Integer> wanted = new ArrayList<>();
-    for (int status : statuses) {
-      wanted.add(judged(status));
-    }
-    wanted.sort(null);
-    eventually(
-        () -> {
-          List<Integer> answered = new ArrayList<>();
-          List<Integer> statusesAnswered = new ArrayList<>();
-          for (Delivery delivery : group) {
-            if (delivery.answered()) {
-              answered.add(judged(delivery.status()));
-              statusesAnswered.add(delivery.status());
-            }
-          }
-          answered.sort(null);
-          if (answered.equals(wanted)) {
-            return null;
-          }
-          List<String> wantedNames = new ArrayList<>();
-          for (int status : wanted) {
-            wantedNames.add(expected(status));
-          }
-          String text =
-              "the deliveries "
-                  + groupVar(group)
-                  + " have answered "
-                  + statusesAnswered
-                  + " ("
-                  + (group.size() - answered.size())
-                  + " still working), expected "
-                  + String.join(" and ", wantedNames);
-          return answered.size() < wanted.size() ? waitFor(text) : never(text);
-        });
-  }
-
-  private static String groupVar(List<Delivery> group) {
-    String first = group.get(0).toString();
-    return first.substring(0, first.indexOf('.'));
-  }
-
-  /** Checks how many purchases the provider made for the order. */
-  public void expectPurchases(String order, int purchases) {
-    replay.line("run.expectPurchases(" + Replay.quote(order) + ", " + purchases + ");");
-    String sessionId = sessionId(order);
-    eventually(
-        () -> {
-          String other = provider.keySharedWith(sessionId);
-          if (other != null) {
-            return never(
-                "a provider call for order '"
-                    + order
-                    + "' sent the idempotency key of order '"
-                    + label(other)
-                    + "' and was handed that order's purchase: a key must name one order (its"
-                    + " session), never a cart, a customer or a product");
-          }
-          int made = provider.purchases(sessionId);
-          if (made == purchases) {
-            return null;
-          }
-          String text =
-              "the provider bought "
-                  + made
-                  + " item(s) for order '"
-                  + order
-                  + "' ("
-                  + provider.items(sessionId)
-                  + ", "
-                  + provider.calls(sessionId)
-                  + " call(s)), expected "
-                  + purchases
-                  + (made > purchases && purchases > 0
-                      ? ": the customer's order was bought more than once"
-                      : made > purchases ? ": bought before the scenario allowed it" : "");
-          return made < purchases ? waitFor(text) : never(text);
-        });
-  }
-
-  /** Checks the order's status in the store. */
-  public void expectStatus(String order, OrderStatus status) {
-    replay.line("run.expectStatus(" + Replay.quote(order) + ", OrderStatus." + status + ");");
-    eventually(
-        () -> {
-          Optional<OrderRecord> record = record(order);
-          if (record.isEmpty()) {
-            return waitFor("order '" + order + "' is not in the store, expected " + status);
-          }
-          return record.get().status() == status
-              ? null
-              : waitFor(
-                  "order '"
-                      + order
-                      + "' is "
-                      + describe(record.get())
-                      + " in the store, expected "
-                      + status);
-        });
-  }
-
-  /**
-   * Checks the order is provisioned with the {@code n}-th item the provider bought for it (counting
-   * from 1).
-   */
-  public void expectItemIsPurchase(String order, int n) {
-    replay.line("run.expectItemIsPurchase(" + Replay.quote(order) + ", " + n + ");");
-    eventually(
-        () -> {
-          List<Item> items = provider.items(sessionId(order));
-          if (items.size() < n) {
-            return waitFor(
-                "the provider bought " + items.size() + " item(s) for '" + order + "', not " + n);
-          }
-          Item expected = items.get(n - 1);
-          Optional<OrderRecord> record = record(order);
-          if (record.isPresent() && expected.equals(record.get().item())) {
-            return null;
-          }
-          return waitFor(
-              "order '"
-                  + order
-                  + "' shows "
-                  + record.map(r -> "item " + r.item() + "; it is " + describe(r)).orElse("nothing")
-                  + ", expected purchase "
-                  + n
-                  + " ("
-                  + expected.providerOrderId()
-                  + "): the customer's item is missing or was replaced");
-        });
-  }
-
-  /** Checks the store kept exactly the listed purchases (by number) as orphans of the order. */
-  public void expectOrphans(String order, int... purchaseNumbers) {
-    replay.line("run.expectOrphans(" + Replay.quote(order) + join(purchaseNumbers, true) + ");");
-    eventually(
-        () -> {
-          List<String> kept = new ArrayList<>();
-          for (Orphan orphan : store.orphans(sessionId(order))) {
-            kept.add(orphan.item().providerOrderId());
-          }
-          return listed(
-              kept,
-              purchaseIds(order, purchaseNumbers),
-              "the store kept orphans " + kept + " for order '" + order + "'",
-              "");
-        });
-  }
-
-  /**
-   * Checks the handler reported exactly the listed purchases (by number) as orphans of the order,
-   * each once.
-   */
-  public void expectReported(String order, int... purchaseNumbers) {
-    replay.line("run.expectReported(" + Replay.quote(order) + join(purchaseNumbers, true) + ");");
-    eventually(
-        () -> {
-          List<String> reported = new ArrayList<>();
-          for (OrphanReport report : reports(order)) {
-            reported.add(report.orphan().providerOrderId());
-          }
-          return listed(
-              reported,
-              purchaseIds(order, purchaseNumbers),
-              "the handler reported orphans "
-                  + reported
-                  + " for order '"
-                  + order
-                  + "' to its orphan listener",
-              reported.isEmpty()
-                  ? ": a superseded complete is a purchase nobody was shown (real money);"
-                      + " report it to the listener the context gives"
-                  : "");
-        });
-  }
-
-  private List<String> purchaseIds(String order, int[] purchaseNumbers) {
-    List<Item> items = provider.items(sessionId(order));
-    List<String> ids = new ArrayList<>();
-    for (int n : purchaseNumbers) {
-      ids.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
-    }
-    return ids;
-  }
-
-  // A list that is a proper beginning of the expected one may still grow; any other is wrong.
-  private static Problem listed(
-      List<String> found, List<String> expected, String what, String hint) {
-    if (found.equals(expected)) {
-      return null;
-    }
-    String text = what + ", expected " + expected + hint;
-    boolean mayGrow =
-        found.size() < expected.size() && expected.subList(0, found.size()).equals(found);
-    return mayGrow ? waitFor(text) : never(text);
-  }
-
-  /**
-   * Checks how many claims the store granted on the order: 1 means nobody became a second owner.
-   */
-  public void expectClaimsGranted(String order, long claims) {
-    replay.line("run.expectClaimsGranted(" + Replay.quote(order) + ", " + claims + ");");
-    eventually(
-        () -> {
-          Optional<OrderRecord> record = record(order);
-          long granted = record.map(OrderRecord::fence).orElse(0L);
-          if (granted == claims) {
-            return null;
-          }
-          String text =
-              "the store granted "
-                  + granted
-                  + " claim(s) on order '"
-                  + order
-                  + "', expected "
-                  + claims
-                  + (granted > claims
-                      ? ": another attempt became owner while one was still working"
-                      : "");
-          return granted < claims ? waitFor(text) : never(text);
-        });
-  }
-
-  /** Checks the order was never claimed (nothing stored for it). */
-  public void expectNotClaimed(String order) {
-    replay.line("run.expectNotClaimed(" + Replay.quote(order) + ");");
-    eventually(
-        () ->
-            record(order)
-                .map(
-                    r ->
-                        never(
-                            "order '"
-                                + order
-                                + "' was claimed ("
-                                + describe(r)
-                                + "), expected untouched"))
-                .orElse(null));
-  }
-
-  /** Checks the order's last error mentions {@code text}. */
-  public void expectLastErrorContains(String order, String text) {
-    replay.line(
-        "run.expectLastErrorContains(" + Replay.quote(order) + ", " + Replay.quote(text) + ");");
-    eventually(
-        () -> {
-          String error = record(order).map(OrderRecord::lastError).orElse(null);
-          return error != null && error.contains(text)
-              ? null
-              : waitFor(
-                  "order '"
-                      + order
-                      + "' has last error "
-                      + (error == null ? "none" : "'" + error + "'")
-                      + ", expected one that mentions '"
-                      + text
-                      + "'");
-        });
-  }
-
-  /**
-   * Checks no instance sent a fail with a token after a complete with that token whose outcome was
-   * unknown: that complete may have landed, and a fail can only undo nothing or wrongly reopen the
-   * order.
-   */
-  public void expectNoFailAfterUnknownComplete() {
-    replay.line("run.expectNoFailAfterUnknownComplete();");
-    eventually(
-        () -> {
-          for (Instance instance : instances.values()) {
-            List<ClaimId> unknown = new ArrayList<>();
-            for (InstanceStore.Call call : instance.store().calls()) {
-              if (call.operation().equals("complete") && call.outcomeUnknown()) {
-                unknown.add(call.claimId());
-              } else if (call.operation().equals("fail") && unknown.contains(call.claimId())) {
-                return never(
-                    "instance "
-                        + instance.name()
-                        + " sent fail("
-                        + label(call.sessionId())
-                        + ", "
-                        + InstanceStore.shortForm(call.claimId())
-                        + ") after a complete with that token whose outcome was unknown: retry the"
-                        + " complete (a replay answers Written), never fail it");
-              }
-            }
-          }
-          return null;
-        });
-  }
-
-  /** Checks no instance sent a fail for the order and the order shows no error. */
-  public void expectNeverFailed(String order) {
-    replay.line("run.expectNeverFailed(" + Replay.quote(order) + ");");
-    String sessionId = sessionId(order);
-    eventually(
-        () -> {
-          for (Instance instance : instances.values()) {
-            for (InstanceStore.Call call : instance.store().calls()) {
-              if (call.sessionId().equals(sessionId) && call.operation().equals("fail")) {
-                return never(
-                    "instance "
-                        + instance.name()
-                        + " sent fail for order '"
-                        + order
-                        + "' with "
-                        + InstanceStore.shortForm(call.claimId())
-                        + ", expected the order never to be failed");
-              }
-            }
-          }
-          String error = record(order).map(OrderRecord::lastError).orElse(null);
-          return error == null
-              ? null
-              : never(
-                  "order '" + order + "' was failed at some point (last error '" + error + "')");
-        });
-  }
-
-  /**
-   * When the lease {@code instance} last obtained on the order lapses, if each claim and heartbeat
-   * asked for a full {@link #LEASE}: the time its last claim answered Claimed or extend answered
-   * Written was sent, plus the lease.
-   *
-   * @throws ScenarioFailure if the instance never held the order
-   */
-  public Instant leaseObtained(Instance instance, String order) {
-    String sessionId = sessionId(order);
-    Instant last = null;
-    for (InstanceStore.Call call : instance.store().calls()) {
-      if (call.sessionId().equals(sessionId) && call.leased()) {
-        last = call.at();
-      }
-    }
-    if (last == null) {
-      throw failure("instance " + instance.name() + " never claimed order '" + order + "'");
-    }
-    return last.plus(LEASE);
-  }
-
-  /**
-   * Checks the {@code n}-th provider call (counting from 1) was cut off: told its attempt no longer
-   * owns the order ({@link org.fencekit.fulfilment.Ownership} reads false) or its thread was
-   * interrupted.
-   */
-  public void expectCallCutOff(int n) {
-    replay.line("run.expectCallCutOff(" + n + ");");
-    FakeProvider.ProviderCall call = provider.awaitCall(n);
-    eventually(
-        () ->
-            !call.purchase().ownership().owned() || call.interrupted()
-                ? null
-                : waitFor(
-                    "provider call #"
-                        + n
-                        + " of "
-                        + call.instance().name()
-                        + " for order '"
-                        + label(call.sessionId())
-                        + "' was not cut off: its ownership still reads true and its thread was"
-                        + " not interrupted (clock at +"
-                        + sinceStart(clock.instant())
-                        + "); a heartbeat answered Superseded, and a deadline reached, must tell"
-                        + " the call at once"));
-  }
-
-  /**
-   * Checks no instance extended a lease with a token after an extend with that token was answered
-   * {@code Superseded}: the heartbeat must stop once it learns the order was taken over.
-   */
-  public void expectNoExtendAfterSuperseded() {
-    replay.line("run.expectNoExtendAfterSuperseded();");
-    eventually(
-        () -> {
-          for (Instance instance : instances.values()) {
-            List<ClaimId> lost = new ArrayList<>();
-            for (InstanceStore.Call call : instance.store().calls()) {
-              if (!call.operation().equals("extend")) {
-                continue;
-              }
-              if (lost.contains(call.claimId())) {
-                return never(
-                    "instance "
-                        + instance.name()
-                        + " sent extend("
-                        + label(call.sessionId())
-                        + ", "
-                        + InstanceStore.shortForm(call.claimId())
-                        + ") at +"
-                        + sinceStart(call.at())
-                        + " after an extend with that token was answered Superseded: stop the"
-                        + " heartbeat once the order is taken over");
-              }
-              if ("Superseded".equals(call.answer())) {
-                lost.add(call.claimId());
-              }
-            }
-          }
-          return null;
-        });
-  }
-
-  private String describe(OrderRecord record) {
-    return record.status()
-        + (record.item() == null ? "" : " with " + record.item().providerOrderId())
-        + ", fence "
-        + record.fence()
-        + (record.claimId() == null
-            ? ", no claim"
-            : ", claim "
-                + record.claimId()
-                + " leased until +"
-                + sinceStart(record.leaseExpiresAt()))
-        + (record.lastError() == null ? "" : ", last error '" + record.lastError() + "'")
-        + " (clock at +"
-        + sinceStart(clock.instant())
-        + ")";
-  }
-
-  private static String join(int[] values) {
-    StringBuilder out = new StringBuilder();
-    for (int value : values) {
-      out.append(out.length() == 0 ? "" : ", ").append(value);
-    }
-    return out.toString();
-  }
-
-  private static String join(int[] values, boolean leadingComma) {
-    return values.length == 0 ? "" : ", " + join(values);
+    return report.sinceStart(instant);
   }
 
   /** A failure of this run's scenario, with the timeline and the replay so far. */
   ScenarioFailure failure(String message) {
-    return new ScenarioFailure(id, message, timeline.toString(), replay.test(id));
+    return report.failure(message);
   }
 
   /** Releases every parked provider call and delivery, and closes the handlers. */
@@ -1025,14 +435,7 @@ public final class ScenarioRun implements AutoCloseable {
       instance.scheduler().kill();
     }
     provider.releaseAll();
-    synchronized (this) {
-      for (Delivery delivery : deliveries) {
-        Thread thread = delivery.thread();
-        if (thread != null && !delivery.answered()) {
-          thread.interrupt();
-        }
-      }
-    }
+    threads.interruptUnanswered();
     for (Instance instance : instances.values()) {
       if (instance.handler() instanceof AutoCloseable closeable) {
         try {
@@ -1046,7 +449,11 @@ public final class ScenarioRun implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "ScenarioRun[" + id + ", " + Arrays.toString(instances.keySet().toArray()) + "]";
+    return "ScenarioRun["
+        + report.id()
+        + ", "
+        + Arrays.toString(instances.keySet().toArray())
+        + "]";
   }
 
   /**

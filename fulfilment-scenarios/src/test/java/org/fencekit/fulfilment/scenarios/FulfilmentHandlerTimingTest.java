@@ -40,16 +40,16 @@ class FulfilmentHandlerTimingTest {
       run.advance(ScenarioRun.PROVIDER_TIMEOUT.minusSeconds(1));
       assertFalse(slow.answered(), "cut off before the provider timeout");
       run.advance(Duration.ofSeconds(1));
-      run.expectAnswer(slow, 500);
-      run.expectStatus("order", OrderStatus.FAILED);
-      run.expectLastErrorContains("order", "no answer within the provider timeout");
-      run.expectLastErrorContains("order", "same idempotency key");
+      run.expect().answer(slow, 500);
+      run.expect().status("order", OrderStatus.FAILED);
+      run.expect().lastErrorContains("order", "no answer within the provider timeout");
+      run.expect().lastErrorContains("order", "same idempotency key");
       run.provider().release(1); // the provider answers after all
-      run.expectReported("order", 1);
+      run.expect().reported("order", 1);
       Delivery retry = a.deliverAndAwait(run.paid("order"));
-      run.expectAnswer(retry, 200);
-      run.expectPurchases("order", 1);
-      run.expectItemIsPurchase("order", 1);
+      run.expect().answer(retry, 200);
+      run.expect().purchases("order", 1);
+      run.expect().itemIsPurchase("order", 1);
     }
   }
 
@@ -66,15 +66,15 @@ class FulfilmentHandlerTimingTest {
       assertFalse(slow.answered(), "still within the lease renewed last");
       run.advance(Duration.ofMillis(1));
       // answered while the clock stands one heartbeat before the lease runs out: it was cut off
-      run.expectAnswer(slow, 503); // its fail cannot reach the store either
+      run.expect().answer(slow, 503); // its fail cannot reach the store either
       Delivery meanwhile = b.deliverAndAwait(run.paid("order"));
-      run.expectAnswer(meanwhile, 409);
+      run.expect().answer(meanwhile, 409);
       a.reconnect();
       run.provider().release(1); // the call answers late; nobody took over: it is recorded
-      run.expectStatus("order", OrderStatus.PROVISIONED);
-      run.expectItemIsPurchase("order", 1);
-      run.expectReported("order");
-      run.expectClaimsGranted("order", 1);
+      run.expect().status("order", OrderStatus.PROVISIONED);
+      run.expect().itemIsPurchase("order", 1);
+      run.expect().reported("order");
+      run.expect().claimsGranted("order", 1);
     }
   }
 
@@ -89,7 +89,7 @@ class FulfilmentHandlerTimingTest {
       assertTrue(call.purchase().ownership().owned());
       a.freeze();
       run.advance(ScenarioRun.LEASE);
-      run.expectAnswer(b.deliverAndAwait(run.paid("order")), 200);
+      run.expect().answer(b.deliverAndAwait(run.paid("order")), 200);
       a.thaw();
       assertFalse(call.purchase().ownership().owned(), "the heartbeat learned it was superseded");
       long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

@@ -1,0 +1,118 @@
+package org.fencekit.fulfilment.scenarios;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+
+/**
+ * How a run tells what happened: its orders by the names the scenario gave them, times since the
+ * start, records and claim ids in the timeline's short forms, the summary in a line, and a failure
+ * with the {@link Timeline} and the {@link Replay} so far.
+ */
+final class RunReport {
+
+  private final String id;
+  private final Clock clock;
+  private final Instant start;
+  private final Timeline timeline;
+  private final Replay replay;
+  private final Map<String, String> labels = new HashMap<>();
+
+  RunReport(String id, Clock clock, Timeline timeline, Replay replay) {
+    this.id = id;
+    this.clock = clock;
+    this.start = clock.instant();
+    this.timeline = timeline;
+    this.replay = replay;
+  }
+
+  /** The scenario's id. */
+  String id() {
+    return id;
+  }
+
+  /** Names the order whose session id is {@code sessionId} {@code name} in every text. */
+  synchronized void name(String sessionId, String name) {
+    labels.put(sessionId, name);
+  }
+
+  /** The order's name in this run for a session id, or the session id itself. */
+  synchronized String label(String sessionId) {
+    return labels.getOrDefault(sessionId, sessionId);
+  }
+
+  /** The time since the run started, as {@code 2m30s}. */
+  String sinceStart(Instant instant) {
+    return Timeline.format(Duration.between(start, instant));
+  }
+
+  /** The clock's reading since the run started, as {@code 2m30s}. */
+  String now() {
+    return sinceStart(clock.instant());
+  }
+
+  /** A claim id as the timeline shows it: the fence and the nonce's first 8 digits. */
+  static String shortForm(ClaimId claimId) {
+    return claimId.fence() + ":" + claimId.nonce().substring(0, 8);
+  }
+
+  /** An order's record in a failure's text: status, item, fence, claim, lease, error, clock. */
+  String describe(OrderRecord record) {
+    return record.status()
+        + (record.item() == null ? "" : " with " + record.item().providerOrderId())
+        + ", fence "
+        + record.fence()
+        + (record.claimId() == null
+            ? ", no claim"
+            : ", claim "
+                + record.claimId()
+                + " leased until +"
+                + sinceStart(record.leaseExpiresAt()))
+        + (record.lastError() == null ? "" : ", last error '" + record.lastError() + "'")
+        + " (clock at +"
+        + now()
+        + ")";
+  }
+
+  /**
+   * What the handler did, in a line: the answers of every delivery in the order they were made
+   * ({@code -} for none), and the purchases per order.
+   *
+   * @param orders each order by its name, in the order they were made
+   * @param reports how many orphans the handler reported
+   */
+  static String summary(
+      List<Delivery> deliveries,
+      Map<String, OrderSnapshot> orders,
+      FakeProvider provider,
+      int reports) {
+    StringBuilder answers = new StringBuilder();
+    for (Delivery delivery : deliveries) {
+      answers.append(answers.length() == 0 ? "" : " ");
+      answers.append(delivery.answered() ? String.valueOf(delivery.status()) : "-");
+    }
+    StringBuilder bought = new StringBuilder();
+    for (Map.Entry<String, OrderSnapshot> order : orders.entrySet()) {
+      bought.append(bought.length() == 0 ? "" : ", ");
+      bought
+          .append(provider.purchases(order.getValue().sessionId()))
+          .append(" bought for ")
+          .append(order.getKey());
+    }
+    if (reports > 0) {
+      bought.append(", ").append(reports).append(" orphan(s) reported");
+    }
+    return "answers " + answers + "; " + bought;
+  }
+
+  /** A failure of this run's scenario, with the timeline and the replay so far. */
+  ScenarioFailure failure(String message) {
+    return new ScenarioFailure(id, message, timeline.toString(), replay.test(id));
+  }
+}
