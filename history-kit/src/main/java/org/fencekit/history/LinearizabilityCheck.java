@@ -133,7 +133,7 @@ public final class LinearizabilityCheck {
 
   private void check(String replay) {
     for (Call call : calls) {
-      if (call.failure() != null && !(call.failure() instanceof UnknownOrderException)) {
+      if (call.failure() != null && call.answer() != Answer.UNKNOWN_ORDER) {
         throw new AssertionError(
             "a call on order '"
                 + sid
@@ -212,7 +212,7 @@ public final class LinearizabilityCheck {
 
   private boolean matches(Object expected, Call call) {
     if (UNKNOWN.equals(expected)) {
-      return call.failure() instanceof UnknownOrderException;
+      return call.answer() == Answer.UNKNOWN_ORDER;
     }
     if (call.failure() != null) {
       return false;
