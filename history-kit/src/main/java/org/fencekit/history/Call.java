@@ -53,8 +53,8 @@ public record Call(
 
   /**
    * What the call sent that a record shows: a complete's item's providerOrderId, a fail's error,
-   * else {@code null}. Unique per call in a history that makes it so, so a record can be traced to
-   * the one call that wrote it.
+   * else {@code null}. In a history that sends each item and error once (the fault harness's), it
+   * traces a record to the one call that wrote it.
    */
   public String value() {
     return request.item() != null ? request.item().providerOrderId() : request.error();

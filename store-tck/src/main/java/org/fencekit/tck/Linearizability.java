@@ -127,8 +127,9 @@ final class Linearizability {
             + " to make the same random"
             + " choices; the thread interleaving is the scheduler's), history "
             + number;
+    Map<String, List<Call>> byOrder = history.byOrder();
     for (String sid : sids) {
-      LinearizabilityCheck.check(history.byOrder().get(sid), countsFailures, replay);
+      LinearizabilityCheck.check(byOrder.get(sid), countsFailures, replay);
     }
   }
 
