@@ -1,6 +1,7 @@
 package org.fencekit.history;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -62,22 +63,24 @@ public final class HistoryCheck {
    * The result: every violation counted per check, the first few of each kept with details.
    *
    * @param kept the first violations of each check
-   * @param counts how many violations each check found, {@code a} at index 0
+   * @param counts how many violations each check found, {@code a} first
    */
-  public record Result(List<Violation> kept, int[] counts) {
+  public record Result(List<Violation> kept, List<Integer> counts) {
+
+    /** Copies both lists. */
+    public Result {
+      kept = List.copyOf(kept);
+      counts = List.copyOf(counts);
+    }
 
     /** Every violation found. */
     public int total() {
-      int total = 0;
-      for (int count : counts) {
-        total += count;
-      }
-      return total;
+      return counts.stream().mapToInt(Integer::intValue).sum();
     }
 
     /** How many violations check {@code check} ({@code 'a'} to {@code 'g'}) found. */
     public int count(char check) {
-      return counts[check - 'a'];
+      return counts.get(check - 'a');
     }
   }
 
@@ -158,7 +161,7 @@ public final class HistoryCheck {
         check.orphans(order, history, orphans.getOrDefault(order, List.of()), byValue);
       }
     }
-    return new Result(List.copyOf(check.violations), check.counts);
+    return new Result(check.violations, Arrays.stream(check.counts).boxed().toList());
   }
 
   /** (a) */
