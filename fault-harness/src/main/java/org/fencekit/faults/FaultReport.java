@@ -1,10 +1,12 @@
 package org.fencekit.faults;
 
-import org.fencekit.history.Answer;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.fencekit.history.Answer;
+import org.fencekit.history.HistoryCheck;
+import org.fencekit.history.Violation;
 
 /**
  * What one {@link FaultRun} did and found: its calls and faults, its answers by kind, how long the
@@ -61,7 +63,7 @@ public final class FaultReport {
 
   /** How many violations check {@code check} ({@code 'a'} to {@code 'g'}) found. */
   public int violations(char check) {
-    return result.counts()[check - 'a'];
+    return result.count(check);
   }
 
   /** The first violations of each check, with details. */

@@ -1,6 +1,5 @@
 package org.fencekit.faults;
 
-import org.fencekit.history.Answer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,34 +11,31 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import org.fencekit.history.Answer;
+import org.fencekit.history.Call;
+import org.fencekit.history.History;
+import org.fencekit.history.HistoryCheck;
 import org.fencekit.history.ManualClock;
+import org.fencekit.history.Request;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.store.StoreUnavailableException;
-import org.fencekit.store.UnknownOrderException;
-import org.fencekit.store.WriteResult;
 
 /**
- * Load on one store with a fault injected mid-run, every call and answer recorded, the history
- * checked afterwards by {@link HistoryCheck} (checks (a) to (g)).
+ * Load on one store with a fault injected mid-run, every call and answer recorded in a {@link
+ * History}, the history checked afterwards by {@link HistoryCheck} (checks (a) to (g)).
  *
  * <pre>{@code
  * ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -66,9 +62,8 @@ import org.fencekit.store.WriteResult;
 public final class FaultRun {
 
   private final Builder config;
-  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+  private final History history;
   private final Map<String, List<ClaimId>> issued = new ConcurrentHashMap<>();
-  private final AtomicLong seq = new AtomicLong();
   private final AtomicLong cursor = new AtomicLong();
   private final AtomicLong values = new AtomicLong();
   private volatile List<Map.Entry<String, List<ClaimId>>> beforeFault = List.of();
@@ -77,6 +72,7 @@ public final class FaultRun {
 
   private FaultRun(Builder config) {
     this.config = config;
+    this.history = new History(config.clock);
     this.prefix = "fr" + Long.toHexString(new Random().nextLong() & 0xffffffffL) + "-";
   }
 
@@ -200,7 +196,7 @@ public final class FaultRun {
           new Thread(
               () -> {
                 try {
-                  while (seq.get() < config.faultAfterCalls && System.nanoTime() < deadline) {
+                  while (history.size() < config.faultAfterCalls && System.nanoTime() < deadline) {
                     Thread.sleep(5);
                   }
                   List<Map.Entry<String, List<ClaimId>>> granted = new ArrayList<>();
@@ -259,13 +255,13 @@ public final class FaultRun {
     }
     long boundNanos = config.recoveryBound.toNanos();
     long recovered = recovery(faultStart.get(), faultEnd.get(), boundNanos);
+    List<Call> calls = history.calls();
     Map<String, Call> finals = new ConcurrentHashMap<>();
     Map<String, List<Orphan>> orphans = new ConcurrentHashMap<>();
-    readFinals(finals, orphans, boundNanos);
-    List<Call> history = new ArrayList<>(calls);
+    readFinals(calls, finals, orphans, boundNanos);
     HistoryCheck.Result result =
         HistoryCheck.check(
-            history,
+            calls,
             finals,
             orphans,
             faultStart.get(),
@@ -274,13 +270,13 @@ public final class FaultRun {
             boundNanos,
             recovered);
     Map<Answer, Integer> answers = new EnumMap<>(Answer.class);
-    for (Call call : history) {
+    for (Call call : calls) {
       answers.merge(call.answer(), 1, Integer::sum);
     }
     FaultReport report =
         new FaultReport(
             config.name,
-            history.size(),
+            calls.size(),
             faults.get(),
             answers,
             recovered < 0 ? -1 : TimeUnit.NANOSECONDS.toMillis(recovered),
@@ -327,7 +323,7 @@ public final class FaultRun {
                 : position + random.nextInt(8));
     double roll = random.nextDouble();
     if (roll < 0.08) {
-      return call("get", order, null, null, () -> config.store.get(order)).answer().succeeded();
+      return call(Request.get(order)).answer().succeeded();
     }
     if (roll < 0.3) {
       List<ClaimId> claimIds = issued.get(order);
@@ -336,8 +332,7 @@ public final class FaultRun {
         return settle(random, order, stale, random.nextInt(3)).answer().succeeded();
       }
     }
-    Call claim =
-        call("claim", order, null, null, () -> config.store.claim(snapshot(order), config.lease));
+    Call claim = call(Request.claim(snapshot(order), config.lease));
     if (claim.answer() == Answer.IN_FLIGHT && random.nextDouble() < 0.5) {
       config.clock.advance(config.lease.plusMillis(1));
     }
@@ -366,8 +361,7 @@ public final class FaultRun {
   private boolean oldTokenOnRecreatedOrder(SplittableRandom random) {
     Map.Entry<String, List<ClaimId>> old = beforeFault.get(random.nextInt(beforeFault.size()));
     String order = old.getKey();
-    Call claim =
-        call("claim", order, null, null, () -> config.store.claim(snapshot(order), config.lease));
+    Call claim = call(Request.claim(snapshot(order), config.lease));
     ClaimId stale = old.getValue().get(random.nextInt(old.getValue().size()));
     boolean ok = settle(random, order, stale, random.nextInt(3)).answer().succeeded();
     if (claim.answer() == Answer.CLAIMED) {
@@ -380,74 +374,22 @@ public final class FaultRun {
   private Call settle(SplittableRandom random, String order, ClaimId claimId, int kind) {
     long id = values.incrementAndGet();
     if (kind == 0) {
-      String providerOrderId = "po-" + prefix + id;
-      Item item = new Item(providerOrderId, "code-" + id);
-      return call(
-          "complete",
-          order,
-          claimId,
-          providerOrderId,
-          () -> config.store.complete(order, claimId, item));
+      return call(Request.complete(order, claimId, new Item("po-" + prefix + id, "code-" + id)));
     }
     if (kind == 1) {
-      String error = "err-" + prefix + id;
-      return call("fail", order, claimId, error, () -> config.store.fail(order, claimId, error));
+      return call(Request.fail(order, claimId, "err-" + prefix + id));
     }
-    return call(
-        "extend", order, claimId, null, () -> config.store.extend(order, claimId, config.lease));
+    return call(Request.extend(order, claimId, config.lease));
   }
 
-  private Call call(
-      String operation, String order, ClaimId claimId, String value, Supplier<Object> body) {
-    long number = seq.incrementAndGet();
-    long start = System.nanoTime();
-    Object result = null;
-    Throwable failure = null;
-    try {
-      result = body.get();
-    } catch (RuntimeException | Error e) {
-      failure = e;
+  /** Sends {@code request} as the current load thread, records it, and notes a granted claim. */
+  private Call call(Request request) {
+    Call call = history.call(Thread.currentThread().getName(), request, config.store);
+    if (call.answer() == Answer.CLAIMED) {
+      issued
+          .computeIfAbsent(call.sessionId(), k -> new CopyOnWriteArrayList<>())
+          .add(call.claimId());
     }
-    long end = System.nanoTime();
-    Answer answer;
-    OrderRecord record = null;
-    ClaimId presented = claimId;
-    if (failure instanceof StoreUnavailableException unavailable) {
-      answer =
-          unavailable.outcomeUnknown()
-              ? Answer.UNAVAILABLE_UNKNOWN
-              : Answer.UNAVAILABLE_NOTHING_WRITTEN;
-    } else if (failure instanceof UnknownOrderException) {
-      answer = Answer.UNKNOWN_ORDER;
-    } else if (failure != null) {
-      answer = Answer.UNDOCUMENTED;
-    } else if (result instanceof ClaimResult.Claimed claimed) {
-      answer = Answer.CLAIMED;
-      record = claimed.record();
-      presented = claimed.claimId();
-      issued.computeIfAbsent(order, k -> new CopyOnWriteArrayList<>()).add(claimed.claimId());
-    } else if (result instanceof ClaimResult.Provisioned provisioned) {
-      answer = Answer.PROVISIONED;
-      record = provisioned.record();
-    } else if (result instanceof ClaimResult.InFlight inFlight) {
-      answer = Answer.IN_FLIGHT;
-      record = inFlight.record();
-    } else if (result instanceof WriteResult.Written written) {
-      answer = Answer.WRITTEN;
-      record = written.record();
-    } else if (result instanceof WriteResult.Superseded superseded) {
-      answer = Answer.SUPERSEDED;
-      record = superseded.current();
-    } else if (result instanceof Optional<?> read) {
-      answer = Answer.READ;
-      record = (OrderRecord) read.orElse(null);
-    } else {
-      answer = Answer.UNDOCUMENTED;
-      failure = new IllegalStateException("unexpected answer " + result);
-    }
-    Call call =
-        new Call(number, operation, order, presented, value, start, end, answer, record, failure);
-    calls.add(call);
     return call;
   }
 
@@ -460,7 +402,7 @@ public final class FaultRun {
       return 0;
     }
     long first = Long.MAX_VALUE;
-    for (Call call : calls) {
+    for (Call call : history.calls()) {
       if (call.startNanos() >= faultEnd && call.answer().succeeded()) {
         first = Math.min(first, call.endNanos());
       }
@@ -469,9 +411,9 @@ public final class FaultRun {
       return Math.max(0, first - faultEnd);
     }
     while (System.nanoTime() < faultEnd + boundNanos) {
-      String probe = prefix + "probe-" + seq.get();
+      String probe = prefix + "probe-" + history.size();
       Call claim =
-          call("claim", probe, null, null, () -> config.store.claim(snapshot(probe), config.lease));
+          history.call("probe", Request.claim(snapshot(probe), config.lease), config.store);
       if (claim.answer().succeeded()) {
         return claim.endNanos() - faultEnd;
       }
@@ -480,46 +422,35 @@ public final class FaultRun {
     return -1;
   }
 
-  private void readFinals(Map<String, Call> finals, Map<String, List<Orphan>> orphans, long bound) {
+  /**
+   * Reads each order of {@code calls} once more after everything else, retrying until {@code bound}
+   * has passed: its final get (recorded in the run's history, so it is ordered after every call)
+   * and its orphans.
+   */
+  @SuppressWarnings("unchecked")
+  private void readFinals(
+      List<Call> calls, Map<String, Call> finals, Map<String, List<Orphan>> orphans, long bound) {
     long until = System.nanoTime() + bound;
-    for (String order : orderIds()) {
+    Set<String> orders = new LinkedHashSet<>();
+    calls.forEach(call -> orders.add(call.sessionId()));
+    for (String order : orders) {
       while (true) {
-        long start = System.nanoTime();
-        try {
-          Optional<OrderRecord> record = config.store.get(order);
-          List<Orphan> found = config.store.orphans(order);
-          long end = System.nanoTime();
-          finals.put(
-              order,
-              new Call(
-                  Long.MAX_VALUE,
-                  "final-get",
-                  order,
-                  null,
-                  null,
-                  start,
-                  end,
-                  Answer.READ,
-                  record.orElse(null),
-                  null));
-          orphans.put(order, found);
+        Call get = history.call("final", Request.get(order), config.store);
+        Call found =
+            get.failure() == null
+                ? history.call("final", Request.orphans(order), config.store)
+                : get;
+        if (found.failure() == null) {
+          finals.put(order, get);
+          orphans.put(order, (List<Orphan>) found.result());
           break;
-        } catch (RuntimeException e) {
-          if (System.nanoTime() > until) {
-            break; // check (f) reports the order as unreadable
-          }
-          sleepQuietly(100);
         }
+        if (System.nanoTime() > until) {
+          break; // check (f) reports the order as unreadable
+        }
+        sleepQuietly(100);
       }
     }
-  }
-
-  private Set<String> orderIds() {
-    Set<String> ids = new LinkedHashSet<>();
-    for (Call call : calls) {
-      ids.add(call.sessionId());
-    }
-    return ids;
   }
 
   private static OrderSnapshot snapshot(String order) {

@@ -1,12 +1,12 @@
 package org.fencekit.faults;
 
-import org.fencekit.history.Answer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.fencekit.history.Answer;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;

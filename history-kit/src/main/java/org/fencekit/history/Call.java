@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteResult;
@@ -48,6 +49,25 @@ public record Call(
   /** The claim id presented, or for a claim the one it was granted ({@code null} if none). */
   public ClaimId claimId() {
     return result instanceof ClaimResult.Claimed claimed ? claimed.claimId() : request.claimId();
+  }
+
+  /**
+   * What the call sent that a record shows: a complete's item's providerOrderId, a fail's error,
+   * else {@code null}. In a history that sends each item and error once (the fault harness's), it
+   * traces a record to the one call that wrote it.
+   */
+  public String value() {
+    return request.item() != null ? request.item().providerOrderId() : request.error();
+  }
+
+  /**
+   * Whether {@code orphan} is the one this call left: it is a complete, and the orphan carries its
+   * claim id and its item's providerOrderId (a store keeps one orphan per such pair).
+   */
+  public boolean left(Orphan orphan) {
+    return operation() == Operation.COMPLETE
+        && orphan.claimId().equals(request.claimId())
+        && orphan.item().providerOrderId().equals(request.item().providerOrderId());
   }
 
   /** What the call returned, or what it threw, thrown again: for a recorder between two layers. */
@@ -123,7 +143,7 @@ public record Call(
 
   /** The call in one line, for a violation's message. */
   public String describe() {
-    String value = request.item() != null ? request.item().providerOrderId() : request.error();
+    String value = value();
     return "#"
         + invoked
         + " "

@@ -129,6 +129,13 @@ public final class History {
     }
   }
 
+  /** How many calls are recorded so far. */
+  public int size() {
+    synchronized (calls) {
+      return calls.size();
+    }
+  }
+
   /** The calls recorded so far, per order (orders in the order first seen). */
   public Map<String, List<Call>> byOrder() {
     Map<String, List<Call>> orders = new LinkedHashMap<>();

@@ -139,14 +139,6 @@ public abstract class OrderStoreTck {
     return fixed != null ? fixed : new SplittableRandom().nextLong();
   }
 
-  /**
-   * {@link TckFixture#sid}, as {@link Linearizability} still calls it; to go when that class,
-   * moving to history-kit, takes its session ids from the fixture.
-   */
-  static String sid(String label) {
-    return TckFixture.sid(label);
-  }
-
   // The rule groups, in the order of the listing.
 
   @Nested

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.fencekit.history.LinearizabilityCheck;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -256,8 +257,8 @@ public abstract class TckFixture {
   void sameRecord(
       OrderRecord expected, OrderRecord found, String what, String sessionId, ClaimId presented) {
     if (found != null && !countsFailures(store())) {
-      expected = withoutFailures(expected);
-      found = withoutFailures(found);
+      expected = LinearizabilityCheck.withoutFailures(expected);
+      found = LinearizabilityCheck.withoutFailures(found);
     }
     if (found == null || !found.equals(expected)) {
       fail(
@@ -277,49 +278,6 @@ public abstract class TckFixture {
    */
   static boolean countsFailures(OrderStore store) {
     return store instanceof OrderStoreAdmin;
-  }
-
-  /**
-   * {@code outcome} (a record, or a claim, write or get answer carrying one) with the failure
-   * fields cleared, to compare the answers of a store that does not count failures.
-   */
-  static Object withoutFailures(Object outcome) {
-    if (outcome instanceof OrderRecord r) {
-      return withoutFailures(r);
-    }
-    if (outcome instanceof ClaimResult.Claimed c) {
-      return new ClaimResult.Claimed(c.claimId(), withoutFailures(c.record()));
-    }
-    if (outcome instanceof ClaimResult.InFlight c) {
-      return new ClaimResult.InFlight(withoutFailures(c.record()));
-    }
-    if (outcome instanceof ClaimResult.Provisioned c) {
-      return new ClaimResult.Provisioned(withoutFailures(c.record()));
-    }
-    if (outcome instanceof WriteResult.Written w) {
-      return new WriteResult.Written(withoutFailures(w.record()));
-    }
-    if (outcome instanceof WriteResult.Superseded w) {
-      return new WriteResult.Superseded(withoutFailures(w.current()));
-    }
-    if (outcome instanceof Optional<?> o && o.isPresent() && o.get() instanceof OrderRecord r) {
-      return Optional.of(withoutFailures(r));
-    }
-    return outcome;
-  }
-
-  static OrderRecord withoutFailures(OrderRecord r) {
-    return new OrderRecord(
-        r.snapshot(),
-        r.status(),
-        r.item(),
-        r.lastError(),
-        r.claimId(),
-        r.claimedAt(),
-        r.leaseExpiresAt(),
-        r.fence(),
-        r.settledBy(),
-        r.updatedAt());
   }
 
   /** {@link #describe} with the record read from {@code from} now, and the clock. */

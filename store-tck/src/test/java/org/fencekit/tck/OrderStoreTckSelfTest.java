@@ -2,12 +2,9 @@ package org.fencekit.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -16,11 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
@@ -388,41 +380,5 @@ class OrderStoreTckSelfTest {
       assertTrue(message.contains(" at the clock's "), () -> id + ": " + message);
     }
     assertEquals(2, outcome.tests.size());
-  }
-
-  @Test
-  @DisplayName(
-      "the linearizability check accepts a valid concurrent history and rejects an invalid one")
-  void linearizabilityCheckerDecides() {
-    // Direct histories, so the checker is proven on both answers independently of any store.
-    TestClock clock = new TestClock();
-    Linearizability checker = new Linearizability(List.of(), clock, 42, 0);
-    String sid = TckFixture.sid("checker");
-    OrderSnapshot snapshot = TckFixture.snapshot(sid);
-    Duration lease = Duration.ofSeconds(1);
-    Instant now = clock.instant();
-    ClaimId claimId = new ClaimId(1, ClaimId.newNonce());
-    OrderRecord created =
-        new OrderRecord(
-            snapshot, OrderStatus.PENDING, null, null, claimId, now, now.plus(lease), 1, null, now);
-    ClaimResult claimed = new ClaimResult.Claimed(claimId, created);
-    ClaimResult inFlight = new ClaimResult.InFlight(created);
-    Linearizability.Claim claim = new Linearizability.Claim(snapshot, lease);
-    // The InFlight answer returned before the Claimed one was made: valid only because both
-    // overlap (InFlight [2..5] overlaps Claimed [1..6]).
-    List<Linearizability.Op> valid =
-        List.of(
-            new Linearizability.Op(0, claim, now, 1, 6, claimed),
-            new Linearizability.Op(1, claim, now, 2, 5, inFlight));
-    checker.check(0, sid, valid);
-    // The same answers without overlap (InFlight returned before the Claimed call began) have
-    // no sequential explanation.
-    List<Linearizability.Op> invalid =
-        List.of(
-            new Linearizability.Op(1, claim, now, 1, 2, inFlight),
-            new Linearizability.Op(0, claim, now, 3, 4, claimed));
-    AssertionError error = assertThrows(AssertionError.class, () -> checker.check(0, sid, invalid));
-    assertTrue(error.getMessage().contains("seed 42"), error::getMessage);
-    assertTrue(error.getMessage().contains(sid), error::getMessage);
   }
 }

@@ -1,7 +1,7 @@
-package org.fencekit.faults;
+package org.fencekit.history;
 
-import org.fencekit.history.Answer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,7 +14,8 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 
 /**
- * The checks a {@link FaultRun} makes on its recorded history, each named by its letter:
+ * The checks of a recorded history under load, each named by its letter (the fault harness's
+ * checks; a fault, if there was one, is given by its start, its end and whether it lost data):
  *
  * <ol type="a">
  *   <li>every {@code Written} (and {@code Claimed}) is what any later read of the order shows,
@@ -39,9 +40,10 @@ import org.fencekit.store.Orphan;
  * </ol>
  *
  * With a fault that loses data (a Redis restart without persistence) checks (a), (d) and (e)
- * compare only calls on the same side of the fault.
+ * compare only calls on the same side of the fault. Calls are ordered in real time by {@link
+ * Call#precedes}; a fault's window and the recovery by {@link System#nanoTime()}.
  */
-final class HistoryCheck {
+public final class HistoryCheck {
 
   private static final int MAX_KEPT = 25;
 
@@ -57,22 +59,36 @@ final class HistoryCheck {
     this.dataLoss = dataLoss;
   }
 
-  /** The result: every violation counted per check, the first few of each kept with details. */
-  record Result(List<Violation> kept, int[] counts) {
-    int total() {
-      int total = 0;
-      for (int count : counts) {
-        total += count;
-      }
-      return total;
+  /**
+   * The result: every violation counted per check, the first few of each kept with details.
+   *
+   * @param kept the first violations of each check
+   * @param counts how many violations each check found, {@code a} first
+   */
+  public record Result(List<Violation> kept, List<Integer> counts) {
+
+    /** Copies both lists. */
+    public Result {
+      kept = List.copyOf(kept);
+      counts = List.copyOf(counts);
+    }
+
+    /** Every violation found. */
+    public int total() {
+      return counts.stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** How many violations check {@code check} ({@code 'a'} to {@code 'g'}) found. */
+    public int count(char check) {
+      return counts.get(check - 'a');
     }
   }
 
   /**
    * Checks a history.
    *
-   * @param calls every call of the run, in any order
-   * @param finals each order's final read (a pseudo-call "final-get" after everything else)
+   * @param calls every call of the run but the final reads, in any order
+   * @param finals each order's final get, recorded in the same history after everything else
    * @param orphans each order's orphans as read at the end
    * @param faultStart nanoTime the fault started, or -1 with no fault
    * @param faultEnd nanoTime the fault was over
@@ -80,7 +96,7 @@ final class HistoryCheck {
    * @param recoveryBoundNanos how long the store may take to answer again after the fault
    * @param recoveredNanos how long it took, or -1 if it never did within the bound
    */
-  static Result check(
+  public static Result check(
       List<Call> calls,
       Map<String, Call> finals,
       Map<String, List<Orphan>> orphans,
@@ -129,7 +145,7 @@ final class HistoryCheck {
       List<Call> observations = new ArrayList<>();
       for (Call call : history) {
         if (call.record() != null
-            || (call.operation().equals("get") && call.answer() == Answer.READ)) {
+            || (call.operation() == Operation.GET && call.answer() == Answer.READ)) {
           observations.add(call);
         }
       }
@@ -145,7 +161,7 @@ final class HistoryCheck {
         check.orphans(order, history, orphans.getOrDefault(order, List.of()), byValue);
       }
     }
-    return new Result(List.copyOf(check.violations), check.counts);
+    return new Result(check.violations, Arrays.stream(check.counts).boxed().toList());
   }
 
   /** (a) */
@@ -157,7 +173,7 @@ final class HistoryCheck {
       }
       OrderRecord written = write.record();
       for (Call read : observations) {
-        if (!write.before(read) || !sameSide(write, read)) {
+        if (!write.precedes(read) || !sameSide(write, read)) {
           continue;
         }
         OrderRecord seen = read.record();
@@ -167,7 +183,7 @@ final class HistoryCheck {
         } else if (seen.fence() < written.fence()) {
           lost = "the fence went back from " + written.fence() + " to " + seen.fence();
         } else if (seen.fence() == written.fence()) {
-          if (write.settles()) {
+          if (write.operation().settles()) {
             if (seen.status() != written.status()
                 || !Objects.equals(seen.settledBy(), written.settledBy())
                 || !Objects.equals(seen.item(), written.item())
@@ -210,7 +226,7 @@ final class HistoryCheck {
     boolean claimMayHaveLanded = false;
     boolean claimRefused = false;
     for (Call call : history) {
-      if (call.operation().equals("claim")) {
+      if (call.operation() == Operation.CLAIM) {
         claimMayHaveLanded |=
             call.answer() == Answer.UNAVAILABLE_UNKNOWN || call.answer() == Answer.UNDOCUMENTED;
         claimRefused |= call.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN;
@@ -300,7 +316,7 @@ final class HistoryCheck {
         continue;
       }
       if (call.claimId().fence() != call.record().fence()) {
-        violation('d', "a claim's token and record disagree on the fence: " + call.describe());
+        violation('d', "a claim's claim id and record disagree on the fence: " + call.describe());
       }
       Call other = byFence.putIfAbsent(side(call) + ":" + call.claimId().fence(), call);
       if (other != null && side(call) >= 0) {
@@ -318,7 +334,7 @@ final class HistoryCheck {
       for (Call second : observations) {
         if (first.record() != null
             && second.record() != null
-            && first.before(second)
+            && first.precedes(second)
             && sameSide(first, second)
             && second.record().fence() < first.record().fence()) {
           violation(
@@ -342,16 +358,10 @@ final class HistoryCheck {
   private void orphans(
       String order, List<Call> history, List<Orphan> found, Map<String, Call> byValue) {
     for (Call call : history) {
-      if (!call.operation().equals("complete") || (dataLoss && side(call) != 1)) {
+      if (call.operation() != Operation.COMPLETE || (dataLoss && side(call) != 1)) {
         continue;
       }
-      long copies =
-          found.stream()
-              .filter(
-                  o ->
-                      o.claimId().equals(call.claimId())
-                          && o.item().providerOrderId().equals(call.value()))
-              .count();
+      long copies = found.stream().filter(call::left).count();
       if (call.answer() == Answer.SUPERSEDED && copies != 1) {
         violation(
             'e',

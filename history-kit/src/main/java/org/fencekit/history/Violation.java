@@ -1,4 +1,4 @@
-package org.fencekit.faults;
+package org.fencekit.history;
 
 /**
  * One way a recorded history broke the contract.
