@@ -117,7 +117,8 @@ public final class LinearizabilityCheck {
     return answer;
   }
 
-  private static OrderRecord withoutFailures(OrderRecord r) {
+  /** {@code r} with its failure fields cleared. */
+  public static OrderRecord withoutFailures(OrderRecord r) {
     return new OrderRecord(
         r.snapshot(),
         r.status(),
