@@ -208,11 +208,7 @@ public final class Main implements Callable<Integer> {
   /** The benchmarks. */
   private int compare(List<StoreType> stores) {
     Profile profile =
-        profileChoice == null
-            ? Profile.SHORT
-            : profileChoice.full
-                ? Profile.FULL
-                : profileChoice.smoke ? Profile.SMOKE : Profile.SHORT;
+        profileChoice == null ? Profile.SHORT : profileChoice.full ? Profile.FULL : Profile.SMOKE;
     Path dir = outDir != null ? outDir : defaultOutDir();
     System.setProperty("jmh.ignoreLock", "true");
     Comparison comparison =
