@@ -3,6 +3,9 @@ package org.fencekit.bench;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
@@ -20,14 +23,14 @@ import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
-import org.jfree.chart.labels.ItemLabelAnchor;
-import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.labels.CategoryItemLabelGenerator;
 import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
+import org.jfree.chart.text.TextUtils;
 import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleAnchor;
@@ -39,8 +42,9 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
  * The main job's two charts, drawn with JFreeChart: horizontal bars, one group per store, each bar
- * labelled with its figure at the bar's base, the whiskers spanning JMH's 99.9% confidence
- * interval, and the machine, the date and the profile under the title.
+ * labelled with its figure at the bar's base on a patch that hides the whisker behind it (so no
+ * line runs through a label), the whiskers spanning JMH's 99.9% confidence interval, and the
+ * machine, the date and the profile under the title.
  *
  * <ul>
  *   <li>{@code throughput.png}: claim + complete ops/s of each store beside its raw baseline, per
@@ -211,12 +215,9 @@ final class Charts {
     return chart;
   }
 
-  /**
-   * Bars labelled {@code labels.get("series|store")} at their base, inside the bar when it fits and
-   * past its end when it does not.
-   */
+  /** Bars labelled {@code labels.get("series|store")} ({@link LabelledBars}). */
   private static StatisticalBarRenderer renderer(Map<String, String> labels) {
-    StatisticalBarRenderer renderer = new StatisticalBarRenderer();
+    StatisticalBarRenderer renderer = new LabelledBars();
     renderer.setBarPainter(new StandardBarPainter());
     renderer.setShadowVisible(false);
     renderer.setItemMargin(0.04);
@@ -234,11 +235,45 @@ final class Charts {
     renderer.setDefaultItemLabelsVisible(true);
     renderer.setDefaultItemLabelFont(LABEL);
     renderer.setDefaultItemLabelPaint(Color.BLACK);
-    renderer.setDefaultPositiveItemLabelPosition(
-        new ItemLabelPosition(ItemLabelAnchor.INSIDE9, TextAnchor.CENTER_LEFT));
-    renderer.setPositiveItemLabelPositionFallback(
-        new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT));
     return renderer;
+  }
+
+  /**
+   * Bars whose label sits at the bar's base on a patch of the bar's own colour (on white past the
+   * bar's end when the bar is too short), drawn after the whisker, so a whisker never runs through
+   * a label and no two labels meet.
+   */
+  private static final class LabelledBars extends StatisticalBarRenderer {
+    private static final long serialVersionUID = 1L;
+    private static final double PAD = 4;
+
+    @Override
+    protected void drawItemLabel(
+        Graphics2D g2,
+        CategoryDataset data,
+        int row,
+        int column,
+        CategoryPlot plot,
+        CategoryItemLabelGenerator generator,
+        Rectangle2D bar,
+        boolean negative) {
+      String text = generator == null ? null : generator.generateLabel(data, row, column);
+      if (text == null) {
+        return;
+      }
+      g2.setFont(getItemLabelFont(row, column));
+      FontMetrics metrics = g2.getFontMetrics();
+      double width = metrics.stringWidth(text) + 2 * PAD;
+      double height = metrics.getAscent() + metrics.getDescent() + 2;
+      boolean inside = width + 2 * PAD <= bar.getWidth();
+      double x = inside ? bar.getMinX() + PAD : bar.getMaxX() + PAD;
+      double y = bar.getCenterY() - height / 2;
+      g2.setPaint(inside ? getItemPaint(row, column) : Color.WHITE);
+      g2.fill(new Rectangle2D.Double(x, y, width, height));
+      g2.setPaint(getItemLabelPaint(row, column));
+      TextUtils.drawAlignedString(
+          text, g2, (float) (x + PAD), (float) bar.getCenterY(), TextAnchor.CENTER_LEFT);
+    }
   }
 
   private static JFreeChart chart(
