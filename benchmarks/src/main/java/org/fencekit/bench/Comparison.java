@@ -29,7 +29,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * The compare half of the main job: runs every benchmark on every given store through JMH's {@link
+ * The main job's benchmarks: runs every benchmark on every given store through JMH's {@link
  * Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress, prints a
  * table per backend as soon as that backend is done, and writes {@code results.json} (JMH's JSON),
  * {@code results.md} (the tables) and the two charts ({@link Charts}) to the results folder, with

@@ -11,8 +11,8 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns the compare command's JMH results into tables, on the console and in results.md. Every
- * figure is shown with JMH's error, and every ratio with the interval those errors allow.
+ * Turns the main job's JMH results into tables, on the console and in results.md. Every figure is
+ * shown with JMH's error, and every ratio with the interval those errors allow.
  */
 final class Report {
 
@@ -476,14 +476,12 @@ final class Report {
     return ratio.text() + (ratio.intervalKnown() && ratio.low() > 1 ? " (!)" : "");
   }
 
+  /** The thread counts {@code store}'s claim + complete ran at, in run order. */
   static List<Integer> threads(List<Job> jobs, StoreType store) {
-    List<Integer> threads = new ArrayList<>();
-    for (Job job : jobs) {
-      if (job.store == store && job.kind == Kind.THROUGHPUT) {
-        threads.add(job.threads);
-      }
-    }
-    return threads;
+    return jobs.stream()
+        .filter(j -> j.store == store && j.kind == Kind.THROUGHPUT)
+        .map(j -> j.threads)
+        .toList();
   }
 
   /** The first result of the job of that kind, with that peer or none (threads -1: any). */
@@ -496,17 +494,14 @@ final class Report {
         .orElse(null);
   }
 
+  /** The hot-orders result of {@code store} at {@code threads} with {@code orders} hot orders. */
   private static RunResult hotResult(List<Job> jobs, StoreType store, int threads, String orders) {
-    for (Job job : jobs) {
-      if (job.store == store && job.kind == Kind.HOT && job.threads == threads) {
-        for (RunResult r : job.results) {
-          if (orders.equals(r.getParams().getParam("orders"))) {
-            return r;
-          }
-        }
-      }
-    }
-    return null;
+    return jobs.stream()
+        .filter(j -> j.store == store && j.kind == Kind.HOT && j.threads == threads)
+        .flatMap(j -> j.results.stream())
+        .filter(r -> orders.equals(r.getParams().getParam("orders")))
+        .findFirst()
+        .orElse(null);
   }
 
   /** A secondary result (an aux counter, a profiler's figure) by its name's ending. */
