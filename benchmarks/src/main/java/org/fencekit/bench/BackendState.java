@@ -15,7 +15,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * its own (dropped at the end), on a clock the setup may shift ({@link BenchClock}).
  *
  * <p>A server backend whose environment variable is not set fails the run at setup with a message
- * naming the variable; the compare command ({@link Main}) passes only the available ones.
+ * naming the variable; the main job ({@link Main}) passes only the available ones.
  */
 @State(Scope.Benchmark)
 public class BackendState {

@@ -24,6 +24,7 @@ import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.labels.CategoryItemLabelGenerator;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
@@ -40,9 +41,9 @@ import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
- * The compare command's two charts, drawn with JFreeChart: horizontal bars, one group per store,
- * each bar labelled with its figure at the bar's base on a patch that hides the whisker behind it
- * (so no line runs through a label), the whiskers spanning JMH's 99.9% confidence interval, and the
+ * The main job's two charts, drawn with JFreeChart: horizontal bars, one group per store, each bar
+ * labelled with its figure at the bar's base on a patch that hides the whisker behind it (so no
+ * line runs through a label), the whiskers spanning JMH's 99.9% confidence interval, and the
  * machine, the date and the profile under the title.
  *
  * <ul>
@@ -94,7 +95,7 @@ final class Charts {
           (store, t) ->
               new Figure[] {
                 Figure.of(Report.find(jobs, store, Comparison.Kind.THROUGHPUT, null, t)),
-                Figure.of(Report.find(jobs, store, Comparison.Kind.RAW, RawBaseline.of(store), t))
+                Figure.of(Report.find(jobs, store, Comparison.Kind.RAW, null, t))
               });
     }
   }
@@ -214,6 +215,7 @@ final class Charts {
     return chart;
   }
 
+  /** Bars labelled {@code labels.get("series|store")} ({@link LabelledBars}). */
   private static StatisticalBarRenderer renderer(Map<String, String> labels) {
     StatisticalBarRenderer renderer = new LabelledBars();
     renderer.setBarPainter(new StandardBarPainter());
@@ -221,7 +223,15 @@ final class Charts {
     renderer.setItemMargin(0.04);
     renderer.setErrorIndicatorPaint(Color.BLACK);
     renderer.setErrorIndicatorStroke(new BasicStroke(1.2f));
-    renderer.setDefaultItemLabelGenerator(new Labels(labels));
+    renderer.setDefaultItemLabelGenerator(
+        new StandardCategoryItemLabelGenerator() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public String generateLabel(CategoryDataset data, int row, int column) {
+            return labels.get(data.getRowKey(row) + "|" + data.getColumnKey(column));
+          }
+        });
     renderer.setDefaultItemLabelsVisible(true);
     renderer.setDefaultItemLabelFont(LABEL);
     renderer.setDefaultItemLabelPaint(Color.BLACK);
@@ -327,29 +337,5 @@ final class Charts {
       return String.format(Locale.ROOT, "%.1fk", v / 1_000);
     }
     return String.format(Locale.ROOT, "%.0f", v);
-  }
-
-  /** Each bar's label, computed with the data. */
-  private static final class Labels implements CategoryItemLabelGenerator {
-    private final Map<String, String> labels;
-
-    Labels(Map<String, String> labels) {
-      this.labels = labels;
-    }
-
-    @Override
-    public String generateRowLabel(CategoryDataset dataset, int row) {
-      return dataset.getRowKey(row).toString();
-    }
-
-    @Override
-    public String generateColumnLabel(CategoryDataset dataset, int column) {
-      return dataset.getColumnKey(column).toString();
-    }
-
-    @Override
-    public String generateLabel(CategoryDataset dataset, int row, int column) {
-      return labels.get(dataset.getRowKey(row) + "|" + dataset.getColumnKey(column));
-    }
   }
 }

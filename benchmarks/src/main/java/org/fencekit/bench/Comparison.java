@@ -29,7 +29,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * The compare half of the main job: runs every benchmark on every given store through JMH's {@link
+ * The main job's benchmarks: runs every benchmark on every given store through JMH's {@link
  * Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress, prints a
  * table per backend as soon as that backend is done, and writes {@code results.json} (JMH's JSON),
  * {@code results.md} (the tables) and the two charts ({@link Charts}) to the results folder, with
@@ -38,21 +38,25 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  */
 final class Comparison {
 
-  /** What one JMH run measures. */
+  /** What one JMH run measures: a benchmark class, or one method of it. */
   enum Kind {
-    THROUGHPUT("claim+complete"),
-    RAW("raw baseline"),
-    PEER("peer"),
-    HOT_CLAIM("one hot order, claims won"),
-    HOT_LOCK("one hot lock, acquisitions"),
-    LATENCY("claim+complete latency"),
-    HOT("hot orders"),
-    STALE("stale-write storm");
+    THROUGHPUT("claim+complete", ClaimCompleteBenchmark.class, null),
+    RAW("raw baseline", RawBaselineBenchmark.class, null),
+    PEER("peer", PeerLockBenchmark.class, null),
+    HOT_CLAIM("one hot order, claims won", HotLockBenchmark.class, HotLockBenchmark.CLAIM),
+    HOT_LOCK("one hot lock, acquisitions", HotLockBenchmark.class, HotLockBenchmark.LOCK),
+    LATENCY("claim+complete latency", ClaimCompleteBenchmark.class, null),
+    HOT("hot orders", HotOrderBenchmark.class, null),
+    STALE("stale-write storm", StaleWriteBenchmark.class, null);
 
     final String title;
+    final Class<?> benchmark;
+    final String method;
 
-    Kind(String title) {
+    Kind(String title, Class<?> benchmark, String method) {
       this.title = title;
+      this.benchmark = benchmark;
+      this.method = method;
     }
   }
 
@@ -60,20 +64,18 @@ final class Comparison {
   static final class Job {
     final StoreType store;
     final Kind kind;
-    final RawBaseline baseline;
     final Peer peer;
     final int threads;
     final List<RunResult> results = new ArrayList<>();
     String error;
 
-    Job(StoreType store, Kind kind, RawBaseline baseline, int threads) {
-      this(store, kind, baseline, null, threads);
-    }
-
-    Job(StoreType store, Kind kind, RawBaseline baseline, Peer peer, int threads) {
+    /**
+     * @param peer the peer of a {@link Kind#PEER}, {@link Kind#HOT_CLAIM} or {@link Kind#HOT_LOCK}
+     *     job, else null
+     */
+    Job(StoreType store, Kind kind, Peer peer, int threads) {
       this.store = store;
       this.kind = kind;
-      this.baseline = baseline;
       this.peer = peer;
       this.threads = threads;
     }
@@ -82,7 +84,7 @@ final class Comparison {
       return store.label()
           + "  "
           + kind.title
-          + (baseline == null ? "" : " " + baseline.label())
+          + (kind == Kind.RAW ? " " + RawBaseline.of(store).label() : "")
           + (peer == null || kind == Kind.HOT_CLAIM ? "" : " " + peer.label())
           + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
     }
@@ -103,18 +105,6 @@ final class Comparison {
   /**
    * @param command the command that ran, for results.md
    * @param servers the server variables that were set, for results.md
-   */
-  Comparison(
-      Profile profile,
-      List<StoreType> stores,
-      Path outDir,
-      PrintStream out,
-      String command,
-      String servers) {
-    this(profile, stores, outDir, out, command, servers, false);
-  }
-
-  /**
    * @param ratiosOnly only claim + complete beside the raw baselines and the peers, and one hot
    *     order beside one hot lock (no latency, hot orders by K or storm): the ratios the speed
    *     targets are about, in a third of the time
@@ -138,17 +128,17 @@ final class Comparison {
       // all of them see the same background load when the machine is shared.
       for (int t : profile.threads) {
         jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
-        jobs.add(new Job(store, Kind.RAW, RawBaseline.of(store), t));
+        jobs.add(new Job(store, Kind.RAW, null, t));
         for (Peer peer : Peer.of(store)) {
-          jobs.add(new Job(store, Kind.PEER, null, peer, t));
+          jobs.add(new Job(store, Kind.PEER, peer, t));
         }
       }
       // One order (one lock) that every thread fights over, beside the peer that has a target
       // for it, each store's run next to the peer's at the same thread count.
       for (Peer peer : Peer.hotOf(store)) {
         for (int t : profile.threads) {
-          jobs.add(new Job(store, Kind.HOT_CLAIM, null, peer, t));
-          jobs.add(new Job(store, Kind.HOT_LOCK, null, peer, t));
+          jobs.add(new Job(store, Kind.HOT_CLAIM, peer, t));
+          jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
         }
       }
       if (ratiosOnly) {
@@ -278,38 +268,13 @@ final class Comparison {
   }
 
   private ChainedOptionsBuilder options(Job job) {
-    Class<?> benchmark;
-    switch (job.kind) {
-      case RAW:
-        benchmark = RawBaselineBenchmark.class;
-        break;
-      case PEER:
-        benchmark = PeerLockBenchmark.class;
-        break;
-      case HOT:
-        benchmark = HotOrderBenchmark.class;
-        break;
-      case HOT_CLAIM:
-      case HOT_LOCK:
-        benchmark = HotLockBenchmark.class;
-        break;
-      case STALE:
-        benchmark = StaleWriteBenchmark.class;
-        break;
-      default:
-        benchmark = ClaimCompleteBenchmark.class;
-        break;
-    }
-    String method =
-        job.kind == Kind.HOT_CLAIM
-            ? HotLockBenchmark.CLAIM
-            : job.kind == Kind.HOT_LOCK ? HotLockBenchmark.LOCK : null;
+    Kind kind = job.kind;
     ChainedOptionsBuilder options =
         new OptionsBuilder()
             .include(
                 "^"
-                    + Pattern.quote(benchmark.getName() + ".")
-                    + (method == null ? ".*" : Pattern.quote(method) + "$"))
+                    + Pattern.quote(kind.benchmark.getName() + ".")
+                    + (kind.method == null ? ".*" : Pattern.quote(kind.method) + "$"))
             .forks(profile.forks)
             .warmupIterations(profile.warmupIterations)
             .warmupTime(profile.warmupTime)
@@ -319,20 +284,20 @@ final class Comparison {
                 "-Xms1g", "-Xmx4g", "-D" + Namespace.RUN_PROPERTY + "=" + Namespace.runId())
             .addProfiler(GCProfiler.class)
             .shouldFailOnError(true);
-    if (job.kind == Kind.RAW) {
-      options.param("baseline", job.baseline.name());
-    } else if (job.kind == Kind.PEER || job.kind == Kind.HOT_LOCK) {
+    if (kind == Kind.RAW) {
+      options.param("baseline", RawBaseline.of(job.store).name());
+    } else if (kind == Kind.PEER || kind == Kind.HOT_LOCK) {
       options.param("peer", job.peer.name());
     } else {
       options.param("backend", job.store.name());
     }
     // One mode per run: OptionsBuilder.mode adds to the list rather than replacing it.
-    if (job.kind == Kind.LATENCY) {
+    if (kind == Kind.LATENCY) {
       options.mode(Mode.SampleTime).timeUnit(TimeUnit.MICROSECONDS);
     } else {
       options.mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS);
     }
-    if (job.kind != Kind.STALE) {
+    if (kind != Kind.STALE) {
       options.threads(job.threads);
     }
     return options;

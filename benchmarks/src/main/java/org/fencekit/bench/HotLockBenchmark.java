@@ -49,7 +49,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class HotLockBenchmark {
 
-  /** The name of the benchmark method of the store's side, for the compare command. */
+  /** The name of the benchmark method of the store's side, for the main job. */
   static final String CLAIM = "claim";
 
   /** The name of the benchmark method of the lock library's side. */

@@ -30,8 +30,8 @@ import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Where one replay or one benchmark trial keeps its orders, so that nothing it writes mixes with
- * anyone else's data on a shared server or outlives it: a PostgreSQL schema of its own ({@code
+ * Where one benchmark trial keeps its orders, so that nothing it writes mixes with anyone else's
+ * data on a shared server or outlives it: a PostgreSQL schema of its own ({@code
  * fencekit_bench_<run>_<id>}), a Redis key prefix of its own ({@code fencekit-bench-<run>-<id>:})
  * and a temporary folder for SQLite files. {@link #drop} removes all three; {@link #sweep} removes
  * whatever every namespace of one run left behind (a benchmark fork that died before its teardown).

@@ -4,11 +4,11 @@ import java.util.List;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * How long and how often the compare command measures. SHORT is the default (about two minutes per
- * store on two cores); FULL ({@code --full}) takes about twice as long and gives tighter errors
- * (two forks); SMOKE ({@code --smoke}) runs everything for a moment in this JVM, to check the
- * pipeline: it measures nothing and gives no errors. JMH needs at least three measurement
- * iterations to give an error at all.
+ * How long and how often the main job measures. SHORT is the default (about two minutes per store
+ * on two cores); FULL ({@code --full}) takes about twice as long and gives tighter errors (two
+ * forks); SMOKE ({@code --smoke}) runs everything for a moment in this JVM, to check the pipeline:
+ * it measures nothing and gives no errors. JMH needs at least three measurement iterations to give
+ * an error at all.
  */
 enum Profile {
 

@@ -11,8 +11,8 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns the compare command's JMH results into tables, on the console and in results.md. Every
- * figure is shown with JMH's error, and every ratio with the interval those errors allow.
+ * Turns the main job's JMH results into tables, on the console and in results.md. Every figure is
+ * shown with JMH's error, and every ratio with the interval those errors allow.
  */
 final class Report {
 
@@ -103,10 +103,9 @@ final class Report {
         new Table(
             "store", "threads", "ops/s", "raw ops/s", "store / raw", "p99 us", "B/op", "raw B/op");
     for (StoreType store : stores) {
-      RawBaseline raw = RawBaseline.of(store);
       for (int t : threads(jobs, store)) {
         RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
-        RunResult base = find(jobs, store, Kind.RAW, raw, t);
+        RunResult base = find(jobs, store, Kind.RAW, null, t);
         table.row(
             List.of(
                 store.label(),
@@ -139,7 +138,7 @@ final class Report {
     for (int t : threads(jobs, store)) {
       RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
       RunResult latency = find(jobs, store, Kind.LATENCY, null, t);
-      RunResult base = find(jobs, store, Kind.RAW, raw, t);
+      RunResult base = find(jobs, store, Kind.RAW, null, t);
       table.row(
           List.of(
               Integer.toString(t),
@@ -162,7 +161,7 @@ final class Report {
     for (int t : threads(jobs, store)) {
       Figure fencekit = Figure.of(find(jobs, store, Kind.THROUGHPUT, null, t));
       for (Peer peer : Peer.of(store)) {
-        RunResult r = findPeer(jobs, store, peer, t);
+        RunResult r = find(jobs, store, Kind.PEER, peer, t);
         if (r == null) {
           continue;
         }
@@ -197,11 +196,10 @@ final class Report {
             "target",
             "B/op over raw");
     for (StoreType store : stores) {
-      RawBaseline raw = RawBaseline.of(store);
       for (int t : threads(jobs, store)) {
         RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
         Figure fencekit = Figure.of(thrpt);
-        RunResult base = find(jobs, store, Kind.RAW, raw, t);
+        RunResult base = find(jobs, store, Kind.RAW, null, t);
         Ratio overRaw = fencekit.over(Figure.of(base));
         String rawTarget = Target.raw(store).verdict(overRaw);
         String alloc = counter(thrpt, GC_NORM).over(counter(base, GC_NORM)).text();
@@ -220,7 +218,7 @@ final class Report {
                   alloc));
         }
         for (Peer peer : peers) {
-          Ratio overPeer = fencekit.over(Figure.of(findPeer(jobs, store, peer, t)));
+          Ratio overPeer = fencekit.over(Figure.of(find(jobs, store, Kind.PEER, peer, t)));
           table.row(
               List.of(
                   store.label(),
@@ -260,7 +258,7 @@ final class Report {
         if (job.store != store || job.kind != Kind.HOT_CLAIM) {
           continue;
         }
-        RunResult peer = findKind(jobs, store, Kind.HOT_LOCK, job.peer, job.threads);
+        RunResult peer = find(jobs, store, Kind.HOT_LOCK, job.peer, job.threads);
         if (job.first() == null && peer == null) {
           continue;
         }
@@ -279,29 +277,6 @@ final class Report {
       }
     }
     return table;
-  }
-
-  /** The result of the job of {@code kind} with {@code peer} for {@code store}, or null. */
-  static RunResult findKind(List<Job> jobs, StoreType store, Kind kind, Peer peer, int threads) {
-    for (Job job : jobs) {
-      if (job.store == store && job.kind == kind && job.peer == peer && job.threads == threads) {
-        return job.first();
-      }
-    }
-    return null;
-  }
-
-  /** The peer job's result for {@code store} at {@code threads}, or null. */
-  static RunResult findPeer(List<Job> jobs, StoreType store, Peer peer, int threads) {
-    for (Job job : jobs) {
-      if (job.store == store
-          && job.kind == Kind.PEER
-          && job.peer == peer
-          && job.threads == threads) {
-        return job.first();
-      }
-    }
-    return null;
   }
 
   /** Hot orders: calls per second and how they ended. */
@@ -501,41 +476,32 @@ final class Report {
     return ratio.text() + (ratio.intervalKnown() && ratio.low() > 1 ? " (!)" : "");
   }
 
+  /** The thread counts {@code store}'s claim + complete ran at, in run order. */
   static List<Integer> threads(List<Job> jobs, StoreType store) {
-    List<Integer> threads = new ArrayList<>();
-    for (Job job : jobs) {
-      if (job.store == store && job.kind == Kind.THROUGHPUT) {
-        threads.add(job.threads);
-      }
-    }
-    return threads;
+    return jobs.stream()
+        .filter(j -> j.store == store && j.kind == Kind.THROUGHPUT)
+        .map(j -> j.threads)
+        .toList();
   }
 
-  /** The result of the job of that kind (threads -1: any). */
-  static RunResult find(
-      List<Job> jobs, StoreType store, Kind kind, RawBaseline baseline, int threads) {
-    for (Job job : jobs) {
-      if (job.store == store
-          && job.kind == kind
-          && job.baseline == baseline
-          && (threads < 0 || job.threads == threads)) {
-        return job.first();
-      }
-    }
-    return null;
+  /** The first result of the job of that kind, with that peer or none (threads -1: any). */
+  static RunResult find(List<Job> jobs, StoreType store, Kind kind, Peer peer, int threads) {
+    return jobs.stream()
+        .filter(j -> j.store == store && j.kind == kind && j.peer == peer)
+        .filter(j -> threads < 0 || j.threads == threads)
+        .findFirst()
+        .map(Job::first)
+        .orElse(null);
   }
 
+  /** The hot-orders result of {@code store} at {@code threads} with {@code orders} hot orders. */
   private static RunResult hotResult(List<Job> jobs, StoreType store, int threads, String orders) {
-    for (Job job : jobs) {
-      if (job.store == store && job.kind == Kind.HOT && job.threads == threads) {
-        for (RunResult r : job.results) {
-          if (orders.equals(r.getParams().getParam("orders"))) {
-            return r;
-          }
-        }
-      }
-    }
-    return null;
+    return jobs.stream()
+        .filter(j -> j.store == store && j.kind == Kind.HOT && j.threads == threads)
+        .flatMap(j -> j.results.stream())
+        .filter(r -> orders.equals(r.getParams().getParam("orders")))
+        .findFirst()
+        .orElse(null);
   }
 
   /** A secondary result (an aux counter, a profiler's figure) by its name's ending. */

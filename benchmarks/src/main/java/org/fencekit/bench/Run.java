@@ -1,7 +1,7 @@
 package org.fencekit.bench;
 
 /**
- * What the report and the charts say about one run of the compare command.
+ * What the report and the charts say about one run of the main job.
  *
  * @param profile how long and how often it measured
  * @param command the command that ran, as a user would type it again

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.State;
  * owners keep sending settles (fail, and complete, which also files an orphan the first time) with
  * tokens that were superseded, while the live owner heartbeats ({@code extend}) with the current
  * token. Every stale write must be refused; one that lands is counted in {@link Storm#landed} (the
- * compare command fails on it).
+ * main job exits 1 on it).
  *
  * <p>The score of {@code staleWrite} is rejected writes per second; {@code heartbeat}'s is the live
  * owner's writes per second under the storm.

@@ -13,11 +13,10 @@ import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 
 /**
- * One constant per store configuration the replay and the benchmarks compare, each knowing how to
- * open its store. The embedded stores are always available; a server store is available when its
- * {@link Server}'s variable is set. Every store writes only inside the {@link Namespace} it is
- * opened in. {@link #label()} is the one spelling of a store's name, in tables, messages and {@code
- * --only}.
+ * One constant per store configuration the benchmarks compare, each knowing how to open its store.
+ * The embedded stores are always available; a server store is available when its {@link Server}'s
+ * variable is set. Every store writes only inside the {@link Namespace} it is opened in. {@link
+ * #label()} is the one spelling of a store's name, in tables, messages and {@code --only}.
  */
 public enum StoreType {
 

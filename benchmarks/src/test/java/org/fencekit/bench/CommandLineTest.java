@@ -39,7 +39,7 @@ class CommandLineTest {
             "--smoke",
             "--only=STORE",
             "--out=DIR",
-            "--replay-only",
+            "--ratios-only",
             "FENCEKIT_POSTGRES_URL",
             "FENCEKIT_REDIS_URL",
             "FENCEKIT_REDIS_CLUSTER_NODES",
@@ -68,7 +68,7 @@ class CommandLineTest {
   @Test
   @DisplayName("an unknown store name exits 64 and lists the store names")
   void unknownStore() {
-    Ran ran = run(Map.of(), "--only", "postgres_locking", "--replay-only");
+    Ran ran = run(Map.of(), "--only", "postgres_locking");
     assertEquals(Main.USAGE, ran.status, ran.out);
     assertTrue(ran.out.contains("no store called 'postgres_locking'"), ran.out);
     assertTrue(ran.out.contains(StoreType.labels()), ran.out);
@@ -94,36 +94,24 @@ class CommandLineTest {
               && ran.out.contains(store.server().variable() + " is not set")
               && ran.out.contains(store.server().example()),
           ran.out);
-      assertFalse(ran.out.contains("replaying"), "it ran anyway:\n" + ran.out);
+      assertFalse(ran.out.contains("benchmarks: "), "it ran anyway:\n" + ran.out);
     }
   }
 
   @Test
   @DisplayName("a malformed server variable exits 2 naming the variable and a good value")
   void malformedVariable() {
-    Ran ran = run(Map.of("FENCEKIT_REDIS_URL", "http://127.0.0.1:6379"), "--replay-only");
+    Ran ran = run(Map.of("FENCEKIT_REDIS_URL", "http://127.0.0.1:6379"));
     assertEquals(Main.UNAVAILABLE, ran.status, ran.out);
     assertTrue(
         ran.out.contains("ERROR redis: FENCEKIT_REDIS_URL is not a Redis URL")
             && ran.out.contains("A good value: FENCEKIT_REDIS_URL=redis://127.0.0.1:6379"),
         ran.out);
-    Ran secret =
-        run(Map.of("FENCEKIT_POSTGRES_URL", "postgres://shop:s3cret@db/shop"), "--replay-only");
+    Ran secret = run(Map.of("FENCEKIT_POSTGRES_URL", "postgres://shop:s3cret@db/shop"));
     assertEquals(Main.UNAVAILABLE, secret.status, secret.out);
     assertTrue(
         secret.out.contains("FENCEKIT_POSTGRES_URL is not a PostgreSQL JDBC URL"), secret.out);
     assertFalse(secret.out.contains("s3cret"), secret.out);
-  }
-
-  @Test
-  @DisplayName("a server store left out without being asked for is named with its variable, once")
-  void leftOut() {
-    Ran ran = run(Map.of(), "--replay-only");
-    assertEquals(0, ran.status, ran.out);
-    for (StoreType store : List.of(StoreType.POSTGRES, StoreType.POSTGRES_LOCKING)) {
-      String line = store.label() + ": left out, FENCEKIT_POSTGRES_URL is not set";
-      assertEquals(1, ran.out.split(java.util.regex.Pattern.quote(line), -1).length - 1, ran.out);
-    }
   }
 
   @Test

@@ -112,8 +112,7 @@ class NamespaceTest {
   }
 
   @Test
-  @DisplayName(
-      "the main job leaves no schema, key or file behind on the servers it used, replay and benchmarks")
+  @DisplayName("the main job leaves no schema, key or file behind on the servers it used")
   void mainJobCleansUp() throws Exception {
     Map<String, String> env = TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER);
     String url = env.get(Server.POSTGRES.variable());

@@ -26,6 +26,7 @@ class ScenarioRunnerTest {
     for (ScenarioRunner.Result result : results) {
       assertTrue(result.held(), result.scenario() + ": " + result.problem());
       assertNull(result.failure());
+      assertTrue(result.summary().startsWith("answers "), result.summary());
     }
     ScenarioRunner.Result concurrent = results.get(0);
     assertEquals(Scenario.S01_CONCURRENT_DELIVERIES, concurrent.scenario());
