@@ -1,9 +1,13 @@
 package org.fencekit.store.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
+import java.util.ArrayList;
+import java.util.List;
 import org.fencekit.store.OrderStore;
 import org.fencekit.tck.OrderStoreTck;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -26,8 +30,16 @@ abstract class PostgresTckConfiguration extends OrderStoreTck {
      * The user's DataSource, unpooled: every call opens a connection (a server process) of its own,
      * so no call can lean on session state left by another.
      */
-    UNPOOLED_DATA_SOURCE
+    UNPOOLED_DATA_SOURCE,
+    /**
+     * The user's own HikariCP pool (four connections), which the store uses and does not close: the
+     * DataSource a shop already has (the benchmarks' peers run on one too).
+     */
+    USER_POOL
   }
+
+  /** The users' pools this test made, closed after its stores. */
+  private final List<HikariDataSource> userPools = new ArrayList<>();
 
   private final Connections connections;
   private final boolean fastPath;
@@ -65,8 +77,13 @@ abstract class PostgresTckConfiguration extends OrderStoreTck {
     return connections == Connections.UNPOOLED_DATA_SOURCE ? 8 : super.markRaceRounds();
   }
 
-  private static OrderStore store(
-      Connections connections, TestClock clock, boolean createSchema, boolean fastPath) {
+  @AfterEach
+  void closeUserPools() {
+    userPools.forEach(HikariDataSource::close);
+    userPools.clear();
+  }
+
+  private OrderStore store(TestClock clock, boolean createSchema, boolean fastPath) {
     PostgresOrderStore.Builder builder =
         PostgresOrderStore.builder()
             .schema(schema.name())
@@ -76,13 +93,16 @@ abstract class PostgresTckConfiguration extends OrderStoreTck {
     if (connections == Connections.OWNED_POOL) {
       return builder.jdbcUrl(schema.jdbcUrl()).maximumPoolSize(4).build();
     }
+    if (connections == Connections.USER_POOL) {
+      HikariDataSource pool = new HikariDataSource();
+      pool.setJdbcUrl(schema.jdbcUrl());
+      pool.setMaximumPoolSize(4);
+      userPools.add(pool);
+      return builder.dataSource(pool).build();
+    }
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
     dataSource.setURL(schema.jdbcUrl());
     dataSource.setPrepareThreshold(0);
     return builder.dataSource(dataSource).build();
-  }
-
-  private OrderStore store(TestClock clock, boolean createSchema, boolean fastPath) {
-    return store(connections, clock, createSchema, fastPath);
   }
 }
