@@ -9,8 +9,8 @@ import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderStore;
 
 /**
- * Plays the scenarios outside JUnit (the benchmarks' main job does): each on a new store and clock,
- * returning what the handler did and whether the scenario held.
+ * Plays the scenarios outside JUnit (from a command line or a report of your own): each on a new
+ * store and clock, returning what the handler did and whether the scenario held.
  */
 public final class ScenarioRunner {
 
