@@ -1,24 +1,14 @@
 package org.fencekit.history;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
-import org.fencekit.store.ForwardingOrderStore;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
-import org.fencekit.store.WriteResult;
 
 /**
  * The recorded history of store calls one test made: every call with its caller, its request, the
@@ -82,42 +72,22 @@ public final class History {
    * answers or throws what the store did. Closing it closes {@code store}.
    */
   public OrderStore recording(OrderStore store, String caller) {
+    Objects.requireNonNull(store, "store");
     Objects.requireNonNull(caller, "caller");
-    return new ForwardingOrderStore(store) {
+    return new RequestStore() {
       @Override
-      public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-        return (ClaimResult) send(Request.claim(snapshot, lease));
+      protected Object send(Request request) {
+        return call(caller, request, store).resultOrThrow();
       }
 
       @Override
-      public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-        return (WriteResult) send(Request.complete(sessionId, claimId, item));
+      public void close() {
+        store.close();
       }
 
       @Override
-      public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-        return (WriteResult) send(Request.fail(sessionId, claimId, error));
-      }
-
-      @Override
-      public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-        return (WriteResult) send(Request.extend(sessionId, claimId, lease));
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public Optional<OrderRecord> get(String sessionId) {
-        return (Optional<OrderRecord>) send(Request.get(sessionId));
-      }
-
-      @Override
-      @SuppressWarnings("unchecked")
-      public List<Orphan> orphans(String sessionId) {
-        return (List<Orphan>) send(Request.orphans(sessionId));
-      }
-
-      private Object send(Request request) {
-        return call(caller, request, delegate()).resultOrThrow();
+      public String toString() {
+        return store.toString();
       }
     };
   }

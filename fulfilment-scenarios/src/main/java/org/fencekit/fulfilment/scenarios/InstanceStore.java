@@ -1,18 +1,10 @@
 package org.fencekit.fulfilment.scenarios;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import org.fencekit.history.Call;
 import org.fencekit.history.Operation;
 import org.fencekit.history.Request;
-import org.fencekit.store.ClaimId;
+import org.fencekit.history.RequestStore;
 import org.fencekit.store.ClaimResult;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
-import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 
@@ -25,7 +17,7 @@ import org.fencekit.store.WriteResult;
  * instance crashed: its calls reach nothing and are not recorded). Closing it does nothing: the run
  * owns the store.
  */
-final class InstanceStore implements OrderStore {
+final class InstanceStore extends RequestStore {
 
   /** What the kit does to one call. */
   private enum Fault {
@@ -72,38 +64,6 @@ final class InstanceStore implements OrderStore {
   }
 
   @Override
-  public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
-    return (ClaimResult) send(Request.claim(snapshot, lease));
-  }
-
-  @Override
-  public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-    return (WriteResult) send(Request.complete(sessionId, claimId, item));
-  }
-
-  @Override
-  public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-    return (WriteResult) send(Request.fail(sessionId, claimId, error));
-  }
-
-  @Override
-  public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-    return (WriteResult) send(Request.extend(sessionId, claimId, lease));
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  public Optional<OrderRecord> get(String sessionId) {
-    return (Optional<OrderRecord>) send(Request.get(sessionId));
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  public List<Orphan> orphans(String sessionId) {
-    return (List<Orphan>) send(Request.orphans(sessionId));
-  }
-
-  @Override
   public void close() {}
 
   @Override
@@ -111,7 +71,8 @@ final class InstanceStore implements OrderStore {
     return run.store().toString();
   }
 
-  private Object send(Request request) {
+  @Override
+  protected Object send(Request request) {
     Fault fault = fault(request.operation());
     Call call = run.history().call(instance, request, () -> reach(request, fault));
     if (fault == Fault.NONE && writes(request.operation())) {
