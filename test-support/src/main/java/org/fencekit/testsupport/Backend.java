@@ -43,13 +43,23 @@ final class Backend {
    * @param example a good value of the variable
    * @param hint how to get such a server, or an empty string
    * @param image the image Testcontainers would run
-   * @param environment the environment ({@code System::getenv}, or a map in tests)
    * @param check turns the variable's value into the address tests use; throws {@link
    *     IllegalArgumentException} saying what is wrong with a malformed value and {@link
    *     IllegalStateException} with the server's answer when none answers there
    * @param container starts a container and returns its address, or returns empty without Docker
    */
   Backend(
+      String name,
+      String variable,
+      String example,
+      String hint,
+      String image,
+      UnaryOperator<String> check,
+      Supplier<Optional<String>> container) {
+    this(name, variable, example, hint, image, System::getenv, check, container);
+  }
+
+  private Backend(
       String name,
       String variable,
       String example,
@@ -78,9 +88,12 @@ final class Backend {
     return variable;
   }
 
-  /** A good value of {@link #variable()}. */
-  String example() {
-    return example;
+  /**
+   * The same kind of server, found afresh in {@code environment} (a map in tests) else by {@code
+   * container}.
+   */
+  Backend in(Function<String, String> environment, Supplier<Optional<String>> container) {
+    return new Backend(name, variable, example, hint, image, environment, check, container);
   }
 
   /** How to make this server available, as one clause. */
@@ -129,9 +142,7 @@ final class Backend {
       return address;
     }
     throw new BackendSkipped(
-        name,
-        variable,
-        howToEnable(),
+        this,
         name
             + " tests skipped: "
             + unavailable
@@ -171,15 +182,16 @@ final class Backend {
     resolved = true;
     String value = environment.apply(variable);
     if (value != null && !value.isBlank()) {
+      Credentials credentials = Credentials.of(value);
       try {
         address = check.apply(value.trim());
       } catch (IllegalArgumentException e) {
         error =
             variable
                 + "="
-                + Credentials.of(value).mask(value)
+                + credentials.mask(value)
                 + " is malformed: "
-                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
+                + credentials.mask(String.valueOf(e.getMessage()))
                 + ". A good value: "
                 + variable
                 + "="
@@ -188,11 +200,11 @@ final class Backend {
         error =
             variable
                 + " points at "
-                + Credentials.of(value).mask(value)
+                + credentials.mask(value)
                 + " but no "
                 + name
                 + " answers there ("
-                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
+                + credentials.mask(String.valueOf(e.getMessage()))
                 + "): start the server or fix the variable (e.g. "
                 + variable
                 + "="
