@@ -43,23 +43,13 @@ final class Backend {
    * @param example a good value of the variable
    * @param hint how to get such a server, or an empty string
    * @param image the image Testcontainers would run
+   * @param environment the environment ({@code System::getenv}, or a map in tests)
    * @param check turns the variable's value into the address tests use; throws {@link
    *     IllegalArgumentException} saying what is wrong with a malformed value and {@link
    *     IllegalStateException} with the server's answer when none answers there
    * @param container starts a container and returns its address, or returns empty without Docker
    */
   Backend(
-      String name,
-      String variable,
-      String example,
-      String hint,
-      String image,
-      UnaryOperator<String> check,
-      Supplier<Optional<String>> container) {
-    this(name, variable, example, hint, image, System::getenv, check, container);
-  }
-
-  private Backend(
       String name,
       String variable,
       String example,

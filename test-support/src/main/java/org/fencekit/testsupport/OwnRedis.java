@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.BooleanSupplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -121,20 +120,18 @@ public final class OwnRedis extends OwnServer {
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + String.join(" ", command), e);
     }
-    RuntimeException[] refused = new RuntimeException[1];
-    BooleanSupplier answersOrDied =
-        () -> {
-          try {
-            return "PONG".equals(text(command("PING")));
-          } catch (RuntimeException e) {
-            refused[0] = e;
-            return !process.isAlive();
-          }
-        };
-    if (!poll(20_000, 50, answersOrDied) || !process.isAlive()) {
+    if (!poll(20_000, 50, () -> answers() || !process.isAlive()) || !process.isAlive()) {
       throw new IllegalStateException(
-          "redis-server on port " + port + " did not start; see " + dir.resolve("redis.log"),
-          refused[0]);
+          "redis-server on port " + port + " did not start; see " + dir.resolve("redis.log"));
+    }
+  }
+
+  /** Whether the server answers PING. */
+  boolean answers() {
+    try {
+      return "PONG".equals(text(command("PING")));
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 

@@ -75,7 +75,7 @@ public final class OwnRedisCluster implements AutoCloseable {
   public List<OwnRedis> masters() {
     List<OwnRedis> masters = new ArrayList<>();
     for (OwnRedis node : nodes) {
-      if (alive(node) && role(node).equals("master")) {
+      if (node.answers() && role(node).equals("master")) {
         masters.add(node);
       }
     }
@@ -85,11 +85,10 @@ public final class OwnRedisCluster implements AutoCloseable {
   /** A replica of {@code master} now, or fails. */
   public OwnRedis replicaOf(OwnRedis master) {
     for (OwnRedis node : nodes) {
-      if (alive(node) && role(node).equals("slave")) {
-        String info = OwnRedis.text(node.command("INFO", "replication"));
-        if (info.contains("master_port:" + master.port() + "\r")) {
-          return node;
-        }
+      if (node.answers()
+          && role(node).equals("slave")
+          && replication(node, "master_port") == master.port()) {
+        return node;
       }
     }
     throw new IllegalStateException("no replica of " + master + " in " + this);
@@ -121,7 +120,8 @@ public final class OwnRedisCluster implements AutoCloseable {
     OwnServer.poll(
         5_000,
         5,
-        () -> offset(master, "master_repl_offset") == offset(replica, "slave_repl_offset"));
+        () ->
+            replication(master, "master_repl_offset") == replication(replica, "slave_repl_offset"));
     master.kill();
     if (!OwnServer.poll(30_000, 50, () -> role(replica).equals("master"))) {
       throw new IllegalStateException(replica + " was not promoted after " + master + " died");
@@ -243,7 +243,7 @@ public final class OwnRedisCluster implements AutoCloseable {
 
   private boolean healthy() {
     for (OwnRedis node : nodes) {
-      if (alive(node)) {
+      if (node.answers()) {
         String info = OwnRedis.text(node.command("CLUSTER", "INFO"));
         if (!info.contains("cluster_state:ok") || !info.contains("cluster_slots_ok:16384")) {
           return false;
@@ -253,21 +253,13 @@ public final class OwnRedisCluster implements AutoCloseable {
     return true;
   }
 
-  private static boolean alive(OwnRedis node) {
-    try {
-      node.command("PING");
-      return true;
-    } catch (RuntimeException e) {
-      return false;
-    }
-  }
-
   private static String role(OwnRedis node) {
     List<?> role = (List<?>) node.command("ROLE");
     return OwnRedis.text(role.get(0));
   }
 
-  private static long offset(OwnRedis node, String field) {
+  /** A numeric field of {@code INFO replication}, or -1 without it. */
+  private static long replication(OwnRedis node, String field) {
     String info = OwnRedis.text(node.command("INFO", "replication"));
     for (String line : info.split("\r\n")) {
       if (line.startsWith(field + ":")) {

@@ -13,16 +13,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 abstract class PerClass implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
 
-  private final Backend server;
+  final Backend server;
   private String owner;
 
   PerClass(Backend server) {
     this.server = server;
-  }
-
-  /** The server's address; skips the test if there is none. */
-  String address() {
-    return server.address();
   }
 
   /** Sets up what the class owns; false if there is nothing to own (no server). */

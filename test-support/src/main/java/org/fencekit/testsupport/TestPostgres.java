@@ -6,7 +6,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.Optional;
 import org.testcontainers.containers.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -59,8 +58,9 @@ public final class TestPostgres {
           EXAMPLE_URL,
           "any PostgreSQL 12+ you may create schemas in",
           IMAGE,
+          System::getenv,
           TestPostgres::check,
-          TestPostgres::container);
+          Docker.ifAvailable(TestPostgres::container));
 
   private TestPostgres() {}
 
@@ -170,7 +170,7 @@ public final class TestPostgres {
     }
 
     private synchronized Schema current() {
-      address(); // skips or fails first when there is no server
+      server.address(); // skips or fails first when there is no server
       if (schema == null) {
         throw new IllegalStateException(
             "no schema yet: register TestPostgres.schemaPerClass() with @RegisterExtension on a"
@@ -211,19 +211,15 @@ public final class TestPostgres {
     return url;
   }
 
-  private static Optional<String> container() {
-    if (!Docker.available()) {
-      return Optional.empty();
-    }
+  private static String container() {
     PostgreSQLContainer<?> container = new PostgreSQLContainer<>(DockerImageName.parse(IMAGE));
     container.start(); // stopped by Testcontainers' reaper when the JVM exits
     String base = container.getJdbcUrl();
-    return Optional.of(
-        base
-            + (base.contains("?") ? "&" : "?")
-            + "user="
-            + container.getUsername()
-            + "&password="
-            + container.getPassword());
+    return base
+        + (base.contains("?") ? "&" : "?")
+        + "user="
+        + container.getUsername()
+        + "&password="
+        + container.getPassword();
   }
 }

@@ -17,6 +17,7 @@ import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -63,6 +64,8 @@ public final class TestRedis {
   public static final String EXAMPLE_NODES = "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003";
 
   private static final int TIMEOUT_MILLIS = 5000;
+  private static final JedisClientConfig CLIENT =
+      DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build();
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Pattern LABEL = Pattern.compile("[a-z0-9-]{1,40}");
   private static final Pattern HOST_PORT =
@@ -76,8 +79,9 @@ public final class TestRedis {
           EXAMPLE_URL,
           "a Redis 7 you started",
           IMAGE,
+          System::getenv,
           TestRedis::checkNode,
-          RedisContainers::node);
+          Docker.ifAvailable(RedisContainers::node));
 
   /** The cluster of this JVM; {@code CLUSTER.in(...)} is another, for tests. */
   static final Backend CLUSTER =
@@ -87,8 +91,9 @@ public final class TestRedis {
           EXAMPLE_NODES,
           "`bash .ci/redis-cluster.sh start` starts one and prints its nodes",
           IMAGE,
+          System::getenv,
           TestRedis::checkCluster,
-          RedisContainers::cluster);
+          Docker.ifAvailable(RedisContainers::cluster));
 
   private TestRedis() {}
 
@@ -136,10 +141,7 @@ public final class TestRedis {
 
   /** A cluster client of the test's own (close it); skips the calling test if there is none. */
   public static RedisClusterClient clusterClient() {
-    return RedisClusterClient.builder()
-        .nodes(clusterNodeSet())
-        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build())
-        .build();
+    return RedisClusterClient.builder().nodes(clusterNodeSet()).clientConfig(CLIENT).build();
   }
 
   /**
@@ -244,9 +246,8 @@ public final class TestRedis {
      *
      * @throws IllegalStateException as {@link #nodeAvailable()}
      */
-    @Override
     public String address() {
-      return super.address();
+      return server.address();
     }
 
     /** The prefix every key of this test class starts with. */
@@ -254,7 +255,7 @@ public final class TestRedis {
       return prefix;
     }
 
-    /** Nothing to set up: the keys are the tests' to write. */
+    /** Nothing to set up: the tests write the keys. */
     @Override
     boolean setUp() {
       return true;
@@ -303,9 +304,7 @@ public final class TestRedis {
     Set<HostAndPort> parsed = parseNodes(nodes);
     String failure = null;
     for (HostAndPort node : parsed) {
-      try (Jedis jedis =
-          new Jedis(
-              node, DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build())) {
+      try (Jedis jedis = new Jedis(node, CLIENT)) {
         String info = jedis.clusterInfo();
         if (info.contains("cluster_state:ok")) {
           return String.join(",", parsed.stream().map(HostAndPort::toString).toList());
