@@ -78,9 +78,12 @@ final class Backend {
     return variable;
   }
 
-  /** A good value of {@link #variable()}. */
-  String example() {
-    return example;
+  /**
+   * The same kind of server, found afresh in {@code environment} (a map in tests) else by {@code
+   * container}.
+   */
+  Backend in(Function<String, String> environment, Supplier<Optional<String>> container) {
+    return new Backend(name, variable, example, hint, image, environment, check, container);
   }
 
   /** How to make this server available, as one clause. */
@@ -129,9 +132,7 @@ final class Backend {
       return address;
     }
     throw new BackendSkipped(
-        name,
-        variable,
-        howToEnable(),
+        this,
         name
             + " tests skipped: "
             + unavailable
@@ -171,15 +172,16 @@ final class Backend {
     resolved = true;
     String value = environment.apply(variable);
     if (value != null && !value.isBlank()) {
+      Credentials credentials = Credentials.of(value);
       try {
         address = check.apply(value.trim());
       } catch (IllegalArgumentException e) {
         error =
             variable
                 + "="
-                + Credentials.of(value).mask(value)
+                + credentials.mask(value)
                 + " is malformed: "
-                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
+                + credentials.mask(String.valueOf(e.getMessage()))
                 + ". A good value: "
                 + variable
                 + "="
@@ -188,11 +190,11 @@ final class Backend {
         error =
             variable
                 + " points at "
-                + Credentials.of(value).mask(value)
+                + credentials.mask(value)
                 + " but no "
                 + name
                 + " answers there ("
-                + Credentials.of(value).mask(String.valueOf(e.getMessage()))
+                + credentials.mask(String.valueOf(e.getMessage()))
                 + "): start the server or fix the variable (e.g. "
                 + variable
                 + "="

@@ -10,29 +10,15 @@ final class BackendSkipped extends TestAbortedException {
 
   private static final long serialVersionUID = 1L;
 
-  private final String backend;
-  private final String variable;
-  private final String howToEnable;
+  private final transient Backend backend;
 
-  BackendSkipped(String backend, String variable, String howToEnable, String message) {
+  BackendSkipped(Backend backend, String message) {
     super(message);
     this.backend = backend;
-    this.variable = variable;
-    this.howToEnable = howToEnable;
   }
 
-  /** What the missing server is, e.g. {@code PostgreSQL}. */
-  String backend() {
+  /** The missing server: its name, its variable and how to enable it. */
+  Backend backend() {
     return backend;
-  }
-
-  /** The environment variable that names such a server. */
-  String variable() {
-    return variable;
-  }
-
-  /** How to make the server available, e.g. {@code set FENCEKIT_REDIS_URL=redis://...}. */
-  String howToEnable() {
-    return howToEnable;
   }
 }

@@ -20,4 +20,13 @@ public final class LoopbackPorts {
       throw new IllegalStateException("cannot find a free loopback port", e);
     }
   }
+
+  /** Whether nothing listens on loopback {@code port} at the moment of the call. */
+  static boolean closed(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort() == port;
+    } catch (IOException e) {
+      return false;
+    }
+  }
 }

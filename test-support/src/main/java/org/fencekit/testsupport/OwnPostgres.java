@@ -25,16 +25,17 @@ import java.util.Properties;
  * }
  * }</pre>
  */
-public final class OwnPostgres implements AutoCloseable {
+public final class OwnPostgres extends OwnServer {
 
   private final Path bin;
-  private final Path dir;
-  private final int port;
 
-  private OwnPostgres(Path bin, Path dir, int port) {
+  private OwnPostgres(Path bin) {
+    super(
+        bin.resolve("initdb"),
+        "a PostgreSQL server of the test's own",
+        "fencekit-own-pg-",
+        LoopbackPorts.closed());
     this.bin = bin;
-    this.dir = dir;
-    this.port = port;
   }
 
   /**
@@ -42,34 +43,23 @@ public final class OwnPostgres implements AutoCloseable {
    * {@code FENCEKIT_REQUIRE_BACKENDS=true}).
    */
   public static OwnPostgres start() {
-    Path bin = binaries();
-    OwnProcesses.requireBinary(bin.resolve("initdb"), "a PostgreSQL server of the test's own");
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("fencekit-own-pg-");
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create a data directory in /tmp", e);
-    }
-    OwnPostgres server = new OwnPostgres(bin, dir, LoopbackPorts.closed());
-    try {
-      server.asPostgres(List.of("chown", "-R", "postgres", dir.toString()), true);
-      server.asPostgres(
-          List.of(
-              bin.resolve("initdb").toString(),
-              "-D",
-              dir.resolve("data").toString(),
-              "-A",
-              "trust",
-              "-U",
-              "postgres",
-              "--no-sync"),
-          false);
-      server.startServer();
-    } catch (RuntimeException e) {
-      server.close();
-      throw e;
-    }
-    return server;
+    return started(new OwnPostgres(binaries()), OwnPostgres::initialise);
+  }
+
+  private void initialise() {
+    asPostgres(List.of("chown", "-R", "postgres", dir.toString()), true);
+    asPostgres(
+        List.of(
+            bin.resolve("initdb").toString(),
+            "-D",
+            dir.resolve("data").toString(),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync"),
+        false);
+    startServer();
   }
 
   private static Path binaries() {
@@ -100,11 +90,6 @@ public final class OwnPostgres implements AutoCloseable {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
   }
 
-  /** The port it listens on. */
-  public int port() {
-    return port;
-  }
-
   /**
    * Terminates every client backend but the caller's ({@code pg_terminate_backend}), and returns
    * how many there were.
@@ -117,11 +102,12 @@ public final class OwnPostgres implements AutoCloseable {
 
   /** Stops the server at once ({@code pg_ctl stop -m immediate}: a crash) and starts it again. */
   public void restartImmediately() {
-    pgCtl("stop", "-m", "immediate");
+    stop();
     startServer();
   }
 
   /** The postmaster's process id. */
+  @Override
   public long pid() {
     try {
       return Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).get(0).trim());
@@ -136,7 +122,7 @@ public final class OwnPostgres implements AutoCloseable {
   public void pauseFor(long millis) {
     pause();
     try {
-      OwnProcesses.pause(millis);
+      pause(millis);
     } finally {
       resume();
     }
@@ -144,12 +130,12 @@ public final class OwnPostgres implements AutoCloseable {
 
   /** Pauses the whole server (SIGSTOP to the postmaster and every backend); returns once sent. */
   public void pause() {
-    OwnProcesses.signalTree(pid(), "STOP");
+    signalTree(pid(), "STOP");
   }
 
   /** Resumes a server {@link #pause()} stopped (SIGCONT). */
   public void resume() {
-    OwnProcesses.signalTree(pid(), "CONT");
+    signalTree(pid(), "CONT");
   }
 
   /**
@@ -161,7 +147,7 @@ public final class OwnPostgres implements AutoCloseable {
       connection.setAutoCommit(false);
       try (Statement statement = connection.createStatement()) {
         statement.execute("lock table " + table + " in access exclusive mode");
-        OwnProcesses.pause(millis);
+        pause(millis);
       }
       connection.rollback();
     } catch (SQLException e) {
@@ -224,30 +210,17 @@ public final class OwnPostgres implements AutoCloseable {
       return; // not root: the directory is ours already
     }
     full.addAll(command);
-    OwnProcesses.run(90, full);
-  }
-
-  /** Stops the server (immediately) and deletes its directory. */
-  @Override
-  public void close() {
-    try {
-      if (Files.exists(dir.resolve("data/postmaster.pid"))) {
-        try {
-          OwnProcesses.signalTree(pid(), "CONT");
-        } catch (RuntimeException e) {
-          // not paused
-        }
-        pgCtl("stop", "-m", "immediate");
-      }
-    } catch (RuntimeException e) {
-      // stopped already
-    } finally {
-      OwnProcesses.deleteTree(dir);
-    }
+    run(90, full);
   }
 
   @Override
-  public String toString() {
-    return "OwnPostgres[127.0.0.1:" + port + ", " + dir + "]";
+  boolean running() {
+    return Files.exists(dir.resolve("data/postmaster.pid"));
+  }
+
+  /** {@code pg_ctl stop -m immediate}. */
+  @Override
+  void stop() {
+    pgCtl("stop", "-m", "immediate");
   }
 }

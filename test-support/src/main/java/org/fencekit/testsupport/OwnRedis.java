@@ -1,13 +1,16 @@
 package org.fencekit.testsupport;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * A Redis node of a fault test's own: {@code redis-server} on a free loopback port, no persistence
@@ -15,18 +18,15 @@ import redis.clients.jedis.Jedis;
  * test may kill its clients, restart it (losing everything), pause it with {@code DEBUG SLEEP};
  * never the shared server.
  */
-public final class OwnRedis implements AutoCloseable {
+public final class OwnRedis extends OwnServer {
 
   static final Path SERVER = Path.of("/usr/bin/redis-server");
 
-  private final Path dir;
-  private final int port;
   private final List<String> extra;
   private Process process;
 
-  private OwnRedis(Path dir, int port, List<String> extra) {
-    this.dir = dir;
-    this.port = port;
+  private OwnRedis(int port, List<String> extra) {
+    super(SERVER, "a Redis server of the test's own", "fencekit-own-redis-", port);
     this.extra = extra;
   }
 
@@ -39,21 +39,7 @@ public final class OwnRedis implements AutoCloseable {
   }
 
   static OwnRedis start(int port, String... extra) {
-    OwnProcesses.requireBinary(SERVER, "a Redis server of the test's own");
-    Path dir;
-    try {
-      dir = Files.createTempDirectory("fencekit-own-redis-");
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot create a directory in /tmp", e);
-    }
-    OwnRedis node = new OwnRedis(dir, port, List.of(extra));
-    try {
-      node.launch();
-    } catch (RuntimeException e) {
-      node.close();
-      throw e;
-    }
-    return node;
+    return started(new OwnRedis(port, List.of(extra)), OwnRedis::launch);
   }
 
   /** The node's URL, {@code redis://127.0.0.1:<port>}. */
@@ -61,12 +47,8 @@ public final class OwnRedis implements AutoCloseable {
     return "redis://127.0.0.1:" + port;
   }
 
-  /** The port it listens on. */
-  public int port() {
-    return port;
-  }
-
   /** The server's process id. */
+  @Override
   public long pid() {
     return process.pid();
   }
@@ -78,8 +60,7 @@ public final class OwnRedis implements AutoCloseable {
             new HostAndPort("127.0.0.1", port),
             DefaultJedisClientConfig.builder().timeoutMillis(15_000).build())) {
       return jedis.sendCommand(
-          () -> redis.clients.jedis.util.SafeEncoder.encode(args[0]),
-          java.util.Arrays.copyOfRange(args, 1, args.length));
+          () -> SafeEncoder.encode(args[0]), Arrays.copyOfRange(args, 1, args.length));
     }
   }
 
@@ -91,7 +72,7 @@ public final class OwnRedis implements AutoCloseable {
 
   /** {@code DEBUG SLEEP}: the server answers nobody for {@code millis}. */
   public void sleep(long millis) {
-    command("DEBUG", "SLEEP", String.format(java.util.Locale.ROOT, "%.3f", millis / 1000.0));
+    command("DEBUG", "SLEEP", String.format(Locale.ROOT, "%.3f", millis / 1000.0));
   }
 
   /** Kills the server with SIGKILL (everything it held is lost without persistence). */
@@ -111,7 +92,7 @@ public final class OwnRedis implements AutoCloseable {
     launch();
   }
 
-  /** Starts the server again after {@link #kill()}. */
+  /** Starts the server again after {@link #kill()}; returns once it answers PING. */
   public void launch() {
     List<String> command = new ArrayList<>();
     command.addAll(
@@ -139,49 +120,36 @@ public final class OwnRedis implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException("cannot start " + String.join(" ", command), e);
     }
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (true) {
-      try {
-        if ("PONG".equals(String.valueOf(text(command("PING"))))) {
-          return;
-        }
-      } catch (RuntimeException e) {
-        if (!process.isAlive() || System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "redis-server on port " + port + " did not start; see " + dir.resolve("redis.log"),
-              e);
-        }
-      }
-      OwnProcesses.pause(50);
+    if (!poll(20_000, 50, () -> answers() || !process.isAlive()) || !process.isAlive()) {
+      throw new IllegalStateException(
+          "redis-server on port " + port + " did not start; see " + dir.resolve("redis.log"));
     }
   }
 
-  /** A reply as text when it is bulk bytes, else as it is. */
-  public static Object text(Object reply) {
-    return reply instanceof byte[] bytes
-        ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
-        : reply;
-  }
-
-  /** Kills the server and deletes its directory. */
-  @Override
-  public void close() {
+  /** Whether the server answers PING. */
+  boolean answers() {
     try {
-      if (process != null && process.isAlive()) {
-        try {
-          OwnProcesses.signal(process.pid(), "CONT");
-        } catch (RuntimeException e) {
-          // not paused
-        }
-        kill();
-      }
-    } finally {
-      OwnProcesses.deleteTree(dir);
+      return "PONG".equals(text(command("PING")));
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 
+  /** A reply as text: bulk bytes decoded as UTF-8, anything else as {@link String#valueOf}. */
+  public static String text(Object reply) {
+    return reply instanceof byte[] bytes
+        ? new String(bytes, StandardCharsets.UTF_8)
+        : String.valueOf(reply);
+  }
+
   @Override
-  public String toString() {
-    return "OwnRedis[127.0.0.1:" + port + "]";
+  boolean running() {
+    return process != null && process.isAlive();
+  }
+
+  /** Kills the server (SIGKILL). */
+  @Override
+  void stop() {
+    kill();
   }
 }

@@ -22,7 +22,7 @@ public final class OwnRedisCluster implements AutoCloseable {
 
   /** Starts six nodes and joins them into a cluster with one replica per master. */
   public static OwnRedisCluster start() {
-    OwnProcesses.requireBinary(OwnRedis.SERVER, "a Redis Cluster of the test's own");
+    OwnServer.requireBinary(OwnRedis.SERVER, "a Redis Cluster of the test's own");
     List<OwnRedis> nodes = new ArrayList<>();
     OwnRedisCluster cluster = new OwnRedisCluster(nodes);
     try {
@@ -42,7 +42,7 @@ public final class OwnRedisCluster implements AutoCloseable {
         create.add("127.0.0.1:" + node.port());
       }
       create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-      OwnProcesses.run(60, create);
+      OwnServer.run(60, create);
       cluster.awaitHealthy(30_000);
     } catch (RuntimeException e) {
       cluster.close();
@@ -54,20 +54,11 @@ public final class OwnRedisCluster implements AutoCloseable {
   private static int clusterPort() {
     for (int tries = 0; tries < 100; tries++) {
       int port = LoopbackPorts.closed();
-      if (port + 10000 < 65536 && free(port + 10000)) {
+      if (port + 10000 < 65536 && LoopbackPorts.closed(port + 10000)) {
         return port;
       }
     }
     throw new IllegalStateException("no free loopback port with a free cluster bus port (+10000)");
-  }
-
-  private static boolean free(int port) {
-    try (java.net.ServerSocket socket =
-        new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort() == port;
-    } catch (java.io.IOException e) {
-      return false;
-    }
   }
 
   /** The seed nodes, {@code host:port,...}, as {@code RedisOrderStore.builder().clusterNodes}. */
@@ -84,7 +75,7 @@ public final class OwnRedisCluster implements AutoCloseable {
   public List<OwnRedis> masters() {
     List<OwnRedis> masters = new ArrayList<>();
     for (OwnRedis node : nodes) {
-      if (alive(node) && role(node).equals("master")) {
+      if (node.answers() && role(node).equals("master")) {
         masters.add(node);
       }
     }
@@ -94,11 +85,10 @@ public final class OwnRedisCluster implements AutoCloseable {
   /** A replica of {@code master} now, or fails. */
   public OwnRedis replicaOf(OwnRedis master) {
     for (OwnRedis node : nodes) {
-      if (alive(node) && role(node).equals("slave")) {
-        String info = String.valueOf(OwnRedis.text(node.command("INFO", "replication")));
-        if (info.contains("master_port:" + master.port() + "\r")) {
-          return node;
-        }
+      if (node.answers()
+          && role(node).equals("slave")
+          && replication(node, "master_port") == master.port()) {
+        return node;
       }
     }
     throw new IllegalStateException("no replica of " + master + " in " + this);
@@ -111,12 +101,8 @@ public final class OwnRedisCluster implements AutoCloseable {
   public OwnRedis failover(OwnRedis master) {
     OwnRedis replica = replicaOf(master);
     replica.command("CLUSTER", "FAILOVER");
-    long deadline = System.nanoTime() + 20_000_000_000L;
-    while (!role(replica).equals("master")) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(replica + " did not take over from " + master);
-      }
-      OwnProcesses.pause(50);
+    if (!OwnServer.poll(20_000, 50, () -> role(replica).equals("master"))) {
+      throw new IllegalStateException(replica + " did not take over from " + master);
     }
     awaitHealthy(20_000);
     return replica;
@@ -131,18 +117,14 @@ public final class OwnRedisCluster implements AutoCloseable {
   public void killMaster(OwnRedis master) {
     OwnRedis replica = replicaOf(master);
     master.command("CLIENT", "PAUSE", "5000", "WRITE");
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (offset(master, "master_repl_offset") != offset(replica, "slave_repl_offset")
-        && System.nanoTime() < deadline) {
-      OwnProcesses.pause(5);
-    }
+    OwnServer.poll(
+        5_000,
+        5,
+        () ->
+            replication(master, "master_repl_offset") == replication(replica, "slave_repl_offset"));
     master.kill();
-    deadline = System.nanoTime() + 30_000_000_000L;
-    while (!role(replica).equals("master")) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(replica + " was not promoted after " + master + " died");
-      }
-      OwnProcesses.pause(50);
+    if (!OwnServer.poll(30_000, 50, () -> role(replica).equals("master"))) {
+      throw new IllegalStateException(replica + " was not promoted after " + master + " died");
     }
     master.launch();
     awaitHealthy(30_000);
@@ -179,11 +161,11 @@ public final class OwnRedisCluster implements AutoCloseable {
                   "5000",
                   "KEYS"));
       for (Object key : list) {
-        args.add(String.valueOf(OwnRedis.text(key)));
+        args.add(OwnRedis.text(key));
       }
       source.command(args.toArray(String[]::new));
       moved += list.size();
-      OwnProcesses.pause(2); // leave the slot half moved a little: clients see ASK and TRYAGAIN
+      OwnServer.pause(2); // leave the slot half moved a little: clients see ASK and TRYAGAIN
     }
     finishMigration(slot, target);
     return moved;
@@ -213,7 +195,7 @@ public final class OwnRedisCluster implements AutoCloseable {
         break;
       }
       for (Object key : list) {
-        migrateKey(slot, target, String.valueOf(OwnRedis.text(key)));
+        migrateKey(slot, target, OwnRedis.text(key));
       }
     }
     for (OwnRedis master : masters()) {
@@ -222,7 +204,7 @@ public final class OwnRedisCluster implements AutoCloseable {
   }
 
   private static String id(OwnRedis node) {
-    return String.valueOf(OwnRedis.text(node.command("CLUSTER", "MYID")));
+    return OwnRedis.text(node.command("CLUSTER", "MYID"));
   }
 
   /** The master serving {@code slot} now. */
@@ -254,42 +236,31 @@ public final class OwnRedisCluster implements AutoCloseable {
 
   /** Waits until every live node says cluster_state:ok and all slots are served. */
   public void awaitHealthy(long millis) {
-    long deadline = System.nanoTime() + millis * 1_000_000;
-    while (true) {
-      boolean ok = true;
-      for (OwnRedis node : nodes) {
-        if (!alive(node)) {
-          continue;
-        }
-        String info = String.valueOf(OwnRedis.text(node.command("CLUSTER", "INFO")));
-        ok &= info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384");
-      }
-      if (ok) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the cluster " + seeds() + " did not become healthy");
-      }
-      OwnProcesses.pause(100);
+    if (!OwnServer.poll(millis, 100, this::healthy)) {
+      throw new IllegalStateException("the cluster " + seeds() + " did not become healthy");
     }
   }
 
-  private static boolean alive(OwnRedis node) {
-    try {
-      node.command("PING");
-      return true;
-    } catch (RuntimeException e) {
-      return false;
+  private boolean healthy() {
+    for (OwnRedis node : nodes) {
+      if (node.answers()) {
+        String info = OwnRedis.text(node.command("CLUSTER", "INFO"));
+        if (!info.contains("cluster_state:ok") || !info.contains("cluster_slots_ok:16384")) {
+          return false;
+        }
+      }
     }
+    return true;
   }
 
   private static String role(OwnRedis node) {
     List<?> role = (List<?>) node.command("ROLE");
-    return String.valueOf(OwnRedis.text(role.get(0)));
+    return OwnRedis.text(role.get(0));
   }
 
-  private static long offset(OwnRedis node, String field) {
-    String info = String.valueOf(OwnRedis.text(node.command("INFO", "replication")));
+  /** A numeric field of {@code INFO replication}, or -1 without it. */
+  private static long replication(OwnRedis node, String field) {
+    String info = OwnRedis.text(node.command("INFO", "replication"));
     for (String line : info.split("\r\n")) {
       if (line.startsWith(field + ":")) {
         return Long.parseLong(line.substring(field.length() + 1).trim());

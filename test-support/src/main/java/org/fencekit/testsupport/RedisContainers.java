@@ -2,39 +2,35 @@ package org.fencekit.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 
-/** Redis in Testcontainers, for a run without the variables: a single node and a cluster. */
+/**
+ * Redis in Testcontainers, for a run without the variables: a single node and a cluster; called
+ * only when Docker is available.
+ */
 final class RedisContainers {
 
   private RedisContainers() {}
 
-  /** A node without persistence, or empty without Docker. */
-  static Optional<String> node() {
-    if (!Docker.available()) {
-      return Optional.empty();
-    }
+  /** A node without persistence. */
+  static String node() {
     GenericContainer<?> redis =
         new GenericContainer<>(DockerImageName.parse(TestRedis.IMAGE))
             .withCommand("redis-server", "--save", "", "--appendonly", "no")
             .withExposedPorts(6379)
             .waitingFor(Wait.forLogMessage(".*Ready to accept connections.*", 1));
     redis.start(); // stopped by Testcontainers' reaper when the JVM exits
-    return Optional.of("redis://" + redis.getHost() + ":" + redis.getMappedPort(6379));
+    return "redis://" + redis.getHost() + ":" + redis.getMappedPort(6379);
   }
 
   /**
-   * Three masters in one container, or empty without Docker. Each listens on the same port number
-   * inside and outside (free ports of this host, bound one to one) and announces 127.0.0.1, so the
-   * slot map the cluster hands out is reachable from the host.
+   * Three masters in one container. Each listens on the same port number inside and outside (free
+   * ports of this host, bound one to one) and announces 127.0.0.1, so the slot map the cluster
+   * hands out is reachable from the host.
    */
-  static Optional<String> cluster() {
-    if (!Docker.available()) {
-      return Optional.empty();
-    }
+  static String cluster() {
     int[] ports = new int[3];
     for (int i = 0; i < ports.length; i++) {
       do {
@@ -51,8 +47,7 @@ final class RedisContainers {
     }
     cluster.setPortBindings(bindings);
     cluster.start();
-    return Optional.of(
-        "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2]);
+    return "127.0.0.1:" + ports[0] + ",127.0.0.1:" + ports[1] + ",127.0.0.1:" + ports[2];
   }
 
   /**

@@ -79,8 +79,8 @@ public final class SkipReport implements TestExecutionListener {
               ? 1
               : (int)
                   plan.getDescendants(identifier).stream().filter(TestIdentifier::isTest).count();
-      missing.computeIfAbsent(skipped.backend(), backend -> new Missing(skipped.howToEnable()))
-              .tests +=
+      Backend backend = skipped.backend();
+      missing.computeIfAbsent(backend.name(), name -> new Missing(backend.howToEnable())).tests +=
           count;
       if (!identifier.isTest()) {
         tests += count; // a class skipped in @BeforeAll reports none of its tests

@@ -6,13 +6,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.testcontainers.containers.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -57,23 +50,19 @@ public final class TestPostgres {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private static final Backend SERVER = server(System::getenv, TestPostgres::container);
+  /** The server of this JVM; {@code SERVER.in(...)} is another, for tests. */
+  static final Backend SERVER =
+      new Backend(
+          "PostgreSQL",
+          URL_VARIABLE,
+          EXAMPLE_URL,
+          "any PostgreSQL 12+ you may create schemas in",
+          IMAGE,
+          System::getenv,
+          TestPostgres::check,
+          Docker.ifAvailable(TestPostgres::container));
 
   private TestPostgres() {}
-
-  /** The server as found in {@code environment}, else by {@code container}. */
-  static Backend server(
-      Function<String, String> environment, Supplier<Optional<String>> container) {
-    return new Backend(
-        "PostgreSQL",
-        URL_VARIABLE,
-        EXAMPLE_URL,
-        "any PostgreSQL 12+ you may create schemas in",
-        IMAGE,
-        environment,
-        TestPostgres::check,
-        container);
-  }
 
   /**
    * Whether there is a server; never skips. Call it in {@code @BeforeAll} to set up only when there
@@ -158,13 +147,13 @@ public final class TestPostgres {
   }
 
   /** The per-class schema of {@link #schemaPerClass()}. */
-  public static final class ClassSchema
-      implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+  public static final class ClassSchema extends PerClass {
 
     private Schema schema;
-    private String owner;
 
-    private ClassSchema() {}
+    private ClassSchema() {
+      super(SERVER);
+    }
 
     /**
      * The schema's name; skips the test if there is no server.
@@ -181,7 +170,7 @@ public final class TestPostgres {
     }
 
     private synchronized Schema current() {
-      TestPostgres.jdbcUrl(); // skips or fails first when there is no server
+      server.address(); // skips or fails first when there is no server
       if (schema == null) {
         throw new IllegalStateException(
             "no schema yet: register TestPostgres.schemaPerClass() with @RegisterExtension on a"
@@ -190,31 +179,21 @@ public final class TestPostgres {
       return schema;
     }
 
-    /** Creates the schema if there is a server and no enclosing class made one. */
     @Override
-    public synchronized void beforeAll(ExtensionContext context) {
-      if (owner == null && available()) {
-        schema = newSchema();
-        owner = context.getUniqueId();
+    synchronized boolean setUp() {
+      if (!available()) {
+        return false;
       }
+      schema = newSchema();
+      return true;
     }
 
-    /** Skips (or fails) the test when there is no server. */
     @Override
-    public void beforeEach(ExtensionContext context) {
-      TestPostgres.jdbcUrl();
-    }
-
-    /** Drops the schema after the class that made it. */
-    @Override
-    public synchronized void afterAll(ExtensionContext context) {
-      if (context.getUniqueId().equals(owner)) {
-        try {
-          schema.close();
-        } finally {
-          schema = null;
-          owner = null;
-        }
+    synchronized void cleanUp() {
+      try {
+        schema.close();
+      } finally {
+        schema = null;
       }
     }
   }
@@ -232,19 +211,15 @@ public final class TestPostgres {
     return url;
   }
 
-  private static Optional<String> container() {
-    if (!Docker.available()) {
-      return Optional.empty();
-    }
+  private static String container() {
     PostgreSQLContainer<?> container = new PostgreSQLContainer<>(DockerImageName.parse(IMAGE));
     container.start(); // stopped by Testcontainers' reaper when the JVM exits
     String base = container.getJdbcUrl();
-    return Optional.of(
-        base
-            + (base.contains("?") ? "&" : "?")
-            + "user="
-            + container.getUsername()
-            + "&password="
-            + container.getPassword());
+    return base
+        + (base.contains("?") ? "&" : "?")
+        + "user="
+        + container.getUsername()
+        + "&password="
+        + container.getPassword();
   }
 }

@@ -8,22 +8,16 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -70,43 +64,38 @@ public final class TestRedis {
   public static final String EXAMPLE_NODES = "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003";
 
   private static final int TIMEOUT_MILLIS = 5000;
+  private static final JedisClientConfig CLIENT =
+      DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build();
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final Pattern LABEL = Pattern.compile("[a-z0-9-]{1,40}");
   private static final Pattern HOST_PORT =
       Pattern.compile("([A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+]):(\\d{1,5})");
 
-  private static final Backend NODE = nodeServer(System::getenv, RedisContainers::node);
-  private static final Backend CLUSTER = clusterServer(System::getenv, RedisContainers::cluster);
+  /** The single node of this JVM; {@code NODE.in(...)} is another, for tests. */
+  static final Backend NODE =
+      new Backend(
+          "Redis",
+          NODE_VARIABLE,
+          EXAMPLE_URL,
+          "a Redis 7 you started",
+          IMAGE,
+          System::getenv,
+          TestRedis::checkNode,
+          Docker.ifAvailable(RedisContainers::node));
+
+  /** The cluster of this JVM; {@code CLUSTER.in(...)} is another, for tests. */
+  static final Backend CLUSTER =
+      new Backend(
+          "Redis Cluster",
+          CLUSTER_VARIABLE,
+          EXAMPLE_NODES,
+          "`bash .ci/redis-cluster.sh start` starts one and prints its nodes",
+          IMAGE,
+          System::getenv,
+          TestRedis::checkCluster,
+          Docker.ifAvailable(RedisContainers::cluster));
 
   private TestRedis() {}
-
-  /** The single node as found in {@code environment}, else by {@code container}. */
-  static Backend nodeServer(
-      Function<String, String> environment, Supplier<Optional<String>> container) {
-    return new Backend(
-        "Redis",
-        NODE_VARIABLE,
-        EXAMPLE_URL,
-        "a Redis 7 you started",
-        IMAGE,
-        environment,
-        TestRedis::checkNode,
-        container);
-  }
-
-  /** The cluster as found in {@code environment}, else by {@code container}. */
-  static Backend clusterServer(
-      Function<String, String> environment, Supplier<Optional<String>> container) {
-    return new Backend(
-        "Redis Cluster",
-        CLUSTER_VARIABLE,
-        EXAMPLE_NODES,
-        "`bash .ci/redis-cluster.sh start` starts one and prints its nodes",
-        IMAGE,
-        environment,
-        TestRedis::checkCluster,
-        container);
-  }
 
   /**
    * Whether there is a single node; never skips.
@@ -152,10 +141,7 @@ public final class TestRedis {
 
   /** A cluster client of the test's own (close it); skips the calling test if there is none. */
   public static RedisClusterClient clusterClient() {
-    return RedisClusterClient.builder()
-        .nodes(clusterNodeSet())
-        .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build())
-        .build();
+    return RedisClusterClient.builder().nodes(clusterNodeSet()).clientConfig(CLIENT).build();
   }
 
   /**
@@ -246,15 +232,12 @@ public final class TestRedis {
   }
 
   /** The server and key prefix of {@link #node} or {@link #cluster}. */
-  public static final class ClassKeys
-      implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+  public static final class ClassKeys extends PerClass {
 
-    private final Backend server;
     private final String prefix;
-    private String owner;
 
     private ClassKeys(Backend server, String prefix) {
-      this.server = server;
+      super(server);
       this.prefix = prefix;
     }
 
@@ -272,27 +255,16 @@ public final class TestRedis {
       return prefix;
     }
 
-    /** Remembers the class that registered the extension (classes nested in it share it). */
+    /** Nothing to set up: the tests write the keys. */
     @Override
-    public synchronized void beforeAll(ExtensionContext context) {
-      if (owner == null) {
-        owner = context.getUniqueId();
-      }
+    boolean setUp() {
+      return true;
     }
 
-    /** Skips (or fails) the test when there is no server. */
+    /** Deletes the prefix's keys. */
     @Override
-    public void beforeEach(ExtensionContext context) {
-      server.address();
-    }
-
-    /** Deletes the prefix's keys after the class that registered the extension. */
-    @Override
-    public synchronized void afterAll(ExtensionContext context) {
-      if (context.getUniqueId().equals(owner)) {
-        owner = null;
-        deleteKeys(prefix);
-      }
+    void cleanUp() {
+      deleteKeys(prefix);
     }
   }
 
@@ -332,9 +304,7 @@ public final class TestRedis {
     Set<HostAndPort> parsed = parseNodes(nodes);
     String failure = null;
     for (HostAndPort node : parsed) {
-      try (Jedis jedis =
-          new Jedis(
-              node, DefaultJedisClientConfig.builder().timeoutMillis(TIMEOUT_MILLIS).build())) {
+      try (Jedis jedis = new Jedis(node, CLIENT)) {
         String info = jedis.clusterInfo();
         if (info.contains("cluster_state:ok")) {
           return String.join(",", parsed.stream().map(HostAndPort::toString).toList());

@@ -26,7 +26,7 @@ class BackendTest {
   }
 
   private static Backend postgres(Function<String, String> env) {
-    return TestPostgres.server(env, Optional::empty);
+    return TestPostgres.SERVER.in(env, Optional::empty);
   }
 
   @Test
@@ -35,8 +35,8 @@ class BackendTest {
     Backend server = postgres(env());
     assertFalse(server.available());
     BackendSkipped skipped = assertThrows(BackendSkipped.class, server::address);
-    assertEquals("PostgreSQL", skipped.backend());
-    assertEquals("FENCEKIT_POSTGRES_URL", skipped.variable());
+    assertEquals("PostgreSQL", skipped.backend().name());
+    assertEquals("FENCEKIT_POSTGRES_URL", skipped.backend().variable());
     assertTrue(
         skipped
             .getMessage()
@@ -52,10 +52,10 @@ class BackendTest {
   @DisplayName("no Docker: the container supplier is asked only when the variable is unset")
   void containerOnlyWithoutVariable() {
     Backend fromContainer =
-        TestPostgres.server(env(), () -> Optional.of("jdbc:postgresql://container/test"));
+        TestPostgres.SERVER.in(env(), () -> Optional.of("jdbc:postgresql://container/test"));
     assertEquals("jdbc:postgresql://container/test", fromContainer.address());
     Backend blank =
-        TestPostgres.server(
+        TestPostgres.SERVER.in(
             env("FENCEKIT_POSTGRES_URL", "  "),
             () -> Optional.of("jdbc:postgresql://container/test"));
     assertEquals("jdbc:postgresql://container/test", blank.address(), "a blank value is unset");
@@ -136,9 +136,7 @@ class BackendTest {
       IllegalStateException e =
           assertThrows(
               IllegalStateException.class,
-              () ->
-                  TestRedis.nodeServer(env("FENCEKIT_REDIS_URL", value), Optional::empty)
-                      .address());
+              () -> TestRedis.NODE.in(env("FENCEKIT_REDIS_URL", value), Optional::empty).address());
       assertTrue(e.getMessage().startsWith("FENCEKIT_REDIS_URL=" + value), e.getMessage());
       assertTrue(
           e.getMessage().endsWith("A good value: FENCEKIT_REDIS_URL=redis://127.0.0.1:6379"),
@@ -153,7 +151,7 @@ class BackendTest {
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
-            () -> TestRedis.nodeServer(env("FENCEKIT_REDIS_URL", url), Optional::empty).address());
+            () -> TestRedis.NODE.in(env("FENCEKIT_REDIS_URL", url), Optional::empty).address());
     assertTrue(
         e.getMessage().startsWith("FENCEKIT_REDIS_URL points at redis://fencekit:***@127.0.0.1:"),
         e.getMessage());
@@ -173,8 +171,8 @@ class BackendTest {
           assertThrows(
               IllegalStateException.class,
               () ->
-                  TestRedis.clusterServer(
-                          env("FENCEKIT_REDIS_CLUSTER_NODES", value), Optional::empty)
+                  TestRedis.CLUSTER
+                      .in(env("FENCEKIT_REDIS_CLUSTER_NODES", value), Optional::empty)
                       .address());
       assertTrue(
           e.getMessage().startsWith("FENCEKIT_REDIS_CLUSTER_NODES=" + value + " is malformed"),
@@ -195,7 +193,8 @@ class BackendTest {
         assertThrows(
             IllegalStateException.class,
             () ->
-                TestRedis.clusterServer(env("FENCEKIT_REDIS_CLUSTER_NODES", nodes), Optional::empty)
+                TestRedis.CLUSTER
+                    .in(env("FENCEKIT_REDIS_CLUSTER_NODES", nodes), Optional::empty)
                     .address());
     assertTrue(
         e.getMessage().startsWith("FENCEKIT_REDIS_CLUSTER_NODES points at "), e.getMessage());

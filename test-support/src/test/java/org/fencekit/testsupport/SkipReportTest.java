@@ -28,9 +28,9 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 class SkipReportTest {
 
   /** Servers that are never there: no variables, no Docker. */
-  static final Backend POSTGRES = TestPostgres.server(name -> null, Optional::empty);
+  static final Backend POSTGRES = TestPostgres.SERVER.in(name -> null, Optional::empty);
 
-  static final Backend CLUSTER = TestRedis.clusterServer(name -> null, Optional::empty);
+  static final Backend CLUSTER = TestRedis.CLUSTER.in(name -> null, Optional::empty);
 
   /** Two tests skipped for PostgreSQL, one for the cluster, one that runs. */
   static class SkippingSample {

@@ -126,9 +126,9 @@ class RedisClusterFaultTest {
       do {
         List<?> reply =
             (List<?>) master.command("SCAN", cursor, "MATCH", prefix + "*", "COUNT", "1000");
-        cursor = String.valueOf(OwnRedis.text(reply.get(0)));
+        cursor = OwnRedis.text(reply.get(0));
         for (Object key : (List<?>) reply.get(1)) {
-          slots.add(cluster.slotOf(String.valueOf(OwnRedis.text(key))));
+          slots.add(cluster.slotOf(OwnRedis.text(key)));
         }
       } while (!cursor.equals("0"));
     }

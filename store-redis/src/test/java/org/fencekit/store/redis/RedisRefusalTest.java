@@ -253,7 +253,7 @@ class RedisRefusalTest {
   }
 
   private static long errorCount(OwnRedis node, String code) {
-    String info = String.valueOf(OwnRedis.text(node.command("INFO", "errorstats")));
+    String info = OwnRedis.text(node.command("INFO", "errorstats"));
     for (String line : info.split("\r\n")) {
       if (line.startsWith("errorstat_" + code + ":count=")) {
         return Long.parseLong(line.substring(line.indexOf('=') + 1).split(",")[0]);

@@ -7,17 +7,86 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Running the commands of the servers a fault test starts itself: a bounded wait for each, signals
- * by process id, and the rule for a missing binary (skip, or fail under {@code
- * FENCEKIT_REQUIRE_BACKENDS=true}).
+ * A server process of a fault test's own: its loopback port, its directory in {@code /tmp}, and its
+ * teardown (resumed if paused, stopped at once, its directory deleted). Its static helpers run the
+ * commands such servers are driven with: a bounded wait for each, signals by process id, polling,
+ * and the rule for a missing binary (skip, or fail under {@code FENCEKIT_REQUIRE_BACKENDS=true}).
  */
-final class OwnProcesses {
+abstract class OwnServer implements AutoCloseable {
 
-  private OwnProcesses() {}
+  final int port;
+  final Path dir;
+
+  /**
+   * Skips the test (or fails it) if {@code binary} is missing, else makes the server's directory.
+   *
+   * @param what the server, for that message: {@code a Redis server of the test's own}
+   * @param dirPrefix how the directory's name starts
+   */
+  OwnServer(Path binary, String what, String dirPrefix, int port) {
+    requireBinary(binary, what);
+    this.port = port;
+    try {
+      this.dir = Files.createTempDirectory(dirPrefix);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot create a directory in /tmp", e);
+    }
+  }
+
+  /** {@code server} once {@code start} has run; if it fails, the server is closed first. */
+  static <S extends OwnServer> S started(S server, Consumer<S> start) {
+    try {
+      start.accept(server);
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  /** The port it listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** The server's process id. */
+  public abstract long pid();
+
+  /** Whether there is a server process to stop. */
+  abstract boolean running();
+
+  /** Stops the server at once. */
+  abstract void stop();
+
+  /** Resumes the server if it is paused (SIGCONT), stops it and deletes its directory. */
+  @Override
+  public final void close() {
+    try {
+      if (running()) {
+        try {
+          signalTree(pid(), "CONT");
+        } catch (RuntimeException e) {
+          // not paused
+        }
+        stop();
+      }
+    } catch (RuntimeException e) {
+      // stopped already
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "[127.0.0.1:" + port + ", " + dir + "]";
+  }
 
   /** Skips the test, or fails it when every backend is required, if {@code binary} is missing. */
   static void requireBinary(Path binary, String what) {
@@ -97,6 +166,21 @@ final class OwnProcesses {
     } catch (IOException | RuntimeException e) {
       // a test's leftovers in /tmp are not worth failing it
     }
+  }
+
+  /**
+   * Checks {@code condition} every {@code pauseMillis} until it holds or {@code millis} have
+   * passed; returns whether it held.
+   */
+  static boolean poll(long millis, long pauseMillis, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + millis * 1_000_000;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      pause(pauseMillis);
+    }
+    return true;
   }
 
   /** Sleeps, keeping the interrupt. */
