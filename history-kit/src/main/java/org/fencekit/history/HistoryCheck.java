@@ -89,7 +89,8 @@ public final class HistoryCheck {
    * Checks a history made with no fault.
    *
    * @param calls every call of the run but the final reads, in any order
-   * @param finals each order's final get, recorded in the same history after everything else
+   * @param finals each order's final get, recorded in the same history after everything else (an
+   *     order only these reads touched is checked too)
    * @param orphans each order's orphans as read at the end
    */
   public static Result check(
@@ -101,7 +102,8 @@ public final class HistoryCheck {
    * Checks a history.
    *
    * @param calls every call of the run but the final reads, in any order
-   * @param finals each order's final get, recorded in the same history after everything else
+   * @param finals each order's final get, recorded in the same history after everything else (an
+   *     order only these reads touched is checked too)
    * @param orphans each order's orphans as read at the end
    * @param faultStart nanoTime the fault started, or -1 with no fault
    * @param faultEnd nanoTime the fault was over
@@ -152,6 +154,9 @@ public final class HistoryCheck {
           "no call succeeded within "
               + millis(recoveryBoundNanos)
               + " ms after the fault was over, and the store was not rebuilt");
+    }
+    for (String order : finals.keySet()) {
+      byOrder.computeIfAbsent(order, k -> new ArrayList<>());
     }
     for (Map.Entry<String, List<Call>> entry : byOrder.entrySet()) {
       String order = entry.getKey();

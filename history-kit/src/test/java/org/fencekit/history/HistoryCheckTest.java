@@ -188,6 +188,15 @@ class HistoryCheckTest {
   }
 
   @Test
+  @DisplayName("(e) an order no call touched but the final reads has an orphan no call sent")
+  void orphanOfAnUntouchedOrder() {
+    HistoryCheck.Result result =
+        check(null, List.of(new Orphan(SID, STALE, new Item("po-9", null), NOW)));
+    assertEquals(1, result.count('e'), result.kept().toString());
+    assertEquals(1, result.total(), result.kept().toString());
+  }
+
+  @Test
   @DisplayName("every check says what it expects, for a failure message")
   void everyCheckSaysWhatItExpects() {
     for (char check = 'a'; check <= 'g'; check++) {
