@@ -273,9 +273,10 @@ public final class HistoryCheck {
       String value =
           seen.status() == OrderStatus.PROVISIONED
               ? seen.item().providerOrderId()
-              : seen.status() == OrderStatus.FAILED ? seen.lastError() : null;
-      if (value != null && seenValues.add(value)) {
-        List<Call> senders = byValue.getOrDefault(key(order, value), List.of());
+              : seen.lastError();
+      if (seen.status() != OrderStatus.PENDING && seenValues.add(value)) {
+        List<Call> senders =
+            value == null ? List.of() : byValue.getOrDefault(key(order, value), List.of());
         Call writer = writer(senders, seen.settledBy());
         if (writer == null) {
           violation('b', "order " + order + " shows " + brief(seen) + ", which no call sent");

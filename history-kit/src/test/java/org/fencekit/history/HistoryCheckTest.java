@@ -197,6 +197,17 @@ class HistoryCheckTest {
   }
 
   @Test
+  @DisplayName("(b) an order FAILED by its claim without an error no fail sent")
+  void failedWithoutError() {
+    record(Request.claim(SNAPSHOT, Duration.ofSeconds(30)), new ClaimResult.Claimed(OWNER, HELD));
+    OrderRecord failed =
+        new OrderRecord(SNAPSHOT, OrderStatus.FAILED, null, null, null, null, null, 1, OWNER, NOW);
+    HistoryCheck.Result result = check(failed, List.of());
+    assertEquals(1, result.count('b'), result.kept().toString());
+    assertEquals(1, result.total(), result.kept().toString());
+  }
+
+  @Test
   @DisplayName("every check says what it expects, for a failure message")
   void everyCheckSaysWhatItExpects() {
     for (char check = 'a'; check <= 'g'; check++) {

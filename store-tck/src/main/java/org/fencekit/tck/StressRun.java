@@ -171,13 +171,13 @@ final class StressRun {
     StringBuilder out =
         new StringBuilder()
             .append(invariant)
-            .append(" (order '")
+            .append("\norder '")
             .append(sid)
             .append("'; seed ")
             .append(seed)
             .append(", rerun with -Dfencekit.tck.seed=")
             .append(seed)
-            .append(" to make the same random choices)\n");
+            .append(" to make the same random choices\n");
     if (!involved.isEmpty()) {
       out.append("calls involved:\n");
     }
@@ -215,15 +215,13 @@ final class StressRun {
     List<Call> all = new ArrayList<>(calls);
     all.add(orphans);
     for (Call call : all) {
-      if (call.failure() != null || call.result() == null) {
-        AssertionError error =
-            violation(
-                sid,
-                call.failure() != null ? "a call threw " + call.failure() : "a call answered null",
-                List.of(call),
-                all);
+      if (call.failure() != null) {
+        AssertionError error = violation(sid, "a call threw " + call.failure(), List.of(call), all);
         error.initCause(call.failure());
         throw error;
+      }
+      if (call.result() == null) {
+        throw violation(sid, "a call answered null", List.of(call), all);
       }
     }
     @SuppressWarnings("unchecked")
