@@ -22,17 +22,18 @@ import org.fencekit.store.Orphan;
  *       unless a newer claim replaced it: a later read has a fence at least as high, and at the
  *       same fence shows that write (the same settle, or the same claim still held or settled by
  *       it);
- *   <li>no write with a superseded token landed: every settled record observed traces to the one
- *       complete or fail that wrote it (items and errors are unique per call), which was answered
- *       {@code Written} or with an unknown outcome and carried the record's {@code settledBy};
- *       every claim observed was granted; after a data loss no token from before it settles
- *       anything;
+ *   <li>no write with a superseded token landed: every settled record observed traces to a complete
+ *       or fail that sent its item or error, carried the record's {@code settledBy} and was
+ *       answered {@code Written} or with an unknown outcome (a replay sends the same item or error
+ *       again; otherwise items and errors are unique per call); every claim observed was granted;
+ *       after a data loss no token from before it settles anything;
  *   <li>a {@code StoreUnavailableException} with {@code outcomeUnknown() == false} left the order
  *       as before: nothing it would have written is ever observed;
- *   <li>fences strictly increase per order: no two claims granted the same fence, and reads in real
- *       time order never see the fence go down;
- *   <li>every superseded complete is in {@code orphans} exactly once, and every orphan comes from a
- *       complete that was not answered {@code Written};
+ *   <li>fences strictly increase per order: no two claims granted the same fence, a {@code Claimed}
+ *       answer carries a PENDING record holding its claim id at its fence, and reads in real time
+ *       order never see the fence go down;
+ *   <li>every superseded complete is in {@code orphans} exactly once, and every orphan is what a
+ *       complete not answered {@code Written} sent: its order, claim id and item;
  *   <li>the store recovers by itself within the bound: a call succeeds within it after the fault is
  *       over, and no call fails that started later than that;
  *   <li>no exception escapes but {@code StoreUnavailableException} and {@code
@@ -85,10 +86,24 @@ public final class HistoryCheck {
   }
 
   /**
+   * Checks a history made with no fault.
+   *
+   * @param calls every call of the run but the final reads, in any order
+   * @param finals each order's final get, recorded in the same history after everything else (an
+   *     order only these reads touched is checked too)
+   * @param orphans each order's orphans as read at the end
+   */
+  public static Result check(
+      List<Call> calls, Map<String, Call> finals, Map<String, List<Orphan>> orphans) {
+    return check(calls, finals, orphans, -1, -1, false, 0, 0);
+  }
+
+  /**
    * Checks a history.
    *
    * @param calls every call of the run but the final reads, in any order
-   * @param finals each order's final get, recorded in the same history after everything else
+   * @param finals each order's final get, recorded in the same history after everything else (an
+   *     order only these reads touched is checked too)
    * @param orphans each order's orphans as read at the end
    * @param faultStart nanoTime the fault started, or -1 with no fault
    * @param faultEnd nanoTime the fault was over
@@ -107,12 +122,14 @@ public final class HistoryCheck {
       long recoveredNanos) {
     HistoryCheck check = new HistoryCheck(faultStart, faultEnd, dataLoss);
     Map<String, List<Call>> byOrder = new HashMap<>();
-    Map<String, Call> byValue = new HashMap<>();
+    Map<String, List<Call>> byValue = new HashMap<>();
     Map<ClaimId, Call> granted = new HashMap<>();
     for (Call call : calls) {
       byOrder.computeIfAbsent(call.sessionId(), k -> new ArrayList<>()).add(call);
       if (call.value() != null) {
-        byValue.put(call.sessionId() + "\u0000" + call.value(), call);
+        byValue
+            .computeIfAbsent(key(call.sessionId(), call.value()), k -> new ArrayList<>())
+            .add(call);
       }
       if (call.answer() == Answer.CLAIMED) {
         granted.put(call.claimId(), call);
@@ -137,6 +154,9 @@ public final class HistoryCheck {
           "no call succeeded within "
               + millis(recoveryBoundNanos)
               + " ms after the fault was over, and the store was not rebuilt");
+    }
+    for (String order : finals.keySet()) {
+      byOrder.computeIfAbsent(order, k -> new ArrayList<>());
     }
     for (Map.Entry<String, List<Call>> entry : byOrder.entrySet()) {
       String order = entry.getKey();
@@ -219,7 +239,7 @@ public final class HistoryCheck {
       String order,
       List<Call> history,
       List<Call> observations,
-      Map<String, Call> byValue,
+      Map<String, List<Call>> byValue,
       Map<ClaimId, Call> granted) {
     Set<String> seenValues = new HashSet<>();
     Set<ClaimId> seenClaims = new HashSet<>();
@@ -253,9 +273,11 @@ public final class HistoryCheck {
       String value =
           seen.status() == OrderStatus.PROVISIONED
               ? seen.item().providerOrderId()
-              : seen.status() == OrderStatus.FAILED ? seen.lastError() : null;
-      if (value != null && seenValues.add(value)) {
-        Call writer = byValue.get(order + "\u0000" + value);
+              : seen.lastError();
+      if (seen.status() != OrderStatus.PENDING && seenValues.add(value)) {
+        List<Call> senders =
+            value == null ? List.of() : byValue.getOrDefault(key(order, value), List.of());
+        Call writer = writer(senders, seen.settledBy());
         if (writer == null) {
           violation('b', "order " + order + " shows " + brief(seen) + ", which no call sent");
         } else if (writer.answer() == Answer.SUPERSEDED) {
@@ -315,8 +337,16 @@ public final class HistoryCheck {
       if (call.answer() != Answer.CLAIMED) {
         continue;
       }
-      if (call.claimId().fence() != call.record().fence()) {
-        violation('d', "a claim's claim id and record disagree on the fence: " + call.describe());
+      OrderRecord record = call.record();
+      if (record.status() != OrderStatus.PENDING
+          || !call.claimId().equals(record.claimId())
+          || call.claimId().fence() != record.fence()) {
+        violation(
+            'd',
+            "a Claimed answer is not a PENDING record holding its claim id at its fence: "
+                + call.describe()
+                + " carried "
+                + brief(record));
       }
       Call other = byFence.putIfAbsent(side(call) + ":" + call.claimId().fence(), call);
       if (other != null && side(call) >= 0) {
@@ -356,7 +386,7 @@ public final class HistoryCheck {
 
   /** (e), and (c) for a complete that said nothing was written but left an orphan */
   private void orphans(
-      String order, List<Call> history, List<Orphan> found, Map<String, Call> byValue) {
+      String order, List<Call> history, List<Orphan> found, Map<String, List<Call>> byValue) {
     for (Call call : history) {
       if (call.operation() != Operation.COMPLETE || (dataLoss && side(call) != 1)) {
         continue;
@@ -374,18 +404,69 @@ public final class HistoryCheck {
       }
     }
     for (Orphan orphan : found) {
-      Call writer = byValue.get(order + "\u0000" + orphan.item().providerOrderId());
-      if (writer == null) {
+      List<Call> senders =
+          byValue.getOrDefault(key(order, orphan.item().providerOrderId()), List.of());
+      Call written = first(senders, Answer.WRITTEN);
+      Call refused = first(senders, Answer.UNAVAILABLE_NOTHING_WRITTEN);
+      if (senders.isEmpty()) {
         if (!dataLoss) {
           violation('e', "order " + order + " has an orphan no call sent: " + orphan);
         }
-      } else if (writer.answer() == Answer.WRITTEN) {
-        violation('e', "a written complete is also an orphan: " + writer.describe());
-      } else if (writer.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN) {
+      } else if (written != null) {
+        violation('e', "a written complete is also an orphan: " + written.describe());
+      } else if (refused != null) {
         violation(
-            'c', "a complete said nothing was written, yet left an orphan: " + writer.describe());
+            'c', "a complete said nothing was written, yet left an orphan: " + refused.describe());
+      } else if (senders.stream().noneMatch(call -> sent(call, orphan))) {
+        violation(
+            'e',
+            "order "
+                + order
+                + " has an orphan no complete sent as it is (its order, claim id or item differ): "
+                + orphan
+                + "; sent: "
+                + senders.get(0).describe());
       }
     }
+  }
+
+  private static String key(String order, String value) {
+    return order + "\u0000" + value;
+  }
+
+  /**
+   * Of the calls that sent a settled record's item or error, the one that wrote it: one by the
+   * record's {@code settledBy} not answered Superseded or "nothing written", else one by that
+   * {@code settledBy}, else the last; {@code null} if none sent it.
+   */
+  private static Call writer(List<Call> senders, ClaimId settledBy) {
+    Call bySettler = null;
+    for (Call call : senders) {
+      if (Objects.equals(call.claimId(), settledBy)) {
+        if (call.answer() != Answer.SUPERSEDED
+            && call.answer() != Answer.UNAVAILABLE_NOTHING_WRITTEN) {
+          return call;
+        }
+        if (bySettler == null) {
+          bySettler = call;
+        }
+      }
+    }
+    if (bySettler != null || senders.isEmpty()) {
+      return bySettler;
+    }
+    return senders.get(senders.size() - 1);
+  }
+
+  private static Call first(List<Call> calls, Answer answer) {
+    return calls.stream().filter(call -> call.answer() == answer).findFirst().orElse(null);
+  }
+
+  /** Whether {@code orphan} is exactly what the complete {@code call} sent. */
+  private static boolean sent(Call call, Orphan orphan) {
+    return call.left(orphan)
+        && orphan.sessionId().equals(call.sessionId())
+        && orphan.item().equals(call.request().item());
   }
 
   /** Which side of a data-losing fault a call is on: 0 before, 1 after, -1 during; else 0. */

@@ -75,8 +75,7 @@ class HistoryCheckTest {
   private HistoryCheck.Result check(OrderRecord last, List<Orphan> orphans) {
     List<Call> load = List.copyOf(calls);
     Call finalGet = record(Request.get(SID), Optional.ofNullable(last));
-    return HistoryCheck.check(
-        load, Map.of(SID, finalGet), Map.of(SID, orphans), -1, -1, false, 0, 0);
+    return HistoryCheck.check(load, Map.of(SID, finalGet), Map.of(SID, orphans));
   }
 
   @Test
@@ -122,6 +121,98 @@ class HistoryCheckTest {
     HistoryCheck.Result result = check(provisioned("po-1"), List.of());
     assertTrue(result.count('d') > 0, result.kept().toString());
     assertTrue(result.count('e') > 0, result.kept().toString());
+  }
+
+  /**
+   * A record at fence 2: {@code claimId} holds it, {@code settledBy} and {@code lastError} kept.
+   */
+  private static OrderRecord atFenceTwo(ClaimId claimId, ClaimId settledBy, String lastError) {
+    return new OrderRecord(
+        SNAPSHOT,
+        OrderStatus.PENDING,
+        null,
+        lastError,
+        claimId,
+        NOW,
+        NOW.plusSeconds(30),
+        2,
+        settledBy,
+        NOW);
+  }
+
+  /** The owner claims and fails with {@code error}; then {@code next} claims fence 2. */
+  private void failThenClaimAgain(String error, ClaimId next) {
+    record(Request.claim(SNAPSHOT, Duration.ofSeconds(30)), new ClaimResult.Claimed(OWNER, HELD));
+    record(
+        Request.fail(SID, OWNER, error),
+        new WriteResult.Written(
+            new OrderRecord(
+                SNAPSHOT, OrderStatus.FAILED, null, error, null, null, null, 1, OWNER, NOW)));
+    record(
+        Request.claim(SNAPSHOT, Duration.ofSeconds(30)),
+        new ClaimResult.Claimed(next, atFenceTwo(next, OWNER, error)));
+  }
+
+  @Test
+  @DisplayName("(b) a fail replayed after the order was claimed again is Superseded, not a landing")
+  void replayedSettleSupersededLater() {
+    ClaimId next = new ClaimId(2, ClaimId.newNonce());
+    failThenClaimAgain("declined", next);
+    record(
+        Request.fail(SID, OWNER, "declined"),
+        new WriteResult.Superseded(atFenceTwo(next, OWNER, "declined")));
+    HistoryCheck.Result result = check(atFenceTwo(next, OWNER, "declined"), List.of());
+    assertEquals(0, result.total(), result.kept().toString());
+  }
+
+  @Test
+  @DisplayName("(d) a Claimed answer whose record holds another claim at the same fence")
+  void claimedRecordHoldsAnotherClaim() {
+    record(
+        Request.claim(SNAPSHOT, Duration.ofSeconds(30)),
+        new ClaimResult.Claimed(OWNER, held(STALE)));
+    HistoryCheck.Result result = check(HELD, List.of());
+    assertTrue(result.count('d') > 0, result.kept().toString());
+  }
+
+  @Test
+  @DisplayName("(e) an orphan whose item is not what the superseded complete sent")
+  void orphanWithAnotherItem() {
+    record(Request.claim(SNAPSHOT, Duration.ofSeconds(30)), new ClaimResult.Claimed(OWNER, HELD));
+    record(
+        Request.complete(SID, STALE, new Item("po-2", "code-2")), new WriteResult.Superseded(HELD));
+    Orphan changed = new Orphan(SID, STALE, new Item("po-2", "another code"), NOW);
+    HistoryCheck.Result result = check(HELD, List.of(changed));
+    assertEquals(1, result.count('e'), result.kept().toString());
+    assertEquals(1, result.total(), result.kept().toString());
+  }
+
+  @Test
+  @DisplayName("(e) an order no call touched but the final reads has an orphan no call sent")
+  void orphanOfAnUntouchedOrder() {
+    HistoryCheck.Result result =
+        check(null, List.of(new Orphan(SID, STALE, new Item("po-9", null), NOW)));
+    assertEquals(1, result.count('e'), result.kept().toString());
+    assertEquals(1, result.total(), result.kept().toString());
+  }
+
+  @Test
+  @DisplayName("(b) an order FAILED by its claim without an error no fail sent")
+  void failedWithoutError() {
+    record(Request.claim(SNAPSHOT, Duration.ofSeconds(30)), new ClaimResult.Claimed(OWNER, HELD));
+    OrderRecord failed =
+        new OrderRecord(SNAPSHOT, OrderStatus.FAILED, null, null, null, null, null, 1, OWNER, NOW);
+    HistoryCheck.Result result = check(failed, List.of());
+    assertEquals(1, result.count('b'), result.kept().toString());
+    assertEquals(1, result.total(), result.kept().toString());
+  }
+
+  @Test
+  @DisplayName("every check says what it expects, for a failure message")
+  void everyCheckSaysWhatItExpects() {
+    for (char check = 'a'; check <= 'g'; check++) {
+      assertTrue(new Violation(check, "found").expected().length() > 20, "check " + check);
+    }
   }
 
   @Test

@@ -5,25 +5,24 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.fencekit.history.Answer;
+import org.fencekit.history.Call;
+import org.fencekit.history.History;
+import org.fencekit.history.HistoryCheck;
+import org.fencekit.history.Operation;
+import org.fencekit.history.Request;
 import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
-import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
-import org.fencekit.store.WriteResult;
 
 /**
  * Many threads over many orders, then every invariant of the contract checked on what each call was
@@ -35,6 +34,12 @@ import org.fencekit.store.WriteResult;
  * a retry of the newest token's settle; a get. Items and errors are derived from the token, so a
  * retried write is a replay, and a token sometimes buys a second item. Thread 0 moves the clock
  * forward now and then. Half the threads call through the peer instance when there is one.
+ *
+ * <p>Every call is recorded in a {@link History}, then each order's get and orphans. Each order is
+ * checked in three steps: no call threw or answered null; the history kit's {@link HistoryCheck}
+ * (no lost write, every settle and claim traced to a call answered Written or Claimed, fences
+ * strictly increasing, every superseded complete orphaned once and no other orphan); then the
+ * invariants the kit does not check, below.
  */
 final class StressRun {
 
@@ -52,85 +57,6 @@ final class StressRun {
   private final long seed;
   private final int threads;
   private final int orders;
-  private final AtomicLong sequence = new AtomicLong();
-
-  /**
-   * One call as made.
-   *
-   * @param thread the caller
-   * @param operation "claim", "complete", "fail", "extend" or "get"
-   * @param claimId the token presented, or null for claim and get
-   * @param item the item of a complete, else null
-   * @param error the error of a fail, else null
-   * @param invoked the sequence number taken before the call
-   * @param responded the sequence number taken after it returned
-   * @param result what the store answered, or the exception it threw
-   */
-  private record Call(
-      int thread,
-      String operation,
-      ClaimId claimId,
-      Item item,
-      String error,
-      long invoked,
-      long responded,
-      Object result) {
-
-    boolean written() {
-      return result instanceof WriteResult.Written;
-    }
-
-    boolean superseded() {
-      return result instanceof WriteResult.Superseded;
-    }
-
-    OrderRecord record() {
-      if (result instanceof ClaimResult) {
-        return ((ClaimResult) result).record();
-      }
-      if (result instanceof WriteResult) {
-        return ((WriteResult) result).record();
-      }
-      if (result instanceof Optional) {
-        return (OrderRecord) ((Optional<?>) result).orElse(null);
-      }
-      return null;
-    }
-
-    ClaimId granted() {
-      return result instanceof ClaimResult.Claimed
-          ? ((ClaimResult.Claimed) result).claimId()
-          : null;
-    }
-
-    @Override
-    public String toString() {
-      String shown =
-          result instanceof RuntimeException
-              ? result.toString()
-              : result == null ? "null" : result.getClass().getSimpleName();
-      OrderRecord record = record();
-      return "["
-          + invoked
-          + ".."
-          + responded
-          + "] thread "
-          + thread
-          + " "
-          + operation
-          + (claimId == null
-              ? ""
-              : "("
-                  + claimId
-                  + (item == null ? "" : ", " + item.providerOrderId())
-                  + (error == null ? "" : ", " + error)
-                  + ")")
-          + (granted() == null ? "" : " granted " + granted())
-          + " -> "
-          + shown
-          + (record == null ? "" : " " + TckFixture.describe(record.sessionId(), claimId, record));
-    }
-  }
 
   StressRun(
       OrderStore store, OrderStore peer, TestClock clock, long seed, int threads, int orders) {
@@ -144,14 +70,13 @@ final class StressRun {
 
   /** Runs the threads, then checks every order; throws AssertionError naming seed and calls. */
   void runAndCheck() {
+    History history = new History(clock);
     List<String> sids = new ArrayList<>(orders);
     Map<String, List<ClaimId>> claimIds = new ConcurrentHashMap<>();
-    Map<String, ConcurrentLinkedQueue<Call>> calls = new ConcurrentHashMap<>();
     for (int i = 0; i < orders; i++) {
       String sid = TckFixture.sid("stress-" + i);
       sids.add(sid);
       claimIds.put(sid, new CopyOnWriteArrayList<>());
-      calls.put(sid, new ConcurrentLinkedQueue<>());
     }
     int callsPerThread = Math.max(1, orders * 6 / threads);
     Race.run(
@@ -164,111 +89,79 @@ final class StressRun {
               clock.advance(STEPS.get(random.nextInt(STEPS.size())));
             }
             String sid = sids.get(random.nextInt(sids.size()));
-            work(via, thread, sid, random, claimIds.get(sid), calls.get(sid));
+            work(history, "thread " + thread, via, sid, random, claimIds.get(sid));
           }
           return null;
         });
+    Map<String, List<Call>> byOrder = history.byOrder();
     for (String sid : sids) {
-      List<Call> made = new ArrayList<>(calls.get(sid));
-      made.sort(Comparator.comparingLong(Call::invoked));
-      check(sid, made);
+      Call last = history.call("final", Request.get(sid), store);
+      Call orphans = history.call("final", Request.orphans(sid), store);
+      check(sid, byOrder.getOrDefault(sid, List.of()), last, orphans);
     }
   }
 
-  private void work(
+  private static void work(
+      History history,
+      String caller,
       OrderStore via,
-      int thread,
       String sid,
       SplittableRandom random,
-      List<ClaimId> known,
-      ConcurrentLinkedQueue<Call> log) {
+      List<ClaimId> known) {
     int dice = random.nextInt(100);
     if (dice < 40 || known.isEmpty()) {
       Duration lease = LEASES.get(random.nextInt(LEASES.size()));
-      Call claim = call(thread, "claim", null, null, null, () -> via.claim(snapshot(sid), lease));
-      log.add(claim);
-      ClaimId claimId = claim.granted();
-      if (claimId == null) {
+      Call claim = history.call(caller, Request.claim(snapshot(sid), lease), via);
+      if (claim.answer() != Answer.CLAIMED) {
         return;
       }
+      ClaimId claimId = claim.claimId();
       known.add(claimId);
       int next = random.nextInt(10);
       if (next < 4) {
-        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
+        history.call(caller, complete(sid, claimId, random), via);
       } else if (next < 7) {
-        log.add(fail(via, thread, sid, claimId));
+        history.call(caller, fail(sid, claimId), via);
       } else if (next < 8) {
-        log.add(
-            call(thread, "extend", claimId, null, null, () -> via.extend(sid, claimId, EXTENSION)));
-        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
+        history.call(caller, Request.extend(sid, claimId, EXTENSION), via);
+        history.call(caller, complete(sid, claimId, random), via);
       }
       return;
     }
+    Request request;
     if (dice < 75) {
       ClaimId claimId = known.get(random.nextInt(known.size()));
       int kind = random.nextInt(3);
-      if (kind == 0) {
-        log.add(complete(via, thread, sid, claimId, item(claimId, random)));
-      } else if (kind == 1) {
-        log.add(fail(via, thread, sid, claimId));
-      } else {
-        log.add(
-            call(thread, "extend", claimId, null, null, () -> via.extend(sid, claimId, EXTENSION)));
-      }
-      return;
-    }
-    if (dice < 90) {
+      request =
+          kind == 0
+              ? complete(sid, claimId, random)
+              : kind == 1 ? fail(sid, claimId) : Request.extend(sid, claimId, EXTENSION);
+    } else if (dice < 90) {
       ClaimId claimId = known.get(known.size() - 1);
-      log.add(
-          random.nextBoolean()
-              ? complete(via, thread, sid, claimId, item(claimId, random))
-              : fail(via, thread, sid, claimId));
-      return;
+      request = random.nextBoolean() ? complete(sid, claimId, random) : fail(sid, claimId);
+    } else {
+      request = Request.get(sid);
     }
-    log.add(call(thread, "get", null, null, null, () -> via.get(sid)));
+    history.call(caller, request, via);
   }
 
   private static OrderSnapshot snapshot(String sid) {
     return new OrderSnapshot(sid, "esim-stress", 1, null, 500, "usd");
   }
 
-  /** The item a token buys: one per token, and now and then a second one. */
-  private static Item item(ClaimId claimId, SplittableRandom random) {
+  /** A complete buying the token's item: one per token, and now and then a second one. */
+  private static Request complete(String sid, ClaimId claimId, SplittableRandom random) {
     String purchase =
         "prov-"
             + claimId.fence()
             + "-"
             + claimId.nonce().substring(0, 8)
             + (random.nextInt(10) == 0 ? "-b" : "");
-    return new Item(purchase, "code for " + purchase);
+    return Request.complete(sid, claimId, new Item(purchase, "code for " + purchase));
   }
 
-  private Call complete(OrderStore via, int thread, String sid, ClaimId claimId, Item item) {
-    return call(thread, "complete", claimId, item, null, () -> via.complete(sid, claimId, item));
-  }
-
-  private Call fail(OrderStore via, int thread, String sid, ClaimId claimId) {
-    String error = "attempt " + claimId.fence() + " failed";
-    return call(thread, "fail", claimId, null, error, () -> via.fail(sid, claimId, error));
-  }
-
-  /** An operation to record. */
-  @FunctionalInterface
-  private interface Operation {
-    Object run();
-  }
-
-  private Call call(
-      int thread, String operation, ClaimId claimId, Item item, String error, Operation op) {
-    long invoked = sequence.incrementAndGet();
-    Object result;
-    try {
-      result = op.run();
-    } catch (RuntimeException e) {
-      result = e;
-    }
-    return new Call(
-        thread, operation, claimId, item, error, invoked, sequence.incrementAndGet(), result);
+  private static Request fail(String sid, ClaimId claimId) {
+    return Request.fail(sid, claimId, "attempt " + claimId.fence() + " failed");
   }
 
   // ---------------------------------------------------------------- the invariants
@@ -278,63 +171,78 @@ final class StressRun {
     StringBuilder out =
         new StringBuilder()
             .append(invariant)
-            .append(" (order '")
+            .append("\norder '")
             .append(sid)
             .append("'; seed ")
             .append(seed)
             .append(", rerun with -Dfencekit.tck.seed=")
             .append(seed)
-            .append(" to make the same random choices)\ncalls involved:\n");
+            .append(" to make the same random choices\n");
+    if (!involved.isEmpty()) {
+      out.append("calls involved:\n");
+    }
     for (Call call : involved) {
-      out.append("  ").append(call).append('\n');
+      out.append("  ").append(show(call)).append('\n');
     }
     out.append("every call on the order, by invocation:\n");
     for (Call call : all) {
-      out.append("  ").append(call).append('\n');
+      out.append("  ").append(show(call)).append('\n');
     }
     return new AssertionError(out.toString());
   }
 
-  private void check(String sid, List<Call> calls) {
-    for (Call call : calls) {
-      if (call.result() instanceof RuntimeException) {
-        AssertionError error =
-            violation(sid, "a call threw " + call.result(), List.of(call), calls);
-        error.initCause((Throwable) call.result());
+  /** A call for a message: who, what, with which claim ids, what it answered and its record. */
+  private static String show(Call call) {
+    OrderRecord record = call.record();
+    return call.describe()
+        + " (returned #"
+        + call.responded()
+        + ")"
+        + (record == null
+            ? ""
+            : " " + TckFixture.describe(call.sessionId(), call.request().claimId(), record));
+  }
+
+  /**
+   * Checks one order: {@code run} are the calls of the run on it, {@code last} and {@code orphans}
+   * its final get and orphans.
+   */
+  private void check(String sid, List<Call> run, Call last, Call orphans) {
+    List<Call> made = new ArrayList<>(run);
+    made.sort(Comparator.comparingLong(Call::invoked));
+    List<Call> calls = new ArrayList<>(made);
+    calls.add(last);
+    List<Call> all = new ArrayList<>(calls);
+    all.add(orphans);
+    for (Call call : all) {
+      if (call.failure() != null) {
+        AssertionError error = violation(sid, "a call threw " + call.failure(), List.of(call), all);
+        error.initCause(call.failure());
         throw error;
       }
+      if (call.result() == null) {
+        throw violation(sid, "a call answered null", List.of(call), all);
+      }
     }
-    OrderRecord last = store.get(sid).orElse(null);
-    List<Orphan> orphans = store.orphans(sid);
+    @SuppressWarnings("unchecked")
+    List<Orphan> listed = (List<Orphan>) orphans.result();
+    HistoryCheck.Result found = HistoryCheck.check(made, Map.of(sid, last), Map.of(sid, listed));
+    if (found.total() > 0) {
+      throw violation(
+          sid,
+          found.kept().stream()
+              .map(v -> v + "; expected: " + v.expected())
+              .collect(Collectors.joining("\n")),
+          List.of(),
+          all);
+    }
+    OrderRecord current = last.record();
 
-    // Invariant 4: fences 1..n, each granted once, in real-time order.
+    // Invariant 4, beyond the kit's (d): the fences granted are 1..n, and the order's is n.
     Map<Long, Call> claims = new HashMap<>();
-    for (Call call : calls) {
-      ClaimId granted = call.granted();
-      if (granted == null) {
-        continue;
-      }
-      Call twin = claims.put(granted.fence(), call);
-      if (twin != null) {
-        throw violation(
-            sid,
-            "fence "
-                + granted.fence()
-                + " was granted twice (invariant 4: fences"
-                + " strictly increase)",
-            List.of(twin, call),
-            calls);
-      }
-      OrderRecord record = call.record();
-      if (!granted.equals(record.claimId())
-          || record.fence() != granted.fence()
-          || record.status() != OrderStatus.PENDING) {
-        throw violation(
-            sid,
-            "a Claimed answer must carry a PENDING record holding the granted"
-                + " token and its fence",
-            List.of(call),
-            calls);
+    for (Call call : made) {
+      if (call.answer() == Answer.CLAIMED) {
+        claims.put(call.claimId().fence(), call);
       }
     }
     int granted = claims.size();
@@ -348,120 +256,94 @@ final class StressRun {
                 + " is missing:"
                 + " fences must be 1, 2, 3, ... (invariant 4)",
             List.of(),
-            calls);
-      }
-    }
-    for (Call a : claims.values()) {
-      for (Call b : claims.values()) {
-        if (a.responded() < b.invoked() && a.granted().fence() >= b.granted().fence()) {
-          throw violation(
-              sid,
-              "a claim granted after another had returned got a fence no larger" + " (invariant 4)",
-              List.of(a, b),
-              calls);
-        }
+            all);
       }
     }
     if (granted == 0) {
-      if (last != null) {
-        throw violation(sid, "no claim was granted yet get finds " + last, List.of(), calls);
+      if (current != null) {
+        throw violation(sid, "no claim was granted yet get finds " + current, List.of(last), all);
       }
       return;
     }
-    if (last == null || last.fence() != granted) {
+    if (current == null || current.fence() != granted) {
       throw violation(
           sid,
           granted
               + " claims were granted but the order's fence is "
-              + (last == null ? "missing" : last.fence()),
-          List.of(),
-          calls);
+              + (current == null ? "missing" : current.fence()),
+          List.of(last),
+          all);
     }
 
     // Invariant 2: no Written for a token that was superseded before the write began.
-    for (Call write : calls) {
-      if (!write.written()) {
+    for (Call write : made) {
+      if (write.answer() != Answer.WRITTEN) {
         continue;
       }
       for (Call claim : claims.values()) {
-        if (claim.granted().fence() > write.claimId().fence()
-            && claim.responded() < write.invoked()) {
+        if (claim.claimId().fence() > write.claimId().fence() && claim.precedes(write)) {
           throw violation(
               sid,
-              "a write from a token superseded before it began answered Written" + " (invariant 2)",
+              "a write from a token superseded before it began answered Written (invariant 2)",
               List.of(claim, write),
-              calls);
+              all);
         }
       }
     }
 
-    // Invariants 3 and 6: at most one purchase lands; PROVISIONED never changes afterwards.
+    // Invariant 3: at most one purchase lands; PROVISIONED never changes afterwards.
     Call provisioned = null;
-    for (Call call : calls) {
-      if (!call.operation().equals("complete") || !call.written()) {
+    for (Call call : made) {
+      if (call.operation() != Operation.COMPLETE || call.answer() != Answer.WRITTEN) {
         continue;
       }
       if (provisioned == null) {
         provisioned = call;
       } else if (!provisioned.claimId().equals(call.claimId())
-          || !provisioned.item().equals(call.item())) {
+          || !provisioned.request().item().equals(call.request().item())) {
         throw violation(
             sid,
             "two different completes answered Written (only a replay of the"
                 + " settling complete may: invariant 3)",
             List.of(provisioned, call),
-            calls);
+            all);
       }
     }
     if (provisioned != null) {
-      OrderRecord done = provisioned.record();
       for (Call call : calls) {
         if (call.invoked() < provisioned.responded()) {
           continue;
         }
-        OrderRecord seen = call.record();
-        boolean answer =
-            !call.operation().equals("claim") || call.result() instanceof ClaimResult.Provisioned;
+        Operation operation = call.operation();
+        boolean answer = operation != Operation.CLAIM || call.answer() == Answer.PROVISIONED;
         boolean write =
-            !(call.operation().equals("fail") || call.operation().equals("extend"))
-                || call.superseded();
-        if (seen == null || !seen.equals(done) || !answer || !write) {
+            (operation != Operation.FAIL && operation != Operation.EXTEND)
+                || call.answer() == Answer.SUPERSEDED;
+        if (!provisioned.record().equals(call.record()) || !answer || !write) {
           throw violation(
               sid,
               "after a complete landed, every later call must see the provisioned"
                   + " order unchanged, claims must answer Provisioned and other writes Superseded"
                   + " (invariant 3)",
               List.of(provisioned, call),
-              calls);
+              all);
         }
-      }
-      if (!done.equals(last)) {
-        throw violation(
-            sid,
-            "the order was provisioned but get now finds " + TckFixture.describe(sid, null, last),
-            List.of(provisioned),
-            calls);
       }
     }
 
     // Invariant 1: a claim is granted only once the previous one is settled or its lease over.
     for (long fence = 1; fence < granted; fence++) {
-      long f = fence;
-      Call previous = claims.get(f);
-      Call next = claims.get(f + 1);
-      boolean settled =
-          calls.stream()
-              .anyMatch(
-                  c ->
-                      c.written()
-                          && c.claimId().equals(previous.granted())
-                          && (c.operation().equals("fail") || c.operation().equals("complete")));
+      Call previous = claims.get(fence);
+      Call next = claims.get(fence + 1);
+      boolean settled = false;
       Instant expiry = previous.record().leaseExpiresAt();
       Instant extendedAt = null;
-      for (Call call : calls) {
-        if (call.operation().equals("extend")
-            && call.written()
-            && call.claimId().equals(previous.granted())
+      for (Call call : made) {
+        if (call.answer() != Answer.WRITTEN || !call.claimId().equals(previous.claimId())) {
+          continue;
+        }
+        settled |= call.operation().settles();
+        if (call.operation() == Operation.EXTEND
             && (extendedAt == null || !call.record().updatedAt().isBefore(extendedAt))) {
           extendedAt = call.record().updatedAt();
           expiry = call.record().leaseExpiresAt();
@@ -471,97 +353,33 @@ final class StressRun {
         throw violation(
             sid,
             "claim "
-                + (f + 1)
+                + (fence + 1)
                 + " was granted at "
                 + next.record().claimedAt()
                 + " while claim "
-                + f
+                + fence
                 + " was unsettled and its lease ran to "
                 + expiry
                 + " (invariant 1: one live claim at a time)",
             List.of(previous, next),
-            calls);
+            all);
       }
     }
 
-    // The final state agrees with the answers.
-    ClaimId newest = claims.get((long) granted).granted();
-    if (last.claimId() != null && !last.claimId().equals(newest)) {
-      throw violation(
-          sid,
-          "the order's claim is " + last.claimId() + " but the newest granted is " + newest,
-          List.of(claims.get((long) granted)),
-          calls);
-    }
-    if (last.claimId() != null) {
-      for (Call call : calls) {
-        if (newest.equals(call.claimId()) && !call.operation().equals("get") && !call.written()) {
+    // While the newest claim still holds the order, every write it sent was Written.
+    ClaimId newest = claims.get((long) granted).claimId();
+    if (current.claimId() != null) {
+      for (Call call : made) {
+        if (call.operation().presents()
+            && newest.equals(call.claimId())
+            && call.answer() != Answer.WRITTEN) {
           throw violation(
               sid,
-              "a write from the token that is still the order's claim was not" + " Written",
+              "a write from the token that is still the order's claim was not Written",
               List.of(call),
-              calls);
+              all);
         }
       }
-    }
-    if (last.status() == OrderStatus.FAILED) {
-      boolean explained =
-          calls.stream()
-              .anyMatch(
-                  c ->
-                      c.operation().equals("fail")
-                          && c.written()
-                          && c.claimId().equals(last.settledBy())
-                          && c.error().equals(last.lastError()));
-      if (!explained) {
-        throw violation(
-            sid,
-            "the order is FAILED by "
-                + last.settledBy()
-                + " with '"
-                + last.lastError()
-                + "' but no fail with that token and error answered Written",
-            List.of(),
-            calls);
-      }
-    }
-
-    // Invariant 6: every superseded complete is an orphan, once per (claimId, providerOrderId).
-    Map<String, Item> expected = new HashMap<>();
-    for (Call call : calls) {
-      if (call.operation().equals("complete") && call.superseded()) {
-        expected.put(call.claimId() + "/" + call.item().providerOrderId(), call.item());
-      }
-    }
-    Set<String> listed = new HashSet<>();
-    for (Orphan orphan : orphans) {
-      String key = orphan.claimId() + "/" + orphan.item().providerOrderId();
-      if (!listed.add(key)) {
-        throw violation(
-            sid,
-            "orphan "
-                + key
-                + " is listed twice (invariant 6: once per claimId and"
-                + " providerOrderId)",
-            List.of(),
-            calls);
-      }
-      if (!orphan.item().equals(expected.get(key)) || !orphan.sessionId().equals(sid)) {
-        throw violation(
-            sid, "orphan " + orphan + " matches no superseded complete", List.of(), calls);
-      }
-    }
-    if (!listed.equals(expected.keySet())) {
-      Set<String> missing = new HashSet<>(expected.keySet());
-      missing.removeAll(listed);
-      throw violation(
-          sid,
-          "superseded completes "
-              + missing
-              + " are not in orphans (invariant 6:"
-              + " nothing lost)",
-          List.of(),
-          calls);
     }
   }
 }
