@@ -185,7 +185,7 @@ final class Comparison {
       StoreType current = null;
       for (Job job : jobs) {
         if (current != null && job.store != current) {
-          Report.printStore(out, current, jobs);
+          printStore(current);
         }
         current = job.store;
         n++;
@@ -207,7 +207,7 @@ final class Comparison {
         }
       }
       if (current != null) {
-        Report.printStore(out, current, jobs);
+        printStore(current);
       }
     }
     String loadAfter = Machine.loadAverage();
@@ -238,23 +238,7 @@ final class Comparison {
     Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads));
     out.println(heap);
     out.println();
-    out.println("Summary:");
-    out.print(Report.summary(stores, jobs).render("  "));
-    Table targets = Report.targets(stores, jobs);
-    if (!targets.isEmpty()) {
-      out.println("fencekit / peer beside fencekit / raw, against the speed targets:");
-      out.print(targets.render("  "));
-    }
-    Table hotPeers = Report.hotPeers(stores, jobs);
-    if (!hotPeers.isEmpty()) {
-      out.println("one hot order, claims won, beside one hot lock's acquisitions:");
-      out.print(hotPeers.render("  "));
-    }
-    Table fastPath = Report.fastPath(jobs);
-    if (!fastPath.isEmpty()) {
-      out.println("PostgreSQL, fast path over locking transactions:");
-      out.print(fastPath.render("  "));
-    }
+    out.print(Report.Section.console(Report.summaries(stores, jobs)));
     out.println();
     out.println(Report.HOW_TO_READ);
     out.println();
@@ -265,6 +249,14 @@ final class Comparison {
       out.println("  " + outDir.resolve(file));
     }
     return failed;
+  }
+
+  /** Prints a store's tables once its jobs are done. */
+  private void printStore(StoreType store) {
+    out.println();
+    out.println(store.label() + ":");
+    out.print(Report.Section.console(Report.ofStore(store, jobs)));
+    out.println();
   }
 
   private ChainedOptionsBuilder options(Job job) {
