@@ -157,19 +157,6 @@ record Namespace(String run, String id) {
     return schemas;
   }
 
-  /** How many keys of {@code run} exist on every Redis configured in {@code env}. */
-  static long leftoverKeys(String run, Map<String, String> env) {
-    long keys = 0;
-    for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
-      for (Jedis node : redisNodes(redis, env)) {
-        try (node) {
-          keys += scan(node, "fencekit-bench-" + run + "-*").size();
-        }
-      }
-    }
-    return keys;
-  }
-
   private static void dropSchemas(String jdbcUrl, String... schemas) {
     if (schemas.length == 0) {
       return;
@@ -192,7 +179,7 @@ record Namespace(String run, String id) {
   }
 
   /** A connection to the single node, or to each master of the cluster; none if not configured. */
-  private static List<Jedis> redisNodes(Server redis, Map<String, String> env) {
+  static List<Jedis> redisNodes(Server redis, Map<String, String> env) {
     List<Jedis> nodes = new ArrayList<>();
     Optional<String> setting = redis.lookup(env);
     if (setting.isPresent() && redis == Server.REDIS) {
@@ -209,7 +196,7 @@ record Namespace(String run, String id) {
     }
   }
 
-  private static List<String> scan(Jedis node, String pattern) {
+  static List<String> scan(Jedis node, String pattern) {
     List<String> keys = new ArrayList<>();
     ScanParams match = new ScanParams().match(pattern).count(1000);
     String cursor = ScanParams.SCAN_POINTER_START;

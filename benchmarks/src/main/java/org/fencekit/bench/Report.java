@@ -136,8 +136,8 @@ final class Report {
             Target.LEGEND,
             targets(stores, jobs)),
         new Section(
-            "One hot order beside one hot lock",
-            "Every thread claims the same order (the winner fails it at once, every "
+            "one hot order, claims won, beside one hot lock's acquisitions",
+            "One hot order beside one hot lock: every thread claims the same order (the winner fails it at once, every "
                 + HotOrderBenchmark.COMPLETE_EVERY
                 + "th win completes it and a fresh order is the hot one), against every thread"
                 + " trying the same lock without waiting (the winner unlocks at once); claims won"
@@ -159,15 +159,14 @@ final class Report {
         RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
         RunResult base = find(jobs, store, Kind.RAW, null, t);
         table.row(
-            List.of(
-                store.label(),
-                Integer.toString(t),
-                Figure.of(thrpt).rate(),
-                Figure.of(base).rate(),
-                storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-                micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
-                counter(thrpt, GC_NORM).rate(),
-                counter(base, GC_NORM).rate()));
+            store.label(),
+            Integer.toString(t),
+            Figure.of(thrpt).rate(),
+            Figure.of(base).rate(),
+            storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+            micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
+            counter(thrpt, GC_NORM).rate(),
+            counter(base, GC_NORM).rate());
       }
     }
     return table;
@@ -192,16 +191,15 @@ final class Report {
       RunResult latency = find(jobs, store, Kind.LATENCY, null, t);
       RunResult base = find(jobs, store, Kind.RAW, null, t);
       table.row(
-          List.of(
-              Integer.toString(t),
-              Figure.of(thrpt).rate(),
-              micros(percentile(latency, 50)),
-              micros(percentile(latency, 99)),
-              micros(percentile(latency, 99.9)),
-              counter(thrpt, GC_NORM).rate(),
-              Figure.of(base).rate(),
-              storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-              counter(base, GC_NORM).rate()));
+          Integer.toString(t),
+          Figure.of(thrpt).rate(),
+          micros(percentile(latency, 50)),
+          micros(percentile(latency, 99)),
+          micros(percentile(latency, 99.9)),
+          counter(thrpt, GC_NORM).rate(),
+          Figure.of(base).rate(),
+          storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+          counter(base, GC_NORM).rate());
     }
     return table;
   }
@@ -218,13 +216,12 @@ final class Report {
           continue;
         }
         table.row(
-            List.of(
-                Integer.toString(t),
-                fencekit.rate(),
-                peer.label(),
-                Figure.of(r).rate(),
-                fencekit.over(Figure.of(r)).text(),
-                counter(r, GC_NORM).rate()));
+            Integer.toString(t),
+            fencekit.rate(),
+            peer.label(),
+            Figure.of(r).rate(),
+            fencekit.over(Figure.of(r)).text(),
+            counter(r, GC_NORM).rate());
       }
     }
     return table;
@@ -265,16 +262,15 @@ final class Report {
                   ? Ratio.NONE
                   : fencekit.over(Figure.of(find(jobs, store, Kind.PEER, peer, t)));
           table.row(
-              List.of(
-                  store.label(),
-                  Integer.toString(t),
-                  fencekit.rate(),
-                  peer == null ? "-" : peer.label(),
-                  overPeer.text(),
-                  peer == null ? "-" : Target.peer(store, peer).verdict(overPeer),
-                  overRaw.text(),
-                  rawTarget,
-                  alloc));
+              store.label(),
+              Integer.toString(t),
+              fencekit.rate(),
+              peer == null ? "-" : peer.label(),
+              overPeer.text(),
+              peer == null ? "-" : Target.peer(store, peer).verdict(overPeer),
+              overRaw.text(),
+              rawTarget,
+              alloc);
         }
       }
     }
@@ -311,14 +307,13 @@ final class Report {
         Figure acquired = Figure.of(peer);
         Ratio ratio = won.over(acquired);
         table.row(
-            List.of(
-                store.label(),
-                Integer.toString(job.threads),
-                won.rate(),
-                job.peer.label(),
-                acquired.rate(),
-                ratio.text(),
-                Target.hot(store, job.peer).verdict(ratio)));
+            store.label(),
+            Integer.toString(job.threads),
+            won.rate(),
+            job.peer.label(),
+            acquired.rate(),
+            ratio.text(),
+            Target.hot(store, job.peer).verdict(ratio));
       }
     }
     return table;
@@ -352,7 +347,7 @@ final class Report {
           row.add(counter(r, name).rate());
         }
         row.add(counter(r, GC_NORM).rate());
-        table.row(row);
+        table.row(row.toArray(new String[0]));
       }
     }
     return table;
@@ -365,12 +360,11 @@ final class Report {
     RunResult r = find(jobs, store, Kind.STALE, null, -1);
     if (r != null) {
       table.row(
-          List.of(
-              "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
-              counter(r, "rejected").rate(),
-              counter(r, "landed").rate(),
-              counter(r, "heartbeats").rate(),
-              counter(r, GC_NORM).rate()));
+          "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
+          counter(r, "rejected").rate(),
+          counter(r, "landed").rate(),
+          counter(r, "heartbeats").rate(),
+          counter(r, GC_NORM).rate());
     }
     return table;
   }
@@ -386,12 +380,11 @@ final class Report {
       Figure locking = Figure.of(find(jobs, StoreType.POSTGRES_LOCKING, Kind.THROUGHPUT, null, t));
       if (fast.measured() && locking.measured()) {
         table.row(
-            List.of(
-                "claim + complete, fresh orders",
-                Integer.toString(t),
-                fast.rate(),
-                locking.rate(),
-                fast.over(locking).text()));
+            "claim + complete, fresh orders",
+            Integer.toString(t),
+            fast.rate(),
+            locking.rate(),
+            fast.over(locking).text());
       }
     }
     for (Job job : jobs) {
@@ -403,12 +396,11 @@ final class Report {
         RunResult other = hotResult(jobs, StoreType.POSTGRES_LOCKING, job.threads, orders);
         if (other != null) {
           table.row(
-              List.of(
-                  "claim, settle if won, " + orders + " hot order(s)",
-                  Integer.toString(job.threads),
-                  Figure.of(r).rate(),
-                  Figure.of(other).rate(),
-                  Figure.of(r).over(Figure.of(other)).text()));
+              "claim, settle if won, " + orders + " hot order(s)",
+              Integer.toString(job.threads),
+              Figure.of(r).rate(),
+              Figure.of(other).rate(),
+              Figure.of(r).over(Figure.of(other)).text());
         }
       }
     }
