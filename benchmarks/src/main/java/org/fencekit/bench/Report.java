@@ -3,6 +3,7 @@ package org.fencekit.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
 import org.fencekit.bench.Figure.Ratio;
@@ -49,18 +50,12 @@ final class Report {
       case LATENCY:
         return "p50 " + micros(percentile(r, 50)) + " us, p99 " + micros(percentile(r, 99)) + " us";
       case HOT:
-        {
-          List<String> parts = new ArrayList<>();
-          for (RunResult each : job.results) {
-            parts.add(
-                "K="
-                    + each.getParams().getParam("orders")
-                    + ": "
-                    + Figure.of(each).rate()
-                    + " calls/s");
-          }
-          return String.join("; ", parts);
-        }
+        return job.results.stream()
+            .map(
+                result ->
+                    "K=" + result.getParams().getParam("orders") + ": " + Figure.of(result).rate())
+            .map(part -> part + " calls/s")
+            .collect(Collectors.joining("; "));
       case HOT_CLAIM:
         return Figure.of(r).rate() + " claims won/s, " + counter(r, LOST).rate() + " lost/s";
       case HOT_LOCK:
@@ -409,14 +404,11 @@ final class Report {
 
   /** Stale writes that landed in the storm, over every store; must be 0. */
   static double landed(List<Job> jobs) {
-    double landed = 0;
-    for (Job job : jobs) {
-      if (job.kind == Kind.STALE && job.first() != null) {
-        double v = counter(job.first(), "landed").score();
-        landed += Double.isNaN(v) ? 0 : v;
-      }
-    }
-    return landed;
+    return jobs.stream()
+        .filter(job -> job.kind == Kind.STALE)
+        .mapToDouble(job -> counter(job.first(), "landed").score())
+        .filter(landed -> !Double.isNaN(landed))
+        .sum();
   }
 
   /** Whether any job measured anything. */
