@@ -3,12 +3,9 @@ package org.fencekit.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -232,43 +229,16 @@ record Namespace(String run, String id) {
         last);
   }
 
-  // A file may vanish while the folder is walked (SQLite removes its -shm and -wal when the last
-  // connection closes), so a file already gone is not an error.
+  // The folder holds SQLite files only. A file may vanish while the folder is listed (SQLite
+  // removes its -shm and -wal when the last connection closes), so a file already gone is no error.
   private static void deleteFolder(Path folder) {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(
-          folder,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-                throws IOException {
-              Files.deleteIfExists(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException) {
-                return FileVisitResult.CONTINUE;
-              }
-              throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException e)
-                throws IOException {
-              if (e != null && !(e instanceof NoSuchFileException)) {
-                throw e;
-              }
-              Files.deleteIfExists(directory);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+    try (Stream<Path> files = Files.list(folder)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Files.deleteIfExists(file);
+      }
+      Files.deleteIfExists(folder);
     } catch (NoSuchFileException gone) {
-      // the folder itself went away meanwhile
+      // no folder: nothing was written in it, or it went away meanwhile
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete the benchmark folder " + folder, e);
     }
