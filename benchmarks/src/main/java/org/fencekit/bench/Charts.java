@@ -9,6 +9,7 @@ import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
+import java.text.NumberFormat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -321,21 +322,11 @@ final class Charts {
     return threads + (threads == 1 ? " thread" : " threads");
   }
 
-  /** {@code 334k ±9k}: short enough to sit inside a bar. */
+  /** {@code 334K ±9.2K}: short enough to sit inside a bar (the JDK's compact number format). */
   static String compact(Figure f) {
-    return compact(f.score()) + (f.errorKnown() ? " ±" + compact(f.error()) : " ±?");
-  }
-
-  private static String compact(double v) {
-    if (v >= 1_000_000) {
-      return String.format(Locale.ROOT, "%.2fM", v / 1_000_000);
-    }
-    if (v >= 10_000) {
-      return String.format(Locale.ROOT, "%.0fk", v / 1_000);
-    }
-    if (v >= 1_000) {
-      return String.format(Locale.ROOT, "%.1fk", v / 1_000);
-    }
-    return String.format(Locale.ROOT, "%.0f", v);
+    NumberFormat format =
+        NumberFormat.getCompactNumberInstance(Locale.ROOT, NumberFormat.Style.SHORT);
+    format.setMaximumFractionDigits(1);
+    return format.format(f.score()) + (f.errorKnown() ? " ±" + format.format(f.error()) : " ±?");
   }
 }

@@ -126,7 +126,7 @@ final class Comparison {
     for (StoreType store : stores) {
       // Each store run next to its raw baseline and its peers at the same thread count, so that
       // all of them see the same background load when the machine is shared.
-      for (int t : profile.threads) {
+      for (int t : profile.threads()) {
         jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
         jobs.add(new Job(store, Kind.RAW, null, t));
         for (Peer peer : Peer.of(store)) {
@@ -136,7 +136,7 @@ final class Comparison {
       // One order (one lock) that every thread fights over, beside the peer that has a target
       // for it, each store's run next to the peer's at the same thread count.
       for (Peer peer : Peer.hotOf(store)) {
-        for (int t : profile.threads) {
+        for (int t : profile.threads()) {
           jobs.add(new Job(store, Kind.HOT_CLAIM, peer, t));
           jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
         }
@@ -144,10 +144,10 @@ final class Comparison {
       if (ratiosOnly) {
         continue;
       }
-      for (int t : profile.threads) {
+      for (int t : profile.threads()) {
         jobs.add(new Job(store, Kind.LATENCY, null, t));
       }
-      for (int t : profile.threads) {
+      for (int t : profile.threads()) {
         jobs.add(new Job(store, Kind.HOT, null, t));
       }
       jobs.add(new Job(store, Kind.STALE, null, 4));
@@ -185,7 +185,7 @@ final class Comparison {
       StoreType current = null;
       for (Job job : jobs) {
         if (current != null && job.store != current) {
-          Report.printStore(out, current, jobs);
+          printStore(current);
         }
         current = job.store;
         n++;
@@ -207,7 +207,7 @@ final class Comparison {
         }
       }
       if (current != null) {
-        Report.printStore(out, current, jobs);
+        printStore(current);
       }
     }
     String loadAfter = Machine.loadAverage();
@@ -235,26 +235,10 @@ final class Comparison {
         outDir.resolve("results.md"),
         Report.markdown(run, stores, jobs, heap),
         StandardCharsets.UTF_8);
-    Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads));
+    Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads()));
     out.println(heap);
     out.println();
-    out.println("Summary:");
-    out.print(Report.summary(stores, jobs).render("  "));
-    Table targets = Report.targets(stores, jobs);
-    if (!targets.isEmpty()) {
-      out.println("fencekit / peer beside fencekit / raw, against the speed targets:");
-      out.print(targets.render("  "));
-    }
-    Table hotPeers = Report.hotPeers(stores, jobs);
-    if (!hotPeers.isEmpty()) {
-      out.println("one hot order, claims won, beside one hot lock's acquisitions:");
-      out.print(hotPeers.render("  "));
-    }
-    Table fastPath = Report.fastPath(jobs);
-    if (!fastPath.isEmpty()) {
-      out.println("PostgreSQL, fast path over locking transactions:");
-      out.print(fastPath.render("  "));
-    }
+    out.print(Report.Section.console(Report.summaries(stores, jobs)));
     out.println();
     out.println(Report.HOW_TO_READ);
     out.println();
@@ -267,6 +251,14 @@ final class Comparison {
     return failed;
   }
 
+  /** Prints a store's tables once its jobs are done. */
+  private void printStore(StoreType store) {
+    out.println();
+    out.println(store.label() + ":");
+    out.print(Report.Section.console(Report.ofStore(store, jobs)));
+    out.println();
+  }
+
   private ChainedOptionsBuilder options(Job job) {
     Kind kind = job.kind;
     ChainedOptionsBuilder options =
@@ -275,11 +267,11 @@ final class Comparison {
                 "^"
                     + Pattern.quote(kind.benchmark.getName() + ".")
                     + (kind.method == null ? ".*" : Pattern.quote(kind.method) + "$"))
-            .forks(profile.forks)
-            .warmupIterations(profile.warmupIterations)
-            .warmupTime(profile.warmupTime)
-            .measurementIterations(profile.measurementIterations)
-            .measurementTime(profile.measurementTime)
+            .forks(profile.forks())
+            .warmupIterations(profile.warmupIterations())
+            .warmupTime(profile.warmupTime())
+            .measurementIterations(profile.measurementIterations())
+            .measurementTime(profile.measurementTime())
             .jvmArgsAppend(
                 "-Xms1g", "-Xmx4g", "-D" + Namespace.RUN_PROPERTY + "=" + Namespace.runId())
             .addProfiler(GCProfiler.class)

@@ -37,11 +37,6 @@ record Figure(double score, double error) {
     return !Double.isNaN(error);
   }
 
-  /** This figure times {@code factor}, error included. */
-  Figure times(double factor) {
-    return new Figure(score * factor, error * factor);
-  }
-
   /** A whole-number rate with its error: {@code 3,054 ±120}, {@code 3,054 ±?}, or {@code -}. */
   String rate() {
     if (!measured()) {
@@ -84,9 +79,6 @@ record Figure(double score, double error) {
     /** The mark of a ratio this run cannot tell from 1, used in tables and their notes. */
     static final String NOISE = "≈";
 
-    /** The mark of a ratio whose interval is unknown. */
-    static final String UNKNOWN = "?";
-
     /** Whether there is a ratio at all. */
     boolean measured() {
       return !Double.isNaN(value);
@@ -120,7 +112,7 @@ record Figure(double score, double error) {
       }
       String number = String.format(Locale.ROOT, "%.2f", value);
       if (!intervalKnown()) {
-        return number + " ±" + UNKNOWN;
+        return number + " ±?";
       }
       String error =
           Double.isInfinite(high) ? " ±∞" : String.format(Locale.ROOT, " ±%.2f", halfWidth());

@@ -162,11 +162,16 @@ public final class Main implements Callable<Integer> {
   static final class StoreLabel implements ITypeConverter<StoreType> {
     @Override
     public StoreType convert(String value) {
-      try {
-        return StoreType.byLabel(value.trim());
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(e.getMessage());
-      }
+      return Arrays.stream(StoreType.values())
+          .filter(type -> type.label().equals(value.trim()))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new CommandLine.TypeConversionException(
+                      "no store called '"
+                          + value.trim()
+                          + "'; the stores are "
+                          + StoreType.labels()));
     }
   }
 

@@ -3,12 +3,9 @@ package org.fencekit.bench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -157,19 +154,6 @@ record Namespace(String run, String id) {
     return schemas;
   }
 
-  /** How many keys of {@code run} exist on every Redis configured in {@code env}. */
-  static long leftoverKeys(String run, Map<String, String> env) {
-    long keys = 0;
-    for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
-      for (Jedis node : redisNodes(redis, env)) {
-        try (node) {
-          keys += scan(node, "fencekit-bench-" + run + "-*").size();
-        }
-      }
-    }
-    return keys;
-  }
-
   private static void dropSchemas(String jdbcUrl, String... schemas) {
     if (schemas.length == 0) {
       return;
@@ -192,7 +176,7 @@ record Namespace(String run, String id) {
   }
 
   /** A connection to the single node, or to each master of the cluster; none if not configured. */
-  private static List<Jedis> redisNodes(Server redis, Map<String, String> env) {
+  static List<Jedis> redisNodes(Server redis, Map<String, String> env) {
     List<Jedis> nodes = new ArrayList<>();
     Optional<String> setting = redis.lookup(env);
     if (setting.isPresent() && redis == Server.REDIS) {
@@ -209,7 +193,7 @@ record Namespace(String run, String id) {
     }
   }
 
-  private static List<String> scan(Jedis node, String pattern) {
+  static List<String> scan(Jedis node, String pattern) {
     List<String> keys = new ArrayList<>();
     ScanParams match = new ScanParams().match(pattern).count(1000);
     String cursor = ScanParams.SCAN_POINTER_START;
@@ -245,43 +229,16 @@ record Namespace(String run, String id) {
         last);
   }
 
-  // A file may vanish while the folder is walked (SQLite removes its -shm and -wal when the last
-  // connection closes), so a file already gone is not an error.
+  // The folder holds SQLite files only. A file may vanish while the folder is listed (SQLite
+  // removes its -shm and -wal when the last connection closes), so a file already gone is no error.
   private static void deleteFolder(Path folder) {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try {
-      Files.walkFileTree(
-          folder,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-                throws IOException {
-              Files.deleteIfExists(file);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-              if (e instanceof NoSuchFileException) {
-                return FileVisitResult.CONTINUE;
-              }
-              throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException e)
-                throws IOException {
-              if (e != null && !(e instanceof NoSuchFileException)) {
-                throw e;
-              }
-              Files.deleteIfExists(directory);
-              return FileVisitResult.CONTINUE;
-            }
-          });
+    try (Stream<Path> files = Files.list(folder)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        Files.deleteIfExists(file);
+      }
+      Files.deleteIfExists(folder);
     } catch (NoSuchFileException gone) {
-      // the folder itself went away meanwhile
+      // no folder: nothing was written in it, or it went away meanwhile
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete the benchmark folder " + folder, e);
     }

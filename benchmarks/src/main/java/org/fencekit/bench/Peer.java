@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +28,7 @@ import redis.clients.jedis.util.JedisURIHelper;
  * an unlock per operation, each thread on a lock of its own, against a store's claim and complete
  * of a fresh order. {@link #stores()} says which stores each is the peer of.
  */
-public enum Peer {
+public enum Peer implements Labelled {
 
   /**
    * ShedLock's {@code JdbcLockProvider} on PostgreSQL, over {@link PeerDataSource}: an UPDATE to
@@ -88,11 +87,6 @@ public enum Peer {
     return Double.isNaN(Target.hot(store, SHEDLOCK_JDBC).minimum())
         ? List.of()
         : List.of(SHEDLOCK_JDBC);
-  }
-
-  /** A short name for tables: {@code shedlock-jdbc}. */
-  String label() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   /** What it does per operation, for the report. */

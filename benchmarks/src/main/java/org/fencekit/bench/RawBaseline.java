@@ -10,7 +10,7 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
  * so each store's overhead is a ratio measured side by side. Each names the store configuration it
  * is the baseline of, and is available when that store is.
  */
-public enum RawBaseline {
+public enum RawBaseline implements Labelled {
 
   /** {@link java.util.concurrent.ConcurrentHashMap#compute}, the memory store's atomic step. */
   MEMORY_MAP(StoreType.MEMORY),
@@ -104,10 +104,5 @@ public enum RawBaseline {
         return "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
             + " 32 connections";
     }
-  }
-
-  /** A short name for tables. */
-  String label() {
-    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 }

@@ -1,9 +1,9 @@
 package org.fencekit.bench;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
 import org.fencekit.bench.Figure.Ratio;
@@ -50,18 +50,12 @@ final class Report {
       case LATENCY:
         return "p50 " + micros(percentile(r, 50)) + " us, p99 " + micros(percentile(r, 99)) + " us";
       case HOT:
-        {
-          List<String> parts = new ArrayList<>();
-          for (RunResult each : job.results) {
-            parts.add(
-                "K="
-                    + each.getParams().getParam("orders")
-                    + ": "
-                    + Figure.of(each).rate()
-                    + " calls/s");
-          }
-          return String.join("; ", parts);
-        }
+        return job.results.stream()
+            .map(
+                result ->
+                    "K=" + result.getParams().getParam("orders") + ": " + Figure.of(result).rate())
+            .map(part -> part + " calls/s")
+            .collect(Collectors.joining("; "));
       case HOT_CLAIM:
         return Figure.of(r).rate() + " claims won/s, " + counter(r, LOST).rate() + " lost/s";
       case HOT_LOCK:
@@ -76,22 +70,75 @@ final class Report {
     }
   }
 
-  /** Prints a backend's tables once its jobs are done. */
-  static void printStore(PrintStream out, StoreType store, List<Job> jobs) {
-    out.println();
-    out.println(store.label() + ":");
-    out.print(claimComplete(store, jobs).render("  "));
-    Table peers = peers(store, jobs);
-    if (!peers.isEmpty()) {
-      out.print(peers.render("  "));
-    }
-    for (Table table :
-        List.of(hotPeers(List.of(store), jobs), hot(store, jobs), stale(store, jobs))) {
-      if (!table.isEmpty()) {
-        out.print(table.render("  "));
+  /**
+   * A titled table of the report: on the console its title and the table, in results.md a heading
+   * (or a paragraph), the note, and the table. An empty table is left out of both.
+   *
+   * @param note what to read it by, in results.md only; empty for none
+   */
+  record Section(String title, String note, Table table) {
+
+    /** The sections as the console shows them: each title, then its table, indented. */
+    static String console(List<Section> sections) {
+      StringBuilder s = new StringBuilder();
+      for (Section section : sections) {
+        if (!section.table.isEmpty()) {
+          s.append("  ").append(section.title).append(":\n").append(section.table.render("  "));
+        }
       }
+      return s.toString();
     }
-    out.println();
+
+    /** The sections for results.md, each headed by {@code heading} and its title. */
+    static String markdown(String heading, List<Section> sections) {
+      StringBuilder s = new StringBuilder();
+      for (Section section : sections) {
+        if (!section.table.isEmpty()) {
+          s.append(heading).append(section.title).append("\n\n");
+          if (!section.note.isEmpty()) {
+            s.append(section.note).append("\n\n");
+          }
+          s.append(section.table.render("")).append('\n');
+        }
+      }
+      return s.toString();
+    }
+  }
+
+  /** A store's tables, shown as soon as its jobs are done and in its part of results.md. */
+  static List<Section> ofStore(StoreType store, List<Job> jobs) {
+    return List.of(
+        new Section(
+            "claim + complete of fresh orders (latency percentiles of JMH's samples)",
+            "",
+            claimComplete(store, jobs)),
+        new Section("beside its peers (lock + unlock, a lock per thread)", "", peers(store, jobs)),
+        new Section(
+            "hot orders (lease 20 ms, every "
+                + HotOrderBenchmark.COMPLETE_EVERY
+                + "th win completes, the rest fail)",
+            "",
+            hot(store, jobs)),
+        new Section("the stale-write storm", "", stale(store, jobs)));
+  }
+
+  /** The tables over every store, shown at the end and at the top of results.md. */
+  static List<Section> summaries(List<StoreType> stores, List<Job> jobs) {
+    return List.of(
+        new Section("Summary", "", summary(stores, jobs)),
+        new Section(
+            "fencekit / peer beside fencekit / raw, against the speed targets",
+            Target.LEGEND,
+            targets(stores, jobs)),
+        new Section(
+            "one hot order, claims won, beside one hot lock's acquisitions",
+            "One hot order beside one hot lock: every thread claims the same order (the winner fails it at once, every "
+                + HotOrderBenchmark.COMPLETE_EVERY
+                + "th win completes it and a fresh order is the hot one), against every thread"
+                + " trying the same lock without waiting (the winner unlocks at once); claims won"
+                + " per second over locks acquired per second.",
+            hotPeers(stores, jobs)),
+        new Section("PostgreSQL: fast path over locking transactions", "", fastPath(jobs)));
   }
 
   /**
@@ -107,15 +154,14 @@ final class Report {
         RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
         RunResult base = find(jobs, store, Kind.RAW, null, t);
         table.row(
-            List.of(
-                store.label(),
-                Integer.toString(t),
-                Figure.of(thrpt).rate(),
-                Figure.of(base).rate(),
-                storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-                micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
-                counter(thrpt, GC_NORM).rate(),
-                counter(base, GC_NORM).rate()));
+            store.label(),
+            Integer.toString(t),
+            Figure.of(thrpt).rate(),
+            Figure.of(base).rate(),
+            storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+            micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
+            counter(thrpt, GC_NORM).rate(),
+            counter(base, GC_NORM).rate());
       }
     }
     return table;
@@ -140,16 +186,15 @@ final class Report {
       RunResult latency = find(jobs, store, Kind.LATENCY, null, t);
       RunResult base = find(jobs, store, Kind.RAW, null, t);
       table.row(
-          List.of(
-              Integer.toString(t),
-              Figure.of(thrpt).rate(),
-              micros(percentile(latency, 50)),
-              micros(percentile(latency, 99)),
-              micros(percentile(latency, 99.9)),
-              counter(thrpt, GC_NORM).rate(),
-              Figure.of(base).rate(),
-              storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-              counter(base, GC_NORM).rate()));
+          Integer.toString(t),
+          Figure.of(thrpt).rate(),
+          micros(percentile(latency, 50)),
+          micros(percentile(latency, 99)),
+          micros(percentile(latency, 99.9)),
+          counter(thrpt, GC_NORM).rate(),
+          Figure.of(base).rate(),
+          storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
+          counter(base, GC_NORM).rate());
     }
     return table;
   }
@@ -166,13 +211,12 @@ final class Report {
           continue;
         }
         table.row(
-            List.of(
-                Integer.toString(t),
-                fencekit.rate(),
-                peer.label(),
-                Figure.of(r).rate(),
-                fencekit.over(Figure.of(r)).text(),
-                counter(r, GC_NORM).rate()));
+            Integer.toString(t),
+            fencekit.rate(),
+            peer.label(),
+            Figure.of(r).rate(),
+            fencekit.over(Figure.of(r)).text(),
+            counter(r, GC_NORM).rate());
       }
     }
     return table;
@@ -203,33 +247,25 @@ final class Report {
         Ratio overRaw = fencekit.over(Figure.of(base));
         String rawTarget = Target.raw(store).verdict(overRaw);
         String alloc = counter(thrpt, GC_NORM).over(counter(base, GC_NORM)).text();
-        List<Peer> peers = Peer.of(store);
+        List<Peer> peers = new ArrayList<>(Peer.of(store));
         if (peers.isEmpty()) {
-          table.row(
-              List.of(
-                  store.label(),
-                  Integer.toString(t),
-                  fencekit.rate(),
-                  "-",
-                  "-",
-                  "-",
-                  overRaw.text(),
-                  rawTarget,
-                  alloc));
+          peers.add(null); // a row without a peer, for the raw ratio
         }
         for (Peer peer : peers) {
-          Ratio overPeer = fencekit.over(Figure.of(find(jobs, store, Kind.PEER, peer, t)));
+          Ratio overPeer =
+              peer == null
+                  ? Ratio.NONE
+                  : fencekit.over(Figure.of(find(jobs, store, Kind.PEER, peer, t)));
           table.row(
-              List.of(
-                  store.label(),
-                  Integer.toString(t),
-                  fencekit.rate(),
-                  peer.label(),
-                  overPeer.text(),
-                  Target.peer(store, peer).verdict(overPeer),
-                  overRaw.text(),
-                  rawTarget,
-                  alloc));
+              store.label(),
+              Integer.toString(t),
+              fencekit.rate(),
+              peer == null ? "-" : peer.label(),
+              overPeer.text(),
+              peer == null ? "-" : Target.peer(store, peer).verdict(overPeer),
+              overRaw.text(),
+              rawTarget,
+              alloc);
         }
       }
     }
@@ -266,14 +302,13 @@ final class Report {
         Figure acquired = Figure.of(peer);
         Ratio ratio = won.over(acquired);
         table.row(
-            List.of(
-                store.label(),
-                Integer.toString(job.threads),
-                won.rate(),
-                job.peer.label(),
-                acquired.rate(),
-                ratio.text(),
-                Target.hot(store, job.peer).verdict(ratio)));
+            store.label(),
+            Integer.toString(job.threads),
+            won.rate(),
+            job.peer.label(),
+            acquired.rate(),
+            ratio.text(),
+            Target.hot(store, job.peer).verdict(ratio));
       }
     }
     return table;
@@ -307,7 +342,7 @@ final class Report {
           row.add(counter(r, name).rate());
         }
         row.add(counter(r, GC_NORM).rate());
-        table.row(row);
+        table.row(row.toArray(new String[0]));
       }
     }
     return table;
@@ -320,12 +355,11 @@ final class Report {
     RunResult r = find(jobs, store, Kind.STALE, null, -1);
     if (r != null) {
       table.row(
-          List.of(
-              "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
-              counter(r, "rejected").rate(),
-              counter(r, "landed").rate(),
-              counter(r, "heartbeats").rate(),
-              counter(r, GC_NORM).rate()));
+          "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
+          counter(r, "rejected").rate(),
+          counter(r, "landed").rate(),
+          counter(r, "heartbeats").rate(),
+          counter(r, GC_NORM).rate());
     }
     return table;
   }
@@ -341,12 +375,11 @@ final class Report {
       Figure locking = Figure.of(find(jobs, StoreType.POSTGRES_LOCKING, Kind.THROUGHPUT, null, t));
       if (fast.measured() && locking.measured()) {
         table.row(
-            List.of(
-                "claim + complete, fresh orders",
-                Integer.toString(t),
-                fast.rate(),
-                locking.rate(),
-                fast.over(locking).text()));
+            "claim + complete, fresh orders",
+            Integer.toString(t),
+            fast.rate(),
+            locking.rate(),
+            fast.over(locking).text());
       }
     }
     for (Job job : jobs) {
@@ -358,12 +391,11 @@ final class Report {
         RunResult other = hotResult(jobs, StoreType.POSTGRES_LOCKING, job.threads, orders);
         if (other != null) {
           table.row(
-              List.of(
-                  "claim, settle if won, " + orders + " hot order(s)",
-                  Integer.toString(job.threads),
-                  Figure.of(r).rate(),
-                  Figure.of(other).rate(),
-                  Figure.of(r).over(Figure.of(other)).text()));
+              "claim, settle if won, " + orders + " hot order(s)",
+              Integer.toString(job.threads),
+              Figure.of(r).rate(),
+              Figure.of(other).rate(),
+              Figure.of(r).over(Figure.of(other)).text());
         }
       }
     }
@@ -372,14 +404,11 @@ final class Report {
 
   /** Stale writes that landed in the storm, over every store; must be 0. */
   static double landed(List<Job> jobs) {
-    double landed = 0;
-    for (Job job : jobs) {
-      if (job.kind == Kind.STALE && job.first() != null) {
-        double v = counter(job.first(), "landed").score();
-        landed += Double.isNaN(v) ? 0 : v;
-      }
-    }
-    return landed;
+    return jobs.stream()
+        .filter(job -> job.kind == Kind.STALE)
+        .mapToDouble(job -> counter(job.first(), "landed").score())
+        .filter(landed -> !Double.isNaN(landed))
+        .sum();
   }
 
   /** Whether any job measured anything. */
@@ -392,7 +421,7 @@ final class Report {
     StringBuilder md = new StringBuilder();
     md.append("# fencekit benchmarks\n\n");
     md.append("- when: ").append(run.started()).append('\n');
-    md.append("- machine: ").append(Machine.describe()).append('\n');
+    md.append("- machine: ").append(run.machine()).append('\n');
     md.append("- load average (1, 5, 15 min): ").append(run.load()).append('\n');
     md.append("- ").append(run.profile().describe()).append('\n');
     md.append("- command: `").append(run.command()).append("`\n");
@@ -403,38 +432,12 @@ final class Report {
             + " statements or scripts through the bare driver, at the same thread count, in the"
             + " same run\n\n");
     md.append(HOW_TO_READ).append("\n\n");
-    md.append("## Summary\n\n").append(summary(stores, jobs).render("")).append('\n');
-    Table targets = targets(stores, jobs);
-    if (!targets.isEmpty()) {
-      md.append("## fencekit / peer beside fencekit / raw, against the speed targets\n\n")
-          .append(Target.LEGEND)
-          .append("\n\n")
-          .append(targets.render(""))
-          .append('\n');
-      Table hotPeers = hotPeers(stores, jobs);
-      if (!hotPeers.isEmpty()) {
-        md.append("One hot order beside one hot lock: every thread claims the same order (the")
-            .append(" winner fails it at once, every ")
-            .append(HotOrderBenchmark.COMPLETE_EVERY)
-            .append("th win completes it and a fresh order is the hot one), against every")
-            .append(" thread trying the same lock without waiting (the winner unlocks at once);")
-            .append(" claims won per second over locks acquired per second:\n\n")
-            .append(hotPeers.render(""))
-            .append('\n');
-      }
-      md.append("Peers:\n\n");
-      for (Peer peer : Peer.values()) {
-        md.append("- `").append(peer.label()).append("`: ").append(peer.description()).append('\n');
-      }
-      md.append('\n');
+    md.append(Section.markdown("## ", summaries(stores, jobs)));
+    md.append("Peers:\n\n");
+    for (Peer peer : Peer.values()) {
+      md.append("- `").append(peer.label()).append("`: ").append(peer.description()).append('\n');
     }
-    Table fastPath = fastPath(jobs);
-    if (!fastPath.isEmpty()) {
-      md.append("## PostgreSQL: fast path over locking transactions\n\n")
-          .append(fastPath.render(""))
-          .append('\n');
-    }
-    md.append("Raw baselines:\n\n");
+    md.append("\nRaw baselines:\n\n");
     for (StoreType store : stores) {
       RawBaseline b = RawBaseline.of(store);
       md.append("- `").append(b.label()).append("`: ").append(b.description()).append('\n');
@@ -442,21 +445,7 @@ final class Report {
     md.append('\n');
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
-      md.append("Claim + complete of fresh orders (latency percentiles of JMH's samples):\n\n")
-          .append(claimComplete(store, jobs).render(""))
-          .append('\n');
-      Table peers = peers(store, jobs);
-      if (!peers.isEmpty()) {
-        md.append("Beside its peers (lock + unlock, a lock per thread):\n\n")
-            .append(peers.render(""))
-            .append('\n');
-      }
-      md.append("Hot orders (lease 20 ms, every ")
-          .append(HotOrderBenchmark.COMPLETE_EVERY)
-          .append("th win completes, the rest fail):\n\n")
-          .append(hot(store, jobs).render(""))
-          .append('\n');
-      md.append(stale(store, jobs).render("")).append('\n');
+      md.append(Section.markdown("### ", ofStore(store, jobs)));
     }
     md.append("## Memory\n\n").append(heap).append('\n');
     List<String> failed = new ArrayList<>();
@@ -504,22 +493,14 @@ final class Report {
         .orElse(null);
   }
 
-  /** A secondary result (an aux counter, a profiler's figure) by its name's ending. */
+  /** A secondary result (an aux counter, a profiler's figure) by its name. */
   static Figure counter(RunResult result, String name) {
     return Figure.of(secondary(result, name));
   }
 
-  /** Looks up a secondary result by its name's ending, or null. */
+  /** A secondary result by its name ({@code landed}, {@link #GC_NORM}), or null. */
   static Result<?> secondary(RunResult result, String name) {
-    if (result == null) {
-      return null;
-    }
-    for (String key : result.getSecondaryResults().keySet()) {
-      if (key.equals(name) || key.endsWith("." + name) || key.endsWith("\u00b7" + name)) {
-        return result.getSecondaryResults().get(key);
-      }
-    }
-    return null;
+    return result == null ? null : result.getSecondaryResults().get(name);
   }
 
   static double percentile(RunResult r, double p) {

@@ -3,7 +3,6 @@ package org.fencekit.bench;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
@@ -18,7 +17,7 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
  * variable is set. Every store writes only inside the {@link Namespace} it is opened in. {@link
  * #label()} is the one spelling of a store's name, in tables, messages and {@code --only}.
  */
-public enum StoreType {
+public enum StoreType implements Labelled {
 
   /** The in-memory reference store. */
   MEMORY(null) {
@@ -197,28 +196,8 @@ public enum StoreType {
     return server.lookup(env).orElseThrow(() -> new IllegalStateException(absence()));
   }
 
-  /** The store's name everywhere: lower case, words joined by '-' ({@code postgres-locking}). */
-  String label() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
   /** Every label, comma-separated, for usage and messages. */
   static String labels() {
     return Arrays.stream(values()).map(StoreType::label).collect(Collectors.joining(","));
-  }
-
-  /**
-   * The type called {@code label}.
-   *
-   * @throws IllegalArgumentException naming the label and listing the good ones
-   */
-  static StoreType byLabel(String label) {
-    for (StoreType type : values()) {
-      if (type.label().equals(label)) {
-        return type;
-      }
-    }
-    throw new IllegalArgumentException(
-        "no store called '" + label + "'; the stores are " + labels());
   }
 }

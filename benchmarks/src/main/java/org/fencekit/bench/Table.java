@@ -13,12 +13,12 @@ final class Table {
     this.header = List.of(header);
   }
 
-  Table row(List<String> cells) {
-    if (cells.size() != header.size()) {
+  Table row(String... cells) {
+    if (cells.length != header.size()) {
       throw new IllegalArgumentException(
-          "a row of " + cells.size() + " cells in a table of " + header.size() + " columns");
+          "a row of " + cells.length + " cells in a table of " + header.size() + " columns");
     }
-    rows.add(List.copyOf(cells));
+    rows.add(List.of(cells));
     return this;
   }
 

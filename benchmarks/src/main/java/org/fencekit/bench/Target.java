@@ -47,12 +47,7 @@ record Target(double minimum) {
    * the others (none is measured).
    */
   static Target hot(StoreType store, Peer peer) {
-    if (peer != Peer.SHEDLOCK_JDBC) {
-      return NONE;
-    }
-    return store == StoreType.POSTGRES_DATASOURCE
-        ? new Target(0.95)
-        : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+    return peer == Peer.SHEDLOCK_JDBC ? peer(store, peer) : NONE;
   }
 
   /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
