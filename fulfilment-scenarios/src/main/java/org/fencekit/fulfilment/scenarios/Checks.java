@@ -1,14 +1,28 @@
 package org.fencekit.fulfilment.scenarios;
 
+import static org.fencekit.fulfilment.scenarios.Problem.never;
+import static org.fencekit.fulfilment.scenarios.Problem.waitFor;
+
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
+import org.fencekit.fulfilment.OrphanReport;
+import org.fencekit.history.Answer;
+import org.fencekit.history.Call;
+import org.fencekit.history.Operation;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
+import org.fencekit.store.Orphan;
 
 /**
  * The checks on what the handler did in a {@link ScenarioRun}, reached by {@link
  * ScenarioRun#expect()}: {@code run.expect().purchases("order", 1)}. Orders are named as the
  * scenario named them ({@link ScenarioRun#order}); purchases are numbered from 1 in the order the
- * provider made them.
+ * provider made them; the checks on store calls read the run's {@link ScenarioRun#history()}, each
+ * instance's calls in the order they returned.
  *
  * <p>Each check first waits for the handlers to go idle, then passes as soon as what it checks
  * holds; it waits, bounded by the run's patience, while what it found could still change (an answer
@@ -19,19 +33,20 @@ import org.fencekit.store.OrderStatus;
 public final class Checks {
 
   private final ScenarioRun run;
-  private final AnswerJudge answers;
-  private final OrderJudge orders;
-  private final CallJudge calls;
+  private final RunThreads threads;
+  private final FakeProvider provider;
+  private final RunReport report;
+  private volatile boolean exactStatuses;
 
   Checks(ScenarioRun run, RunThreads threads) {
     this.run = run;
-    this.answers = new AnswerJudge(threads);
-    this.orders = new OrderJudge(run);
-    this.calls = new CallJudge(run);
+    this.threads = threads;
+    this.provider = run.provider();
+    this.report = run.report();
   }
 
   void exactStatuses(boolean exact) {
-    answers.exactStatuses(exact);
+    this.exactStatuses = exact;
   }
 
   /**
@@ -41,7 +56,31 @@ public final class Checks {
    */
   public void answer(Delivery delivery, int... statuses) {
     line("answer(" + delivery + ", " + join(statuses) + ")");
-    eventually(() -> answers.answer(delivery, statuses));
+    eventually(
+        () -> {
+          if (!delivery.answered()) {
+            return waitFor(threads.noAnswer(delivery));
+          }
+          for (int allowed : statuses) {
+            if (judged(allowed) == judged(delivery.status())) {
+              return null;
+            }
+          }
+          return never(
+              "delivery "
+                  + delivery
+                  + " of "
+                  + delivery.event().eventId()
+                  + " to "
+                  + delivery.instance().name()
+                  + " was answered "
+                  + delivery.status()
+                  + (delivery.thrown() == null
+                      ? ""
+                      : " (the handler threw " + delivery.thrown() + ")")
+                  + ", expected "
+                  + expected(statuses));
+        });
   }
 
   /**
@@ -49,32 +88,147 @@ public final class Checks {
    * far (in any order, judged as {@link #answer} judges); the rest are still working.
    */
   public void answered(List<Delivery> group, int... statuses) {
-    line("answered(" + AnswerJudge.groupVar(group) + ", " + join(statuses) + ")");
-    eventually(() -> answers.answered(group, statuses));
+    line("answered(" + groupVar(group) + ", " + join(statuses) + ")");
+    eventually(
+        () -> {
+          List<Integer> wanted = new ArrayList<>();
+          for (int status : statuses) {
+            wanted.add(judged(status));
+          }
+          wanted.sort(null);
+          List<Integer> answered = new ArrayList<>();
+          List<Integer> statusesAnswered = new ArrayList<>();
+          for (Delivery delivery : group) {
+            if (delivery.answered()) {
+              answered.add(judged(delivery.status()));
+              statusesAnswered.add(delivery.status());
+            }
+          }
+          answered.sort(null);
+          if (answered.equals(wanted)) {
+            return null;
+          }
+          List<String> wantedNames = new ArrayList<>();
+          for (int status : wanted) {
+            wantedNames.add(expected(status));
+          }
+          String text =
+              "the deliveries "
+                  + groupVar(group)
+                  + " have answered "
+                  + statusesAnswered
+                  + " ("
+                  + (group.size() - answered.size())
+                  + " still working), expected "
+                  + String.join(" and ", wantedNames);
+          return answered.size() < wanted.size() ? waitFor(text) : never(text);
+        });
   }
 
   /** The provider made {@code purchases} purchases for the order. */
   public void purchases(String order, int purchases) {
     line("purchases(" + Replay.quote(order) + ", " + purchases + ")");
-    eventually(() -> orders.purchases(order, purchases));
+    eventually(
+        () -> {
+          String sessionId = run.sessionId(order);
+          String other = provider.keySharedWith(sessionId);
+          if (other != null) {
+            return never(
+                "a provider call for order '"
+                    + order
+                    + "' sent the idempotency key of order '"
+                    + report.label(other)
+                    + "' and was handed that order's purchase: a key must name one order (its"
+                    + " session), never a cart, a customer or a product");
+          }
+          int made = provider.purchases(sessionId);
+          if (made == purchases) {
+            return null;
+          }
+          String text =
+              "the provider bought "
+                  + made
+                  + " item(s) for order '"
+                  + order
+                  + "' ("
+                  + provider.items(sessionId)
+                  + ", "
+                  + provider.calls(sessionId)
+                  + " call(s)), expected "
+                  + purchases
+                  + (made > purchases && purchases > 0
+                      ? ": the customer's order was bought more than once"
+                      : made > purchases ? ": bought before the scenario allowed it" : "");
+          return made < purchases ? waitFor(text) : never(text);
+        });
   }
 
   /** The store holds the order with {@code status}. */
   public void status(String order, OrderStatus status) {
     line("status(" + Replay.quote(order) + ", OrderStatus." + status + ")");
-    eventually(() -> orders.status(order, status));
+    eventually(
+        () -> {
+          Optional<OrderRecord> record = run.record(order);
+          if (record.isEmpty()) {
+            return waitFor("order '" + order + "' is not in the store, expected " + status);
+          }
+          return record.get().status() == status
+              ? null
+              : waitFor(
+                  "order '"
+                      + order
+                      + "' is "
+                      + report.describe(record.get())
+                      + " in the store, expected "
+                      + status);
+        });
   }
 
   /** The store holds the order with the {@code n}-th item the provider bought for it. */
   public void itemIsPurchase(String order, int n) {
     line("itemIsPurchase(" + Replay.quote(order) + ", " + n + ")");
-    eventually(() -> orders.itemIsPurchase(order, n));
+    eventually(
+        () -> {
+          List<Item> items = provider.items(run.sessionId(order));
+          if (items.size() < n) {
+            return waitFor(
+                "the provider bought " + items.size() + " item(s) for '" + order + "', not " + n);
+          }
+          Item expected = items.get(n - 1);
+          Optional<OrderRecord> record = run.record(order);
+          if (record.isPresent() && expected.equals(record.get().item())) {
+            return null;
+          }
+          return waitFor(
+              "order '"
+                  + order
+                  + "' shows "
+                  + record
+                      .map(r -> "item " + r.item() + "; it is " + report.describe(r))
+                      .orElse("nothing")
+                  + ", expected purchase "
+                  + n
+                  + " ("
+                  + expected.providerOrderId()
+                  + "): the customer's item is missing or was replaced");
+        });
   }
 
   /** The store kept exactly the listed purchases (by number) as orphans of the order. */
   public void orphans(String order, int... purchaseNumbers) {
     line("orphans(" + Replay.quote(order) + leadingComma(purchaseNumbers) + ")");
-    eventually(() -> orders.orphans(order, purchaseNumbers));
+    eventually(
+        () -> {
+          List<String> kept = new ArrayList<>();
+          for (Orphan orphan : run.store().orphans(run.sessionId(order))) {
+            kept.add(orphan.item().providerOrderId());
+          }
+          return listed(
+              kept,
+              purchaseIds(order, purchaseNumbers),
+              "the store kept orphans " + kept + " for order '" + order + "'",
+              "");
+        });
   }
 
   /**
@@ -83,25 +237,86 @@ public final class Checks {
    */
   public void reported(String order, int... purchaseNumbers) {
     line("reported(" + Replay.quote(order) + leadingComma(purchaseNumbers) + ")");
-    eventually(() -> orders.reported(order, purchaseNumbers));
+    eventually(
+        () -> {
+          List<String> reported = new ArrayList<>();
+          for (OrphanReport orphanReport : run.reports(order)) {
+            reported.add(orphanReport.orphan().providerOrderId());
+          }
+          return listed(
+              reported,
+              purchaseIds(order, purchaseNumbers),
+              "the handler reported orphans "
+                  + reported
+                  + " for order '"
+                  + order
+                  + "' to its orphan"
+                  + " listener",
+              reported.isEmpty()
+                  ? ": a superseded complete is a purchase nobody was shown (real money);"
+                      + " report it to the listener the context gives"
+                  : "");
+        });
   }
 
   /** The store granted {@code claims} claims on the order: 1 means nobody became a second owner. */
   public void claimsGranted(String order, long claims) {
     line("claimsGranted(" + Replay.quote(order) + ", " + claims + ")");
-    eventually(() -> orders.claimsGranted(order, claims));
+    eventually(
+        () -> {
+          long granted = run.record(order).map(OrderRecord::fence).orElse(0L);
+          if (granted == claims) {
+            return null;
+          }
+          String text =
+              "the store granted "
+                  + granted
+                  + " claim(s) on order '"
+                  + order
+                  + "', expected "
+                  + claims
+                  + (granted > claims
+                      ? ": another attempt became owner while one was still working"
+                      : "");
+          return granted < claims ? waitFor(text) : never(text);
+        });
   }
 
   /** The order was never claimed: nothing is stored for it. */
   public void notClaimed(String order) {
     line("notClaimed(" + Replay.quote(order) + ")");
-    eventually(() -> orders.notClaimed(order));
+    eventually(
+        () -> {
+          return run.record(order)
+              .map(
+                  r ->
+                      never(
+                          "order '"
+                              + order
+                              + "' was claimed ("
+                              + report.describe(r)
+                              + "), expected untouched"))
+              .orElse(null);
+        });
   }
 
   /** The order's last error mentions {@code text}. */
   public void lastErrorContains(String order, String text) {
     line("lastErrorContains(" + Replay.quote(order) + ", " + Replay.quote(text) + ")");
-    eventually(() -> orders.lastErrorContains(order, text));
+    eventually(
+        () -> {
+          String error = run.record(order).map(OrderRecord::lastError).orElse(null);
+          return error != null && error.contains(text)
+              ? null
+              : waitFor(
+                  "order '"
+                      + order
+                      + "' has last error "
+                      + (error == null ? "none" : "'" + error + "'")
+                      + ", expected one that mentions '"
+                      + text
+                      + "'");
+        });
   }
 
   /**
@@ -111,13 +326,56 @@ public final class Checks {
    */
   public void noFailAfterUnknownComplete() {
     line("noFailAfterUnknownComplete()");
-    eventually(calls::noFailAfterUnknownComplete);
+    eventually(
+        () -> {
+          for (Instance instance : run.instances()) {
+            List<ClaimId> unknown = new ArrayList<>();
+            for (Call call : storeCalls(instance)) {
+              if (call.operation() == Operation.COMPLETE && call.outcomeUnknown()) {
+                unknown.add(call.claimId());
+              } else if (call.operation() == Operation.FAIL && unknown.contains(call.claimId())) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent fail("
+                        + report.label(call.sessionId())
+                        + ", "
+                        + RunReport.shortForm(call.claimId())
+                        + ") after a complete with that token whose outcome was unknown: retry the"
+                        + " complete (a replay answers Written), never fail it");
+              }
+            }
+          }
+          return null;
+        });
   }
 
   /** No instance sent a fail for the order, and the order shows no error. */
   public void neverFailed(String order) {
     line("neverFailed(" + Replay.quote(order) + ")");
-    eventually(() -> calls.neverFailed(order));
+    eventually(
+        () -> {
+          String sessionId = run.sessionId(order);
+          for (Instance instance : run.instances()) {
+            for (Call call : storeCalls(instance)) {
+              if (call.sessionId().equals(sessionId) && call.operation() == Operation.FAIL) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent fail for order '"
+                        + order
+                        + "' with "
+                        + RunReport.shortForm(call.claimId())
+                        + ", expected the order never to be failed");
+              }
+            }
+          }
+          String error = run.record(order).map(OrderRecord::lastError).orElse(null);
+          return error == null
+              ? null
+              : never(
+                  "order '" + order + "' was failed at some point (last error '" + error + "')");
+        });
   }
 
   /**
@@ -127,8 +385,24 @@ public final class Checks {
    */
   public void callCutOff(int n) {
     line("callCutOff(" + n + ")");
-    FakeProvider.ProviderCall call = run.provider().awaitCall(n);
-    eventually(() -> calls.cutOff(call));
+    FakeProvider.ProviderCall call = provider.awaitCall(n);
+    eventually(
+        () -> {
+          return !call.purchase().ownership().owned() || call.interrupted()
+              ? null
+              : waitFor(
+                  "provider call #"
+                      + call.number()
+                      + " of "
+                      + call.instance().name()
+                      + " for order '"
+                      + report.label(call.sessionId())
+                      + "' was not cut off: its ownership still reads true and its thread was"
+                      + " not interrupted (clock at +"
+                      + report.now()
+                      + "); a heartbeat answered Superseded, and a deadline reached, must tell"
+                      + " the call at once");
+        });
   }
 
   /**
@@ -137,7 +411,34 @@ public final class Checks {
    */
   public void noExtendAfterSuperseded() {
     line("noExtendAfterSuperseded()");
-    eventually(calls::noExtendAfterSuperseded);
+    eventually(
+        () -> {
+          for (Instance instance : run.instances()) {
+            List<ClaimId> lost = new ArrayList<>();
+            for (Call call : storeCalls(instance)) {
+              if (call.operation() != Operation.EXTEND) {
+                continue;
+              }
+              if (lost.contains(call.claimId())) {
+                return never(
+                    "instance "
+                        + instance.name()
+                        + " sent extend("
+                        + report.label(call.sessionId())
+                        + ", "
+                        + RunReport.shortForm(call.claimId())
+                        + ") at +"
+                        + report.sinceStart(call.at())
+                        + " after an extend with that token was answered Superseded: stop the"
+                        + " heartbeat once the order is taken over");
+              }
+              if (call.answer() == Answer.SUPERSEDED) {
+                lost.add(call.claimId());
+              }
+            }
+          }
+          return null;
+        });
   }
 
   private void line(String check) {
@@ -173,5 +474,62 @@ public final class Checks {
 
   private static String leadingComma(int[] values) {
     return values.length == 0 ? "" : ", " + join(values);
+  }
+
+  /** The replay's name for the deliveries of one {@link ScenarioRun#deliverTogether}. */
+  private static String groupVar(List<Delivery> group) {
+    String first = group.get(0).toString();
+    return first.substring(0, first.indexOf('.'));
+  }
+
+  /** A status as this run judges it: itself if exact, else 200 for any 2xx and 500 for the rest. */
+  private int judged(int status) {
+    return exactStatuses ? status : status >= 200 && status < 300 ? 200 : 500;
+  }
+
+  private String expected(int... statuses) {
+    List<String> names = new ArrayList<>();
+    for (int status : statuses) {
+      String name =
+          exactStatuses
+              ? String.valueOf(status)
+              : judged(status) == 200 ? "a 2xx (Stripe stops)" : "a non-2xx (Stripe retries)";
+      if (!names.contains(name)) {
+        names.add(name);
+      }
+    }
+    return (names.size() == 1 ? "" : "one of ") + String.join(", ", names);
+  }
+
+  private List<String> purchaseIds(String order, int[] purchaseNumbers) {
+    List<Item> items = provider.items(run.sessionId(order));
+    List<String> ids = new ArrayList<>();
+    for (int n : purchaseNumbers) {
+      ids.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
+    }
+    return ids;
+  }
+
+  // A list that is a proper beginning of the expected one may still grow; any other is wrong.
+  private static Problem listed(
+      List<String> found, List<String> expected, String what, String hint) {
+    if (found.equals(expected)) {
+      return null;
+    }
+    String text = what + ", expected " + expected + hint;
+    boolean mayGrow =
+        found.size() < expected.size() && expected.subList(0, found.size()).equals(found);
+    return mayGrow ? waitFor(text) : never(text);
+  }
+
+  /** The store calls {@code instance} made, in the order they returned. */
+  private List<Call> storeCalls(Instance instance) {
+    List<Call> calls = new ArrayList<>();
+    for (Call call : run.history().calls()) {
+      if (call.caller().equals(instance.name())) {
+        calls.add(call);
+      }
+    }
+    return calls;
   }
 }

@@ -123,7 +123,7 @@ public final class Delivery {
         + " ("
         + event.typeName()
         + (event.paymentStatus() == null ? "" : ", " + event.paymentStatus().stripeName())
-        + (event.snapshot() == null ? "" : ", " + instance.run().label(event.sessionId()))
+        + (event.snapshot() == null ? "" : ", " + instance.run().report().label(event.sessionId()))
         + ")";
   }
 

@@ -125,13 +125,7 @@ public final class FakeProvider {
 
   /** How many purchases were made for the order (idempotent replays do not count). */
   public synchronized int purchases(String sessionId) {
-    int count = 0;
-    for (Bought bought : purchases) {
-      if (bought.sessionId().equals(sessionId)) {
-        count++;
-      }
-    }
-    return count;
+    return items(sessionId).size();
   }
 
   /**
@@ -189,7 +183,7 @@ public final class FakeProvider {
             "provider call #"
                 + call.number()
                 + " for "
-                + run.label(purchase.sessionId())
+                + run.report().label(purchase.sessionId())
                 + " with key "
                 + purchase.idempotencyKey()
                 + ": "
@@ -310,29 +304,13 @@ public final class FakeProvider {
     }
 
     Item perform() throws ProviderException, InterruptedException {
-      ScenarioRun run = provider.run;
       switch (behaviour.kind()) {
-        case SUCCEED:
-          return provider.purchase(this);
-        case REFUSE:
-          throw ProviderException.nothingBought(behaviour.error());
-        case BUY_THEN_TIME_OUT:
-          provider.purchase(this);
-          throw ProviderException.outcomeUnknown(behaviour.error(), null);
         case HANG:
           awaitRelease();
           if (abandoned) {
             throw new ScenarioRun.RunEnded();
           }
-          Behaviour with = releasedWith;
-          if (with.kind() == Behaviour.Kind.SUCCEED) {
-            return provider.purchase(this);
-          }
-          if (with.kind() == Behaviour.Kind.REFUSE) {
-            throw ProviderException.nothingBought(with.error());
-          }
-          provider.purchase(this);
-          throw ProviderException.outcomeUnknown(with.error(), null);
+          return buyOrFail(releasedWith);
         case CRASH_BEFORE_BUYING:
           instance.crash("its provider call #" + number + " had not reached the provider");
           awaitRelease();
@@ -343,8 +321,20 @@ public final class FakeProvider {
           awaitRelease();
           throw new ScenarioRun.RunEnded();
         default:
-          throw new IllegalStateException("unknown behaviour " + behaviour);
+          return buyOrFail(behaviour);
       }
+    }
+
+    // What a call told to succeed, refuse or buy then time out does (at once, or once released).
+    private Item buyOrFail(Behaviour what) throws ProviderException {
+      if (what.kind() == Behaviour.Kind.REFUSE) {
+        throw ProviderException.nothingBought(what.error());
+      }
+      Item item = provider.purchase(this);
+      if (what.kind() == Behaviour.Kind.BUY_THEN_TIME_OUT) {
+        throw ProviderException.outcomeUnknown(what.error(), null);
+      }
+      return item;
     }
 
     /** Whether it was released but its thread has not yet woken up to act on it. */

@@ -15,7 +15,6 @@ public final class Instance {
   private final ManualScheduler scheduler;
   private final InstanceStore store;
   private HandlerUnderTest handler;
-  private volatile boolean crashed;
 
   Instance(ScenarioRun run, String name) {
     this.run = run;
@@ -113,13 +112,7 @@ public final class Instance {
     run.timeline().add(name, "reaches the store again");
   }
 
-  /** Whether the instance crashed. */
-  public boolean crashed() {
-    return crashed;
-  }
-
   void crash(String why) {
-    crashed = true;
     scheduler.kill();
     store.crash();
     run.timeline().add(name, "CRASHES: " + why);

@@ -110,7 +110,7 @@ final class InstanceStore extends RequestStore {
                 "store."
                     + request.operation().label()
                     + "("
-                    + run.label(request.sessionId())
+                    + run.report().label(request.sessionId())
                     + ") unreachable");
         throw unavailable(
             request, writes(request.operation()), "the kit cut this instance off from the store");
@@ -148,7 +148,7 @@ final class InstanceStore extends RequestStore {
     return "store."
         + request.operation().label()
         + "("
-        + run.label(request.sessionId())
+        + run.report().label(request.sessionId())
         + (request.claimId() == null ? "" : ", " + RunReport.shortForm(request.claimId()));
   }
 
@@ -165,7 +165,7 @@ final class InstanceStore extends RequestStore {
       return "Claimed "
           + RunReport.shortForm(claimed.claimId())
           + " until +"
-          + run.sinceStart(claimed.record().leaseExpiresAt());
+          + run.report().sinceStart(claimed.record().leaseExpiresAt());
     }
     if (result instanceof ClaimResult claim) {
       return claim.getClass().getSimpleName() + " (" + claim.record().status() + ")";

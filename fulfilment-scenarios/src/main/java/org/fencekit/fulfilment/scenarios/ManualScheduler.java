@@ -3,8 +3,6 @@ package org.fencekit.fulfilment.scenarios;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
@@ -68,28 +66,12 @@ public final class ManualScheduler implements Scheduler {
     queue.clear();
   }
 
-  /** Whether tasks are held back. */
-  public synchronized boolean frozen() {
-    return frozen || dead;
-  }
-
   /** When the next task is due, or {@code null} if none is scheduled or the scheduler is frozen. */
   public synchronized Instant nextDue() {
     if (frozen || dead || queue.isEmpty()) {
       return null;
     }
     return queue.peek().due;
-  }
-
-  /** The names of the tasks waiting, soonest first. */
-  public synchronized List<String> pending() {
-    List<Entry> entries = new ArrayList<>(queue);
-    entries.sort(null);
-    List<String> names = new ArrayList<>();
-    for (Entry entry : entries) {
-      names.add(entry.name + " at " + entry.due);
-    }
-    return names;
   }
 
   /**

@@ -412,16 +412,6 @@ public final class ScenarioRun implements AutoCloseable {
     return report;
   }
 
-  /** The order's name in this run for a session id, or the session id itself. */
-  String label(String sessionId) {
-    return report.label(sessionId);
-  }
-
-  /** The time since the run started, as {@code 2m30s}. */
-  String sinceStart(Instant instant) {
-    return report.sinceStart(instant);
-  }
-
   /** A failure of this run's scenario, with the timeline and the replay so far. */
   ScenarioFailure failure(String message) {
     return report.failure(message);

@@ -33,11 +33,6 @@ public final class Timeline {
     return lines.size();
   }
 
-  /** The steps, one a line. */
-  public synchronized List<String> lines() {
-    return List.copyOf(lines);
-  }
-
   @Override
   public synchronized String toString() {
     return String.join("\n", lines);
