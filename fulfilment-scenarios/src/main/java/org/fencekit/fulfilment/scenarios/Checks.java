@@ -399,7 +399,7 @@ public final class Checks {
                       + report.label(call.sessionId())
                       + "' was not cut off: its ownership still reads true and its thread was"
                       + " not interrupted (clock at +"
-                      + report.now()
+                      + run.timeline().now()
                       + "); a heartbeat answered Superseded, and a deadline reached, must tell"
                       + " the call at once");
         });
@@ -428,7 +428,7 @@ public final class Checks {
                         + ", "
                         + RunReport.shortForm(call.claimId())
                         + ") at +"
-                        + report.sinceStart(call.at())
+                        + run.timeline().sinceStart(call.at())
                         + " after an extend with that token was answered Superseded: stop the"
                         + " heartbeat once the order is taken over");
               }

@@ -34,7 +34,7 @@ public final class FakeProvider {
   }
 
   /** A purchase the provider made. */
-  record Bought(String sessionId, String idempotencyKey, Item item, String instance) {}
+  record Bought(String sessionId, Item item) {}
 
   /** Queues what the next calls do, in order. */
   public FakeProvider next(Behaviour... behaviours) {
@@ -208,7 +208,7 @@ public final class FakeProvider {
       } else {
         int number = purchases.size() + 1;
         item = new Item("prov-" + number, "LPA:1$smdp.fake.example$ACTIVATION-" + number);
-        Bought bought = new Bought(sessionId, key, item, call.instance().name());
+        Bought bought = new Bought(sessionId, item);
         purchases.add(bought);
         byKey.putIfAbsent(key, bought);
       }

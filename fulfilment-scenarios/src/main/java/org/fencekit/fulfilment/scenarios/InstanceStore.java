@@ -165,7 +165,7 @@ final class InstanceStore extends RequestStore {
       return "Claimed "
           + RunReport.shortForm(claimed.claimId())
           + " until +"
-          + run.report().sinceStart(claimed.record().leaseExpiresAt());
+          + run.timeline().sinceStart(claimed.record().leaseExpiresAt());
     }
     if (result instanceof ClaimResult claim) {
       return claim.getClass().getSimpleName() + " (" + claim.record().status() + ")";

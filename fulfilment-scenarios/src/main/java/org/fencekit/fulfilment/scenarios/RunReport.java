@@ -1,8 +1,5 @@
 package org.fencekit.fulfilment.scenarios;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,23 +8,19 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 
 /**
- * How a run tells what happened: its orders by the names the scenario gave them, times since the
- * start, records and claim ids in the timeline's short forms, the summary in a line, and a failure
- * with the {@link Timeline} and the {@link Replay} so far.
+ * How a run tells what happened: its orders by the names the scenario gave them, records and claim
+ * ids in the timeline's short forms (times since the start as the {@link Timeline} tells them), the
+ * summary in a line, and a failure with the timeline and the {@link Replay} so far.
  */
 final class RunReport {
 
   private final String id;
-  private final Clock clock;
-  private final Instant start;
   private final Timeline timeline;
   private final Replay replay;
   private final Map<String, String> labels = new HashMap<>();
 
-  RunReport(String id, Clock clock, Timeline timeline, Replay replay) {
+  RunReport(String id, Timeline timeline, Replay replay) {
     this.id = id;
-    this.clock = clock;
-    this.start = clock.instant();
     this.timeline = timeline;
     this.replay = replay;
   }
@@ -47,16 +40,6 @@ final class RunReport {
     return labels.getOrDefault(sessionId, sessionId);
   }
 
-  /** The time since the run started, as {@code 2m30s}. */
-  String sinceStart(Instant instant) {
-    return Timeline.format(Duration.between(start, instant));
-  }
-
-  /** The clock's reading since the run started, as {@code 2m30s}. */
-  String now() {
-    return sinceStart(clock.instant());
-  }
-
   /** A claim id as the timeline shows it: the fence and the nonce's first 8 digits. */
   static String shortForm(ClaimId claimId) {
     return claimId.fence() + ":" + claimId.nonce().substring(0, 8);
@@ -73,10 +56,10 @@ final class RunReport {
             : ", claim "
                 + record.claimId()
                 + " leased until +"
-                + sinceStart(record.leaseExpiresAt()))
+                + timeline.sinceStart(record.leaseExpiresAt()))
         + (record.lastError() == null ? "" : ", last error '" + record.lastError() + "'")
         + " (clock at +"
-        + now()
+        + timeline.now()
         + ")";
   }
 

@@ -90,7 +90,7 @@ public final class ScenarioRun implements AutoCloseable {
     this.patience = patience;
     this.history = new History(clock);
     this.timeline = new Timeline(clock);
-    this.report = new RunReport(id, clock, timeline, replay);
+    this.report = new RunReport(id, timeline, replay);
     this.provider = new FakeProvider(this);
     this.threads = new RunThreads(patience, timeline, provider, report);
     this.checks = new Checks(this, threads);

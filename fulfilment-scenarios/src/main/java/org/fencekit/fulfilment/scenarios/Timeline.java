@@ -24,8 +24,17 @@ public final class Timeline {
 
   /** Adds a step by {@code actor} ("A", "B", "kit", "provider") at the clock's reading. */
   public synchronized void add(String actor, String what) {
-    Duration at = Duration.between(start, clock.instant());
-    lines.add(String.format("%9s  %-8s %s", "+" + format(at), actor, what));
+    lines.add(String.format("%9s  %-8s %s", "+" + now(), actor, what));
+  }
+
+  /** The time since the run started, as {@code 2m30s}. */
+  String sinceStart(Instant instant) {
+    return format(Duration.between(start, instant));
+  }
+
+  /** The clock's reading since the run started, as {@code 2m30s}. */
+  String now() {
+    return sinceStart(clock.instant());
   }
 
   /** How many steps were recorded: a change means something is still happening. */
