@@ -73,7 +73,7 @@ public final class AdminCommand implements Runnable {
   private static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
     PrintWriter err = command.getErr();
     Object user = command.getCommand();
-    StoreOptions options = user instanceof StoreCommand sc ? sc.storeOptions() : null;
+    StoreOptions options = user instanceof StoreCommand sc ? sc.options : null;
     String message =
         options == null ? String.valueOf(e.getMessage()) : options.redact(e.getMessage());
     int code;

@@ -1,6 +1,5 @@
 package org.fencekit.admin;
 
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
@@ -14,11 +13,6 @@ abstract class StoreCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec command;
 
-  /** The options, for the error handler's redaction. */
-  StoreOptions storeOptions() {
-    return options;
-  }
-
   /** Whether the command may create or upgrade the store's tables. */
   boolean migrates() {
     return false;
@@ -27,15 +21,15 @@ abstract class StoreCommand implements Callable<Integer> {
   @Override
   public final Integer call() {
     validate();
-    Output output = new Output(out(), options.json, options::redact);
+    Output output = new Output(command.commandLine().getOut(), options.json, options::redact);
     OrderStore store;
     try {
       store = options.open(migrates());
     } catch (Problem refusal) {
       return refused(refusal, output);
     }
-    try (Opened opened = new Opened(store)) {
-      return run(opened.store, output);
+    try (store) {
+      return run(store, output);
     }
   }
 
@@ -60,16 +54,5 @@ abstract class StoreCommand implements Callable<Integer> {
         store
             + " does not offer the operator's queries (OrderStoreAdmin): upgrade it to a fencekit"
             + " version whose store implements them");
-  }
-
-  private PrintWriter out() {
-    return command.commandLine().getOut();
-  }
-
-  private record Opened(OrderStore store) implements AutoCloseable {
-    @Override
-    public void close() {
-      store.close();
-    }
   }
 }

@@ -124,7 +124,7 @@ public final class ServerMain implements Callable<Integer> {
     }
     StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE (or --store)", store);
     int listenPort = port("FENCEKIT_PORT (or --port)", port);
-    Duration leaseDuration = duration("FENCEKIT_LEASE (or --lease)", lease);
+    Duration leaseDuration = DurationText.parse("FENCEKIT_LEASE (or --lease)", lease);
     Provider buyer =
         provider.isBlank()
             ? new DemoProvider()
@@ -232,10 +232,6 @@ public final class ServerMain implements Callable<Integer> {
               + "', which does not resolve to an address: give one of this machine's addresses"
               + " (0.0.0.0 for all, 127.0.0.1 for this machine only)");
     }
-  }
-
-  static Duration duration(String variable, String text) {
-    return DurationText.parse(variable, text);
   }
 
   static <T> T instance(String variable, String className, Class<T> type) {

@@ -117,35 +117,33 @@ public final class OrderRows {
 
   /** The orders a query listing {@link #ORDER_COLUMNS} returns, in its order. */
   public static List<OrderRecord> orders(PreparedStatement query) throws SQLException {
-    List<OrderRecord> orders = new ArrayList<>();
-    try (ResultSet rows = query.executeQuery()) {
-      while (rows.next()) {
-        orders.add(order(rows));
-      }
-    }
-    return List.copyOf(orders);
+    return rows(query, OrderRows::order);
   }
 
   /** The orphans a query listing {@link #ORPHAN_COLUMNS} returns, in its order. */
   public static List<Orphan> orphans(PreparedStatement query) throws SQLException {
-    List<Orphan> orphans = new ArrayList<>();
-    try (ResultSet rows = query.executeQuery()) {
-      while (rows.next()) {
-        orphans.add(orphan(rows));
-      }
-    }
-    return List.copyOf(orphans);
+    return rows(query, OrderRows::orphan);
   }
 
   /** The orphans a query listing {@link #ORPHAN_RECORD_COLUMNS} returns, in its order. */
   public static List<OrphanRecord> orphanRecords(PreparedStatement query) throws SQLException {
-    List<OrphanRecord> orphans = new ArrayList<>();
+    return rows(query, row -> new OrphanRecord(orphan(row), row.getString(7), instant(row, 8)));
+  }
+
+  /** Reads one value from the current row. */
+  private interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  private static <T> List<T> rows(PreparedStatement query, RowReader<T> reader)
+      throws SQLException {
+    List<T> all = new ArrayList<>();
     try (ResultSet rows = query.executeQuery()) {
       while (rows.next()) {
-        orphans.add(new OrphanRecord(orphan(rows), rows.getString(7), instant(rows, 8)));
+        all.add(reader.read(rows));
       }
     }
-    return List.copyOf(orphans);
+    return List.copyOf(all);
   }
 
   private static Orphan orphan(ResultSet rows) throws SQLException {

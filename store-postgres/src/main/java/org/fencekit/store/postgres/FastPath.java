@@ -166,7 +166,7 @@ final class FastPath {
    * miss (superseded, replay, unknown order).
    */
   WriteResult write(WriteRequest request) {
-    Counter counter = counter(request);
+    Counter counter = counter(request.operation());
     Instant now = OrderStateMachine.now(clock);
     Optional<OrderRecord> row = storage.settleFast(request, now);
     if (row.isEmpty()) {
@@ -231,13 +231,6 @@ final class FastPath {
             + ": the fast path's SQL and OrderStateMachine disagree, which"
             + " is a bug in fencekit; build the store with singleStatementFastPath(false) and report"
             + " it");
-  }
-
-  private Counter counter(WriteRequest request) {
-    if (request instanceof WriteRequest.Complete) {
-      return completes;
-    }
-    return request instanceof WriteRequest.Fail ? fails : extensions;
   }
 
   /** How many calls of {@code operation} the single statement decided. For tests. */

@@ -1,5 +1,7 @@
 package org.fencekit.store.redis;
 
+import static org.fencekit.store.redis.HashCodec.text;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -88,7 +90,7 @@ final class RedisAdminQueries implements AdminQueries {
       String[] parts = found.member().split(String.valueOf(SEP), 5);
       String sessionId = OrderKeys.sessionIdOf(parts[1]);
       List<?> detail = (List<?>) found.detail();
-      String payload = "1".equals(HashCodec.text(detail.get(0))) ? text(detail.get(1)) : null;
+      String payload = "1".equals(text(detail.get(0))) ? text(detail.get(1)) : null;
       Map<String, String> fields = new HashMap<>();
       fields.put("claim", Long.parseLong(parts[2]) + ":" + parts[3]);
       fields.put("providerOrderId", parts[4]);
@@ -281,7 +283,7 @@ final class RedisAdminQueries implements AdminQueries {
   }
 
   private Optional<OrphanRecord> recordOf(LuaScript script, OrphanId id, List<?> reply) {
-    String outcome = reply.isEmpty() ? null : HashCodec.text(reply.get(0));
+    String outcome = reply.isEmpty() ? null : text(reply.get(0));
     if ("unknown".equals(outcome)) {
       return Optional.empty();
     }
@@ -343,10 +345,6 @@ final class RedisAdminQueries implements AdminQueries {
   /** The epoch ms {@link #at} wrote. */
   static long millisOf(String at) {
     return at.startsWith("-") ? Long.parseLong(at.substring(1)) - TWO_53 : Long.parseLong(at);
-  }
-
-  private static String text(Object value) {
-    return HashCodec.text(value);
   }
 
   /** A member a listing found and what the script sent with it. */

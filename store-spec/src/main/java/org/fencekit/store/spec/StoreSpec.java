@@ -150,16 +150,10 @@ public record StoreSpec(Kind kind, String target) {
               .createSchema(createSchema)
               .clock(clock)
               .build();
-      case REDIS ->
-          RedisOrderStore.builder()
-              .url(target)
-              .keyPrefix(keyPrefix)
-              .upgradeLayout(createSchema)
-              .clock(clock)
-              .build();
-      case REDIS_CLUSTER ->
-          RedisOrderStore.builder()
-              .clusterNodes(target)
+      case REDIS, REDIS_CLUSTER ->
+          (kind == Kind.REDIS
+                  ? RedisOrderStore.builder().url(target)
+                  : RedisOrderStore.builder().clusterNodes(target))
               .keyPrefix(keyPrefix)
               .upgradeLayout(createSchema)
               .clock(clock)

@@ -454,22 +454,12 @@ final class SqliteStorage extends JdbcAdminStorage {
       StatementWork<T> work) {
     checkOpen();
     if (!writes) {
-      return query(operation, sessionId, slot -> work.run(slot.prepare(statementSql)));
+      return onConnection(
+          operation, sessionId, false, slot -> work.run(slot.prepare(statementSql)));
     }
     lockWrites(operation, sessionId);
     try {
-      ConnectionPool.Slot slot = take(operation, sessionId);
-      boolean healthy = false;
-      try {
-        T result = work.run(slot.prepare(statementSql));
-        healthy = true;
-        return result;
-      } catch (SQLException e) {
-        // one statement in auto-commit: SQLite rolled it back unless the failure came at commit
-        throw unavailable(settings, operation, sessionId, true, "the write failed", e);
-      } finally {
-        pool.give(slot, healthy);
-      }
+      return onConnection(operation, sessionId, true, slot -> work.run(slot.prepare(statementSql)));
     } finally {
       writeLock.unlock();
     }
@@ -651,21 +641,24 @@ final class SqliteStorage extends JdbcAdminStorage {
     return slot;
   }
 
-  /** A read on one pooled connection. */
+  /** One statement's work on a pooled connection. */
   @FunctionalInterface
-  private interface Query<T> {
+  private interface SlotWork<T> {
     T run(ConnectionPool.Slot slot) throws SQLException;
   }
 
-  private <T> T query(String operation, String sessionId, Query<T> query) {
+  /** Runs {@code work} on a pooled connection, given back healthy only if the work succeeded. */
+  private <T> T onConnection(String operation, String sessionId, boolean writes, SlotWork<T> work) {
     ConnectionPool.Slot slot = take(operation, sessionId);
     boolean healthy = false;
     try {
-      T result = query.run(slot);
+      T result = work.run(slot);
       healthy = true;
       return result;
     } catch (SQLException e) {
-      throw unavailable(settings, operation, sessionId, false, "the read failed", e);
+      // one statement in auto-commit: SQLite rolled a write back unless the failure came at commit
+      String failed = writes ? "the write failed" : "the read failed";
+      throw unavailable(settings, operation, sessionId, writes, failed, e);
     } finally {
       pool.give(slot, healthy);
     }
