@@ -171,4 +171,20 @@ class ValidateTest {
     }
     assertEquals(20_000, seen.size(), "every nonce must be new");
   }
+
+  @Test
+  @DisplayName(
+      "a closed store's error names the store, the call refused and the order, quoted and bounded")
+  void storeClosedMessage() {
+    assertEquals(
+        "the postgres store is closed: cannot claim order 'cs_1'; build a new store",
+        Validate.storeClosed("postgres store", "claim", "cs_1").getMessage());
+    assertEquals(
+        "the sqlite store on a.db is closed; build a new store",
+        Validate.storeClosed("sqlite store on a.db", null, null).getMessage());
+    String hostile = "cs_\n" + "x".repeat(300);
+    String message = Validate.storeClosed("redis store", "get", hostile).getMessage();
+    assertTrue(message.length() < 200, message);
+    assertTrue(!message.contains("\n"), "a control character must be escaped: " + message);
+  }
 }

@@ -479,7 +479,12 @@ abstract class RedisStoreBehaviour {
       store.close();
       store.close();
       assertTrue(own.exists(new OrderKeys(PREFIX).order(id)), "the user's client must still work");
-      assertThrows(IllegalStateException.class, () -> store.get(id), "a closed store refuses work");
+      IllegalStateException refused =
+          assertThrows(
+              IllegalStateException.class, () -> store.get(id), "a closed store refuses work");
+      assertTrue(
+          refused.getMessage().startsWith("the redis store is closed: cannot get order"),
+          refused::getMessage);
     } finally {
       own.close();
     }
