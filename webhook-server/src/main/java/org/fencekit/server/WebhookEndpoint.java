@@ -65,6 +65,13 @@ final class WebhookEndpoint extends Handler.Abstract {
   /** Retry-After, in seconds, of a 503. */
   static final String RETRY_AFTER = "30";
 
+  /**
+   * A body over the limit is read on and discarded up to this many times the limit before the 413
+   * is sent (so the client is not still sending when the connection closes); a declared length over
+   * it is refused at once.
+   */
+  private static final int DRAIN_FACTOR = 4;
+
   private final FulfilmentHandler handler;
   private final StripeSignature signature;
   private final Clock clock;
@@ -130,10 +137,10 @@ final class WebhookEndpoint extends Handler.Abstract {
         if (draining) {
           return shuttingDown(response, callback, true);
         }
-        if (request.getLength() > maxBodyBytes) {
+        long declared = request.getLength();
+        if (declared > DRAIN_FACTOR * maxBodyBytes) {
           response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE);
-          return answer(
-              response, callback, 413, tooLarge(request.getLength() + " bytes declared"), true);
+          return answer(response, callback, 413, tooLarge(declared + " bytes declared"), true);
         }
         new BodyReader(request, response, callback).start();
         return true;
@@ -196,6 +203,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     private final AtomicBoolean answered = new AtomicBoolean();
     private byte[] body = new byte[4096];
     private int size;
+    private long discarded;
     private Scheduler.Task deadline;
 
     BodyReader(Request request, Response response, Callback callback) {
@@ -235,10 +243,18 @@ final class WebhookEndpoint extends Handler.Abstract {
         }
         ByteBuffer bytes = chunk.getByteBuffer();
         int n = bytes.remaining();
-        if ((long) size + n > maxBodyBytes) {
+        if (discarded > 0 || (long) size + n > maxBodyBytes) {
+          // Too large: read on and discard what is still coming, up to a bound, so the client
+          // is reading when the 413 arrives; closing on a client still sending resets the
+          // connection, and the reset can destroy the answer before the client reads it.
+          discarded += n;
+          boolean last = chunk.isLast();
           chunk.release();
-          refuse(413, tooLarge("more than " + maxBodyBytes + " bytes sent"));
-          return;
+          if (last || discarded > DRAIN_FACTOR * maxBodyBytes) {
+            refuse(413, tooLarge("more than " + maxBodyBytes + " bytes sent"));
+            return;
+          }
+          continue;
         }
         if (size + n > body.length) {
           body =
@@ -260,6 +276,10 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     private void timedOut() {
+      if (discarded > 0) {
+        refuse(413, tooLarge("more than " + maxBodyBytes + " bytes sent"));
+        return;
+      }
       refuse(
           408,
           error(
