@@ -298,6 +298,8 @@ final class WebhookEndpoint extends Handler.Abstract {
       return;
     }
     CheckoutEvent event = (CheckoutEvent) checked;
+    // taken before the delivery runs: once it has answered, the request's components are gone
+    Scheduler scheduler = request.getComponents().getScheduler();
     AtomicBoolean taken = new AtomicBoolean();
     inFlight.incrementAndGet();
     Runnable delivery =
@@ -324,18 +326,15 @@ final class WebhookEndpoint extends Handler.Abstract {
       overloaded(response, callback);
       return;
     }
-    request
-        .getComponents()
-        .getScheduler()
-        .schedule(
-            () -> {
-              if (taken.compareAndSet(false, true)) {
-                inFlight.decrementAndGet();
-                overloaded(response, callback);
-              }
-            },
-            queueTime.toMillis(),
-            TimeUnit.MILLISECONDS);
+    scheduler.schedule(
+        () -> {
+          if (taken.compareAndSet(false, true)) {
+            inFlight.decrementAndGet();
+            overloaded(response, callback);
+          }
+        },
+        queueTime.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   private boolean overloaded(Response response, Callback callback) {
