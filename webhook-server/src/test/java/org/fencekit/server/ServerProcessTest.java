@@ -49,6 +49,21 @@ class ServerProcessTest {
     return builder.start();
   }
 
+  /** The server's output up to its "listening" line (all of it if it exits first). */
+  private static List<String> startUp(Process process) throws IOException {
+    List<String> lines = new ArrayList<>();
+    BufferedReader output =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = output.readLine()) != null) {
+      lines.add(line);
+      if (line.startsWith("fencekit webhook server on")) {
+        break;
+      }
+    }
+    return lines;
+  }
+
   private static String finish(Process process) throws Exception {
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly(); // never leave a server running behind the test
@@ -205,18 +220,7 @@ class ServerProcessTest {
     Process process =
         startWith(Map.of("FENCEKIT_PROVIDER_URL", base, "FENCEKIT_PORT", String.valueOf(port)));
     try {
-      List<String> lines = new ArrayList<>();
-      BufferedReader output =
-          new BufferedReader(
-              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-      String line;
-      while ((line = output.readLine()) != null) {
-        lines.add(line);
-        if (line.startsWith("fencekit webhook server on")) {
-          break;
-        }
-      }
-      String started = String.join("\n", lines);
+      String started = String.join("\n", startUp(process));
       assertTrue(
           started.contains("provider HttpProvider (POST " + base + "/purchases, timeout PT30S)"),
           started);
@@ -313,16 +317,7 @@ class ServerProcessTest {
                 String.valueOf(port),
                 "FENCEKIT_HOST",
                 "127.0.0.1"));
-    List<String> lines = new ArrayList<>();
-    BufferedReader output =
-        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    String line;
-    while ((line = output.readLine()) != null) {
-      lines.add(line);
-      if (line.startsWith("fencekit webhook server on")) {
-        break;
-      }
-    }
+    List<String> lines = startUp(process);
     assertTrue(
         lines.stream()
             .anyMatch(l -> l.startsWith("fencekit webhook server on http://127.0.0.1:" + port)),
