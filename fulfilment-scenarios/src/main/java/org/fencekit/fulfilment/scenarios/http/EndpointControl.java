@@ -64,6 +64,11 @@ final class EndpointControl implements AutoCloseable {
   /** Launches the endpoint if the runner starts it, and waits until it answers. */
   void start() throws EndpointDown {
     if (launch != null) {
+      try {
+        Files.deleteIfExists(log); // this run's output only; restarts append to it
+      } catch (IOException e) {
+        throw new EndpointDown("cannot clear the endpoint's log " + log + ": " + e.getMessage());
+      }
       launch();
       awaitAnswering(STARTUP);
     } else {

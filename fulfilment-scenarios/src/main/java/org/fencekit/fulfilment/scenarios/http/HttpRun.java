@@ -56,7 +56,7 @@ final class HttpRun {
     }
 
     String statusText() {
-      return status < 0 ? "no answer" : String.valueOf(status);
+      return status < 0 ? "none" : String.valueOf(status);
     }
   }
 
@@ -142,7 +142,7 @@ final class HttpRun {
     }
     for (CompletableFuture<Answer> answer : all) {
       Answer got = answer.getNow(null);
-      answers.add(got == null ? "..." : got.statusText());
+      answers.add(got == null ? "pending" : got.statusText());
     }
     List<String> bought = new ArrayList<>();
     for (Map.Entry<String, String> order : orders().entrySet()) {
@@ -444,8 +444,7 @@ final class HttpRun {
               + answer.number()
               + " for "
               + name(answer.event())
-              + " was answered "
-              + answer.statusText()
+              + (answer.status() < 0 ? " got no answer" : " was answered " + answer.status())
               + ", so Stripe retries, but "
               + because
               + ": it must answer 2xx");

@@ -58,6 +58,7 @@ final class ProviderServer implements AutoCloseable {
     final Instant at;
     final Steer steer;
     private final CompletableFuture<Steer> release = new CompletableFuture<>();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
     private volatile String what;
     private volatile boolean bought;
 
@@ -275,6 +276,8 @@ final class ProviderServer implements AutoCloseable {
       } catch (IOException e) {
         call.what = call.what + " (the caller had gone)";
       } finally {
+        exchange.close(); // sent (closing twice is harmless) before close() may stop the server
+        call.done.complete(null);
         listenerOf(call).finished(call);
       }
     } catch (IOException e) {
@@ -432,16 +435,27 @@ final class ProviderServer implements AutoCloseable {
     }
   }
 
-  /** Refuses every call still hanging and stops serving. */
+  /** Refuses every call still hanging, gives the refusals a second to be sent, and stops. */
   @Override
   public void close() {
+    List<Call> refused;
     synchronized (this) {
       closed = true;
-      for (Call call : hanging) {
-        call.release.complete(Steer.REFUSE);
+      refused = List.copyOf(hanging);
+    }
+    refused.forEach(call -> call.release.complete(Steer.REFUSE));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (Call call : refused) {
+      try {
+        call.done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (ExecutionException | TimeoutException e) {
+        break;
       }
     }
-    server.stop(1); // up to a second for the refusals to be written
+    server.stop(0);
     executor.shutdownNow();
   }
 }
