@@ -335,10 +335,9 @@ final class HttpRun {
       }
 
       @Override
-      public void finished(ProviderServer.Call call) {
-        timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
+      public void bought(ProviderServer.Call call) {
         int purchases = context.provider().purchases(call.order);
-        if (call.bought() && purchases > 1) {
+        if (purchases > 1) {
           problem(
               name
                   + " was bought "
@@ -349,6 +348,11 @@ final class HttpRun {
                   + keys(call.order)
                   + "); an order is bought at most once");
         }
+      }
+
+      @Override
+      public void finished(ProviderServer.Call call) {
+        timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
       }
     };
   }

@@ -89,6 +89,9 @@ final class ProviderServer implements AutoCloseable {
     /** {@code call} reached the provider; its steering is known, its outcome not yet. */
     void arrived(Call call);
 
+    /** {@code call} made a new purchase, now counted; nothing is answered yet. */
+    void bought(Call call);
+
     /** {@code call} was answered, dropped or abandoned; {@link Call#what()} says which. */
     void finished(Call call);
   }
@@ -97,6 +100,9 @@ final class ProviderServer implements AutoCloseable {
       new Listener() {
         @Override
         public void arrived(Call call) {}
+
+        @Override
+        public void bought(Call call) {}
 
         @Override
         public void finished(Call call) {}
@@ -277,8 +283,8 @@ final class ProviderServer implements AutoCloseable {
         call.what = call.what + " (the caller had gone)";
       } finally {
         exchange.close(); // sent (closing twice is harmless) before close() may stop the server
-        call.done.complete(null);
         listenerOf(call).finished(call);
+        call.done.complete(null);
       }
     } catch (IOException e) {
       // the caller went away (a crashed endpoint): nothing to answer
@@ -378,6 +384,7 @@ final class ProviderServer implements AutoCloseable {
     if (call.key != null) {
       byKey.putIfAbsent(call.key, item);
     }
+    plan.listener.bought(call); // before the answer, so a check on it precedes what it causes
     return item;
   }
 
