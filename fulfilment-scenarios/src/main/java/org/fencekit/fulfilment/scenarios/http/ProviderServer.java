@@ -239,6 +239,12 @@ final class ProviderServer implements AutoCloseable {
     call.release.complete(then);
   }
 
+  /** Refuses {@code order}'s calls still hanging: its scenario is over. */
+  void abandon(String order) {
+    List<Call> calls = calls(order);
+    calls.forEach(call -> call.release.complete(Steer.REFUSE));
+  }
+
   private void handle(HttpExchange exchange) {
     try (exchange) {
       if (!exchange.getRequestURI().getPath().equals("/purchases")) {

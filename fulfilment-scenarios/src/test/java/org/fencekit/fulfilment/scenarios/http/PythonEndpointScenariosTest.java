@@ -179,4 +179,49 @@ class PythonEndpointScenariosTest {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void aRestartCommandCrashesTheEndpointTheUserStarted() throws Exception {
+    int port = LoopbackPorts.closed();
+    int providerPort = LoopbackPorts.closed();
+    Path pid = dir.resolve("shop.pid");
+    String start =
+        "("
+            + PythonEndpoint.launch("fenced", port, dir.resolve("restart.db")).substring(5)
+            + " >> '"
+            + dir.resolve("shop.log")
+            + "' 2>&1 & echo $! > '"
+            + pid
+            + "')";
+    ProcessBuilder first = new ProcessBuilder("sh", "-c", start);
+    first.environment().put("STRIPE_WEBHOOK_SECRET", SECRET);
+    first.environment().put("FENCEKIT_PROVIDER_URL", "http://127.0.0.1:" + providerPort);
+    assertEquals(0, first.start().waitFor());
+    try {
+      Captured run =
+          Captured.run(
+              "--endpoint",
+              "http://127.0.0.1:" + port + "/webhook",
+              "--secret",
+              SECRET,
+              "--provider-port",
+              String.valueOf(providerPort),
+              "--lease",
+              "2s",
+              "--replay-dir",
+              dir.toString(),
+              "--restart-command",
+              "kill -9 $(cat '" + pid + "'); " + start,
+              "--scenario",
+              "s04",
+              "--scenario",
+              "s05");
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(row(run, "s04").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("answers none"), "the crash cut d1 off: " + run);
+    } finally {
+      new ProcessBuilder("sh", "-c", "kill -9 $(cat '" + pid + "')").start().waitFor();
+    }
+  }
 }
