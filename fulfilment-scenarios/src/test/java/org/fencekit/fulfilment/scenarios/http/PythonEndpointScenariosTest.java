@@ -37,25 +37,14 @@ class PythonEndpointScenariosTest {
     PythonEndpoint.requirePython();
   }
 
+  /** The runner launching the shop in {@code mode} itself. */
   private Captured run(String mode, String... extra) {
     int port = LoopbackPorts.closed();
     List<String> args =
         new ArrayList<>(
-            List.of(
-                "--endpoint",
-                "http://127.0.0.1:" + port + "/webhook",
-                "--secret",
-                SECRET,
-                "--provider-port",
-                "0",
-                "--lease",
-                "2s",
-                "--replay-dir",
-                dir.toString(),
-                "--launch",
-                PythonEndpoint.launch(mode, port, dir.resolve(mode + ".db"))));
+            List.of("--launch", PythonEndpoint.launch(mode, port, dir.resolve(mode + ".db"))));
     args.addAll(List.of(extra));
-    return Captured.run(args.toArray(String[]::new));
+    return runStarted(port, 0, args.toArray(String[]::new));
   }
 
   private static String row(Captured run, String shortId) {
@@ -161,7 +150,7 @@ class PythonEndpointScenariosTest {
     assertEquals(0, shell.start().waitFor(), command);
   }
 
-  /** The runner against the shop the test started on {@code port}, without --launch. */
+  /** The runner against the shop on {@code port} (started by the test unless --launch is given). */
   private Captured runStarted(int port, int providerPort, String... extra) {
     List<String> args =
         new ArrayList<>(
