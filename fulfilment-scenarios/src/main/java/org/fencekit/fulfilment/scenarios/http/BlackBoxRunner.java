@@ -328,6 +328,8 @@ public final class BlackBoxRunner {
     } catch (RuntimeException e) {
       verdict = Verdict.FAILED;
       reason = "the runner failed while playing it: " + e;
+    } finally {
+      run.orders().values().forEach(context.provider()::abandon); // free the endpoint's threads
     }
     List<String> timeline = List.of(run.timeline().toString().split("\n"));
     return new Outcome(

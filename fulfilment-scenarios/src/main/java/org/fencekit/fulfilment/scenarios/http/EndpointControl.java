@@ -64,6 +64,11 @@ final class EndpointControl implements AutoCloseable {
   /** Launches the endpoint if the runner starts it, and waits until it answers. */
   void start() throws EndpointDown {
     if (launch != null) {
+      try {
+        Files.deleteIfExists(log); // this run's output only; restarts append to it
+      } catch (IOException e) {
+        throw new EndpointDown("cannot clear the endpoint's log " + log + ": " + e.getMessage());
+      }
       launch();
       awaitAnswering(STARTUP);
     } else {
@@ -133,26 +138,26 @@ final class EndpointControl implements AutoCloseable {
   }
 
   private void launch() throws EndpointDown {
-    ProcessBuilder builder = new ProcessBuilder("sh", "-c", launch);
-    builder.environment().putAll(environment);
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     try {
-      Files.createDirectories(log.toAbsolutePath().getParent());
-      process = builder.start();
+      process = shell(launch);
     } catch (IOException e) {
       throw new EndpointDown("the --launch command could not be started: " + e.getMessage());
     }
   }
 
-  private void run(String command) throws EndpointDown {
+  /** Starts {@code sh -c command} with the endpoint's environment, its output into the log. */
+  private Process shell(String command) throws IOException {
     ProcessBuilder builder = new ProcessBuilder("sh", "-c", command);
     builder.environment().putAll(environment);
     builder.redirectErrorStream(true);
     builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    Files.createDirectories(log.toAbsolutePath().getParent());
+    return builder.start();
+  }
+
+  private void run(String command) throws EndpointDown {
     try {
-      Files.createDirectories(log.toAbsolutePath().getParent());
-      Process restarting = builder.start();
+      Process restarting = shell(command);
       if (!restarting.waitFor(60, TimeUnit.SECONDS)) {
         restarting.destroyForcibly();
         throw new EndpointDown("the --restart-command did not finish within 60s");

@@ -56,7 +56,7 @@ final class HttpRun {
     }
 
     String statusText() {
-      return status < 0 ? "no answer" : String.valueOf(status);
+      return status < 0 ? "none" : String.valueOf(status);
     }
   }
 
@@ -142,7 +142,7 @@ final class HttpRun {
     }
     for (CompletableFuture<Answer> answer : all) {
       Answer got = answer.getNow(null);
-      answers.add(got == null ? "..." : got.statusText());
+      answers.add(got == null ? "pending" : got.statusText());
     }
     List<String> bought = new ArrayList<>();
     for (Map.Entry<String, String> order : orders().entrySet()) {
@@ -335,10 +335,9 @@ final class HttpRun {
       }
 
       @Override
-      public void finished(ProviderServer.Call call) {
-        timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
+      public void bought(ProviderServer.Call call) {
         int purchases = context.provider().purchases(call.order);
-        if (call.bought() && purchases > 1) {
+        if (purchases > 1) {
           problem(
               name
                   + " was bought "
@@ -349,6 +348,11 @@ final class HttpRun {
                   + keys(call.order)
                   + "); an order is bought at most once");
         }
+      }
+
+      @Override
+      public void finished(ProviderServer.Call call) {
+        timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
       }
     };
   }
@@ -444,8 +448,7 @@ final class HttpRun {
               + answer.number()
               + " for "
               + name(answer.event())
-              + " was answered "
-              + answer.statusText()
+              + (answer.status() < 0 ? " got no answer" : " was answered " + answer.status())
               + ", so Stripe retries, but "
               + because
               + ": it must answer 2xx");

@@ -209,24 +209,20 @@ enum HttpScenario {
   }
 
   private static Map<String, String> notPorted() {
-    String store = "needs the store: run the in-JVM kit (FulfilmentScenarios)";
     Map<String, String> reasons = new LinkedHashMap<>();
-    reasons.put(Scenario.S09_STORE_DOWN_DURING_COMPLETE.id(), "faults the store; " + store);
+    reasons.put(Scenario.S09_STORE_DOWN_DURING_COMPLETE.id(), "it faults the store");
     reasons.put(
         Scenario.S11_SLOW_CALL_HEARTBEATS.id(),
-        "heartbeats are seen in the store, and a correct endpoint may or may not heartbeat; "
-            + store);
+        "heartbeats show in the store only (a correct endpoint may or may not heartbeat)");
     reasons.put(
         Scenario.S16_RETRY_IN_SAME_PROCESS.id(),
-        "which claim's token settles is seen in the store; from outside it is s10; " + store);
-    reasons.put(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE.id(), "heartbeats; " + store);
-    reasons.put(Scenario.S18_SUPERSEDED_HEARTBEAT.id(), "heartbeats; " + store);
-    reasons.put(
-        Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES.id(),
-        "cuts an instance off from its store; " + store);
+        "which claim's token settles shows in the store only (from outside it is s10)");
+    reasons.put(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE.id(), "heartbeats show in the store only");
+    reasons.put(Scenario.S18_SUPERSEDED_HEARTBEAT.id(), "heartbeats show in the store only");
+    reasons.put(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES.id(), "it cuts an instance off its store");
     reasons.put(
         Scenario.S21_PROVIDER_TIMEOUT.id(),
-        "needs the endpoint's provider timeout and its heartbeats; run the in-JVM kit");
+        "it needs the endpoint's provider timeout and heartbeats");
     return Collections.unmodifiableMap(reasons);
   }
 }

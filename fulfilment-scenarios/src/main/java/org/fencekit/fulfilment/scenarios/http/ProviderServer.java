@@ -58,6 +58,7 @@ final class ProviderServer implements AutoCloseable {
     final Instant at;
     final Steer steer;
     private final CompletableFuture<Steer> release = new CompletableFuture<>();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
     private volatile String what;
     private volatile boolean bought;
 
@@ -88,6 +89,9 @@ final class ProviderServer implements AutoCloseable {
     /** {@code call} reached the provider; its steering is known, its outcome not yet. */
     void arrived(Call call);
 
+    /** {@code call} made a new purchase, now counted; nothing is answered yet. */
+    void bought(Call call);
+
     /** {@code call} was answered, dropped or abandoned; {@link Call#what()} says which. */
     void finished(Call call);
   }
@@ -96,6 +100,9 @@ final class ProviderServer implements AutoCloseable {
       new Listener() {
         @Override
         public void arrived(Call call) {}
+
+        @Override
+        public void bought(Call call) {}
 
         @Override
         public void finished(Call call) {}
@@ -232,6 +239,12 @@ final class ProviderServer implements AutoCloseable {
     call.release.complete(then);
   }
 
+  /** Refuses {@code order}'s calls still hanging: its scenario is over. */
+  void abandon(String order) {
+    List<Call> calls = calls(order);
+    calls.forEach(call -> call.release.complete(Steer.REFUSE));
+  }
+
   private void handle(HttpExchange exchange) {
     try (exchange) {
       if (!exchange.getRequestURI().getPath().equals("/purchases")) {
@@ -275,7 +288,9 @@ final class ProviderServer implements AutoCloseable {
       } catch (IOException e) {
         call.what = call.what + " (the caller had gone)";
       } finally {
+        exchange.close(); // sent (closing twice is harmless) before close() may stop the server
         listenerOf(call).finished(call);
+        call.done.complete(null);
       }
     } catch (IOException e) {
       // the caller went away (a crashed endpoint): nothing to answer
@@ -375,6 +390,7 @@ final class ProviderServer implements AutoCloseable {
     if (call.key != null) {
       byKey.putIfAbsent(call.key, item);
     }
+    plan.listener.bought(call); // before the answer, so a check on it precedes what it causes
     return item;
   }
 
@@ -432,16 +448,27 @@ final class ProviderServer implements AutoCloseable {
     }
   }
 
-  /** Refuses every call still hanging and stops serving. */
+  /** Refuses every call still hanging, gives the refusals a second to be sent, and stops. */
   @Override
   public void close() {
+    List<Call> refused;
     synchronized (this) {
       closed = true;
-      for (Call call : hanging) {
-        call.release.complete(Steer.REFUSE);
+      refused = List.copyOf(hanging);
+    }
+    refused.forEach(call -> call.release.complete(Steer.REFUSE));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (Call call : refused) {
+      try {
+        call.done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (ExecutionException | TimeoutException e) {
+        break;
       }
     }
-    server.stop(1); // up to a second for the refusals to be written
+    server.stop(0);
     executor.shutdownNow();
   }
 }

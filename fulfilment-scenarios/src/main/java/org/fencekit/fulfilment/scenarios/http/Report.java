@@ -83,7 +83,9 @@ final class Report {
             .append(")\n");
       }
     }
-    out.append("\nNot judged from outside (the in-JVM kit, FulfilmentScenarios, judges these):\n");
+    out.append(
+        "\nNot judged from outside (the in-JVM kit, FulfilmentScenarios, reads the store and"
+            + " judges these):\n");
     for (Outcome outcome : outcomes) {
       if (!outcome.scenario().notJudged().isEmpty()) {
         out.append("  ")
@@ -95,8 +97,8 @@ final class Report {
     }
     for (Map.Entry<String, String> other : HttpScenario.NOT_PORTED.entrySet()) {
       out.append("  ")
-          .append(other.getKey())
-          .append(": not played, ")
+          .append(other.getKey(), 0, other.getKey().indexOf('_'))
+          .append(" not played: ")
           .append(other.getValue())
           .append('\n');
     }

@@ -86,21 +86,30 @@ class BlackBoxRunnerArgumentsTest {
     assertTrue(help.out().contains("64"), help.out());
   }
 
+  /** A run against a loopback port nothing listens on. */
+  private static Captured againstClosedPort(int closed, Path dir, String... extra) {
+    String[] base = {
+      "--endpoint",
+      "http://127.0.0.1:" + closed + "/webhook",
+      "--secret",
+      SECRET,
+      "--lease",
+      "2s",
+      "--provider-port",
+      "0",
+      "--replay-dir",
+      dir.toString()
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return Captured.run(all);
+  }
+
   @Test
   void anEndpointThatDoesNotAnswerIsExit2(@TempDir Path dir) {
     int closed = LoopbackPorts.closed();
-    Captured run =
-        Captured.run(
-            "--endpoint",
-            "http://127.0.0.1:" + closed + "/webhook",
-            "--secret",
-            SECRET,
-            "--lease",
-            "2s",
-            "--provider-port",
-            "0",
-            "--replay-dir",
-            dir.toString());
+    Captured run = againstClosedPort(closed, dir);
     assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
     assertTrue(run.err().contains("nothing answers HTTP at http://127.0.0.1:" + closed), run.err());
     assertFalse(run.err().contains(SECRET), run.err());
@@ -109,17 +118,9 @@ class BlackBoxRunnerArgumentsTest {
   @Test
   void aLaunchThatExitsIsExit2WithItsOutput(@TempDir Path dir) {
     Captured run =
-        Captured.run(
-            "--endpoint",
-            "http://127.0.0.1:" + LoopbackPorts.closed() + "/webhook",
-            "--secret",
-            SECRET,
-            "--lease",
-            "2s",
-            "--provider-port",
-            "0",
-            "--replay-dir",
-            dir.toString(),
+        againstClosedPort(
+            LoopbackPorts.closed(),
+            dir,
             "--launch",
             "echo \"starting with $STRIPE_WEBHOOK_SECRET\"; exit 3");
     assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());

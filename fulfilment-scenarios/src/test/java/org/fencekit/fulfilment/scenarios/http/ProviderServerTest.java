@@ -54,6 +54,11 @@ class ProviderServerTest {
           }
 
           @Override
+          public void bought(ProviderServer.Call call) {
+            heard.add("bought #" + call.number);
+          }
+
+          @Override
           public void finished(ProviderServer.Call call) {
             heard.add("finished #" + call.number + ": " + call.what());
           }
@@ -91,7 +96,15 @@ class ProviderServerTest {
     assertEquals(2, call.quantity);
     assertFalse(call.bought());
     assertTrue(call.what().startsWith("replayed item_"), call.what());
-    assertEquals(4, heard.size(), heard.toString());
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (heard.size() < 5 && System.nanoTime() < deadline) {
+      Thread.sleep(10); // "finished" is told after the answer is sent
+    }
+    assertTrue(heard.contains("bought #1"), heard.toString());
+    assertFalse(heard.contains("bought #2"), "the replay is no purchase: " + heard);
+    assertTrue(
+        heard.contains("finished #2: replayed " + call.what().substring(9)), heard.toString());
+    assertEquals(5, heard.size(), heard.toString());
   }
 
   @Test

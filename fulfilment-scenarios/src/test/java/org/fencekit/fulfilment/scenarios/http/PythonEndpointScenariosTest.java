@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fencekit.testsupport.LoopbackPorts;
@@ -38,25 +37,14 @@ class PythonEndpointScenariosTest {
     PythonEndpoint.requirePython();
   }
 
+  /** The runner launching the shop in {@code mode} itself. */
   private Captured run(String mode, String... extra) {
     int port = LoopbackPorts.closed();
     List<String> args =
         new ArrayList<>(
-            List.of(
-                "--endpoint",
-                "http://127.0.0.1:" + port + "/webhook",
-                "--secret",
-                SECRET,
-                "--provider-port",
-                "0",
-                "--lease",
-                "2s",
-                "--replay-dir",
-                dir.toString(),
-                "--launch",
-                PythonEndpoint.launch(mode, port, dir.resolve(mode + ".db"))));
+            List.of("--launch", PythonEndpoint.launch(mode, port, dir.resolve(mode + ".db"))));
     args.addAll(List.of(extra));
-    return Captured.run(args.toArray(String[]::new));
+    return runStarted(port, 0, args.toArray(String[]::new));
   }
 
   private static String row(Captured run, String shortId) {
@@ -139,36 +127,57 @@ class PythonEndpointScenariosTest {
     assertTrue(run.out().contains("with no Idempotency-Key"), run.out());
   }
 
+  /** The shell command a user might start the shop with, in the background, its pid saved. */
+  private String background(int port, String db) {
+    return "("
+        + PythonEndpoint.launch("fenced", port, dir.resolve(db)).substring("exec ".length())
+        + " >> '"
+        + dir.resolve("shop.log")
+        + "' 2>&1 & echo $! > '"
+        + dir.resolve("shop.pid")
+        + "')";
+  }
+
+  private String killShop() {
+    return "kill -9 $(cat '" + dir.resolve("shop.pid") + "')";
+  }
+
+  /** Runs {@code command} as the user would, with the secret and the provider in its env. */
+  private void shell(String command, int providerPort) throws Exception {
+    ProcessBuilder shell = new ProcessBuilder("sh", "-c", command);
+    shell.environment().put("STRIPE_WEBHOOK_SECRET", SECRET);
+    shell.environment().put("FENCEKIT_PROVIDER_URL", "http://127.0.0.1:" + providerPort);
+    assertEquals(0, shell.start().waitFor(), command);
+  }
+
+  /** The runner against the shop on {@code port} (started by the test unless --launch is given). */
+  private Captured runStarted(int port, int providerPort, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--endpoint",
+                "http://127.0.0.1:" + port + "/webhook",
+                "--secret",
+                SECRET,
+                "--provider-port",
+                String.valueOf(providerPort),
+                "--lease",
+                "2s",
+                "--replay-dir",
+                dir.toString()));
+    args.addAll(List.of(extra));
+    return Captured.run(args.toArray(String[]::new));
+  }
+
   @Test
   void withoutLaunchTheCrashScenariosAreSkippedNotFailed() throws Exception {
     int port = LoopbackPorts.closed();
-    ProcessBuilder shop =
-        new ProcessBuilder(
-            "sh", "-c", PythonEndpoint.launch("fenced", port, dir.resolve("own.db")));
-    shop.environment().put("STRIPE_WEBHOOK_SECRET", SECRET);
-    shop.redirectErrorStream(true).redirectOutput(dir.resolve("shop.log").toFile());
     int providerPort = LoopbackPorts.closed();
-    shop.environment().put("FENCEKIT_PROVIDER_URL", "http://127.0.0.1:" + providerPort);
-    Process process = shop.start();
+    shell(background(port, "own.db"), providerPort);
     try {
       Captured run =
-          Captured.run(
-              "--endpoint",
-              "http://127.0.0.1:" + port + "/webhook",
-              "--secret",
-              SECRET,
-              "--provider-port",
-              String.valueOf(providerPort),
-              "--lease",
-              "2s",
-              "--replay-dir",
-              dir.toString(),
-              "--scenario",
-              "s04",
-              "--scenario",
-              "s05",
-              "--scenario",
-              "s08");
+          runStarted(
+              port, providerPort, "--scenario", "s04", "--scenario", "s05", "--scenario", "s08");
       assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
       assertTrue(
           row(run, "s04").contains("skipped  skipped: needs --launch or --restart-command"),
@@ -176,7 +185,32 @@ class PythonEndpointScenariosTest {
       assertTrue(row(run, "s05").contains("skipped"), run.toString());
       assertTrue(row(run, "s08").contains("held"), run.toString());
     } finally {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      shell(killShop(), providerPort);
+    }
+  }
+
+  @Test
+  void aRestartCommandCrashesTheEndpointTheUserStarted() throws Exception {
+    int port = LoopbackPorts.closed();
+    int providerPort = LoopbackPorts.closed();
+    shell(background(port, "restart.db"), providerPort);
+    try {
+      Captured run =
+          runStarted(
+              port,
+              providerPort,
+              "--restart-command",
+              killShop() + "; " + background(port, "restart.db"),
+              "--scenario",
+              "s04",
+              "--scenario",
+              "s05");
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(row(run, "s04").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("answers none"), "the crash cut d1 off: " + run);
+    } finally {
+      shell(killShop(), providerPort);
     }
   }
 }
