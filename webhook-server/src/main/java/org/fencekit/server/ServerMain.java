@@ -32,16 +32,19 @@ import picocli.CommandLine.Option;
     },
     footerHeading = "%nEnvironment:%n",
     footer = {
-      "  STRIPE_WEBHOOK_SECRET  required: the endpoint's signing secret (whsec_...);",
-      "                         several, comma-separated, while rotating; never an option",
-      "  FENCEKIT_STORE         --store    (default sqlite:fencekit-orders.db)",
-      "  FENCEKIT_PORT          --port     (default 8080)",
-      "  FENCEKIT_HOST          --host     (default 0.0.0.0)",
-      "  FENCEKIT_LEASE         --lease    (default 2m)",
-      "  FENCEKIT_PROVIDER      --provider (default: a demo provider of fake eSIM codes)",
-      "  FENCEKIT_MAPPING       --mapping  (default: metadata product_id and quantity)",
-      "  STRIPE_API_KEY         serves GET /checkout/success?session_id=... (sk_... or rk_...;",
-      "                         never an option); FENCEKIT_STRIPE_API_BASE --stripe-api-base",
+      "  STRIPE_WEBHOOK_SECRET      required: the endpoint's signing secret (whsec_...);",
+      "                             several, comma-separated, while rotating; never an option",
+      "  FENCEKIT_STORE             --store    (default sqlite:fencekit-orders.db)",
+      "  FENCEKIT_PORT              --port     (default 8080)",
+      "  FENCEKIT_HOST              --host     (default 0.0.0.0)",
+      "  FENCEKIT_LEASE             --lease    (default 2m)",
+      "  FENCEKIT_PROVIDER          --provider (default: a demo provider of fake eSIM codes)",
+      "  FENCEKIT_PROVIDER_URL      --provider-url (buy over HTTP; not with --provider)",
+      "  FENCEKIT_PROVIDER_TIMEOUT  --provider-timeout (default 30s)",
+      "  FENCEKIT_MAPPING           --mapping  (default: metadata product_id and quantity)",
+      "  STRIPE_API_KEY             serves GET /checkout/success?session_id=... (sk_... or",
+      "                             rk_...; never an option)",
+      "  FENCEKIT_STRIPE_API_BASE   --stripe-api-base (default https://api.stripe.com)",
       "",
       "Exit codes: 1 could not start (port taken, host not bindable, store not answering or not",
       "writable), 2 bad configuration (a bad value, a provider that cannot be built).",
@@ -94,6 +97,25 @@ public final class ServerMain implements Callable<Integer> {
   String provider;
 
   @Option(
+      names = "--provider-url",
+      paramLabel = "URL",
+      defaultValue = "${env:FENCEKIT_PROVIDER_URL:-}",
+      description =
+          "buy over HTTP from the provider at this base URL: POST URL/purchases with the order's"
+              + " Idempotency-Key (webhook-server/README.md, \"Buy over HTTP\"); not with"
+              + " --provider")
+  String providerUrl;
+
+  @Option(
+      names = "--provider-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "${env:FENCEKIT_PROVIDER_TIMEOUT:-30s}",
+      description =
+          "the longest one provider call may take, connecting included; then its outcome is"
+              + " unknown and the order is failed for Stripe's retry: 10s, 2m (default: 30s)")
+  String providerTimeout;
+
+  @Option(
       names = "--mapping",
       paramLabel = "CLASS",
       defaultValue = "${env:FENCEKIT_MAPPING:-}",
@@ -140,10 +162,8 @@ public final class ServerMain implements Callable<Integer> {
     StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE (or --store)", store);
     int listenPort = port("FENCEKIT_PORT (or --port)", port);
     Duration leaseDuration = DurationText.parse("FENCEKIT_LEASE (or --lease)", lease);
-    Provider buyer =
-        provider.isBlank()
-            ? new DemoProvider()
-            : instance("FENCEKIT_PROVIDER (or --provider)", provider, Provider.class);
+    Duration callTimeout = providerTimeout("FENCEKIT_PROVIDER_TIMEOUT (or --provider-timeout)");
+    Provider buyer = provider(callTimeout);
     SessionMapping sessions =
         mapping.isBlank()
             ? new MetadataMapping()
@@ -180,7 +200,7 @@ public final class ServerMain implements Callable<Integer> {
             .port(listenPort)
             .clock(clock)
             .mapping(sessions)
-            .handler(handler -> handler.lease(leaseDuration));
+            .handler(handler -> handler.lease(leaseDuration).providerTimeout(callTimeout));
     for (String secret : secrets.split(",")) {
       if (!secret.isBlank()) {
         builder.secret(secret);
@@ -253,6 +273,41 @@ public final class ServerMain implements Callable<Integer> {
         .setApiKey(apiKey)
         .setApiBase(base.toString().replaceAll("/+$", ""))
         .build();
+  }
+
+  private Duration providerTimeout(String variable) {
+    Duration timeout = DurationText.parse(variable, providerTimeout);
+    if (timeout.isZero() || timeout.compareTo(OrderStore.MAX_LEASE) > 0) {
+      throw new IllegalArgumentException(
+          variable
+              + " must be more than 0 and at most 24h, got '"
+              + providerTimeout
+              + "' (e.g. 30s)");
+    }
+    return timeout;
+  }
+
+  /** The provider: over HTTP, a class, or the demo; never two at once. */
+  private Provider provider(Duration timeout) {
+    String urlVariable = "FENCEKIT_PROVIDER_URL (or --provider-url)";
+    String classVariable = "FENCEKIT_PROVIDER (or --provider)";
+    if (!providerUrl.isBlank() && !provider.isBlank()) {
+      throw new IllegalArgumentException(
+          classVariable
+              + " and "
+              + urlVariable
+              + " are both set, and the server buys from one provider: unset "
+              + classVariable
+              + " to buy over HTTP, or "
+              + urlVariable
+              + " to buy with the class");
+    }
+    if (!providerUrl.isBlank()) {
+      return HttpProvider.fromOption(urlVariable, providerUrl, timeout);
+    }
+    return provider.isBlank()
+        ? new DemoProvider()
+        : instance(classVariable, provider, Provider.class);
   }
 
   static int port(String variable, String text) {

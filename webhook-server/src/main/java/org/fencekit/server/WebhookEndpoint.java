@@ -3,14 +3,8 @@ package org.fencekit.server;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -353,6 +347,8 @@ final class WebhookEndpoint extends Handler.Abstract {
       Callback callback,
       boolean webhook,
       Supplier<Answer> work) {
+    // taken before the work runs: once it has answered, the request's components are gone
+    Scheduler scheduler = request.getComponents().getScheduler();
     AtomicBoolean taken = new AtomicBoolean();
     inFlight.incrementAndGet();
     Runnable delivery =
@@ -379,18 +375,15 @@ final class WebhookEndpoint extends Handler.Abstract {
       overloaded(response, callback, webhook);
       return;
     }
-    request
-        .getComponents()
-        .getScheduler()
-        .schedule(
-            () -> {
-              if (taken.compareAndSet(false, true)) {
-                inFlight.decrementAndGet();
-                overloaded(response, callback, webhook);
-              }
-            },
-            queueTime.toMillis(),
-            TimeUnit.MILLISECONDS);
+    scheduler.schedule(
+        () -> {
+          if (taken.compareAndSet(false, true)) {
+            inFlight.decrementAndGet();
+            overloaded(response, callback, webhook);
+          }
+        },
+        queueTime.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   private boolean overloaded(Response response, Callback callback, boolean webhook) {
@@ -443,21 +436,18 @@ final class WebhookEndpoint extends Handler.Abstract {
               .onUnmappableCharacter(CodingErrorAction.REPORT)
               .decode(ByteBuffer.wrap(body))
               .toString();
-      JsonReader reader = new JsonReader(new StringReader(payload));
-      reader.setStrictness(Strictness.STRICT);
-      reader.setNestingLimit(64);
-      JsonElement parsed = JsonParser.parseReader(reader);
-      if (!parsed.isJsonObject() || reader.peek() != JsonToken.END_DOCUMENT) {
+      JsonElement parsed = StrictJson.parse(payload);
+      if (!parsed.isJsonObject()) {
         return malformed("the signed body is not one JSON object (an event)");
       }
       root = parsed.getAsJsonObject();
     } catch (CharacterCodingException e) {
       return malformed("the signed body is not UTF-8");
-    } catch (JsonParseException | IOException | IllegalStateException e) {
+    } catch (JsonParseException e) {
       return malformed("the signed body is not valid JSON");
     }
-    String eventId = text(root.get("id"));
-    String type = text(root.get("type"));
+    String eventId = StrictJson.string(root.get("id"));
+    String type = StrictJson.string(root.get("type"));
     if (eventId == null || type == null) {
       return malformed("the event has no \"id\" or no \"type\" string");
     }
@@ -482,7 +472,7 @@ final class WebhookEndpoint extends Handler.Abstract {
       OrderSnapshot snapshot = mapping.snapshot(session);
       return CheckoutEvent.of(Untrusted.id(eventId), type, paymentStatus, snapshot);
     } catch (RuntimeException e) {
-      String sessionId = Untrusted.id(text(session.get("id")));
+      String sessionId = Untrusted.id(StrictJson.string(session.get("id")));
       String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
       if (e instanceof IllegalArgumentException) {
         LOG.error(
@@ -515,13 +505,6 @@ final class WebhookEndpoint extends Handler.Abstract {
     json.addProperty("outcome", outcome.kind().name().toLowerCase(Locale.ROOT));
     json.addProperty("reason", outcome.reason());
     return new Answer(outcome.httpStatus(), json.toString());
-  }
-
-  /** A JSON string member, or {@code null} if absent or not a string. */
-  private static String text(JsonElement element) {
-    return element != null && element.isJsonPrimitive() && element.getAsJsonPrimitive().isString()
-        ? element.getAsString()
-        : null;
   }
 
   private static Answer malformed(String reason) {

@@ -49,6 +49,21 @@ class ServerProcessTest {
     return builder.start();
   }
 
+  /** The server's output up to its "listening" line (all of it if it exits first). */
+  private static List<String> startUp(Process process) throws IOException {
+    List<String> lines = new ArrayList<>();
+    BufferedReader output =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    while ((line = output.readLine()) != null) {
+      lines.add(line);
+      if (line.startsWith("fencekit webhook server on")) {
+        break;
+      }
+    }
+    return lines;
+  }
+
   private static String finish(Process process) throws Exception {
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       process.destroyForcibly(); // never leave a server running behind the test
@@ -96,13 +111,144 @@ class ServerProcessTest {
   }
 
   private Process startWith(String variable, String value) throws IOException {
+    return startWith(Map.of(variable, value));
+  }
+
+  private Process startWith(Map<String, String> variables) throws IOException {
     Map<String, String> environment = new java.util.HashMap<>();
     environment.put("STRIPE_WEBHOOK_SECRET", StripeDeliveries.SECRET);
     environment.put("FENCEKIT_STORE", "sqlite:" + directory.resolve("orders.db"));
     environment.put("FENCEKIT_HOST", "127.0.0.1");
     environment.put("FENCEKIT_PORT", "0");
-    environment.put(variable, value);
+    environment.putAll(variables);
     return start(environment);
+  }
+
+  @Test
+  void aProviderOverHttpIsConfiguredOneWayAndABadValueNamesItsVariable() throws Exception {
+    String classVariable = "FENCEKIT_PROVIDER (or --provider)";
+    String urlVariable = "FENCEKIT_PROVIDER_URL (or --provider-url)";
+    String timeoutVariable = "FENCEKIT_PROVIDER_TIMEOUT (or --provider-timeout)";
+    List<Map.Entry<Map<String, String>, List<String>>> cases =
+        List.of(
+            Map.entry(
+                Map.of(
+                    "FENCEKIT_PROVIDER",
+                    DemoProvider.class.getName(),
+                    "FENCEKIT_PROVIDER_URL",
+                    "http://127.0.0.1:9099"),
+                List.of(classVariable, urlVariable, "both set")),
+            Map.entry(
+                Map.of("FENCEKIT_PROVIDER_URL", "ftp://127.0.0.1:9099"),
+                List.of(urlVariable, "http://127.0.0.1:9099")),
+            Map.entry(
+                Map.of("FENCEKIT_PROVIDER_URL", "http://shop:hunter2@127.0.0.1:9099"),
+                List.of(urlVariable, "credentials")),
+            Map.entry(Map.of("FENCEKIT_PROVIDER_URL", "127.0.0.1:9099"), List.of(urlVariable)),
+            Map.entry(Map.of("FENCEKIT_PROVIDER_TIMEOUT", "0s"), List.of(timeoutVariable)),
+            Map.entry(
+                Map.of(
+                    "FENCEKIT_PROVIDER_URL", "http://127.0.0.1:9099",
+                    "FENCEKIT_PROVIDER_TIMEOUT", "soon"),
+                List.of(timeoutVariable)));
+    List<Process> processes = new ArrayList<>();
+    for (Map.Entry<Map<String, String>, List<String>> each : cases) {
+      processes.add(startWith(each.getKey()));
+    }
+    for (int i = 0; i < cases.size(); i++) {
+      Map<String, String> variables = cases.get(i).getKey();
+      String output = finish(processes.get(i));
+      assertEquals(2, processes.get(i).exitValue(), variables + ": " + output);
+      for (String expected : cases.get(i).getValue()) {
+        assertTrue(output.contains(expected), variables + ": no '" + expected + "' in " + output);
+      }
+      assertTrue(!output.contains("hunter2"), "a credential printed: " + output);
+      assertTrue(!output.contains("fencekit webhook server on"), variables + " started: " + output);
+    }
+  }
+
+  @Test
+  void theHelpListsBuyingOverHttp() {
+    java.io.StringWriter help = new java.io.StringWriter();
+    picocli.CommandLine line = ServerMain.commandLine();
+    line.setOut(new java.io.PrintWriter(help));
+    assertEquals(0, line.execute("--help"));
+    for (String expected :
+        List.of(
+            "--provider-url=URL",
+            "--provider-timeout=DURATION",
+            "FENCEKIT_PROVIDER_URL",
+            "FENCEKIT_PROVIDER_TIMEOUT",
+            "Buy over HTTP",
+            "default 30s")) {
+      assertTrue(
+          help.toString().replaceAll("\\s+", " ").contains(expected),
+          "no '" + expected + "' in " + help);
+    }
+  }
+
+  @Test
+  void itBuysFromAProviderOverHttpWithTheOrdersKey() throws Exception {
+    List<String> keys = java.util.Collections.synchronizedList(new ArrayList<>());
+    com.sun.net.httpserver.HttpServer provider =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    provider.createContext(
+        "/purchases",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+          keys.add(key);
+          boolean refuse = key.endsWith("refused");
+          byte[] body =
+              (refuse
+                      ? "{\"error\":\"out_of_stock\",\"message\":\"none left\\nat all\","
+                          + "\"bought\":false}"
+                      : "{\"item_id\":\"esim_http_1\",\"payload\":\"LPA:1$x$y\"}")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(refuse ? 409 : 200, body.length);
+          try (java.io.OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    provider.start();
+    String base = "http://127.0.0.1:" + provider.getAddress().getPort();
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    Process process =
+        startWith(Map.of("FENCEKIT_PROVIDER_URL", base, "FENCEKIT_PORT", String.valueOf(port)));
+    try {
+      String started = String.join("\n", startUp(process));
+      assertTrue(
+          started.contains("provider HttpProvider (POST " + base + "/purchases, timeout PT30S)"),
+          started);
+      StripeDeliveries stripe = new StripeDeliveries(port, Clock.systemUTC());
+      HttpResponse<String> paid =
+          stripe.deliver(
+              CheckoutEvent.completed(
+                  "evt_http_1",
+                  PaymentStatus.PAID,
+                  new OrderSnapshot("cs_test_http_bought", "esim-eu-5gb", 1, null, 1500, "eur")));
+      assertEquals(200, paid.statusCode(), paid.body());
+      assertTrue(paid.body().contains("esim_http_1"), paid.body());
+      HttpResponse<String> refused =
+          stripe.deliver(
+              CheckoutEvent.completed(
+                  "evt_http_2",
+                  PaymentStatus.PAID,
+                  new OrderSnapshot("cs_test_http_refused", "esim-eu-5gb", 1, null, 1500, "eur")));
+      assertEquals(500, refused.statusCode(), refused.body());
+      assertTrue(refused.body().contains("out_of_stock: none left\\\\u000aat all"), refused.body());
+      assertEquals(
+          List.of("fencekit-order-cs_test_http_bought", "fencekit-order-cs_test_http_refused"),
+          keys);
+    } finally {
+      process.destroy();
+      process.waitFor(60, TimeUnit.SECONDS);
+      provider.stop(0);
+    }
   }
 
   @Test
@@ -171,16 +317,7 @@ class ServerProcessTest {
                 String.valueOf(port),
                 "FENCEKIT_HOST",
                 "127.0.0.1"));
-    List<String> lines = new ArrayList<>();
-    BufferedReader output =
-        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    String line;
-    while ((line = output.readLine()) != null) {
-      lines.add(line);
-      if (line.startsWith("fencekit webhook server on")) {
-        break;
-      }
-    }
+    List<String> lines = startUp(process);
     assertTrue(
         lines.stream()
             .anyMatch(l -> l.startsWith("fencekit webhook server on http://127.0.0.1:" + port)),

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * What happened in one scenario run, step by step: every delivery and its answer, every store call
  * and its result, every provider call, every clock move and timer that ran, every orphan reported.
- * Safe for many threads.
+ * The black-box runner ({@code scenarios.http}) keeps one per scenario on the real clock. Safe for
+ * many threads.
  */
 public final class Timeline {
 
@@ -17,7 +18,11 @@ public final class Timeline {
   private final Instant start;
   private final List<String> lines = new ArrayList<>();
 
-  Timeline(Clock clock) {
+  /**
+   * A timeline whose steps are stamped with the time since now on {@code clock}: the in-JVM kit's
+   * test clock, or the system clock for a black-box run over HTTP.
+   */
+  public Timeline(Clock clock) {
     this.clock = clock;
     this.start = clock.instant();
   }
@@ -65,6 +70,6 @@ public final class Timeline {
     if (duration.toMillisPart() > 0) {
       out.append(duration.toMillisPart()).append("ms");
     }
-    return out.toString();
+    return out.length() == 0 ? "0s" : out.toString(); // under a millisecond
   }
 }

@@ -1,0 +1,351 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
+import org.fencekit.store.spec.DurationText;
+import picocli.CommandLine;
+
+/**
+ * The black-box runner: fencekit's failure scenarios against a running Stripe Checkout webhook
+ * endpoint, written in any language, over HTTP. Run it as {@code java -jar fencekit-scenarios.jar
+ * --endpoint URL --secret WHSEC --provider-port 9099 --lease 5s}, or call {@link #run} from a test.
+ *
+ * <ol>
+ *   <li>it serves the fake provider on loopback and waits until the endpoint answers (launching it
+ *       first with {@code --launch});
+ *   <li>it plays the scenarios that need no crash side by side, each on orders new to the endpoint,
+ *       then those that crash the endpoint one at a time (skipped without {@code --launch} or
+ *       {@code --restart-command});
+ *   <li>it prints a table (or one JSON document with {@code --json}), the timeline of each failure,
+ *       and writes a replay file for each, which {@code --replay FILE} plays again alone.
+ * </ol>
+ *
+ * Exit codes: {@value #HELD} all held, {@value #FAILED} a scenario failed, {@value #CANNOT_RUN}
+ * could not run, {@value #USAGE} bad usage. The secret is never printed.
+ */
+public final class BlackBoxRunner {
+
+  /** Every scenario played held (some may have been skipped). */
+  public static final int HELD = 0;
+
+  /** A scenario failed. */
+  public static final int FAILED = 1;
+
+  /** The runner could not run: the endpoint does not answer, the provider port is taken. */
+  public static final int CANNOT_RUN = 2;
+
+  /** Bad usage: one line names the argument. */
+  public static final int USAGE = 64;
+
+  private static final Duration SHORTEST_LEASE = Duration.ofMillis(500);
+  private static final Duration LONGEST_LEASE = Duration.ofMinutes(5);
+
+  private BlackBoxRunner() {}
+
+  /** Runs the command line and exits with its code. */
+  public static void main(String[] args) {
+    System.exit(run(List.of(args), System.out, System.err));
+  }
+
+  /**
+   * Runs the command line {@code args} (as {@code java -jar fencekit-scenarios.jar} would),
+   * printing the report to {@code out} and problems to {@code err}.
+   *
+   * @return the exit code: {@link #HELD}, {@link #FAILED}, {@link #CANNOT_RUN} or {@link #USAGE}
+   */
+  public static int run(List<String> args, PrintStream out, PrintStream err) {
+    Objects.requireNonNull(args, "args");
+    RunnerOptions options = new RunnerOptions();
+    CommandLine command = new CommandLine(options);
+    Redactor redactor = new Redactor(null);
+    try {
+      command.parseArgs(args.toArray(String[]::new));
+    } catch (CommandLine.ParameterException e) {
+      return usage(err, redactor.clean(e.getMessage()));
+    }
+    if (command.isUsageHelpRequested()) {
+      command.usage(out);
+      return HELD;
+    }
+    if (command.isVersionHelpRequested()) {
+      command.printVersionHelp(out);
+      return HELD;
+    }
+    redactor = new Redactor(options.secret);
+    Settings settings;
+    try {
+      settings = Settings.check(options);
+    } catch (IllegalArgumentException e) {
+      return usage(err, redactor.clean(e.getMessage()));
+    }
+    return play(settings, options, redactor, out, err);
+  }
+
+  private static int usage(PrintStream err, String message) {
+    err.println("fencekit-scenarios: " + message.strip().replace('\n', ' ') + " (see --help)");
+    return USAGE;
+  }
+
+  /** The options, checked. */
+  private record Settings(URI endpoint, Duration lease, List<HttpScenario> scenarios) {
+
+    static Settings check(RunnerOptions options) {
+      URI endpoint;
+      try {
+        endpoint = new URI(options.endpoint);
+      } catch (URISyntaxException e) {
+        throw badEndpoint(options.endpoint);
+      }
+      if (endpoint.getHost() == null
+          || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+        throw badEndpoint(options.endpoint);
+      }
+      if (options.secret == null || options.secret.isBlank()) {
+        throw new IllegalArgumentException(
+            "--secret is missing: give the endpoint's signing secret (whsec_...), or set"
+                + " STRIPE_WEBHOOK_SECRET");
+      }
+      if (options.providerPort < 0 || options.providerPort > 65_535) {
+        throw new IllegalArgumentException(
+            "--provider-port must be 0 to 65535, got " + options.providerPort);
+      }
+      if (options.launch != null && options.restartCommand != null) {
+        throw new IllegalArgumentException(
+            "--launch and --restart-command both given: give one (with --launch the runner"
+                + " restarts the endpoint itself)");
+      }
+      List<HttpScenario> scenarios = new ArrayList<>();
+      Duration lease = null;
+      if (options.replay != null) {
+        if (!options.scenarios.isEmpty()) {
+          throw new IllegalArgumentException(
+              "--replay and --scenario both given: a replay plays its own scenario");
+        }
+        ReplayFile.Request request = ReplayFile.read(options.replay);
+        scenarios.add(request.scenario());
+        if (request.leaseMillis() > 0) {
+          lease = Duration.ofMillis(request.leaseMillis());
+        }
+      }
+      if (options.lease != null) {
+        lease = DurationText.parse("--lease", options.lease);
+      }
+      if (lease == null) {
+        throw new IllegalArgumentException(
+            "--lease is missing: give the lease the endpoint claims orders with, e.g. --lease 5s");
+      }
+      if (lease.compareTo(SHORTEST_LEASE) < 0 || lease.compareTo(LONGEST_LEASE) > 0) {
+        throw new IllegalArgumentException(
+            "--lease must be 500ms to 5m (the scenarios wait real multiples of it), got '"
+                + options.lease
+                + "'");
+      }
+      Set<HttpScenario> chosen = new LinkedHashSet<>();
+      for (String name : options.scenarios) {
+        HttpScenario scenario = HttpScenario.byName(name.trim());
+        if (scenario == null) {
+          List<String> ids = new ArrayList<>();
+          for (HttpScenario each : HttpScenario.values()) {
+            ids.add(each.shortId());
+          }
+          throw new IllegalArgumentException(
+              "--scenario '"
+                  + HttpRun.shorten(name)
+                  + "' is not a scenario the runner plays; give an id or its first part: "
+                  + String.join(", ", ids));
+        }
+        chosen.add(scenario);
+      }
+      scenarios.addAll(chosen);
+      if (scenarios.isEmpty()) {
+        scenarios.addAll(List.of(HttpScenario.values()));
+      }
+      return new Settings(endpoint, lease, scenarios);
+    }
+
+    private static IllegalArgumentException badEndpoint(String text) {
+      return new IllegalArgumentException(
+          "--endpoint must be an http(s) URL such as http://127.0.0.1:8080/webhook, got '"
+              + HttpRun.shorten(text)
+              + "'");
+    }
+  }
+
+  private static int play(
+      Settings settings,
+      RunnerOptions options,
+      Redactor redactor,
+      PrintStream out,
+      PrintStream err) {
+    String nonce = HexFormat.of().formatHex(randomBytes());
+    ProviderServer provider;
+    try {
+      provider = ProviderServer.start(options.providerPort);
+    } catch (BindException e) {
+      err.println(
+          "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
+              + options.providerPort
+              + ": the port is taken; stop what listens there or give another --provider-port");
+      return CANNOT_RUN;
+    } catch (IOException e) {
+      err.println(
+          "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
+              + options.providerPort
+              + ": "
+              + e.getMessage());
+      return CANNOT_RUN;
+    }
+    Path log = options.replayDir.resolve("fencekit-scenarios-endpoint.log");
+    Map<String, String> environment =
+        Map.of(
+            "STRIPE_WEBHOOK_SECRET",
+            options.secret,
+            "FENCEKIT_PROVIDER_URL",
+            provider.baseUrl(),
+            "FENCEKIT_LEASE",
+            settings.lease().toMillis() + "ms");
+    try (provider;
+        EndpointControl control =
+            new EndpointControl(
+                settings.endpoint(), options.launch, options.restartCommand, environment, log)) {
+      try {
+        control.start();
+      } catch (EndpointControl.EndpointDown e) {
+        err.println("fencekit-scenarios: " + redactor.clean(e.getMessage()));
+        return CANNOT_RUN;
+      }
+      RunContext context =
+          new RunContext(
+              settings.endpoint(),
+              new StripeSigner(options.secret),
+              HttpClient.newBuilder()
+                  .version(HttpClient.Version.HTTP_1_1)
+                  .connectTimeout(Duration.ofSeconds(5))
+                  .build(),
+              provider,
+              control,
+              settings.lease(),
+              nonce);
+      long start = System.nanoTime();
+      List<Outcome> outcomes = playAll(settings.scenarios(), context);
+      List<Outcome> written = new ArrayList<>();
+      for (Outcome outcome : outcomes) {
+        if (outcome.verdict() == Verdict.FAILED) {
+          try {
+            outcome =
+                outcome.withReplay(ReplayFile.write(options.replayDir, outcome, context, redactor));
+          } catch (IOException e) {
+            err.println(
+                "fencekit-scenarios: cannot write the replay of "
+                    + outcome.scenario().id()
+                    + " into "
+                    + options.replayDir
+                    + ": "
+                    + e.getMessage());
+          }
+        }
+        written.add(outcome);
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      Report report = new Report(context, written, millis, redactor);
+      out.print(options.json ? report.json() : report.text());
+      out.flush();
+      return report.failed() ? FAILED : HELD;
+    }
+  }
+
+  /** Plays the scenarios that need no crash side by side, then the others one at a time. */
+  private static List<Outcome> playAll(List<HttpScenario> scenarios, RunContext context) {
+    List<Outcome> outcomes = new ArrayList<>();
+    List<HttpScenario> together = new ArrayList<>();
+    for (HttpScenario scenario : scenarios) {
+      if (!scenario.needsCrash()) {
+        together.add(scenario);
+      }
+    }
+    Map<HttpScenario, Outcome> done = new java.util.EnumMap<>(HttpScenario.class);
+    if (!together.isEmpty()) {
+      ExecutorService pool = Executors.newFixedThreadPool(together.size());
+      try {
+        List<Future<Outcome>> futures = new ArrayList<>();
+        for (HttpScenario scenario : together) {
+          futures.add(pool.submit(() -> playOne(scenario, context)));
+        }
+        for (int i = 0; i < together.size(); i++) {
+          done.put(together.get(i), futures.get(i).get());
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException("a scenario's thread failed: " + e, e);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+    for (HttpScenario scenario : scenarios) {
+      if (scenario.needsCrash()) {
+        done.put(
+            scenario,
+            context.control().canCrash()
+                ? playOne(scenario, context)
+                : Outcome.skipped(scenario, "skipped: needs --launch or --restart-command"));
+      }
+    }
+    for (HttpScenario scenario : scenarios) {
+      outcomes.add(done.get(scenario));
+    }
+    return outcomes;
+  }
+
+  private static Outcome playOne(HttpScenario scenario, RunContext context) {
+    HttpRun run = new HttpRun(scenario, context);
+    long start = System.nanoTime();
+    Verdict verdict;
+    String reason;
+    try {
+      scenario.play(run);
+      verdict = Verdict.HELD;
+      reason = run.summary();
+    } catch (Breach breach) {
+      verdict = Verdict.FAILED;
+      reason = breach.getMessage();
+    } catch (RuntimeException e) {
+      verdict = Verdict.FAILED;
+      reason = "the runner failed while playing it: " + e;
+    } finally {
+      run.orders().values().forEach(context.provider()::abandon); // free the endpoint's threads
+    }
+    List<String> timeline = List.of(run.timeline().toString().split("\n"));
+    return new Outcome(
+        scenario,
+        verdict,
+        reason,
+        timeline,
+        run.orders(),
+        run.steering(),
+        null,
+        (System.nanoTime() - start) / 1_000_000);
+  }
+
+  private static byte[] randomBytes() {
+    byte[] bytes = new byte[4];
+    ThreadLocalRandom.current().nextBytes(bytes);
+    return bytes;
+  }
+}

@@ -1,0 +1,612 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.fencekit.fulfilment.scenarios.Timeline;
+
+/**
+ * One black-box scenario's world: its orders (Checkout sessions new to the endpoint), the events it
+ * posts signed, the provider's steering for its orders, real waits scaled to the lease, and the
+ * checks on what it can see from outside. Some checks run on every answer and provider call:
+ *
+ * <ol>
+ *   <li>no order is bought more than once;
+ *   <li>a delivery of a paying event answered 2xx (Stripe stops retrying) finds its order bought
+ *       exactly once;
+ *   <li>the provider is never called for an order no paying event was delivered for, and buys the
+ *       session's product and quantity.
+ * </ol>
+ *
+ * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx, on a
+ * schedule scaled to the lease, until it is (or fails the scenario after eight deliveries), and
+ * checks each paid order was bought exactly once and each unpaid one never.
+ */
+final class HttpRun {
+
+  /** Stripe's retries, as multiples of the lease before each redelivery: bounded, like Stripe's. */
+  private static final double[] RETRY_WAITS = {0.25, 0.5, 1, 1, 1, 2, 2, 2};
+
+  /**
+   * One delivery's answer.
+   *
+   * @param number the delivery's number in the scenario, from 1
+   * @param event the event delivered
+   * @param status the HTTP status, or -1 if no answer came (refused, reset, timed out)
+   * @param body the answer's body, bounded and escaped for printing
+   */
+  record Answer(int number, StripeEvent event, int status, String body) {
+    /** Whether Stripe would stop retrying the event. */
+    boolean accepted() {
+      return status >= 200 && status < 300;
+    }
+
+    String statusText() {
+      return status < 0 ? "none" : String.valueOf(status);
+    }
+  }
+
+  private final HttpScenario scenario;
+  private final RunContext context;
+  private final Timeline timeline = new Timeline(Clock.systemUTC());
+  private final Map<String, String> orders = new LinkedHashMap<>(); // name -> session id
+  private final Map<String, Boolean> honoursKeys = new LinkedHashMap<>();
+  private final Set<String> paid = new LinkedHashSet<>(); // session ids
+  private final Map<String, StripeEvent> events = new LinkedHashMap<>(); // by event id
+  private final Set<String> accepted = new LinkedHashSet<>(); // event ids answered 2xx
+  private final List<CompletableFuture<Answer>> pending = new ArrayList<>();
+  private final List<String> problems = new ArrayList<>();
+  private int eventCount;
+  private int deliveryCount;
+
+  HttpRun(HttpScenario scenario, RunContext context) {
+    this.scenario = scenario;
+    this.context = context;
+  }
+
+  /** What happened, step by step, the clock since the scenario started. */
+  Timeline timeline() {
+    return timeline;
+  }
+
+  /** The lease times {@code factor}. */
+  Duration leases(double factor) {
+    return context.leases(factor);
+  }
+
+  /** The orders by name, each with its session id, in the order they were made. */
+  synchronized Map<String, String> orders() {
+    return new LinkedHashMap<>(orders);
+  }
+
+  /** The order {@code name}: a Checkout session id new to the endpoint. */
+  synchronized String order(String name) {
+    String existing = orders.get(name);
+    if (existing != null) {
+      return existing;
+    }
+    String sessionId = "cs_test_" + context.nonce() + "_" + scenario.shortId() + "_" + name;
+    orders.put(name, sessionId);
+    steer(name, true);
+    return sessionId;
+  }
+
+  /**
+   * Steers the provider's calls for order {@code name}, before any: each call takes the next of
+   * {@code script}, then succeeds.
+   *
+   * @param honourKeys whether a key bought before gets that item back rather than a new purchase
+   */
+  void steer(String name, boolean honourKeys, Steer... script) {
+    String sessionId = order(name);
+    synchronized (this) {
+      honoursKeys.put(name, honourKeys);
+    }
+    context.provider().plan(sessionId, name, honourKeys, List.of(script), listener(name));
+    if (script.length > 0 || !honourKeys) {
+      StringBuilder steering = new StringBuilder();
+      for (Steer steer : script) {
+        steering.append(steering.length() == 0 ? "" : ", ").append(steer);
+      }
+      timeline.add(
+          "runner",
+          "provider for "
+              + name
+              + (honourKeys ? " (keys honoured)" : " (keys ignored: a replayed key buys again)")
+              + (steering.length() == 0 ? "" : ": calls " + steering + ", then SUCCEED"));
+    }
+  }
+
+  /**
+   * What the scenario saw, in a line: each delivery's answer in order, and each order's purchases.
+   */
+  String summary() {
+    List<String> answers = new ArrayList<>();
+    List<CompletableFuture<Answer>> all;
+    synchronized (this) {
+      all = List.copyOf(pending);
+    }
+    for (CompletableFuture<Answer> answer : all) {
+      Answer got = answer.getNow(null);
+      answers.add(got == null ? "pending" : got.statusText());
+    }
+    List<String> bought = new ArrayList<>();
+    for (Map.Entry<String, String> order : orders().entrySet()) {
+      bought.add(order.getKey() + " " + context.provider().purchases(order.getValue()));
+    }
+    return "answers " + String.join(" ", answers) + "; bought " + String.join(", ", bought);
+  }
+
+  /** For each order, what each provider call did: the steering a replay shows. */
+  Map<String, List<String>> steering() {
+    Map<String, List<String>> steering = new LinkedHashMap<>();
+    for (Map.Entry<String, String> order : orders().entrySet()) {
+      List<String> calls = new ArrayList<>();
+      for (ProviderServer.Call call : context.provider().calls(order.getValue())) {
+        calls.add("#" + call.number + " " + call.steer + ": " + call.what());
+      }
+      boolean honours;
+      synchronized (this) {
+        honours = honoursKeys.getOrDefault(order.getKey(), true);
+      }
+      calls.add(0, honours ? "keys honoured" : "keys ignored");
+      steering.put(order.getKey(), calls);
+    }
+    return steering;
+  }
+
+  StripeEvent paid(String name) {
+    return event(name, StripeEvent.COMPLETED, "paid");
+  }
+
+  StripeEvent unpaid(String name) {
+    return event(name, StripeEvent.COMPLETED, "unpaid");
+  }
+
+  StripeEvent free(String name) {
+    return event(name, StripeEvent.COMPLETED, "no_payment_required");
+  }
+
+  StripeEvent asyncSucceeded(String name) {
+    return event(name, StripeEvent.ASYNC_SUCCEEDED, "paid");
+  }
+
+  StripeEvent asyncFailed(String name) {
+    return event(name, StripeEvent.ASYNC_FAILED, "unpaid");
+  }
+
+  private StripeEvent event(String name, String type, String paymentStatus) {
+    String sessionId = order(name);
+    String id;
+    synchronized (this) {
+      id = "evt_" + context.nonce() + "_" + scenario.shortId() + "_" + ++eventCount;
+    }
+    long created = System.currentTimeMillis() / 1000;
+    StripeEvent event = StripeEvent.of(id, type, sessionId, paymentStatus, created);
+    synchronized (this) {
+      events.put(id, event);
+    }
+    return event;
+  }
+
+  /** Posts {@code event}, signed, without waiting for the answer. */
+  CompletableFuture<Answer> deliver(StripeEvent event) {
+    int number;
+    synchronized (this) {
+      number = ++deliveryCount;
+      if (event.paying()) {
+        paid.add(event.sessionId());
+      }
+    }
+    String body = event.body();
+    long now = System.currentTimeMillis() / 1000;
+    HttpRequest request =
+        HttpRequest.newBuilder(context.endpoint())
+            .timeout(context.deliveryTimeout())
+            .header("Content-Type", "application/json; charset=utf-8")
+            .header("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
+            .header("Stripe-Signature", context.signer().header(now, body))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    timeline.add(
+        "runner",
+        "d" + number + ": posts " + event.id() + " (" + event.describe() + ") for " + name(event));
+    CompletableFuture<Answer> answer =
+        context
+            .client()
+            .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+            .handle(
+                (response, thrown) ->
+                    response != null
+                        ? new Answer(number, event, response.statusCode(), shorten(response.body()))
+                        : new Answer(number, event, -1, why(thrown)))
+            .thenApply(this::answered);
+    synchronized (this) {
+      pending.add(answer);
+    }
+    return answer;
+  }
+
+  /** Posts {@code event} and waits for its answer. */
+  Answer deliverAndAwait(StripeEvent event) {
+    return await(deliver(event));
+  }
+
+  /** Waits for a delivery's answer (it times out on its own, at the delivery timeout). */
+  Answer await(CompletableFuture<Answer> answer) {
+    try {
+      Answer got =
+          answer.get(context.deliveryTimeout().plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
+      check();
+      return got;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Breach("interrupted while waiting for an answer");
+    } catch (ExecutionException | TimeoutException e) {
+      throw new Breach("no answer came for a delivery: " + e);
+    }
+  }
+
+  private Answer answered(Answer answer) {
+    String sessionId = answer.event().sessionId();
+    int purchases = context.provider().purchases(sessionId);
+    timeline.add(
+        "endpoint",
+        "d"
+            + answer.number()
+            + (answer.status() < 0 ? " got no answer " : " answered " + answer.status() + " ")
+            + answer.body());
+    synchronized (this) {
+      if (answer.accepted()) {
+        accepted.add(answer.event().id());
+      }
+    }
+    if (answer.accepted() && answer.event().paying() && purchases != 1) {
+      problem(
+          "d"
+              + answer.number()
+              + " ("
+              + answer.event().describe()
+              + ") for "
+              + name(answer.event())
+              + " was answered "
+              + answer.status()
+              + ", so Stripe stops retrying, with the order bought "
+              + purchases
+              + " time(s): a paid order must be bought exactly once by then"
+              + (purchases == 0 ? " (this customer paid and gets nothing)" : ""));
+    }
+    return answer;
+  }
+
+  private ProviderServer.Listener listener(String name) {
+    return new ProviderServer.Listener() {
+      @Override
+      public void arrived(ProviderServer.Call call) {
+        timeline.add(
+            "provider",
+            "call #"
+                + call.number
+                + " for "
+                + name
+                + (call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key))
+                + ": "
+                + call.steer.description());
+        boolean paying;
+        synchronized (HttpRun.this) {
+          paying = paid.contains(call.order);
+        }
+        if (!paying) {
+          problem(
+              "the provider was called (call #"
+                  + call.number
+                  + ") for "
+                  + name
+                  + ", which no paid event was delivered for: an unpaid order must not be bought");
+        }
+        if (!StripeEvent.PRODUCT.equals(call.product) || call.quantity != 1) {
+          problem(
+              "call #"
+                  + call.number
+                  + " for "
+                  + name
+                  + " bought product "
+                  + shorten(String.valueOf(call.product))
+                  + " x"
+                  + call.quantity
+                  + "; the session says "
+                  + StripeEvent.PRODUCT
+                  + " x1 (its metadata.product_id and metadata.quantity)");
+        }
+      }
+
+      @Override
+      public void bought(ProviderServer.Call call) {
+        int purchases = context.provider().purchases(call.order);
+        if (purchases > 1) {
+          problem(
+              name
+                  + " was bought "
+                  + purchases
+                  + " times: call #"
+                  + call.number
+                  + " bought again ("
+                  + keys(call.order)
+                  + "); an order is bought at most once");
+        }
+      }
+
+      @Override
+      public void finished(ProviderServer.Call call) {
+        timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
+      }
+    };
+  }
+
+  private String keys(String sessionId) {
+    List<String> parts = new ArrayList<>();
+    for (ProviderServer.Call call : context.provider().calls(sessionId)) {
+      if (call.bought()) {
+        parts.add("#" + call.number + (call.key == null ? " no key" : " key " + shorten(call.key)));
+      }
+    }
+    return "purchases by call " + String.join(", ", parts);
+  }
+
+  /**
+   * Waits until order {@code name} has had its {@code n}-th provider call.
+   *
+   * @throws Breach if it does not come within the delivery timeout
+   */
+  ProviderServer.Call awaitCall(String name, int n) {
+    try {
+      ProviderServer.Call call =
+          context.provider().awaitCall(order(name), n, context.deliveryTimeout());
+      check();
+      if (call == null) {
+        throw new Breach(
+            "the provider got "
+                + context.provider().calls(order(name)).size()
+                + " call(s) for "
+                + name
+                + " within "
+                + context.deliveryTimeout().toSeconds()
+                + "s; the scenario waits for call #"
+                + n
+                + " (does the endpoint buy from the runner's provider, POST /purchases?)");
+      }
+      return call;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Breach("interrupted while waiting for a provider call");
+    }
+  }
+
+  /** Releases order {@code name}'s hanging call {@code n}, which then does {@code then}. */
+  void release(String name, int n, Steer then) {
+    ProviderServer.Call call = awaitCall(name, n);
+    timeline.add("runner", "releases call #" + n + " for " + name + ": " + then.description());
+    context.provider().release(call, then);
+  }
+
+  /** Waits, in real time, the lease times {@code factor}. */
+  void pause(double factor) {
+    Duration wait = leases(factor);
+    timeline.add("runner", "waits " + wait.toMillis() + "ms (" + factor + " lease)");
+    sleep(wait);
+    check();
+  }
+
+  /** Kills the endpoint (SIGKILL) and starts it again, or runs the restart command. */
+  void crash() {
+    timeline.add("runner", "crashes the endpoint (SIGKILL, or the restart command)");
+    try {
+      context.control().crash();
+    } catch (EndpointControl.EndpointDown e) {
+      throw new Breach("the endpoint did not come back after the crash: " + e.getMessage());
+    }
+    timeline.add("runner", "the endpoint answers again");
+  }
+
+  /** The answer must tell Stripe to retry (anything but 2xx). */
+  void expectRetry(Answer answer, String because) {
+    check();
+    if (answer.accepted()) {
+      throw new Breach(
+          "d"
+              + answer.number()
+              + " for "
+              + name(answer.event())
+              + " was answered "
+              + answer.status()
+              + ", so Stripe stops retrying, but "
+              + because
+              + ": it must answer anything but 2xx so Stripe retries");
+    }
+  }
+
+  /** The answer must tell Stripe to stop (2xx). */
+  void expectAccepted(Answer answer, String because) {
+    check();
+    if (!answer.accepted()) {
+      throw new Breach(
+          "d"
+              + answer.number()
+              + " for "
+              + name(answer.event())
+              + (answer.status() < 0 ? " got no answer" : " was answered " + answer.status())
+              + ", so Stripe retries, but "
+              + because
+              + ": it must answer 2xx");
+    }
+  }
+
+  /** Order {@code name} has been bought exactly {@code n} times so far. */
+  void expectPurchases(String name, int n) {
+    check();
+    int purchases = context.provider().purchases(order(name));
+    if (purchases != n) {
+      throw new Breach(
+          name
+              + " was bought "
+              + purchases
+              + " time(s), expected "
+              + n
+              + " ("
+              + keys(order(name))
+              + ")");
+    }
+  }
+
+  /**
+   * Plays Stripe to the end: waits for every delivery, redelivers each event not answered 2xx until
+   * it is (at most eight more deliveries each, spaced by 0.25 to 2 leases), then checks each order:
+   * bought exactly once if a paying event was delivered for it, else never.
+   */
+  void finish() {
+    awaitAll();
+    List<StripeEvent> open = new ArrayList<>();
+    synchronized (this) {
+      for (StripeEvent event : events.values()) {
+        if (!accepted.contains(event.id()) && delivered(event)) {
+          open.add(event);
+        }
+      }
+    }
+    for (StripeEvent event : open) {
+      retryUntilAccepted(event);
+    }
+    awaitAll();
+    Map<String, String> all = orders();
+    for (Map.Entry<String, String> order : all.entrySet()) {
+      boolean paying;
+      synchronized (this) {
+        paying = paid.contains(order.getValue());
+      }
+      expectPurchases(order.getKey(), paying ? 1 : 0);
+    }
+  }
+
+  private void retryUntilAccepted(StripeEvent event) {
+    Answer last = null;
+    for (double wait : RETRY_WAITS) {
+      pause(wait);
+      timeline.add("runner", "Stripe retries " + event.id());
+      last = deliverAndAwait(event);
+      if (last.accepted()) {
+        return;
+      }
+    }
+    throw new Breach(
+        event.id()
+            + " ("
+            + event.describe()
+            + ") for "
+            + name(event)
+            + " was never answered 2xx: Stripe gave up after "
+            + RETRY_WAITS.length
+            + " retries over "
+            + Math.round(sum(RETRY_WAITS) * 100) / 100.0
+            + " leases (last answer "
+            + last.statusText()
+            + "); a correct endpoint answers 2xx once the order is fulfilled or needs nothing");
+  }
+
+  private synchronized boolean delivered(StripeEvent event) {
+    for (CompletableFuture<Answer> answer : pending) {
+      Answer got = answer.getNow(null);
+      if (got != null && got.event().id().equals(event.id())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void awaitAll() {
+    List<CompletableFuture<Answer>> all;
+    synchronized (this) {
+      all = List.copyOf(pending);
+    }
+    for (CompletableFuture<Answer> answer : all) {
+      await(answer);
+    }
+  }
+
+  /** Throws the first problem a check on an answer or a provider call found. */
+  synchronized void check() {
+    if (!problems.isEmpty()) {
+      throw new Breach(problems.get(0));
+    }
+  }
+
+  private synchronized void problem(String problem) {
+    problems.add(problem);
+    timeline.add("check", "BREACH: " + problem);
+  }
+
+  private String name(StripeEvent event) {
+    synchronized (this) {
+      for (Map.Entry<String, String> order : orders.entrySet()) {
+        if (order.getValue().equals(event.sessionId())) {
+          return order.getKey() + " (" + event.sessionId() + ")";
+        }
+      }
+    }
+    return event.sessionId();
+  }
+
+  private static String why(Throwable thrown) {
+    Throwable cause = thrown;
+    while (cause.getCause() != null
+        && (cause instanceof ExecutionException
+            || cause instanceof CompletionException
+            || cause.getClass() == IOException.class)) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof HttpTimeoutException) {
+      return "(timed out)";
+    }
+    return "(" + shorten(cause.getClass().getSimpleName() + ": " + cause.getMessage()) + ")";
+  }
+
+  /** {@code text} on one line, printable ASCII, at most 120 characters. */
+  static String shorten(String text) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < text.length() && out.length() < 120; i++) {
+      char c = text.charAt(i);
+      out.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
+    }
+    return text.length() > 120 ? out + "..." : out.toString();
+  }
+
+  private static double sum(double[] values) {
+    double sum = 0;
+    for (double value : values) {
+      sum += value;
+    }
+    return sum;
+  }
+
+  static void sleep(Duration wait) {
+    try {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Breach("interrupted while waiting");
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.fencekit.fulfilment.scenarios.Scenario;
+
+/**
+ * The scenarios the black-box runner plays against a running endpoint: the in-JVM kit's {@link
+ * Scenario}s that can be judged from outside, under the kit's ids, and {@code s05b}, the crash
+ * after purchase played as a dropped connection. Each says what it cannot judge from outside;
+ * {@link #NOT_PORTED} says why the others are not played.
+ */
+enum HttpScenario {
+  S01(
+      Scenario.S01_CONCURRENT_DELIVERIES,
+      "two concurrent deliveries of one event buy one item; the one that finds the order in flight"
+          + " is asked to retry",
+      false,
+      "how many claims the store granted",
+      HttpScenarioSteps::concurrentDeliveries),
+  S02(
+      Scenario.S02_LEASE_OVERRUN,
+      "a call that outlives the lease and is then refused cannot reopen the order another delivery"
+          + " bought: a final redelivery buys nothing",
+      false,
+      "the order's record after the stale failure (seen from outside only when a later delivery"
+          + " buys again)",
+      HttpScenarioSteps::leaseOverrun),
+  S03(
+      Scenario.S03_STALE_COMPLETION,
+      "a call that outlives the lease and then succeeds leaves one purchase (the provider honours"
+          + " the key) and the order fulfilled",
+      false,
+      "the orphan kept in the store and reported once",
+      HttpScenarioSteps::staleCompletion),
+  S04(
+      Scenario.S04_CRASH_BEFORE_PURCHASE,
+      "the endpoint killed while its provider call hangs, before anything is bought: Stripe's"
+          + " retries buy once",
+      true,
+      "",
+      HttpScenarioSteps::crashBeforePurchase),
+  S05(
+      Scenario.S05_CRASH_AFTER_PURCHASE,
+      "the endpoint killed after the provider bought, before it read the answer: Stripe's retries"
+          + " get the same item, one purchase",
+      true,
+      "",
+      HttpScenarioSteps::crashAfterPurchase),
+  S05B(
+      "s05b_droppedAnswerAfterPurchaseBuysOnce",
+      "the provider buys and drops the connection: the delivery is asked to retry, and the retries"
+          + " get the same item, one purchase",
+      false,
+      "",
+      HttpScenarioSteps::droppedAnswerAfterPurchase),
+  S06(
+      Scenario.S06_UNPAID_THEN_PAID,
+      "an unpaid completion buys nothing; async_payment_succeeded then buys once",
+      false,
+      "that the unpaid completion claimed nothing",
+      HttpScenarioSteps::unpaidThenPaid),
+  S07(
+      Scenario.S07_ASYNC_PAYMENT_FAILED,
+      "async_payment_failed is answered 2xx and buys nothing",
+      false,
+      "that nothing was claimed",
+      HttpScenarioSteps::asyncPaymentFailed),
+  S08(
+      Scenario.S08_DUPLICATE_AFTER_SUCCESS,
+      "the same event delivered again after success is answered 2xx and buys nothing",
+      false,
+      "how many claims the store granted",
+      HttpScenarioSteps::duplicateAfterSuccess),
+  S10(
+      Scenario.S10_PROVIDER_FAILURE_THEN_RETRY,
+      "a provider refusal is answered for a retry, and Stripe's retry buys once",
+      false,
+      "the order's last error kept in the store",
+      HttpScenarioSteps::providerFailureThenRetry),
+  S12(
+      Scenario.S12_REDELIVERY_NEW_EVENT_ID,
+      "the session under a new event id is answered 2xx and buys nothing more",
+      false,
+      "how many claims the store granted",
+      HttpScenarioSteps::redeliveryNewEventId),
+  S13(
+      Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER,
+      "async_payment_succeeded is fulfilled whether the unpaid completion came first, comes later"
+          + " or never comes: one purchase after payment, none before",
+      false,
+      "which instance saw which event (one endpoint URL is one instance from outside)",
+      HttpScenarioSteps::paymentEventsInAnyOrder),
+  S14(
+      Scenario.S14_FREE_ORDER,
+      "a free order (no_payment_required) is fulfilled like a paid one",
+      false,
+      "",
+      HttpScenarioSteps::freeOrder),
+  S15(
+      Scenario.S15_UNKNOWN_PROVIDER_OUTCOME,
+      "the provider buys and answers 503, twice: each delivery is asked to retry, and the order"
+          + " ends bought once (the same key every attempt)",
+      false,
+      "the key seen in the store's record",
+      HttpScenarioSteps::unknownProviderOutcome),
+  S19(
+      Scenario.S19_TWO_ORDERS_ONE_CART,
+      "two orders of the same cart by the same customer are bought once each",
+      false,
+      "",
+      HttpScenarioSteps::twoOrdersOfOneCart);
+
+  /** The kit's scenarios the runner does not play, and why. */
+  static final Map<String, String> NOT_PORTED = notPorted();
+
+  private final String id;
+  private final String rule;
+  private final boolean needsCrash;
+  private final String notJudged;
+  private final Consumer<HttpRun> body;
+
+  HttpScenario(
+      Scenario kit, String rule, boolean needsCrash, String notJudged, Consumer<HttpRun> body) {
+    this(kit.id(), rule, needsCrash, notJudged, body);
+  }
+
+  HttpScenario(
+      String id, String rule, boolean needsCrash, String notJudged, Consumer<HttpRun> body) {
+    this.id = id;
+    this.rule = rule;
+    this.needsCrash = needsCrash;
+    this.notJudged = notJudged;
+    this.body = body;
+  }
+
+  /** The stable id (the in-JVM kit's, where it has one). */
+  String id() {
+    return id;
+  }
+
+  /** The id's first part: {@code s02}. */
+  String shortId() {
+    return id.substring(0, id.indexOf('_'));
+  }
+
+  /** The rule, as it is judged from outside. */
+  String rule() {
+    return rule;
+  }
+
+  /** Whether it needs the runner to crash the endpoint. */
+  boolean needsCrash() {
+    return needsCrash;
+  }
+
+  /** What the in-JVM kit checks that this cannot see from outside, or an empty string. */
+  String notJudged() {
+    return notJudged;
+  }
+
+  /** What to look at in the endpoint when this scenario fails. */
+  String ifThisFails() {
+    return switch (this) {
+      case S01 ->
+          "no second attempt may call the provider while the first holds the order: claim it with"
+              + " a lease, and answer non-2xx (409) while another attempt holds it";
+      case S02 ->
+          "settle with the claim's fencing token: a failure written without it after the lease"
+              + " lapsed overwrites the order another attempt provisioned and reopens it (the"
+              + " incident)";
+      case S03 ->
+          "one Idempotency-Key per order, the same on every attempt, and settle with the fencing"
+              + " token";
+      case S04 -> "a claim left by a dead process must lapse at its lease, and the retry buy once";
+      case S05, S05B, S15 ->
+          "send one Idempotency-Key per order, the same on every attempt (not one per attempt,"
+              + " event or process), and answer non-2xx when the provider's outcome is unknown";
+      case S06, S13 ->
+          "fulfil checkout.session.async_payment_succeeded, and of the completions only paid and"
+              + " no_payment_required ones";
+      case S07 -> "async_payment_failed and unpaid completions buy nothing and are answered 2xx";
+      case S08, S12 ->
+          "an order already fulfilled is answered 2xx without buying (dedupe by the session, not"
+              + " the event id)";
+      case S10 ->
+          "a provider refusal is answered non-2xx and leaves the order claimable by Stripe's retry";
+      case S14 -> "no_payment_required is fulfilled like paid";
+      case S19 -> "the key and the claim name the order (the session), not the cart or customer";
+    };
+  }
+
+  /** Plays it, throwing {@link Breach} on the first breach. */
+  void play(HttpRun run) {
+    body.accept(run);
+    run.finish();
+  }
+
+  /** The scenario named by {@code name}: its whole id or its first part ({@code s02}). */
+  static HttpScenario byName(String name) {
+    for (HttpScenario scenario : values()) {
+      if (scenario.id.equals(name) || scenario.shortId().equals(name)) {
+        return scenario;
+      }
+    }
+    return null;
+  }
+
+  private static Map<String, String> notPorted() {
+    Map<String, String> reasons = new LinkedHashMap<>();
+    reasons.put(Scenario.S09_STORE_DOWN_DURING_COMPLETE.id(), "it faults the store");
+    reasons.put(
+        Scenario.S11_SLOW_CALL_HEARTBEATS.id(),
+        "heartbeats show in the store only (a correct endpoint may or may not heartbeat)");
+    reasons.put(
+        Scenario.S16_RETRY_IN_SAME_PROCESS.id(),
+        "which claim's token settles shows in the store only (from outside it is s10)");
+    reasons.put(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE.id(), "heartbeats show in the store only");
+    reasons.put(Scenario.S18_SUPERSEDED_HEARTBEAT.id(), "heartbeats show in the store only");
+    reasons.put(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES.id(), "it cuts an instance off its store");
+    reasons.put(
+        Scenario.S21_PROVIDER_TIMEOUT.id(),
+        "it needs the endpoint's provider timeout and heartbeats");
+    return Collections.unmodifiableMap(reasons);
+  }
+}

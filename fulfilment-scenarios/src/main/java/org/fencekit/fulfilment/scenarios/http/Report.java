@@ -1,0 +1,160 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
+
+/**
+ * A black-box run's report: a table of the scenarios (held, FAILED or skipped, and why), each
+ * failure's timeline and replay file, and what could not be judged from outside; or the same as one
+ * JSON document. Everything passes through the {@link Redactor}.
+ */
+final class Report {
+
+  private final RunContext context;
+  private final List<Outcome> outcomes;
+  private final long millis;
+  private final Redactor redactor;
+
+  Report(RunContext context, List<Outcome> outcomes, long millis, Redactor redactor) {
+    this.context = context;
+    this.outcomes = List.copyOf(outcomes);
+    this.millis = millis;
+    this.redactor = redactor;
+  }
+
+  /** Whether a scenario failed. */
+  boolean failed() {
+    return count(Verdict.FAILED) > 0;
+  }
+
+  private long count(Verdict verdict) {
+    return outcomes.stream().filter(o -> o.verdict() == verdict).count();
+  }
+
+  /** The report as text: the table, the failures, what was not judged, a total. */
+  String text() {
+    StringBuilder out = new StringBuilder();
+    out.append("fencekit-scenarios against ")
+        .append(context.endpoint())
+        .append(" (lease ")
+        .append(context.lease().toMillis())
+        .append("ms, provider ")
+        .append(context.provider().baseUrl())
+        .append(", run ")
+        .append(context.nonce())
+        .append(")\n\n");
+    int width = 8;
+    for (Outcome outcome : outcomes) {
+      width = Math.max(width, outcome.scenario().id().length());
+    }
+    String row = "%-" + width + "s  %-7s  %s\n";
+    out.append(String.format(row, "scenario", "result", "reason"));
+    for (Outcome outcome : outcomes) {
+      out.append(
+          String.format(row, outcome.scenario().id(), outcome.verdict().text(), outcome.reason()));
+    }
+    for (Outcome outcome : outcomes) {
+      if (outcome.verdict() != Verdict.FAILED) {
+        continue;
+      }
+      out.append("\n")
+          .append(outcome.scenario().id())
+          .append(" FAILED: ")
+          .append(outcome.reason())
+          .append("\n  rule: ")
+          .append(outcome.scenario().rule())
+          .append("\n  if this fails, check: ")
+          .append(outcome.scenario().ifThisFails())
+          .append("\n  orders: ");
+      outcome.orders().forEach((name, id) -> out.append(name).append('=').append(id).append(' '));
+      out.append("\n  what happened (clock since the scenario started):\n");
+      for (String line : outcome.timeline()) {
+        out.append("  ").append(line).append('\n');
+      }
+      if (outcome.replayFile() != null) {
+        out.append("  replay: ")
+            .append(outcome.replayFile())
+            .append(" (play it again alone: --replay ")
+            .append(outcome.replayFile())
+            .append(")\n");
+      }
+    }
+    out.append(
+        "\nNot judged from outside (the in-JVM kit, FulfilmentScenarios, reads the store and"
+            + " judges these):\n");
+    for (Outcome outcome : outcomes) {
+      if (!outcome.scenario().notJudged().isEmpty()) {
+        out.append("  ")
+            .append(outcome.scenario().shortId())
+            .append(": ")
+            .append(outcome.scenario().notJudged())
+            .append('\n');
+      }
+    }
+    for (Map.Entry<String, String> other : HttpScenario.NOT_PORTED.entrySet()) {
+      out.append("  ")
+          .append(other.getKey(), 0, other.getKey().indexOf('_'))
+          .append(" not played: ")
+          .append(other.getValue())
+          .append('\n');
+    }
+    out.append('\n')
+        .append(count(Verdict.HELD))
+        .append(" held, ")
+        .append(count(Verdict.FAILED))
+        .append(" FAILED, ")
+        .append(count(Verdict.SKIPPED))
+        .append(" skipped in ")
+        .append(Math.round(millis / 100.0) / 10.0)
+        .append("s\n");
+    return redactor.clean(out.toString());
+  }
+
+  /** The report as one JSON document. */
+  String json() {
+    JsonObject json = new JsonObject();
+    json.addProperty("endpoint", context.endpoint().toString());
+    json.addProperty("lease_ms", context.lease().toMillis());
+    json.addProperty("provider", context.provider().baseUrl());
+    json.addProperty("run", context.nonce());
+    json.addProperty("held", count(Verdict.HELD));
+    json.addProperty("failed", count(Verdict.FAILED));
+    json.addProperty("skipped", count(Verdict.SKIPPED));
+    json.addProperty("millis", millis);
+    JsonArray scenarios = new JsonArray();
+    for (Outcome outcome : outcomes) {
+      JsonObject scenario = new JsonObject();
+      scenario.addProperty("id", outcome.scenario().id());
+      scenario.addProperty("result", outcome.verdict().name().toLowerCase(java.util.Locale.ROOT));
+      scenario.addProperty("reason", outcome.reason());
+      scenario.addProperty("rule", outcome.scenario().rule());
+      scenario.addProperty("not_judged", outcome.scenario().notJudged());
+      scenario.addProperty("millis", outcome.millis());
+      if (outcome.verdict() == Verdict.FAILED) {
+        scenario.addProperty("if_this_fails", outcome.scenario().ifThisFails());
+        JsonArray timeline = new JsonArray();
+        outcome.timeline().forEach(timeline::add);
+        scenario.add("timeline", timeline);
+        scenario.addProperty(
+            "replay_file", outcome.replayFile() == null ? null : outcome.replayFile().toString());
+      }
+      scenarios.add(scenario);
+    }
+    json.add("scenarios", scenarios);
+    JsonObject notPlayed = new JsonObject();
+    HttpScenario.NOT_PORTED.forEach(notPlayed::addProperty);
+    json.add("not_played", notPlayed);
+    return redactor.clean(
+        new GsonBuilder()
+                .setPrettyPrinting()
+                .disableHtmlEscaping()
+                .serializeNulls()
+                .create()
+                .toJson(json)
+            + "\n");
+  }
+}

@@ -1,0 +1,147 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.fencekit.testsupport.LoopbackPorts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line: bad usage is 64 naming the argument, a run that cannot start is 2. */
+@Timeout(60)
+class BlackBoxRunnerArgumentsTest {
+
+  private static final String SECRET = "whsec_test_never_printed_42";
+
+  private static void assertUsage(String argument, Captured run) {
+    assertEquals(BlackBoxRunner.USAGE, run.exit(), run.toString());
+    assertEquals("", run.out(), run.toString());
+    assertEquals(1, run.err().strip().lines().count(), "one line: " + run);
+    assertTrue(run.err().contains(argument), "names " + argument + ": " + run);
+    assertFalse(run.err().contains(SECRET), run.toString());
+  }
+
+  private static String[] with(String... extra) {
+    String[] base = {
+      "--endpoint", "http://127.0.0.1:1/webhook", "--secret", SECRET, "--lease", "2s"
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return all;
+  }
+
+  @Test
+  void eachBadArgumentIsExit64NamingItInOneLine() {
+    assertUsage("--endpoint", Captured.run("--secret", SECRET, "--lease", "2s"));
+    assertUsage(
+        "--endpoint", Captured.run("--endpoint", "ftp://x/y", "--secret", SECRET, "--lease", "2s"));
+    assertUsage(
+        "--endpoint", Captured.run("--endpoint", "not a url", "--secret", SECRET, "--lease", "2s"));
+    assertUsage("--lease", Captured.run("--endpoint", "http://127.0.0.1:1/", "--secret", SECRET));
+    assertUsage(
+        "--lease",
+        Captured.run("--endpoint", "http://127.0.0.1:1/", "--secret", SECRET, "--lease", "5x"));
+    assertUsage(
+        "--lease",
+        Captured.run("--endpoint", "http://127.0.0.1:1/", "--secret", SECRET, "--lease", "10ms"));
+    assertUsage("--provider-port", Captured.run(with("--provider-port", "abc")));
+    assertUsage("--provider-port", Captured.run(with("--provider-port", "70000")));
+    assertUsage("--scenario", Captured.run(with("--scenario", "s99")));
+    assertUsage("--restart-command", Captured.run(with("--launch", "a", "--restart-command", "b")));
+    assertUsage("--replay", Captured.run(with("--replay", "/nonexistent/replay.json")));
+    assertUsage("--frobnicate", Captured.run(with("--frobnicate")));
+  }
+
+  @Test
+  void aMissingSecretIsNamedAndAMisspeltOneIsNotEchoed() {
+    assertUsage(
+        "--secret",
+        Captured.run("--endpoint", "http://127.0.0.1:1/", "--secret", " ", "--lease", "2s"));
+    Captured misspelt =
+        Captured.run("--endpoint", "http://127.0.0.1:1/", "--secrt=" + SECRET, "--lease", "2s");
+    assertUsage("--secrt", misspelt);
+  }
+
+  @Test
+  void aReplayFileThatIsNotOneIsExit64(@TempDir Path dir) throws IOException {
+    Path junk = Files.writeString(dir.resolve("junk.json"), "{\"scenario\":\"s99_nothing\"}");
+    assertUsage("--replay", Captured.run(with("--replay", junk.toString())));
+    Path notJson = Files.writeString(dir.resolve("x.json"), "]]");
+    assertUsage("--replay", Captured.run(with("--replay", notJson.toString())));
+  }
+
+  @Test
+  void helpIsExit0() {
+    Captured help = Captured.run("--help");
+    assertEquals(BlackBoxRunner.HELD, help.exit(), help.toString());
+    assertTrue(help.out().contains("--provider-port"), help.out());
+    assertTrue(help.out().contains("64"), help.out());
+  }
+
+  /** A run against a loopback port nothing listens on. */
+  private static Captured againstClosedPort(int closed, Path dir, String... extra) {
+    String[] base = {
+      "--endpoint",
+      "http://127.0.0.1:" + closed + "/webhook",
+      "--secret",
+      SECRET,
+      "--lease",
+      "2s",
+      "--provider-port",
+      "0",
+      "--replay-dir",
+      dir.toString()
+    };
+    String[] all = new String[base.length + extra.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(extra, 0, all, base.length, extra.length);
+    return Captured.run(all);
+  }
+
+  @Test
+  void anEndpointThatDoesNotAnswerIsExit2(@TempDir Path dir) {
+    int closed = LoopbackPorts.closed();
+    Captured run = againstClosedPort(closed, dir);
+    assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
+    assertTrue(run.err().contains("nothing answers HTTP at http://127.0.0.1:" + closed), run.err());
+    assertFalse(run.err().contains(SECRET), run.err());
+  }
+
+  @Test
+  void aLaunchThatExitsIsExit2WithItsOutput(@TempDir Path dir) {
+    Captured run =
+        againstClosedPort(
+            LoopbackPorts.closed(),
+            dir,
+            "--launch",
+            "echo \"starting with $STRIPE_WEBHOOK_SECRET\"; exit 3");
+    assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
+    assertTrue(run.err().contains("exited with status 3"), run.err());
+    assertTrue(run.err().contains("starting with <secret>"), run.err());
+    assertFalse(run.err().contains(SECRET), run.err());
+  }
+
+  @Test
+  void aTakenProviderPortIsExit2(@TempDir Path dir) throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Captured run =
+          Captured.run(
+              with(
+                  "--provider-port",
+                  String.valueOf(taken.getLocalPort()),
+                  "--replay-dir",
+                  dir.toString()));
+      assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
+      assertTrue(run.err().contains("port is taken"), run.err());
+      assertTrue(run.err().contains("--provider-port"), run.err());
+    }
+  }
+}

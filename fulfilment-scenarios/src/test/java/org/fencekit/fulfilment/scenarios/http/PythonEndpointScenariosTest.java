@@ -1,0 +1,216 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fencekit.testsupport.LoopbackPorts;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runner against endpoints that are not Java ({@code src/test/python/shop.py}): the correct one
+ * holds every scenario it can judge; the one that settles without its fencing token reproduces the
+ * incident in s02; the one without idempotency keys fails the crash after purchase, killed and as a
+ * dropped connection.
+ */
+@Timeout(180)
+class PythonEndpointScenariosTest {
+
+  private static final String SECRET = "whsec_test_python_shop_7";
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void python() {
+    PythonEndpoint.requirePython();
+  }
+
+  /** The runner launching the shop in {@code mode} itself. */
+  private Captured run(String mode, String... extra) {
+    int port = LoopbackPorts.closed();
+    List<String> args =
+        new ArrayList<>(
+            List.of("--launch", PythonEndpoint.launch(mode, port, dir.resolve(mode + ".db"))));
+    args.addAll(List.of(extra));
+    return runStarted(port, 0, args.toArray(String[]::new));
+  }
+
+  private static String row(Captured run, String shortId) {
+    for (String line : run.out().split("\n")) {
+      if (line.startsWith(shortId + "_")) {
+        return line;
+      }
+    }
+    throw new AssertionError("no row for " + shortId + " in\n" + run);
+  }
+
+  @Test
+  void theFencedEndpointHoldsEveryScenarioAndTheJsonSaysSo() {
+    Captured run = run("fenced", "--json");
+    assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertEquals(HttpScenario.values().length, json.get("held").getAsInt(), run.out());
+    assertEquals(0, json.get("failed").getAsInt());
+    assertEquals(0, json.get("skipped").getAsInt());
+    for (JsonElement scenario : json.getAsJsonArray("scenarios")) {
+      JsonObject each = scenario.getAsJsonObject();
+      assertEquals("held", each.get("result").getAsString(), each.toString());
+    }
+    assertTrue(
+        json.getAsJsonObject("not_played").has("s09_storeDownDuringCompleteNeverFailsAndBuysOnce"));
+    assertFalse(run.out().contains(SECRET));
+  }
+
+  @Test
+  void theEndpointWithoutAFencingTokenReproducesTheIncidentAndTheReplayPlaysItAgain()
+      throws Exception {
+    Captured run = run("no-token", "--scenario", "s02", "--scenario", "s01", "--scenario", "s08");
+    assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
+    assertTrue(row(run, "s02").contains("FAILED"), run.toString());
+    assertTrue(row(run, "s02").contains("order was bought 2 times"), row(run, "s02"));
+    assertTrue(row(run, "s01").contains("held"), run.toString());
+    assertTrue(row(run, "s08").contains("held"), run.toString());
+    // the timeline: d2 bought, then call 1's late refusal was written over it, then a third buy
+    String out = run.out();
+    int fulfilled = out.indexOf("d2 answered 200 {\"outcome\": \"fulfilled\"");
+    int staleFailure = out.indexOf("d1 answered 500 {\"outcome\": \"provider_failed\"");
+    int secondPurchase = out.indexOf("call #3 for order: bought item_");
+    assertTrue(fulfilled > 0 && staleFailure > fulfilled && secondPurchase > staleFailure, out);
+    Matcher replay = Pattern.compile("replay: (\\S+\\.json)").matcher(out);
+    assertTrue(replay.find(), out);
+    Path file = Path.of(replay.group(1));
+    JsonObject saved = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
+    assertEquals(HttpScenario.S02.id(), saved.get("scenario").getAsString());
+    assertEquals(2000, saved.get("lease_ms").getAsLong());
+    assertTrue(saved.getAsJsonObject("steering").has("order"), saved.toString());
+
+    int port = LoopbackPorts.closed();
+    Captured again =
+        Captured.run(
+            "--endpoint",
+            "http://127.0.0.1:" + port + "/webhook",
+            "--secret",
+            SECRET,
+            "--provider-port",
+            "0",
+            "--replay-dir",
+            dir.resolve("again").toString(),
+            "--launch",
+            PythonEndpoint.launch("no-token", port, dir.resolve("again.db")),
+            "--replay",
+            file.toString());
+    assertEquals(BlackBoxRunner.FAILED, again.exit(), again.toString());
+    assertTrue(row(again, "s02").contains("FAILED"), again.toString());
+    assertTrue(again.out().contains("1 FAILED, 0 skipped"), "s02 alone: " + again);
+  }
+
+  @Test
+  void theEndpointWithoutIdempotencyKeysBuysTwiceAfterACrashOrADroppedAnswer() {
+    Captured run = run("no-key", "--scenario", "s05", "--scenario", "s05b");
+    assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
+    assertTrue(row(run, "s05").contains("FAILED"), run.toString());
+    assertTrue(row(run, "s05").contains("order was bought 2 times"), run.toString());
+    assertTrue(row(run, "s05b").contains("FAILED"), run.toString());
+    assertTrue(row(run, "s05b").contains("order was bought 2 times"), run.toString());
+    assertTrue(run.out().contains("with no Idempotency-Key"), run.out());
+  }
+
+  /** The shell command a user might start the shop with, in the background, its pid saved. */
+  private String background(int port, String db) {
+    return "("
+        + PythonEndpoint.launch("fenced", port, dir.resolve(db)).substring("exec ".length())
+        + " >> '"
+        + dir.resolve("shop.log")
+        + "' 2>&1 & echo $! > '"
+        + dir.resolve("shop.pid")
+        + "')";
+  }
+
+  private String killShop() {
+    return "kill -9 $(cat '" + dir.resolve("shop.pid") + "')";
+  }
+
+  /** Runs {@code command} as the user would, with the secret and the provider in its env. */
+  private void shell(String command, int providerPort) throws Exception {
+    ProcessBuilder shell = new ProcessBuilder("sh", "-c", command);
+    shell.environment().put("STRIPE_WEBHOOK_SECRET", SECRET);
+    shell.environment().put("FENCEKIT_PROVIDER_URL", "http://127.0.0.1:" + providerPort);
+    assertEquals(0, shell.start().waitFor(), command);
+  }
+
+  /** The runner against the shop on {@code port} (started by the test unless --launch is given). */
+  private Captured runStarted(int port, int providerPort, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--endpoint",
+                "http://127.0.0.1:" + port + "/webhook",
+                "--secret",
+                SECRET,
+                "--provider-port",
+                String.valueOf(providerPort),
+                "--lease",
+                "2s",
+                "--replay-dir",
+                dir.toString()));
+    args.addAll(List.of(extra));
+    return Captured.run(args.toArray(String[]::new));
+  }
+
+  @Test
+  void withoutLaunchTheCrashScenariosAreSkippedNotFailed() throws Exception {
+    int port = LoopbackPorts.closed();
+    int providerPort = LoopbackPorts.closed();
+    shell(background(port, "own.db"), providerPort);
+    try {
+      Captured run =
+          runStarted(
+              port, providerPort, "--scenario", "s04", "--scenario", "s05", "--scenario", "s08");
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(
+          row(run, "s04").contains("skipped  skipped: needs --launch or --restart-command"),
+          run.toString());
+      assertTrue(row(run, "s05").contains("skipped"), run.toString());
+      assertTrue(row(run, "s08").contains("held"), run.toString());
+    } finally {
+      shell(killShop(), providerPort);
+    }
+  }
+
+  @Test
+  void aRestartCommandCrashesTheEndpointTheUserStarted() throws Exception {
+    int port = LoopbackPorts.closed();
+    int providerPort = LoopbackPorts.closed();
+    shell(background(port, "restart.db"), providerPort);
+    try {
+      Captured run =
+          runStarted(
+              port,
+              providerPort,
+              "--restart-command",
+              killShop() + "; " + background(port, "restart.db"),
+              "--scenario",
+              "s04",
+              "--scenario",
+              "s05");
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(row(run, "s04").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("held"), run.toString());
+      assertTrue(row(run, "s05").contains("answers none"), "the crash cut d1 off: " + run);
+    } finally {
+      shell(killShop(), providerPort);
+    }
+  }
+}

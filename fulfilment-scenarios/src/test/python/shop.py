@@ -1,0 +1,158 @@
+"""A deliberately small Stripe Checkout webhook endpoint, in Python, for testing the black-box
+runner (fencekit-scenarios.jar) against an endpoint that is not Java. Not for production.
+
+--mode fenced    correct: claims an order with a lease and a fencing token, settles with the token,
+                 sends one Idempotency-Key per order; 409 while another attempt holds the lease,
+                 500 after a provider failure (so Stripe retries), 200 fulfilled or duplicate.
+--mode no-token  DELIBERATELY WRONG, as the seed's first handler: claims with a lease but settles
+                 without the token, so a stale failure overwrites the provisioned order and makes
+                 it claimable again (the incident: a second purchase).
+--mode no-key    DELIBERATELY WRONG: fenced, but sends no Idempotency-Key, so a retry after a
+                 purchase whose answer was lost buys again.
+
+Standard library only (Python 3.11). The signing secret comes from STRIPE_WEBHOOK_SECRET.
+  python3 shop.py --mode fenced --port 8080 --lease-seconds 5 \\
+      --provider-url http://127.0.0.1:9099 --db /tmp/shop.db
+"""
+import argparse
+import hashlib
+import hmac
+import json
+import os
+import sqlite3
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PAYING = {"paid", "no_payment_required"}
+
+
+def signature_ok(secret, header, body, tolerance=300):
+    parts = [p.split("=", 1) for p in header.split(",") if "=" in p]
+    stamps = [v for k, v in parts if k == "t"]
+    if len(stamps) != 1 or not stamps[0].isdigit():
+        return False
+    expected = hmac.new(secret.encode(), stamps[0].encode() + b"." + body, hashlib.sha256)
+    good = any(hmac.compare_digest(expected.hexdigest(), v) for k, v in parts if k == "v1")
+    return good and abs(time.time() - int(stamps[0])) <= tolerance
+
+
+class Orders:
+    def __init__(self, path, lease):
+        self.path, self.lease = path, lease
+        with self.db() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS orders (session TEXT PRIMARY KEY, status TEXT,"
+                       " token INTEGER, lease_until REAL, item TEXT, error TEXT)")
+
+    def db(self):
+        return sqlite3.connect(self.path, timeout=10, isolation_level=None)
+
+    def claim(self, session):
+        """('claimed', token), ('duplicate', None) or ('in_flight', None)."""
+        db = self.db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT status, token, lease_until FROM orders WHERE session = ?",
+                             (session,)).fetchone()
+            now = time.time()
+            if row and row[0] == "provisioned":
+                db.execute("COMMIT")
+                return "duplicate", None
+            if row and row[0] == "claimed" and row[2] > now:
+                db.execute("COMMIT")
+                return "in_flight", None
+            token = (row[1] if row else 0) + 1
+            db.execute("INSERT OR REPLACE INTO orders VALUES (?, 'claimed', ?, ?, NULL, NULL)",
+                       (session, token, now + self.lease))
+            db.execute("COMMIT")
+            return "claimed", token
+        finally:
+            db.close()
+
+    def settle(self, session, token, status, item=None, error=None):
+        """Writes the outcome; with a token, only while that claim still holds. True if written."""
+        sql = "UPDATE orders SET status = ?, item = ?, error = ? WHERE session = ?"
+        args = [status, item, error, session]
+        if token is not None:
+            sql += " AND token = ? AND status = 'claimed'"
+            args.append(token)
+        with self.db() as db:
+            return db.execute(sql, args).rowcount == 1
+
+
+class Shop(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        body = self.rfile.read(min(int(self.headers.get("Content-Length") or 0), 1 << 20))
+        if not signature_ok(self.server.secret, self.headers.get("Stripe-Signature", ""), body):
+            return self.answer(400, "bad_signature", "not signed with this endpoint's secret")
+        event = json.loads(body)
+        session = event["data"]["object"]
+        kind, status = event["type"], session.get("payment_status")
+        if kind == "checkout.session.async_payment_failed":
+            return self.answer(200, "payment_failed", "nothing bought")
+        if kind == "checkout.session.completed" and status not in PAYING:
+            return self.answer(200, "awaiting_payment", "not paid yet")
+        if kind not in ("checkout.session.completed", "checkout.session.async_payment_succeeded"):
+            return self.answer(200, "ignored", kind)
+        self.fulfil(session)
+
+    def fulfil(self, session):
+        orders, mode, sid = self.server.orders, self.server.mode, session["id"]
+        state, token = orders.claim(sid)
+        if state != "claimed":
+            return self.answer(409 if state == "in_flight" else 200, state, sid)
+        fence = None if mode == "no-token" else token
+        headers = {"Content-Type": "application/json"}
+        if mode != "no-key":
+            headers["Idempotency-Key"] = "shop-order-" + sid
+        metadata = session.get("metadata") or {}
+        request = urllib.request.Request(
+            self.server.provider_url + "/purchases", method="POST", headers=headers,
+            data=json.dumps({"order": sid, "product": metadata.get("product_id"),
+                             "quantity": int(metadata.get("quantity") or 1)}).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=self.server.provider_timeout) as answer:
+                item = json.loads(answer.read())["item_id"]
+        except (urllib.error.URLError, OSError, ValueError) as error:  # refused, 5xx, dropped
+            if orders.settle(sid, fence, "failed", error=str(error)[:200]):
+                return self.answer(500, "provider_failed", "retry later")
+            return self.answer(200, "stale_failure", "another attempt owns the order")
+        if orders.settle(sid, fence, "provisioned", item=item):
+            return self.answer(200, "fulfilled", item)
+        return self.answer(200, "orphaned", item)
+
+    def answer(self, status, outcome, reason):
+        data = json.dumps({"outcome": outcome, "reason": reason}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, fmt, *args):
+        pass  # quiet: the runner prints what it needs
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["fenced", "no-token", "no-key"], default="fenced")
+    parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--lease-seconds", type=float, default=5)
+    parser.add_argument("--provider-url", default="http://127.0.0.1:9099")
+    parser.add_argument("--provider-timeout-seconds", type=float, default=30)
+    parser.add_argument("--db", default="shop.db")
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Shop)
+    server.secret = os.environ["STRIPE_WEBHOOK_SECRET"]
+    server.mode, server.provider_url = args.mode, args.provider_url.rstrip("/")
+    server.provider_timeout = args.provider_timeout_seconds
+    server.orders = Orders(args.db, args.lease_seconds)
+    print(f"shop ({args.mode}) on 127.0.0.1:{args.port}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
