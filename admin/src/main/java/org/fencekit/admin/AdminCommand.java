@@ -26,14 +26,16 @@ import picocli.CommandLine.Command;
     subcommands = {OrdersCommand.class, OrphansCommand.class, SchemaCommand.class},
     footerHeading = "%n",
     footer = {
-      "Every subcommand takes --store SPEC (default: $FENCEKIT_STORE), --json, and",
-      "--key-prefix PREFIX for Redis keys not under fencekit: ($FENCEKIT_REDIS_KEY_PREFIX).",
+      "Every subcommand takes, before or after its name: --store SPEC (default:",
+      "$FENCEKIT_STORE), --json, and --key-prefix PREFIX for Redis keys not under",
+      "fencekit: ($FENCEKIT_REDIS_KEY_PREFIX).",
       "Only `schema migrate` creates or upgrades tables; nothing prints a password.",
       "",
       "Exit codes:",
       "  0   done; a listing found nothing",
       "  1   found something to look at (a listing not empty, a schema not current),",
-      "      or not found (no such order or orphan, reconciled before with another note)",
+      "      or not found (no such order or orphan, reconciled before with another",
+      "      note)",
       "  2   the store could not be used: it did not answer, refused to open, or lacks",
       "      the operator's queries",
       "  64  the command line is wrong: an unknown option, a malformed --store or value"
@@ -41,6 +43,9 @@ import picocli.CommandLine.Command;
 public final class AdminCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** The store and output options, inherited by every subcommand ({@link StoreOptions}). */
+  @CommandLine.Mixin StoreOptions options = new StoreOptions();
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
@@ -72,8 +77,7 @@ public final class AdminCommand implements Runnable {
 
   private static int failed(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
     PrintWriter err = command.getErr();
-    Object user = command.getCommand();
-    StoreOptions options = user instanceof StoreCommand sc ? sc.options : null;
+    StoreOptions options = ((AdminCommand) command.getCommandSpec().root().userObject()).options;
     String message =
         options == null ? String.valueOf(e.getMessage()) : options.redact(e.getMessage());
     int code;

@@ -4,14 +4,13 @@ import java.util.concurrent.Callable;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
 import picocli.CommandLine;
-import picocli.CommandLine.Mixin;
 
 /** A subcommand that opens the store, does its work, prints, and closes the store. */
 abstract class StoreCommand implements Callable<Integer> {
 
-  @Mixin StoreOptions options;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec command;
+
+  StoreOptions options;
 
   /** Whether the command may create or upgrade the store's tables. */
   boolean migrates() {
@@ -20,6 +19,7 @@ abstract class StoreCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() {
+    options = ((AdminCommand) command.root().userObject()).options;
     validate();
     Output output = new Output(command.commandLine().getOut(), options.json, options::redact);
     OrderStore store;

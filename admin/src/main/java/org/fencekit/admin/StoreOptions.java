@@ -6,10 +6,13 @@ import java.time.Clock;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.spec.StoreSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /**
- * The options every subcommand takes: which store, how to print. The store is opened without
- * creating or upgrading anything, unless {@code schema migrate} asks for it.
+ * The options every subcommand takes: which store, how to print. They belong to the top command and
+ * are inherited by every subcommand, so they are taken before the subcommand, after it, or between
+ * its words. The store is opened without creating or upgrading anything, unless {@code schema
+ * migrate} asks for it.
  */
 final class StoreOptions {
 
@@ -17,6 +20,7 @@ final class StoreOptions {
 
   @Option(
       names = "--store",
+      scope = ScopeType.INHERIT,
       paramLabel = "SPEC",
       defaultValue = "${env:FENCEKIT_STORE}",
       description =
@@ -26,12 +30,16 @@ final class StoreOptions {
 
   @Option(
       names = "--key-prefix",
+      scope = ScopeType.INHERIT,
       paramLabel = "PREFIX",
       defaultValue = "${env:FENCEKIT_REDIS_KEY_PREFIX:-fencekit:}",
       description = "a Redis store's key prefix (default: ${DEFAULT-VALUE})")
   String keyPrefix;
 
-  @Option(names = "--json", description = "print JSON instead of a table")
+  @Option(
+      names = "--json",
+      scope = ScopeType.INHERIT,
+      description = "print JSON instead of a table")
   boolean json;
 
   private StoreSpec spec;

@@ -138,6 +138,38 @@ abstract class AdminContract {
   }
 
   @Test
+  void theSharedOptionsAreTakenOnEitherSideOfTheSubcommand() throws Exception {
+    String sessionId = session("sides");
+    try (OrderStore store = library()) {
+      store.claim(order(sessionId), Duration.ofMinutes(2));
+    }
+    String[] prefix = {"--key-prefix", keyPrefix()};
+    String[] store = {"--store", storeSpec()};
+    List<List<String>> forms =
+        List.of(
+            concat(store, prefix, new String[] {"--json", "orders", "show", sessionId}),
+            concat(
+                new String[] {"orders"}, store, prefix, new String[] {"show", sessionId, "--json"}),
+            concat(new String[] {"--json", "orders", "show", sessionId}, store, prefix));
+    for (List<String> form : forms) {
+      Run run = AdminProcess.run(directory, Map.of(), form.toArray(String[]::new));
+      assertEquals(0, run.exitCode(), form + ": " + run);
+      assertEquals(
+          "PENDING",
+          JsonParser.parseString(run.out()).getAsJsonObject().get("status").getAsString(),
+          form + ": " + run);
+    }
+  }
+
+  private static List<String> concat(String[]... parts) {
+    List<String> all = new ArrayList<>();
+    for (String[] part : parts) {
+      all.addAll(List.of(part));
+    }
+    return all;
+  }
+
+  @Test
   void anUnknownOrderExitsOneNamingIt() throws Exception {
     admin("schema", "migrate");
     String sessionId = session("absent");

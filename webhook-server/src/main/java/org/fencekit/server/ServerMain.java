@@ -1,5 +1,8 @@
 package org.fencekit.server;
 
+import com.stripe.StripeClient;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -23,7 +26,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = {
       "Fulfils Stripe Checkout sessions exactly once: POST /webhook (signature checked),"
-          + " GET /health, GET /metrics (Prometheus).",
+          + " GET /checkout/success (with STRIPE_API_KEY), GET /health, GET /metrics"
+          + " (Prometheus).",
       "Every option has an environment variable; the option wins when both are set."
     },
     footerHeading = "%nEnvironment:%n",
@@ -36,6 +40,8 @@ import picocli.CommandLine.Option;
       "  FENCEKIT_LEASE         --lease    (default 2m)",
       "  FENCEKIT_PROVIDER      --provider (default: a demo provider of fake eSIM codes)",
       "  FENCEKIT_MAPPING       --mapping  (default: metadata product_id and quantity)",
+      "  STRIPE_API_KEY         serves GET /checkout/success?session_id=... (sk_... or rk_...;",
+      "                         never an option); FENCEKIT_STRIPE_API_BASE --stripe-api-base",
       "",
       "Exit codes: 1 could not start (port taken, host not bindable, store not answering or not",
       "writable), 2 bad configuration (a bad value, a provider that cannot be built).",
@@ -95,6 +101,15 @@ public final class ServerMain implements Callable<Integer> {
           "a class implementing org.fencekit.server.SessionMapping (default: metadata product_id"
               + " and quantity)")
   String mapping;
+
+  @Option(
+      names = "--stripe-api-base",
+      paramLabel = "URL",
+      defaultValue = "${env:FENCEKIT_STRIPE_API_BASE:-https://api.stripe.com}",
+      description =
+          "where the success page reads Checkout sessions (default: ${DEFAULT-VALUE}); only with"
+              + " STRIPE_API_KEY")
+  String stripeApiBase;
 
   private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -171,6 +186,10 @@ public final class ServerMain implements Callable<Integer> {
         builder.secret(secret);
       }
     }
+    String apiKey = System.getenv("STRIPE_API_KEY");
+    if (apiKey != null && !apiKey.isBlank()) {
+      builder.successPage(stripeClient(apiKey.trim(), stripeApiBase));
+    }
     WebhookServer server;
     try {
       server = builder.build().start();
@@ -205,6 +224,35 @@ public final class ServerMain implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** The client the success page reads sessions with; the key is checked, never printed. */
+  static StripeClient stripeClient(String apiKey, String apiBase) {
+    if (!apiKey.startsWith("sk_") && !apiKey.startsWith("rk_")) {
+      throw new IllegalArgumentException(
+          "STRIPE_API_KEY must be a secret or restricted key (sk_... or rk_...; the success page"
+              + " reads Checkout sessions with it), got one starting '"
+              + Untrusted.id(apiKey.substring(0, Math.min(3, apiKey.length())))
+              + "'");
+    }
+    URI base;
+    try {
+      base = new URI(apiBase.trim());
+    } catch (URISyntaxException e) {
+      base = null;
+    }
+    if (base == null
+        || base.getHost() == null
+        || !("https".equals(base.getScheme()) || "http".equals(base.getScheme()))) {
+      throw new IllegalArgumentException(
+          "FENCEKIT_STRIPE_API_BASE (or --stripe-api-base) must be an http(s) URL with a host, got '"
+              + Untrusted.id(apiBase)
+              + "' (e.g. https://api.stripe.com)");
+    }
+    return StripeClient.builder()
+        .setApiKey(apiKey)
+        .setApiBase(base.toString().replaceAll("/+$", ""))
+        .build();
   }
 
   static int port(String variable, String text) {

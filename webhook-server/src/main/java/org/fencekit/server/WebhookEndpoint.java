@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.server.Handler;
@@ -76,6 +77,7 @@ final class WebhookEndpoint extends Handler.Abstract {
   private final StripeSignature signature;
   private final Clock clock;
   private final SessionMapping mapping;
+  private final SuccessPage successPage;
   private final PrometheusMeterRegistry registry;
   private final int maxBodyBytes;
   private final Duration bodyTimeout;
@@ -96,12 +98,14 @@ final class WebhookEndpoint extends Handler.Abstract {
       Duration tolerance,
       Clock clock,
       SessionMapping mapping,
+      SuccessPage successPage,
       PrometheusMeterRegistry registry,
       Limits limits) {
     this.handler = handler;
     this.signature = new StripeSignature(secrets, tolerance.toSeconds());
     this.clock = clock;
     this.mapping = mapping;
+    this.successPage = successPage;
     this.registry = registry;
     this.maxBodyBytes = limits.maxBodyBytes();
     this.bodyTimeout = limits.bodyTimeout();
@@ -163,6 +167,37 @@ final class WebhookEndpoint extends Handler.Abstract {
                     answer(response, callback, result.ok() ? 200 : 503, result.json(), false);
                   }
                 });
+        return true;
+      }
+      case SuccessPage.PATH -> {
+        if (!method.equals("GET")) {
+          response.getHeaders().put(HttpHeader.ALLOW, "GET");
+          return answer(response, callback, 405, error("method_not_allowed", "use GET"), false);
+        }
+        if (successPage == null) {
+          return answer(
+              response,
+              callback,
+              404,
+              error(
+                  "success_page_off",
+                  "this server has no Stripe API key: set STRIPE_API_KEY to serve the success"
+                      + " page"),
+              false);
+        }
+        if (draining) {
+          return shuttingDown(response, callback, false);
+        }
+        String sessionId = Request.extractQueryParameters(request).getValue("session_id");
+        dispatch(
+            request,
+            response,
+            callback,
+            false,
+            () -> {
+              SuccessPage.Result shown = successPage.fulfil(sessionId);
+              return new Answer(shown.state().httpStatus(), shown.json());
+            });
         return true;
       }
       case "/metrics" -> {
@@ -304,6 +339,20 @@ final class WebhookEndpoint extends Handler.Abstract {
       return;
     }
     CheckoutEvent event = (CheckoutEvent) checked;
+    dispatch(request, response, callback, true, () -> handle(event));
+  }
+
+  /**
+   * Runs {@code work} on the delivery pool and answers what it returns; answers 503 overloaded if
+   * no slot frees up within the queue time, and 503 shutting_down if the server began draining
+   * meanwhile.
+   */
+  private void dispatch(
+      Request request,
+      Response response,
+      Callback callback,
+      boolean webhook,
+      Supplier<Answer> work) {
     AtomicBoolean taken = new AtomicBoolean();
     inFlight.incrementAndGet();
     Runnable delivery =
@@ -313,11 +362,11 @@ final class WebhookEndpoint extends Handler.Abstract {
           }
           try {
             if (draining) {
-              shuttingDown(response, callback, true);
+              shuttingDown(response, callback, webhook);
               return;
             }
-            Answer answer = handle(event);
-            answer(response, callback, answer.status(), answer.body(), true);
+            Answer answer = work.get();
+            answer(response, callback, answer.status(), answer.body(), webhook);
           } finally {
             inFlight.decrementAndGet();
           }
@@ -327,7 +376,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     } catch (RejectedExecutionException e) {
       taken.set(true);
       inFlight.decrementAndGet();
-      overloaded(response, callback);
+      overloaded(response, callback, webhook);
       return;
     }
     request
@@ -337,14 +386,14 @@ final class WebhookEndpoint extends Handler.Abstract {
             () -> {
               if (taken.compareAndSet(false, true)) {
                 inFlight.decrementAndGet();
-                overloaded(response, callback);
+                overloaded(response, callback, webhook);
               }
             },
             queueTime.toMillis(),
             TimeUnit.MILLISECONDS);
   }
 
-  private boolean overloaded(Response response, Callback callback) {
+  private boolean overloaded(Response response, Callback callback, boolean webhook) {
     response.getHeaders().put(HttpHeader.RETRY_AFTER, RETRY_AFTER);
     return answer(
         response,
@@ -353,10 +402,11 @@ final class WebhookEndpoint extends Handler.Abstract {
         error(
             "overloaded",
             slots
-                + " deliveries are being handled and this one waited "
+                + " requests are being handled and this one waited "
                 + queueTime.toMillis()
-                + " ms for a slot; Stripe will retry"),
-        true);
+                + " ms for a slot; "
+                + (webhook ? "Stripe will retry" : "try again after Retry-After")),
+        webhook);
   }
 
   /** 503 shutting_down with Retry-After; counted as a webhook answer if {@code webhook}. */

@@ -1,5 +1,6 @@
 package org.fencekit.server;
 
+import com.stripe.StripeClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Stripe Checkout webhook endpoint over an {@link OrderStore}, on Jetty: {@code POST /webhook}
- * (signature checked with stripe-java, mapped, fulfilled by a {@link FulfilmentHandler}), {@code
- * GET /health} and {@code GET /metrics} (Prometheus text).
+ * (signature checked, mapped, fulfilled by a {@link FulfilmentHandler}), {@code GET
+ * /checkout/success?session_id=...} (the {@link SuccessPage}, when {@link Builder#successPage} is
+ * set), {@code GET /health} and {@code GET /metrics} (Prometheus text).
  *
  * <ul>
  *   <li>a body is read without holding a thread, and must arrive whole within {@code bodyTimeout}
@@ -83,6 +85,9 @@ public final class WebhookServer implements AutoCloseable {
             builder.tolerance,
             builder.clock,
             builder.mapping,
+            builder.stripe == null
+                ? null
+                : new SuccessPage(builder.stripe, builder.mapping, handler),
             registry,
             new WebhookEndpoint.Limits(
                 MAX_BODY_BYTES,
@@ -224,6 +229,7 @@ public final class WebhookServer implements AutoCloseable {
     private Duration queueTime = Duration.ofSeconds(5);
     private Duration stopTimeout = Duration.ofSeconds(120);
     private UnaryOperator<FulfilmentHandler.Builder> handlerSettings = b -> b;
+    private StripeClient stripe;
 
     private Builder(OrderStore store, Provider provider) {
       this.store = Objects.requireNonNull(store, "store");
@@ -318,6 +324,16 @@ public final class WebhookServer implements AutoCloseable {
     /** How long {@link WebhookServer#close()} waits for deliveries in flight; 120 s by default. */
     public Builder stopTimeout(Duration stopTimeout) {
       this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
+      return this;
+    }
+
+    /**
+     * Serves the success page ({@link SuccessPage}, {@code GET /checkout/success?session_id=...})
+     * with this client, whose API key fixes the account and mode; without one that route answers
+     * 404 {@code success_page_off}.
+     */
+    public Builder successPage(StripeClient stripe) {
+      this.stripe = Objects.requireNonNull(stripe, "stripe");
       return this;
     }
 
