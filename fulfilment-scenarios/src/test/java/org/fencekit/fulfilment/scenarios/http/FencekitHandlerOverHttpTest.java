@@ -5,20 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.Provider;
@@ -99,63 +92,39 @@ class FencekitHandlerOverHttpTest {
   @Test
   void fencekitsHandlerWithHeartbeatsHoldsEveryScenarioWithoutACrash() throws IOException {
     int providerPort = LoopbackPorts.closed();
-    ExecutorService threads = Executors.newCachedThreadPool();
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try (FulfilmentHandler handler =
-        FulfilmentHandler.builder(new MemoryOrderStore(), overHttp(client, providerPort))
-            .lease(Duration.ofSeconds(2))
-            .providerTimeout(Duration.ofSeconds(20))
-            .build()) {
-      HttpServer endpoint =
-          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 32);
-      endpoint.setExecutor(threads);
-      endpoint.createContext(
-          "/webhook",
-          exchange -> {
-            try (exchange) {
-              String body =
-                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-              int status;
-              try {
-                status = handler.handle(event(body)).httpStatus();
-              } catch (RuntimeException e) { // the runner's unsigned probe, "{}"
-                status = 400;
-              }
-              answer(exchange, status);
-            }
-          });
-      endpoint.start();
-      try {
-        Captured run =
-            Captured.run(
-                "--endpoint",
-                "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/webhook",
-                "--secret",
-                "whsec_test_fencekit_handler",
-                "--provider-port",
-                String.valueOf(providerPort),
-                "--lease",
-                "2s",
-                "--replay-dir",
-                dir.toString());
-        assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
-        assertTrue(
-            run.out().contains("13 held, 0 FAILED, 2 skipped"), "s04 and s05 need a crash: " + run);
-        assertTrue(
-            run.out().matches("(?s).*s01_\\S+ +held +answers (409 200|200 409);.*"),
-            "s01's loser asked to retry: " + run);
-        assertTrue(
-            run.out().matches("(?s).*s02_\\S+ +held +answers 500 409 .*"),
-            "s02: the heartbeat kept the lease, so d2 was asked to retry: " + run);
-      } finally {
-        endpoint.stop(0);
-      }
-    } finally {
-      threads.shutdownNow();
+            FulfilmentHandler.builder(new MemoryOrderStore(), overHttp(client, providerPort))
+                .lease(Duration.ofSeconds(2))
+                .providerTimeout(Duration.ofSeconds(20))
+                .build();
+        JavaEndpoint endpoint =
+            new JavaEndpoint(
+                body -> {
+                  CheckoutEvent event;
+                  try {
+                    event = event(body);
+                  } catch (RuntimeException e) { // the runner's unsigned probe, "{}"
+                    return 400;
+                  }
+                  return handler.handle(event).httpStatus();
+                })) {
+      Captured run =
+          Captured.run(
+              "--endpoint", endpoint.url(),
+              "--secret", "whsec_test_fencekit_handler",
+              "--provider-port", String.valueOf(providerPort),
+              "--lease", "2s",
+              "--replay-dir", dir.toString());
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(
+          run.out().contains("13 held, 0 FAILED, 2 skipped"), "s04 and s05 need a crash: " + run);
+      assertTrue(
+          run.out().matches("(?s).*s01_\\S+ +held +answers (409 200|200 409);.*"),
+          "s01's loser asked to retry: " + run);
+      assertTrue(
+          run.out().matches("(?s).*s02_\\S+ +held +answers 500 409 .*"),
+          "s02: the heartbeat kept the lease, so d2 was asked to retry: " + run);
     }
-  }
-
-  private static void answer(HttpExchange exchange, int status) throws IOException {
-    exchange.sendResponseHeaders(status, -1);
   }
 }
