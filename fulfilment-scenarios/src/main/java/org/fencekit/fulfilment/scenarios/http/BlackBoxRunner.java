@@ -146,7 +146,7 @@ public final class BlackBoxRunner {
         }
       }
       if (options.lease != null) {
-        lease = DurationText.parse("--lease", options.lease);
+        lease = DurationText.parse("--lease", HttpRun.shorten(options.lease)); // echoed, bounded
       }
       if (lease == null) {
         throw new IllegalArgumentException(
@@ -154,9 +154,9 @@ public final class BlackBoxRunner {
       }
       if (lease.compareTo(SHORTEST_LEASE) < 0 || lease.compareTo(LONGEST_LEASE) > 0) {
         throw new IllegalArgumentException(
-            "--lease must be 500ms to 5m (the scenarios wait real multiples of it), got '"
-                + options.lease
-                + "'");
+            "--lease must be 500ms to 5m (the scenarios wait real multiples of it), got "
+                + lease.toMillis()
+                + "ms");
       }
       Set<HttpScenario> chosen = new LinkedHashSet<>();
       for (String name : options.scenarios) {
@@ -304,7 +304,7 @@ public final class BlackBoxRunner {
             scenario,
             context.control().canCrash()
                 ? playOne(scenario, context)
-                : Outcome.skipped(scenario, "skipped: needs --launch or --restart-command"));
+                : Outcome.skipped(scenario, "needs --launch or --restart-command"));
       }
     }
     for (HttpScenario scenario : scenarios) {

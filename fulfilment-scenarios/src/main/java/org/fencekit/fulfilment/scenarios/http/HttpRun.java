@@ -1,9 +1,11 @@
 package org.fencekit.fulfilment.scenarios.http;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -228,11 +230,11 @@ final class HttpRun {
     CompletableFuture<Answer> answer =
         context
             .client()
-            .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+            .sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
             .handle(
                 (response, thrown) ->
                     response != null
-                        ? new Answer(number, event, response.statusCode(), shorten(response.body()))
+                        ? new Answer(number, event, response.statusCode(), head(response.body()))
                         : new Answer(number, event, -1, why(thrown)))
             .thenApply(this::answered);
     synchronized (this) {
@@ -581,6 +583,15 @@ final class HttpRun {
       return "(timed out)";
     }
     return "(" + shorten(cause.getClass().getSimpleName() + ": " + cause.getMessage()) + ")";
+  }
+
+  /** The start of an answer's body, as {@link #shorten} prints it: at most 4 KiB is read. */
+  private static String head(InputStream body) {
+    try (body) {
+      return shorten(new String(body.readNBytes(4096), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return "(the body could not be read: " + e.getClass().getSimpleName() + ")";
+    }
   }
 
   /** {@code text} on one line, printable ASCII, at most 120 characters. */

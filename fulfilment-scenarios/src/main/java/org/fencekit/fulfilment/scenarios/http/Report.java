@@ -3,6 +3,7 @@ package org.fencekit.fulfilment.scenarios.http;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
@@ -70,8 +71,10 @@ final class Report {
           .append("\n  if this fails, check: ")
           .append(outcome.scenario().ifThisFails())
           .append("\n  orders: ");
-      outcome.orders().forEach((name, id) -> out.append(name).append('=').append(id).append(' '));
-      out.append("\n  what happened (clock since the scenario started):\n");
+      List<String> orders = new ArrayList<>();
+      outcome.orders().forEach((name, id) -> orders.add(name + "=" + id));
+      out.append(String.join(", ", orders))
+          .append("\n  what happened (clock since the scenario started):\n");
       for (String line : outcome.timeline()) {
         out.append("  ").append(line).append('\n');
       }

@@ -3,20 +3,13 @@ package org.fencekit.fulfilment.scenarios.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.Executors;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,49 +39,37 @@ class RunnerCatchesWrongJavaEndpointsTest {
   private Captured against(Mistake mistake, String scenario) throws IOException {
     int providerPort = LoopbackPorts.closed();
     HttpClient client = HttpClient.newHttpClient();
-    HttpServer endpoint =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-    endpoint.setExecutor(Executors.newCachedThreadPool());
-    endpoint.createContext(
-        "/webhook",
-        exchange -> {
-          try (exchange) {
-            String body =
-                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            if (mistake == Mistake.ALWAYS_RETRY) {
-              answer(exchange, 503);
-              return;
-            }
-            if (mistake == Mistake.BUYS_UNPAID && body.contains("\"data\"")) {
-              JsonObject session =
-                  JsonParser.parseString(body)
-                      .getAsJsonObject()
-                      .getAsJsonObject("data")
-                      .getAsJsonObject("object");
-              String order = session.get("id").getAsString();
-              client.send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + providerPort + "/purchases"))
-                      .header("Idempotency-Key", "k-" + order)
-                      .POST(
-                          HttpRequest.BodyPublishers.ofString(
-                              "{\"order\":\""
-                                  + order
-                                  + "\",\"product\":\"esim-eu-5gb\","
-                                  + "\"quantity\":1}"))
-                      .build(),
-                  HttpResponse.BodyHandlers.discarding());
-            }
-            answer(exchange, 200);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    JavaEndpoint.Handler handler =
+        body -> {
+          if (mistake == Mistake.ALWAYS_RETRY) {
+            return 503;
           }
-        });
-    endpoint.start();
-    try {
+          if (mistake == Mistake.BUYS_UNPAID && body.contains("\"data\"")) {
+            String order =
+                JsonParser.parseString(body)
+                    .getAsJsonObject()
+                    .getAsJsonObject("data")
+                    .getAsJsonObject("object")
+                    .get("id")
+                    .getAsString();
+            client.send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + providerPort + "/purchases"))
+                    .header("Idempotency-Key", "k-" + order)
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"order\":\""
+                                + order
+                                + "\",\"product\":\"esim-eu-5gb\",\"quantity\":1}"))
+                    .build(),
+                HttpResponse.BodyHandlers.discarding());
+          }
+          return 200;
+        };
+    try (JavaEndpoint endpoint = new JavaEndpoint(handler)) {
       return Captured.run(
           "--endpoint",
-          "http://127.0.0.1:" + endpoint.getAddress().getPort() + "/webhook",
+          endpoint.url(),
           "--secret",
           SECRET,
           "--provider-port",
@@ -99,13 +80,7 @@ class RunnerCatchesWrongJavaEndpointsTest {
           dir.toString(),
           "--scenario",
           scenario);
-    } finally {
-      endpoint.stop(0);
     }
-  }
-
-  private static void answer(HttpExchange exchange, int status) throws IOException {
-    exchange.sendResponseHeaders(status, -1);
   }
 
   @Test

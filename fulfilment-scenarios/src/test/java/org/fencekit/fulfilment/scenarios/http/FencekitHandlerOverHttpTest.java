@@ -1,0 +1,130 @@
+package org.fencekit.fulfilment.scenarios.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.fencekit.fulfilment.CheckoutEvent;
+import org.fencekit.fulfilment.FulfilmentHandler;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.fulfilment.ProviderException;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.testsupport.LoopbackPorts;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The control that is right in another way: fencekit's own {@link FulfilmentHandler}, which
+ * heartbeats (a hung call keeps its lease, so later deliveries are answered 409) and answers 500
+ * and 503 for a retry, behind a small HTTP endpoint, holds every scenario the runner plays without
+ * a crash. (It checks no signature: it is the handler's behaviour under test, not a server.)
+ */
+@Timeout(120)
+class FencekitHandlerOverHttpTest {
+
+  @TempDir Path dir;
+
+  /** Buys from the runner's provider by its protocol, as a user's client would. */
+  private static Provider overHttp(HttpClient client, int providerPort) {
+    return purchase -> {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + providerPort + "/purchases"))
+              .timeout(Duration.ofSeconds(20))
+              .header("Content-Type", "application/json")
+              .header("Idempotency-Key", purchase.idempotencyKey())
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"order\":\""
+                          + purchase.sessionId()
+                          + "\",\"product\":\""
+                          + purchase.productId()
+                          + "\",\"quantity\":"
+                          + purchase.quantity()
+                          + "}"))
+              .build();
+      HttpResponse<String> response;
+      try {
+        response = client.send(request, HttpResponse.BodyHandlers.ofString());
+      } catch (IOException e) {
+        throw ProviderException.outcomeUnknown("the provider call failed: " + e, e);
+      }
+      if (response.statusCode() == 200) {
+        JsonObject item = JsonParser.parseString(response.body()).getAsJsonObject();
+        return new Item(item.get("item_id").getAsString(), item.get("payload").getAsString());
+      }
+      if (response.statusCode() >= 400 && response.statusCode() < 500) {
+        throw ProviderException.nothingBought("refused: " + response.statusCode());
+      }
+      throw ProviderException.outcomeUnknown("provider answered " + response.statusCode(), null);
+    };
+  }
+
+  private static CheckoutEvent event(String body) {
+    JsonObject json = JsonParser.parseString(body).getAsJsonObject();
+    JsonObject session = json.getAsJsonObject("data").getAsJsonObject("object");
+    JsonObject metadata = session.getAsJsonObject("metadata");
+    OrderSnapshot order =
+        new OrderSnapshot(
+            session.get("id").getAsString(),
+            metadata.get("product_id").getAsString(),
+            Integer.parseInt(metadata.get("quantity").getAsString()),
+            session.getAsJsonObject("customer_details").get("email").getAsString(),
+            session.get("amount_total").getAsLong(),
+            session.get("currency").getAsString());
+    return CheckoutEvent.of(
+        json.get("id").getAsString(),
+        json.get("type").getAsString(),
+        session.get("payment_status").getAsString(),
+        order);
+  }
+
+  @Test
+  void fencekitsHandlerWithHeartbeatsHoldsEveryScenarioWithoutACrash() throws IOException {
+    int providerPort = LoopbackPorts.closed();
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    try (FulfilmentHandler handler =
+            FulfilmentHandler.builder(new MemoryOrderStore(), overHttp(client, providerPort))
+                .lease(Duration.ofSeconds(2))
+                .providerTimeout(Duration.ofSeconds(20))
+                .build();
+        JavaEndpoint endpoint =
+            new JavaEndpoint(
+                body -> {
+                  CheckoutEvent event;
+                  try {
+                    event = event(body);
+                  } catch (RuntimeException e) { // the runner's unsigned probe, "{}"
+                    return 400;
+                  }
+                  return handler.handle(event).httpStatus();
+                })) {
+      Captured run =
+          Captured.run(
+              "--endpoint", endpoint.url(),
+              "--secret", "whsec_test_fencekit_handler",
+              "--provider-port", String.valueOf(providerPort),
+              "--lease", "2s",
+              "--replay-dir", dir.toString());
+      assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+      assertTrue(
+          run.out().contains("13 held, 0 FAILED, 2 skipped"), "s04 and s05 need a crash: " + run);
+      assertTrue(
+          run.out().matches("(?s).*s01_\\S+ +held +answers (409 200|200 409);.*"),
+          "s01's loser asked to retry: " + run);
+      assertTrue(
+          run.out().matches("(?s).*s02_\\S+ +held +answers 500 409 .*"),
+          "s02: the heartbeat kept the lease, so d2 was asked to retry: " + run);
+    }
+  }
+}
