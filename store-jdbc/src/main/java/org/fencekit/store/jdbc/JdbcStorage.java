@@ -462,6 +462,36 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
     return text.toString();
   }
 
+  /**
+   * An order inside an atomic step: its statements run on the step's connection with the store's
+   * query timeout, each closed after its run. A dialect extends it with what it reads or recognises
+   * differently.
+   */
+  protected class StepOrder extends JdbcLockedOrder {
+
+    private final Tx tx;
+
+    /**
+     * @param tx the step's transaction
+     * @param sessionId the order of the step
+     * @param sql the statements an order step runs
+     */
+    protected StepOrder(Tx tx, String sessionId, Statements sql) {
+      super(backend, target, sessionId, sql);
+      this.tx = tx;
+    }
+
+    @Override
+    protected PreparedStatement prepare(String statementSql) throws SQLException {
+      return JdbcStorage.this.prepare(tx.connection, statementSql);
+    }
+
+    @Override
+    protected void release(PreparedStatement statement) throws SQLException {
+      statement.close();
+    }
+  }
+
   /** Work inside {@link #transaction}, on its connection. */
   @FunctionalInterface
   protected interface TxWork<T> {

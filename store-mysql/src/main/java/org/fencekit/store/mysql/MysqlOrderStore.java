@@ -2,14 +2,20 @@ package org.fencekit.store.mysql;
 
 import com.zaxxer.hikari.HikariConfig;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.PooledStoreBuilder;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * An {@link OrderStore} on MySQL 8.0.16+ or MariaDB 10.6+ (InnoDB), one row per order, safe for any
@@ -26,10 +32,11 @@ import org.fencekit.store.spi.OrderStateMachine;
  * <p>Per call: validate every argument before a connection is borrowed; unless {@link
  * Builder#singleStatementFastPath} is off, try a claim as one auto-commit {@code INSERT} of the
  * record the state machine builds for a fresh order (a duplicate key means the order exists, and
- * nothing happened); otherwise, and then, one READ COMMITTED transaction that reads the order's row
- * {@code FOR UPDATE}, decides with {@link OrderStateMachine}, writes the row (or a superseded
- * complete's orphan) and commits ({@link MysqlStorage}). A first claim that lost the insert race is
- * decided again against the winner's row.
+ * nothing happened), and the current owner's complete as one auto-commit conditional {@code UPDATE}
+ * and a read of what it wrote ({@link #write}); otherwise, and then, one READ COMMITTED transaction
+ * that reads the order's row {@code FOR UPDATE}, decides with {@link OrderStateMachine}, writes the
+ * row (or a superseded complete's orphan) and commits ({@link MysqlStorage}). A first claim that
+ * lost the insert race is decided again against the winner's row.
  *
  * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
  * the failure hit the COMMIT of a transaction that wrote, or the fast path's insert after it was
@@ -78,6 +85,26 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
   }
 
   /**
+   * With the fast path, the current owner's complete is first one auto-commit conditional {@code
+   * UPDATE} and a read of the row it wrote; the state machine decides again on that row's pre-image
+   * ({@link FastSettle}), and its answer is the call's. Where the statement writes nothing
+   * (superseded, replay, unknown order), nothing happened, and the locking transaction decides (and
+   * records a superseded complete's orphan). A fail or an extend always takes the transaction:
+   * without {@code RETURNING}, a read after them could already show a later write.
+   */
+  @Override
+  protected WriteResult write(WriteRequest request) {
+    if (fastPath && request instanceof WriteRequest.Complete complete) {
+      Instant now = OrderStateMachine.now(clock);
+      Optional<OrderRecord> written = storage.completeFast(complete, now);
+      if (written.isPresent()) {
+        return FastSettle.decided(MysqlStorage.BACKEND, written.get(), request, now);
+      }
+    }
+    return super.write(request);
+  }
+
+  /**
    * Closes the pool if the store built it from a JDBC URL; a DataSource you gave stays open.
    * Idempotent. Calls after this throw {@link IllegalStateException}.
    */
@@ -123,9 +150,11 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
 
     /**
      * Whether a claim is first tried as one auto-commit insert of a fresh order (one round trip
-     * where the transaction is three), falling back to the locking transaction when the order
-     * exists; default true. A claim of an order that exists pays the refused insert on top, so turn
-     * it off (false) where most claims are of orders claimed before.
+     * where the transaction is three), and the current owner's complete as one auto-commit
+     * conditional update and a read (two), falling back to the locking transaction when the
+     * statement writes nothing; default true. A claim of an order that exists, or a superseded
+     * complete, pays the statement on top, so turn it off (false) where most claims are of orders
+     * claimed before.
      *
      * @return this builder
      */
@@ -161,7 +190,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
               "orders " + tables.orders(),
               "orphans " + tables.orphans(),
               singleStatementFastPath
-                  ? "single-statement first claims"
+                  ? "single-statement first claims and completes"
                   : "locking transactions only");
       return new MysqlOrderStore(storage, clock, singleStatementFastPath, description);
     }

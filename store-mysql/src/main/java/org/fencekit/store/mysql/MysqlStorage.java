@@ -7,13 +7,18 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * The MySQL {@link org.fencekit.store.spi.Storage}: {@link JdbcStorage}'s locking transactions
@@ -108,17 +113,7 @@ final class MysqlStorage extends JdbcStorage {
 
   @Override
   protected JdbcLockedOrder lockedOrder(Tx tx, String sessionId) {
-    return new JdbcLockedOrder(BACKEND, target(), sessionId, sql.steps()) {
-      @Override
-      protected PreparedStatement prepare(String statementSql) throws SQLException {
-        return MysqlStorage.this.prepare(tx.connection(), statementSql);
-      }
-
-      @Override
-      protected void release(PreparedStatement statement) throws SQLException {
-        statement.close();
-      }
-
+    return new StepOrder(tx, sessionId, sql.steps()) {
       @Override
       protected boolean duplicateKey(SQLException e) {
         return e.getErrorCode() == DUPLICATE_KEY;
@@ -152,6 +147,58 @@ final class MysqlStorage extends JdbcStorage {
         },
         false,
         true);
+  }
+
+  /**
+   * The fast path's complete: complete-fast.sql alone in auto-commit, then, where it wrote, the row
+   * read back (exact: a PROVISIONED order never changes again).
+   *
+   * @param complete the validated complete
+   * @param now the call's time, at millisecond precision
+   * @return the row as written, or empty if the statement wrote nothing (superseded, replay,
+   *     unknown order, or the server rolled it back with 1213 or 1205): the caller then decides in
+   *     a transaction
+   * @throws StoreUnavailableException outcome unknown, if the statement was sent and not answered,
+   *     or if it wrote and the row could not be read back (a retry is a replay, answered Written)
+   */
+  Optional<OrderRecord> completeFast(WriteRequest.Complete complete, Instant now) {
+    ClaimId claimId = complete.claimId();
+    boolean wrote =
+        single(
+            "complete",
+            complete.sessionId(),
+            sql.completeFast(),
+            statement -> {
+              statement.setString(1, complete.item().providerOrderId());
+              statement.setString(2, complete.item().payload());
+              statement.setLong(3, claimId.fence());
+              statement.setString(4, claimId.nonce());
+              statement.setLong(5, now.toEpochMilli());
+              statement.setString(6, complete.sessionId());
+              statement.setLong(7, claimId.fence());
+              statement.setString(8, claimId.nonce());
+              return statement.executeUpdate() == 1;
+            },
+            false,
+            true);
+    if (!wrote) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(
+          read(complete.sessionId())
+              .orElseThrow(() -> new IllegalStateException("order deleted behind the store")));
+    } catch (StoreUnavailableException | IllegalStateException e) {
+      throw new StoreUnavailableException(
+          BACKEND,
+          "complete",
+          complete.sessionId(),
+          true,
+          "the complete was written, but reading the order back failed ("
+              + e.getMessage()
+              + "); retry the call: the retry is a replay, answered Written",
+          e);
+    }
   }
 
   @Override

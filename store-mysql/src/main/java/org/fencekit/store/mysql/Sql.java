@@ -9,9 +9,9 @@ import org.fencekit.store.jdbc.SqlTemplates;
  * The store's SQL, read once ({@link SqlTemplates}) and bound to the configured names, which {@code
  * Validate.identifier} has checked and which go into SQL in backquotes, as given (MySQL on Linux
  * keeps a table name's case). Every value travels as a bound parameter. Beside the statements all
- * SQL stores or the row-locking ones share, MySQL has its own inserts (no {@code ON CONFLICT}), its
- * admin listings (a range starts at the cursor only when its key is spelt out) and its migration
- * lock.
+ * SQL stores or the row-locking ones share, MySQL has its own inserts (no {@code ON CONFLICT}), the
+ * fast path's complete, its admin listings (a range starts at the cursor only when its key is spelt
+ * out) and its migration lock.
  */
 record Sql(
     SqlTemplates templates,
@@ -20,6 +20,7 @@ record Sql(
     String releaseMigrations,
     String selectOrder,
     String insertOrder,
+    String completeFast,
     String selectOrphans,
     JdbcLockedOrder.Statements steps,
     JdbcAdminStorage.AdminStatements admin) {
@@ -44,6 +45,7 @@ record Sql(
         sql.statement("release-migrations.sql"),
         sql.statement(SqlTemplates.SHARED + "select-order.sql"),
         insertOrder,
+        sql.statement("complete-fast.sql"),
         sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
         new JdbcLockedOrder.Statements(
             sql.statement(SqlTemplates.SHARED + "lock-order.sql"),

@@ -18,12 +18,16 @@ UPDATE fencekit_orders SET failures = 1, failed_since = updated_at
 ALTER TABLE fencekit_orphans ADD COLUMN reconciled_note TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 ALTER TABLE fencekit_orphans ADD COLUMN reconciled_at BIGINT;
 
--- One index per listing, in the listing's order. MySQL has no partial index: each leads with what
--- selects the listing's rows (reconciled_at IS NULL; status = 'FAILED'), or ranges over a column
--- that is NULL outside it (lease_expires_at is NULL unless a claim is held).
+-- When an unreconciled orphan was recorded, NULL once it is reconciled: what MySQL has instead of
+-- a partial index is an index over a column that is NULL outside the listing (a range skips NULLs).
+-- (An index led by reconciled_at would be read from its first NULL and filtered, not sought.)
+ALTER TABLE fencekit_orphans ADD COLUMN unreconciled_at BIGINT
+  GENERATED ALWAYS AS (IF(reconciled_at IS NULL, recorded_at, NULL)) STORED;
+
+-- One index per listing, in the listing's order, each range holding only the listing's rows:
+-- unreconciled_at and lease_expires_at are NULL outside theirs, status leads the failed one.
 CREATE INDEX fencekit_orphans_unreconciled
-    ON fencekit_orphans (reconciled_at, recorded_at, session_id, claim_fence, claim_nonce,
-                         provider_order_id);
+    ON fencekit_orphans (unreconciled_at, session_id, claim_fence, claim_nonce, provider_order_id);
 CREATE INDEX fencekit_orders_claims ON fencekit_orders (lease_expires_at, session_id);
 CREATE INDEX fencekit_orders_failed ON fencekit_orders (status, failed_since, session_id);
 

@@ -325,14 +325,12 @@ final class PostgresStorage extends JdbcStorage {
   }
 
   /** One order inside a locking transaction: its row is locked by the first read. */
-  private final class PostgresLockedOrder extends JdbcLockedOrder {
+  private final class PostgresLockedOrder extends StepOrder {
 
-    private final Tx tx;
     private Instant serverNow;
 
     PostgresLockedOrder(Tx tx, String sessionId) {
-      super(BACKEND, target(), sessionId, sql.forSteps(serverTime));
-      this.tx = tx;
+      super(tx, sessionId, sql.forSteps(serverTime));
     }
 
     @Override
@@ -355,16 +353,6 @@ final class PostgresStorage extends JdbcStorage {
         current(); // the time comes with the locking read
       }
       return Optional.ofNullable(serverNow);
-    }
-
-    @Override
-    protected PreparedStatement prepare(String statementSql) throws SQLException {
-      return PostgresStorage.this.prepare(tx.connection(), statementSql);
-    }
-
-    @Override
-    protected void release(PreparedStatement statement) throws SQLException {
-      statement.close();
     }
   }
 }

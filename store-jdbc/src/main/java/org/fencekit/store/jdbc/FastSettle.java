@@ -1,0 +1,88 @@
+package org.fencekit.store.jdbc;
+
+import java.time.Instant;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.WriteResult;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.WriteRequest;
+
+/**
+ * The check of a single-statement settle against the state machine, for the SQL stores' fast paths:
+ * given the row a conditional {@code UPDATE} wrote for the current owner's complete, fail or
+ * extend, the machine decides again on the row's pre-image as far as its Written branch reads it,
+ * and its answer is the call's; a row other than the machine's record is a drift between the SQL
+ * and the machine (a bug), thrown as {@link IllegalStateException}, never answered.
+ */
+public final class FastSettle {
+
+  private FastSettle() {}
+
+  /**
+   * The machine's answer for a settle a single statement wrote as {@code written} at {@code now}.
+   *
+   * @param backend the store's name, for the message
+   * @throws IllegalStateException if the machine's record is not exactly {@code written}
+   */
+  public static WriteResult decided(
+      String backend, OrderRecord written, WriteRequest request, Instant now) {
+    OrderStateMachine.WriteDecision decision =
+        OrderStateMachine.write(preImage(written, request), request, now);
+    if (!(decision.result() instanceof WriteResult.Written) || !written.equals(decision.next())) {
+      throw drifted(backend, request.operation(), written, decision.next());
+    }
+    return decision.result();
+  }
+
+  /**
+   * The order before a settle as far as the machine's Written branch reads it: the columns the
+   * statement kept, and the token that matched as the current claim. What the statement overwrote
+   * and the branch does not read stands in as it is now: for a complete or fail the claim's times
+   * (the call's time) and status (PENDING, as under any claim), no item and no settledBy (the WHERE
+   * clause ruled out a replay), and for a fail one failure fewer (no failedSince if none is left);
+   * for an extend the lease and updatedAt.
+   */
+  static OrderRecord preImage(OrderRecord written, WriteRequest request) {
+    if (request instanceof WriteRequest.Extend) {
+      return written;
+    }
+    Instant at = written.updatedAt();
+    boolean fail = request instanceof WriteRequest.Fail;
+    String lastError = fail ? null : written.lastError();
+    // a fail counted itself: before it, one failure fewer, and no failedSince if it was the first
+    int failures = fail ? written.failures() - 1 : written.failures();
+    Instant failedSince = failures == 0 ? null : written.failedSince();
+    return new OrderRecord(
+        written.snapshot(),
+        OrderStatus.PENDING,
+        null,
+        lastError,
+        request.claimId(),
+        at,
+        at,
+        written.fence(),
+        null,
+        at,
+        Math.max(failures, 0),
+        failedSince);
+  }
+
+  /** The failure when a single statement wrote other than the machine's record. */
+  public static IllegalStateException drifted(
+      String backend, String operation, OrderRecord written, OrderRecord machine) {
+    return new IllegalStateException(
+        backend
+            + " store: the single-statement "
+            + operation
+            + " of order '"
+            + written.sessionId()
+            + "' wrote "
+            + written
+            + " but the state machine's"
+            + " record is "
+            + machine
+            + ": the fast path's SQL and OrderStateMachine disagree, which"
+            + " is a bug in fencekit; build the store with singleStatementFastPath(false) and report"
+            + " it");
+  }
+}
