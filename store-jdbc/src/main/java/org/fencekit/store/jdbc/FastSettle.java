@@ -1,6 +1,9 @@
 package org.fencekit.store.jdbc;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
+import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.WriteResult;
@@ -32,6 +35,25 @@ public final class FastSettle {
       throw drifted(backend, request.operation(), written, decision.next());
     }
     return decision.result();
+  }
+
+  /**
+   * Binds the parameters of a dialect's complete-fast.sql, which every dialect takes in this order:
+   * 1 provider_order_id, 2 item_payload, 3 settled_fence, 4 settled_nonce (the token), 5 updated_at
+   * (now), 6 session_id, 7 and 8 the token's fence and nonce.
+   */
+  public static void bindComplete(
+      PreparedStatement statement, WriteRequest.Complete complete, Instant now)
+      throws SQLException {
+    ClaimId claimId = complete.claimId();
+    statement.setString(1, complete.item().providerOrderId());
+    statement.setString(2, complete.item().payload());
+    statement.setLong(3, claimId.fence());
+    statement.setString(4, claimId.nonce());
+    statement.setLong(5, now.toEpochMilli());
+    statement.setString(6, complete.sessionId());
+    statement.setLong(7, claimId.fence());
+    statement.setString(8, claimId.nonce());
   }
 
   /**

@@ -33,7 +33,7 @@ public final class Migrations {
    */
   public record Script(int version, String name) {
 
-    /** Where it is on the class path, for {@code dialect} ("sqlite", "postgres"). */
+    /** Where it is on the class path, for {@code dialect} ("sqlite", "postgres", "mysql"). */
     public String resource(String dialect) {
       return "/db/migration/fencekit/" + dialect + "/" + name;
     }

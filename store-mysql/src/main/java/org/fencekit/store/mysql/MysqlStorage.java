@@ -11,9 +11,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.jdbc.Migrations;
@@ -162,21 +162,13 @@ final class MysqlStorage extends JdbcStorage {
    *     or if it wrote and the row could not be read back (a retry is a replay, answered Written)
    */
   Optional<OrderRecord> completeFast(WriteRequest.Complete complete, Instant now) {
-    ClaimId claimId = complete.claimId();
     boolean wrote =
         single(
             "complete",
             complete.sessionId(),
             sql.completeFast(),
             statement -> {
-              statement.setString(1, complete.item().providerOrderId());
-              statement.setString(2, complete.item().payload());
-              statement.setLong(3, claimId.fence());
-              statement.setString(4, claimId.nonce());
-              statement.setLong(5, now.toEpochMilli());
-              statement.setString(6, complete.sessionId());
-              statement.setLong(7, claimId.fence());
-              statement.setString(8, claimId.nonce());
+              FastSettle.bindComplete(statement, complete, now);
               return statement.executeUpdate() == 1;
             },
             false,

@@ -50,6 +50,28 @@ class MysqlOrderStoreTest extends MysqlStoreTestSupport {
   }
 
   @Test
+  @DisplayName(
+      "the pool the store builds runs at READ COMMITTED, so a locking read of a missing order takes no gap lock")
+  void ownPoolIsReadCommitted() throws Exception {
+    MysqlOrderStore store = store(pooled());
+    try (Connection connection = store.storage().dataSource().getConnection()) {
+      String isolation;
+      try (ResultSet rows =
+          connection.createStatement().executeQuery("SELECT @@session.tx_isolation")) {
+        rows.next();
+        isolation = rows.getString(1);
+      } catch (java.sql.SQLException mysql8) { // MySQL 8 renamed it; MariaDB 10.11 has only this
+        try (ResultSet rows =
+            connection.createStatement().executeQuery("SELECT @@session.transaction_isolation")) {
+          rows.next();
+          isolation = rows.getString(1);
+        }
+      }
+      assertEquals("READ-COMMITTED", isolation);
+    }
+  }
+
+  @Test
   @DisplayName("text outside the Basic Multilingual Plane round-trips in every column")
   void supplementaryCharactersRoundTrip() {
     MysqlOrderStore store = store(pooled());

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.JdbcStorage;
@@ -150,12 +151,7 @@ final class PostgresStorage extends JdbcStorage {
           request.sessionId(),
           sql.completeFast(),
           statement -> {
-            statement.setString(1, complete.item().providerOrderId());
-            statement.setString(2, complete.item().payload());
-            statement.setLong(3, claimId.fence());
-            statement.setString(4, claimId.nonce());
-            statement.setLong(5, now.toEpochMilli());
-            bindToken(statement, 6, request);
+            FastSettle.bindComplete(statement, complete, now);
             return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
