@@ -24,7 +24,8 @@ final class StoreOptions {
       paramLabel = "SPEC",
       defaultValue = "${env:FENCEKIT_STORE}",
       description =
-          "the store: sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U, redis://HOST:PORT or"
+          "the store: sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U,"
+              + " jdbc:mysql://HOST:PORT/DB?user=U, redis://HOST:PORT or"
               + " redis-cluster:HOST:PORT,... (default: the FENCEKIT_STORE variable)")
   String store;
 

@@ -19,11 +19,13 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
    * The statements an order step runs.
    *
    * @param read reads the order by session id, listing {@link OrderRows#ORDER_COLUMNS}
-   * @param insertOrder creates the order unless it exists ({@code ON CONFLICT DO NOTHING}): the
-   *     {@link OrderRows#ORDER_COLUMNS}, then the store's extra columns
+   * @param insertOrder creates the order unless it exists ({@code ON CONFLICT DO NOTHING}, or an
+   *     error {@link #duplicateKey} recognises): the {@link OrderRows#ORDER_COLUMNS}, then the
+   *     store's extra columns
    * @param updateOrder sets the {@link OrderRows#STATE_COLUMNS}, then the store's extra columns,
    *     then {@code WHERE session_id = ?}
-   * @param insertOrphan records an orphan unless the same purchase is recorded already
+   * @param insertOrphan records an orphan unless the same purchase is recorded already (or fails
+   *     with an error {@link #duplicateKey} recognises)
    */
   public record Statements(
       String read, String insertOrder, String updateOrder, String insertOrphan) {}
@@ -73,6 +75,17 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
     return OrderRows.orderIfAny(statement).orElse(null);
   }
 
+  /**
+   * Whether {@code e}, thrown by the insert of an order or an orphan, says the row exists (another
+   * caller created the order first; the orphan is recorded already), for a dialect whose insert
+   * cannot skip an existing row without also skipping other errors (MySQL's {@code INSERT IGNORE}):
+   * the insert then reports that it wrote nothing. None by default ({@code ON CONFLICT DO NOTHING}
+   * inserts nothing instead).
+   */
+  protected boolean duplicateKey(SQLException e) {
+    return false;
+  }
+
   /** Whether a statement of the step changed a row, so its COMMIT may have landed. */
   public boolean wrote() {
     return wrote;
@@ -101,7 +114,14 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
             sql.insertOrder(),
             statement -> {
               bindExtraColumns(statement, OrderRows.bindOrder(statement, 1, record), record);
-              return statement.executeUpdate() == 1;
+              try {
+                return statement.executeUpdate() == 1;
+              } catch (SQLException e) {
+                if (duplicateKey(e)) {
+                  return false; // the server undid this statement only; the step goes on
+                }
+                throw e;
+              }
             });
     if (inserted) {
       wrote = true;
@@ -154,7 +174,14 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
             sql.insertOrphan(),
             statement -> {
               OrderRows.bindOrphan(statement, orphan);
-              return statement.executeUpdate() > 0;
+              try {
+                return statement.executeUpdate() > 0;
+              } catch (SQLException e) {
+                if (duplicateKey(e)) {
+                  return false; // recorded already; the server undid this statement only
+                }
+                throw e;
+              }
             });
     wrote |= added;
   }

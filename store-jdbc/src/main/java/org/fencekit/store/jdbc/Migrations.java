@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -32,7 +33,7 @@ public final class Migrations {
    */
   public record Script(int version, String name) {
 
-    /** Where it is on the class path, for {@code dialect} ("sqlite", "postgres"). */
+    /** Where it is on the class path, for {@code dialect} ("sqlite", "postgres", "mysql"). */
     public String resource(String dialect) {
       return "/db/migration/fencekit/" + dialect + "/" + name;
     }
@@ -128,6 +129,23 @@ public final class Migrations {
   public static List<Script> ensure(
       Connection connection, Probe probe, SqlTemplates sql, Origin origin, boolean create)
       throws SQLException {
+    return ensure(connection, probe, sql, origin, create, e -> false);
+  }
+
+  /**
+   * {@link #ensure(Connection, Probe, SqlTemplates, Origin, boolean)} for a dialect whose DDL
+   * commits each statement (MySQL), so a run cut short leaves some done: a statement that fails
+   * with an error {@code alreadyDone} recognises (a column or an index that exists) is skipped, and
+   * the scripts can run again until the last one records the version.
+   */
+  public static List<Script> ensure(
+      Connection connection,
+      Probe probe,
+      SqlTemplates sql,
+      Origin origin,
+      boolean create,
+      Predicate<SQLException> alreadyDone)
+      throws SQLException {
     int installed = installed(connection, probe);
     if (installed > LATEST) {
       throw new IllegalStateException(
@@ -177,7 +195,13 @@ public final class Migrations {
     try (Statement statement = connection.createStatement()) {
       for (Script script : run) {
         for (String ddl : statements(sql.statement(script.resource(origin.dialect())))) {
-          statement.execute(ddl);
+          try {
+            statement.execute(ddl);
+          } catch (SQLException e) {
+            if (!alreadyDone.test(e)) {
+              throw e;
+            }
+          }
         }
       }
     }

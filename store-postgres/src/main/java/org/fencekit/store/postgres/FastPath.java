@@ -10,6 +10,7 @@ import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.OrderStateMachine;
 import org.fencekit.store.spi.WriteRequest;
@@ -118,7 +119,7 @@ final class FastPath {
       OrderStateMachine.ClaimDecision decision =
           OrderStateMachine.claim(reclaimPreImage(written), request, now, nonce);
       if (!(decision.result() instanceof ClaimResult.Claimed) || !written.equals(decision.next())) {
-        throw drifted("claim", written, decision.next());
+        throw FastSettle.drifted("postgres", "claim", written, decision.next());
       }
       claims.hits.increment();
       return decision.result();
@@ -173,64 +174,9 @@ final class FastPath {
       counter.misses.increment();
       return null;
     }
-    OrderRecord written = row.get();
-    OrderStateMachine.WriteDecision decision =
-        OrderStateMachine.write(preImage(written, request), request, now);
-    if (!(decision.result() instanceof WriteResult.Written) || !written.equals(decision.next())) {
-      throw drifted(request.operation(), written, decision.next());
-    }
+    WriteResult decided = FastSettle.decided("postgres", row.get(), request, now);
     counter.hits.increment();
-    return decision.result();
-  }
-
-  /**
-   * The order before a settle as far as the machine's Written branch reads it: the columns the
-   * statement kept, and the token that matched as the current claim. What the statement overwrote
-   * and the branch does not read stands in as it is now: for a complete or fail the claim's times
-   * (the call's time) and status (PENDING, as under any claim), no item and no settledBy (the WHERE
-   * clause ruled out a replay), and for a fail one failure fewer (no failedSince if none is left);
-   * for an extend the lease and updatedAt.
-   */
-  private static OrderRecord preImage(OrderRecord written, WriteRequest request) {
-    if (request instanceof WriteRequest.Extend) {
-      return written;
-    }
-    Instant at = written.updatedAt();
-    boolean fail = request instanceof WriteRequest.Fail;
-    String lastError = fail ? null : written.lastError();
-    // a fail counted itself: before it, one failure fewer, and no failedSince if it was the first
-    int failures = fail ? written.failures() - 1 : written.failures();
-    Instant failedSince = failures == 0 ? null : written.failedSince();
-    return new OrderRecord(
-        written.snapshot(),
-        OrderStatus.PENDING,
-        null,
-        lastError,
-        request.claimId(),
-        at,
-        at,
-        written.fence(),
-        null,
-        at,
-        Math.max(failures, 0),
-        failedSince);
-  }
-
-  private IllegalStateException drifted(
-      String operation, OrderRecord written, OrderRecord machine) {
-    return new IllegalStateException(
-        "postgres store: the single-statement "
-            + operation
-            + " of order '"
-            + written.sessionId()
-            + "' wrote "
-            + written
-            + " but the state machine's"
-            + " record is "
-            + machine
-            + ": the fast path's SQL and OrderStateMachine disagree, which"
-            + " is a bug in fencekit; build the store with singleStatementFastPath(false) and report"
-            + " it");
+    return decided;
   }
 
   /** How many calls of {@code operation} the single statement decided. For tests. */

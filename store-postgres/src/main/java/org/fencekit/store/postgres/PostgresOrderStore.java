@@ -1,20 +1,17 @@
 package org.fencekit.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.StringJoiner;
-import java.util.concurrent.atomic.AtomicInteger;
-import javax.sql.DataSource;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.store.jdbc.JdbcStoreBuilder;
+import org.fencekit.store.jdbc.PooledStoreBuilder;
 import org.fencekit.store.spi.ClaimRequest;
-import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.FencedOrderStore;
 import org.fencekit.store.spi.Validate;
@@ -68,13 +65,14 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
   public static final String DEFAULT_ORPHANS_TABLE = JdbcStoreBuilder.DEFAULT_ORPHANS_TABLE;
 
   /** The default size of a pool the store builds from a JDBC URL. */
-  public static final int DEFAULT_MAXIMUM_POOL_SIZE = 10;
+  public static final int DEFAULT_MAXIMUM_POOL_SIZE = PooledStoreBuilder.DEFAULT_MAXIMUM_POOL_SIZE;
 
   /** How long a call waits for a connection from a pool the store builds, by default. */
-  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT =
+      PooledStoreBuilder.DEFAULT_CONNECTION_TIMEOUT;
 
   /** How long one statement may run (including waiting for an order's row lock), by default. */
-  public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_QUERY_TIMEOUT = PooledStoreBuilder.DEFAULT_QUERY_TIMEOUT;
 
   private final PostgresStorage storage;
   private final FastPath fastPath;
@@ -142,19 +140,15 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
    * Configures a {@link PostgresOrderStore}. Give exactly one of {@link #dataSource} (yours; you
    * close it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is
    * checked in {@link #build()}, whose exceptions name the property at fault. The clock, the table
-   * names and {@link #createSchema} are the SQL stores' shared settings ({@link JdbcStoreBuilder}).
+   * names, {@link #createSchema}, the connections and the query timeout are the SQL stores' shared
+   * settings ({@link PooledStoreBuilder}). The URL is a PostgreSQL JDBC URL ({@code
+   * jdbc:postgresql://host:5432/db?user=...}). Behind a transaction-pooling PgBouncer before 1.21,
+   * configure your own DataSource with {@code prepareThreshold=0} (or use {@link
+   * #pgBouncerBefore121} on a pool the store builds). pgjdbc counts the pool's validation timeout
+   * in whole seconds, so a borrow's validation waits up to 1 s.
    */
-  public static final class Builder extends JdbcStoreBuilder<Builder> {
+  public static final class Builder extends PooledStoreBuilder<Builder> {
 
-    private static final AtomicInteger POOLS = new AtomicInteger();
-
-    private DataSource dataSource;
-    private String jdbcUrl;
-    private String username;
-    private String password;
-    private Integer maximumPoolSize;
-    private Duration connectionTimeout;
-    private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
     private String schema;
     private boolean singleStatementFastPath = true;
     private boolean pgBouncerBefore121;
@@ -162,94 +156,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
 
     private Builder() {
       super(false);
-    }
-
-    /**
-     * Your DataSource (a pool, preferably). The store borrows a connection per statement or
-     * transaction, turns auto-commit on for a fast-path statement and off for a transaction (a
-     * client-side setting: no round trip) and gives it back as it was lent; it never closes the
-     * DataSource. Behind a transaction-pooling PgBouncer before 1.21, configure it with {@code
-     * prepareThreshold=0}.
-     *
-     * @return this builder
-     */
-    public Builder dataSource(DataSource dataSource) {
-      this.dataSource = dataSource;
-      return this;
-    }
-
-    /**
-     * A PostgreSQL JDBC URL ({@code jdbc:postgresql://host:5432/db?user=...}); the store builds a
-     * HikariCP pool on it and closes the pool in {@link #close()}. A {@code password} parameter is
-     * taken out of the URL and handed to the driver as a property.
-     *
-     * @return this builder
-     */
-    public Builder jdbcUrl(String jdbcUrl) {
-      this.jdbcUrl = jdbcUrl;
-      return this;
-    }
-
-    /**
-     * The database user for a pool built from {@link #jdbcUrl}; optional if the URL names it.
-     *
-     * @return this builder
-     */
-    public Builder username(String username) {
-      this.username = username;
-      return this;
-    }
-
-    /**
-     * The password for a pool built from {@link #jdbcUrl}; optional. It never appears in a message.
-     *
-     * @return this builder
-     */
-    public Builder password(String password) {
-      this.password = password;
-      return this;
-    }
-
-    /**
-     * The most connections a pool built from {@link #jdbcUrl} opens; default {@value
-     * PostgresOrderStore#DEFAULT_MAXIMUM_POOL_SIZE}. Each call holds one connection for its
-     * transaction only.
-     *
-     * @return this builder
-     */
-    public Builder maximumPoolSize(int maximumPoolSize) {
-      this.maximumPoolSize = maximumPoolSize;
-      return this;
-    }
-
-    /**
-     * How long a call waits for a connection from a pool built from {@link #jdbcUrl} before it
-     * fails with {@link StoreUnavailableException} (nothing written); at least 250 ms, default 10
-     * s. It bounds a borrow: the pool's validation of an idle connection is held to a quarter of it
-     * (at least 250 ms, and pgjdbc counts it in whole seconds, so up to 1 s), not HikariCP's 5 s.
-     *
-     * <p>The worst time of one call against a server that stops answering (paused, or a network
-     * that drops packets) is this, plus up to 1 s of validation, plus {@link #queryTimeout} + 15 s
-     * (the socket timeout: a paused server cannot act on the query timeout's cancel request).
-     *
-     * @return this builder
-     */
-    public Builder connectionTimeout(Duration connectionTimeout) {
-      this.connectionTimeout = connectionTimeout;
-      return this;
-    }
-
-    /**
-     * How long one statement may run, waiting for an order's row lock included, before the server
-     * cancels it and the call fails with {@link StoreUnavailableException}; whole seconds (rounded
-     * up), at least 1 s, default 30 s. A pool built from {@link #jdbcUrl} also gets a socket
-     * timeout 15 s longer, for a server that stops answering altogether.
-     *
-     * @return this builder
-     */
-    public Builder queryTimeout(Duration queryTimeout) {
-      this.queryTimeout = queryTimeout;
-      return this;
     }
 
     /**
@@ -326,19 +232,8 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       if (schema != null) {
         Validate.identifier("schema", schema);
       }
-      Validate.notNull("queryTimeout", queryTimeout);
-      if (queryTimeout.isNegative()
-          || queryTimeout.isZero()
-          || queryTimeout.compareTo(Duration.ofDays(1)) > 0) {
-        throw new IllegalArgumentException(
-            "queryTimeout must be between 1 s and 24 h, got " + queryTimeout);
-      }
-      int queryTimeoutSeconds = (int) Math.max(1, (queryTimeout.toMillis() + 999) / 1000);
       Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
-      PostgresStorage storage =
-          dataSource != null
-              ? userDataSource(sql, queryTimeoutSeconds)
-              : ownedPool(sql, queryTimeoutSeconds);
+      PostgresStorage storage = new PostgresStorage(connections("postgres"), sql, serverTime);
       try {
         storage.checkSchemaAtStart(createsSchema(), schema != null);
       } catch (RuntimeException e) {
@@ -359,95 +254,31 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
           storage, clock, fast ? new FastPath(storage, clock) : null, description.toString());
     }
 
-    private PostgresStorage userDataSource(Sql sql, int queryTimeoutSeconds) {
-      String poolOnly =
-          jdbcUrl != null
-              ? "jdbcUrl"
-              : username != null
-                  ? "username"
-                  : password != null
-                      ? "password"
-                      : maximumPoolSize != null
-                          ? "maximumPoolSize"
-                          : connectionTimeout != null
-                              ? "connectionTimeout"
-                              : pgBouncerBefore121 ? "pgBouncerBefore121" : null;
-      if (poolOnly != null) {
-        throw new IllegalArgumentException(
-            poolOnly
-                + " configures a pool the store builds from"
-                + " jdbcUrl, but a dataSource was given: set it on your DataSource instead, or drop"
-                + " dataSource and give jdbcUrl");
-      }
-      String target = "a DataSource (" + dataSource.getClass().getName() + ")";
-      return new PostgresStorage(
-          dataSource, null, sql, queryTimeoutSeconds, target, Credentials.NONE, serverTime);
+    @Override
+    protected String driverUrl(String jdbcUrl) {
+      return jdbcUrl.startsWith("jdbc:postgresql:") ? jdbcUrl : null;
     }
 
-    private PostgresStorage ownedPool(Sql sql, int queryTimeoutSeconds) {
-      if (jdbcUrl == null) {
-        throw new IllegalArgumentException(
-            "dataSource or jdbcUrl must be set: give your DataSource, or a URL such as"
-                + " jdbc:postgresql://localhost:5432/mydb?user=me for a pool the store owns");
-      }
-      Credentials credentials = Credentials.of(jdbcUrl, password);
-      String target = Credentials.withoutCredentials(jdbcUrl);
-      if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-        throw new IllegalArgumentException(
-            "jdbcUrl must start with 'jdbc:postgresql:', got '" + credentials.mask(target) + "'");
-      }
-      int poolSize = maximumPoolSize == null ? DEFAULT_MAXIMUM_POOL_SIZE : maximumPoolSize;
-      if (poolSize < 1) {
-        throw new IllegalArgumentException("maximumPoolSize must be at least 1, got " + poolSize);
-      }
-      Duration timeout = connectionTimeout == null ? DEFAULT_CONNECTION_TIMEOUT : connectionTimeout;
-      if (timeout.toMillis() < 250) {
-        throw new IllegalArgumentException(
-            "connectionTimeout must be at least 250 ms, got " + timeout);
-      }
-      PasswordParameter.Split split = PasswordParameter.split(jdbcUrl);
-      if (split.password() != null && password != null) {
-        throw new IllegalArgumentException(
-            "password is given twice, in jdbcUrl and by password():" + " give it once");
-      }
-      HikariConfig config = new HikariConfig();
-      config.setPoolName("fencekit-postgres-" + POOLS.incrementAndGet());
-      config.setJdbcUrl(split.url());
-      if (username != null) {
-        config.setUsername(username);
-      }
-      String secret = password != null ? password : split.password();
-      if (secret != null) {
-        config.setPassword(secret);
-      }
-      config.setMaximumPoolSize(poolSize);
-      config.setConnectionTimeout(timeout.toMillis());
-      // HikariCP validates a connection idle over 500 ms before lending it, for up to its
-      // validationTimeout (5 s by default, not capped by connectionTimeout): keep it well below
-      config.setValidationTimeout(Math.max(250, Math.min(5000, timeout.toMillis() / 4)));
-      // the pool starts without a connection; build() then borrows one to check the schema (a
-      // server that is down fails the first call instead, unless createSchema)
-      config.setInitializationFailTimeout(-1);
-      config.setAutoCommit(false);
+    @Override
+    protected String[] urlRule() {
+      return new String[] {
+        "must start with 'jdbc:postgresql:'", "jdbc:postgresql://localhost:5432/mydb?user=me"
+      };
+    }
+
+    @Override
+    protected String poolOnlySetting() {
+      return pgBouncerBefore121 ? "pgBouncerBefore121" : null;
+    }
+
+    /** pgjdbc's settings: a socket timeout, and prepareThreshold=0 before PgBouncer 1.21. */
+    @Override
+    protected void tune(HikariConfig config, int queryTimeoutSeconds) {
       // driver properties: a parameter of the same name in the URL wins
       if (pgBouncerBefore121) {
         config.addDataSourceProperty("prepareThreshold", "0");
       }
       config.addDataSourceProperty("socketTimeout", String.valueOf(queryTimeoutSeconds + 15));
-      HikariDataSource pool;
-      try {
-        pool = new HikariDataSource(config);
-      } catch (RuntimeException e) {
-        // the pool's message may quote the URL: keep only a cleaned copy, and not the cause
-        throw new IllegalArgumentException(
-            "jdbcUrl "
-                + target
-                + " could not be used to build a"
-                + " connection pool: "
-                + credentials.mask(String.valueOf(e.getMessage())));
-      }
-      return new PostgresStorage(
-          pool, pool, sql, queryTimeoutSeconds, target, credentials, serverTime);
     }
   }
 }

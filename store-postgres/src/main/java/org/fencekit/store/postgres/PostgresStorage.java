@@ -1,6 +1,5 @@
 package org.fencekit.store.postgres;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,22 +11,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
-import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
-import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
-import org.fencekit.store.jdbc.JdbcFailure;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
+import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
-import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.OrderStateMachine;
-import org.fencekit.store.spi.Validate;
 import org.fencekit.store.spi.WriteRequest;
 
 /**
@@ -46,14 +38,10 @@ import org.fencekit.store.spi.WriteRequest;
  * whose insert waits for a concurrent one and then inserts nothing.
  *
  * <p>A transaction that hits a deadlock (40P01) or a serialization failure (40001) was rolled back
- * by the server, so it is run again from the start, at most {@value #MAX_ATTEMPTS} times in all.
- * Any other {@link SQLException} becomes a {@link StoreUnavailableException}, whose outcome is
- * unknown only when the failure came from a COMMIT of a transaction that had written.
+ * by the server, so it is run again from the start ({@link JdbcStorage}, which runs the
+ * transactions and reports failures as {@link org.fencekit.store.StoreUnavailableException}).
  */
-final class PostgresStorage extends JdbcAdminStorage {
-
-  /** Runs of one transaction that met a deadlock or serialization failure before giving up. */
-  static final int MAX_ATTEMPTS = 10;
+final class PostgresStorage extends JdbcStorage {
 
   private static final String BACKEND = "postgres";
   private static final Set<String> RETRYABLE = Set.of("40001", "40P01");
@@ -61,195 +49,67 @@ final class PostgresStorage extends JdbcAdminStorage {
   /** Two stores creating the same tables at once can collide in the catalogs; run again. */
   private static final Set<String> DDL_RACE = Set.of("23505", "42P07", "42710", "42P06");
 
-  private final DataSource dataSource;
-  private final AutoCloseable ownedPool;
   private final Sql sql;
-  private final int queryTimeoutSeconds;
-  private final String target;
-  private final Credentials credentials;
   private final boolean serverTime;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicLong retries = new AtomicLong();
-
-  /** Whether the schema version was found right; false until a build or first call checked it. */
-  private volatile boolean schemaChecked;
-
-  /** The thread running the first call's check, guarded by this storage's monitor. */
-  private Thread schemaChecker;
 
   /**
-   * @param dataSource where connections come from
-   * @param ownedPool the pool to close with the storage (the store built it), or {@code null}
+   * @param connections where and how the storage connects
    * @param sql the statements for the configured tables
-   * @param queryTimeoutSeconds the JDBC query timeout of every statement, at least 1
-   * @param target where the data lives, for messages, without credentials
-   * @param credentials what must never appear in a message
    * @param serverTime whether each step reads {@code now} from the server ({@code
    *     clock_timestamp()}, in its locking read)
    */
-  PostgresStorage(
-      DataSource dataSource,
-      AutoCloseable ownedPool,
-      Sql sql,
-      int queryTimeoutSeconds,
-      String target,
-      Credentials credentials,
-      boolean serverTime) {
-    super(sql.selectOrder(), sql.selectOrphans(), sql.admin());
-    this.dataSource = dataSource;
-    this.ownedPool = ownedPool;
+  PostgresStorage(Connections connections, Sql sql, boolean serverTime) {
+    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.sql = sql;
-    this.queryTimeoutSeconds = queryTimeoutSeconds;
-    this.target = target;
-    this.credentials = credentials;
     this.serverTime = serverTime;
-  }
-
-  @Override
-  public String backend() {
-    return BACKEND;
-  }
-
-  /** The connections' source, for tests in this package. */
-  DataSource dataSource() {
-    return dataSource;
-  }
-
-  /** Where the data lives, without credentials. */
-  String target() {
-    return target;
-  }
-
-  /** How many transactions were run again after a deadlock or serialization failure. */
-  long retries() {
-    return retries.get();
   }
 
   /**
    * Checks the schema version in one transaction that holds an advisory lock on the orders table's
    * name, so stores starting at once check (and upgrade) one after the other; with {@code create},
    * creates the namespace if configured and runs the missing scripts in that transaction.
-   *
-   * @throws IllegalStateException if the schema is newer, or older and {@code create} is false
    */
-  List<Migrations.Script> prepareSchema(boolean create, boolean namespace) {
-    return prepareSchema(create ? "createSchema" : "open", null, create, namespace);
-  }
-
-  private synchronized List<Migrations.Script> prepareSchema(
-      String operation, String sessionId, boolean create, boolean namespace) {
-    Thread before = schemaChecker;
-    schemaChecker = Thread.currentThread(); // its own transaction must not check first
-    try {
-      List<Migrations.Script> ran = migrate(operation, sessionId, create, namespace);
-      schemaChecked = true;
-      return ran;
-    } finally {
-      schemaChecker = before;
-    }
-  }
-
-  /**
-   * Checks the schema at build. A store that may not create its schema and cannot reach the server
-   * yet is built all the same (as before versions were checked): its first call checks instead, so
-   * it starts working when PostgreSQL comes back.
-   */
-  void checkSchemaAtStart(boolean create, boolean namespace) {
-    try {
-      prepareSchema(create, namespace);
-    } catch (StoreUnavailableException e) {
-      if (create) {
-        throw e;
-      }
-    }
-  }
-
-  /** The first call's check when the build could not reach the server; others wait for it. */
-  private void checkSchemaOnce(String operation, String sessionId) {
-    if (schemaChecked) {
-      return;
-    }
-    synchronized (this) {
-      if (schemaChecked || schemaChecker == Thread.currentThread()) {
-        return; // checked meanwhile, or this is the check's own transaction
-      }
-      prepareSchema(operation, sessionId, false, false);
-    }
-  }
-
-  private List<Migrations.Script> migrate(
+  @Override
+  protected List<Migrations.Script> migrate(
       String operation, String sessionId, boolean create, boolean namespace) {
     return transaction(
         operation,
         sessionId,
         e -> retryable(e) || DDL_RACE.contains(state(e)),
         tx -> {
-          try (PreparedStatement lock = prepare(tx.connection, sql.lockMigrations())) {
+          try (PreparedStatement lock = prepare(tx.connection(), sql.lockMigrations())) {
             lock.setString(1, sql.probe().ordersTable());
             lock.execute();
           }
           if (create && namespace) {
-            tx.wrote = true;
-            try (Statement statement = tx.connection.createStatement()) {
-              statement.setQueryTimeout(queryTimeoutSeconds);
+            tx.wrote(true);
+            try (Statement statement = tx.connection().createStatement()) {
+              statement.setQueryTimeout(queryTimeoutSeconds());
               statement.execute(sql.createNamespace());
             }
           }
           List<Migrations.Script> ran =
               Migrations.ensure(
-                  tx.connection,
+                  tx.connection(),
                   sql.probe(),
                   sql.templates(),
                   new Migrations.Origin(
                       BACKEND,
                       "postgres",
                       "store-postgres",
-                      target,
+                      target(),
                       "with your names in place of fencekit_orders and fencekit_orphans (here "
                           + sql.probe().ordersTable()
                           + " and its orphans table)"),
                   create);
-          tx.wrote |= !ran.isEmpty();
+          tx.wrote(!ran.isEmpty());
           return ran;
         });
   }
 
-  /** One statement in a transaction of its own (a read too), run again after a deadlock. */
   @Override
-  protected <T> T runStatement(
-      String operation,
-      String sessionId,
-      boolean writes,
-      String statementSql,
-      StatementWork<T> work) {
-    return transaction(
-        operation,
-        sessionId,
-        PostgresStorage::retryable,
-        tx -> {
-          tx.wrote = writes;
-          try (PreparedStatement statement = prepare(tx.connection, statementSql)) {
-            return work.run(statement);
-          }
-        });
-  }
-
-  @Override
-  public <T> T atomically(String operation, String sessionId, Work<T> work) {
-    return transaction(
-        operation,
-        sessionId,
-        PostgresStorage::retryable,
-        tx -> {
-          PostgresLockedOrder order = new PostgresLockedOrder(tx, sessionId);
-          try {
-            return work.run(order);
-          } catch (JdbcFailure failure) {
-            throw failure.getCause();
-          } finally {
-            tx.wrote |= order.wrote();
-          }
-        });
+  protected JdbcLockedOrder lockedOrder(Tx tx, String sessionId) {
+    return new PostgresLockedOrder(tx, sessionId);
   }
 
   /**
@@ -291,12 +151,7 @@ final class PostgresStorage extends JdbcAdminStorage {
           request.sessionId(),
           sql.completeFast(),
           statement -> {
-            statement.setString(1, complete.item().providerOrderId());
-            statement.setString(2, complete.item().payload());
-            statement.setLong(3, claimId.fence());
-            statement.setString(4, claimId.nonce());
-            statement.setLong(5, now.toEpochMilli());
-            bindToken(statement, 6, request);
+            FastSettle.bindComplete(statement, complete, now);
             return OrderRows.orderIfAny(statement);
           },
           Optional.empty());
@@ -388,17 +243,10 @@ final class PostgresStorage extends JdbcAdminStorage {
   }
 
   /**
-   * Runs one statement in auto-commit, so that it is one round trip with no BEGIN or COMMIT: the
-   * server commits it as it ends. The connection goes back with the auto-commit setting it was lent
-   * with.
-   *
-   * <p>A 40001 or 40P01 (possible at REPEATABLE READ or SERIALIZABLE, where a row changed since the
-   * statement's snapshot cannot be updated) means the server rolled the statement back: the result
-   * is {@code nothing}, as for a statement that matched nothing. Any other failure is a {@link
-   * StoreUnavailableException}, whose outcome is unknown when the statement had been sent and the
-   * server did not answer it with an error (an error answer means it was rolled back).
-   *
-   * @param nothing the result that means "wrote nothing"
+   * A statement that may write, alone in auto-commit ({@link #single(String, String, String,
+   * StatementWork, Object, boolean)}). A 40001 or 40P01 (possible at REPEATABLE READ or
+   * SERIALIZABLE, where a row changed since the statement's snapshot cannot be updated) means the
+   * server rolled the statement back: the result is {@code nothing}.
    */
   private <T> T single(
       String operation, String sessionId, String statementSql, StatementWork<T> work, T nothing) {
@@ -406,61 +254,12 @@ final class PostgresStorage extends JdbcAdminStorage {
   }
 
   /**
-   * {@link #single(String, String, String, StatementWork, Object)}, for a statement that may write
-   * ({@code writes}: its outcome can be unknown) or one that only reads (never unknown).
-   */
-  private <T> T single(
-      String operation,
-      String sessionId,
-      String statementSql,
-      StatementWork<T> work,
-      T nothing,
-      boolean writes) {
-    requireOpen(operation, sessionId);
-    Connection connection;
-    try {
-      connection = dataSource.getConnection();
-    } catch (SQLException e) {
-      throw unavailable(operation, sessionId, false, e, 1);
-    }
-    boolean restoreAutoCommit = false;
-    boolean executing = false;
-    try {
-      if (!connection.getAutoCommit()) {
-        connection.setAutoCommit(true); // no round trip: nothing is open on a connection just lent
-        restoreAutoCommit = true;
-      }
-      try (PreparedStatement statement = prepare(connection, statementSql)) {
-        executing = true; // binding sends nothing, but tell no lie if a driver does
-        return work.run(statement);
-      }
-    } catch (SQLException e) {
-      if (retryable(e)) {
-        return nothing;
-      }
-      throw unavailable(operation, sessionId, writes && executing && !answeredWithError(e), e, 1);
-    } finally {
-      try {
-        if (restoreAutoCommit) {
-          connection.setAutoCommit(false);
-        }
-      } catch (SQLException | RuntimeException e) {
-        // a broken connection: closing it below is all that is left to do
-      }
-      try {
-        connection.close();
-      } catch (SQLException | RuntimeException e) {
-        // a pool evicts a connection it cannot reset
-      }
-    }
-  }
-
-  /**
    * Whether the server answered the statement with an error, which in auto-commit means it rolled
    * the statement back; a lost connection (class 08, no SQLState) or a terminated backend (57P0x)
    * leaves it unknown whether the statement committed before the answer was lost.
    */
-  private static boolean answeredWithError(SQLException e) {
+  @Override
+  protected boolean answeredWithError(SQLException e) {
     String state = state(e);
     return !state.isEmpty()
         && !state.startsWith("08")
@@ -470,187 +269,13 @@ final class PostgresStorage extends JdbcAdminStorage {
         && !(e instanceof SQLRecoverableException);
   }
 
-  private void requireOpen(String operation, String sessionId) {
-    if (closed.get()) {
-      throw Validate.storeClosed("postgres store", operation, sessionId);
-    }
-    checkSchemaOnce(operation, sessionId);
-  }
-
   @Override
-  public void close() {
-    if (closed.compareAndSet(false, true) && ownedPool != null) {
-      try {
-        ownedPool.close();
-      } catch (Exception e) {
-        throw new IllegalStateException(
-            "postgres store: closing the connection pool for "
-                + target
-                + " failed: "
-                + credentials.mask(String.valueOf(e.getMessage())),
-            e);
-      }
-    }
-  }
-
-  /**
-   * Runs {@code work} in one transaction and commits it, running it again from the start after a
-   * failure {@code retryOn} accepts (the server rolled the transaction back).
-   */
-  private <T> T transaction(
-      String operation, String sessionId, Predicate<SQLException> retryOn, TxWork<T> work) {
-    requireOpen(operation, sessionId);
-    for (int attempt = 1; ; attempt++) {
-      Tx tx = connect(operation, sessionId);
-      Connection connection = tx.connection;
-      boolean committing = false;
-      try {
-        T result = work.run(tx);
-        committing = true;
-        connection.commit();
-        return result;
-      } catch (SQLException e) {
-        rollbackQuietly(connection, e);
-        boolean again = retryOn.test(e);
-        if (again && attempt < MAX_ATTEMPTS) {
-          retries.incrementAndGet();
-          backoff(operation, sessionId, attempt, e);
-          continue;
-        }
-        // Before COMMIT was sent the server cannot have kept anything; a failed COMMIT of a
-        // transaction that wrote may have landed, unless the server said it rolled it back.
-        throw unavailable(operation, sessionId, committing && tx.wrote && !again, e, attempt);
-      } catch (RuntimeException | Error e) {
-        rollbackQuietly(connection, e);
-        throw e;
-      } finally {
-        release(tx);
-      }
-    }
-  }
-
-  /** Borrows a connection and turns off auto-commit (a client-side flag, no session state). */
-  private Tx connect(String operation, String sessionId) {
-    Connection connection;
-    try {
-      connection = dataSource.getConnection();
-    } catch (SQLException e) {
-      throw unavailable(operation, sessionId, false, e, 1);
-    }
-    try {
-      Tx tx = new Tx(connection, connection.getAutoCommit());
-      if (tx.restoreAutoCommit) {
-        connection.setAutoCommit(false);
-      }
-      return tx;
-    } catch (SQLException e) {
-      closeQuietly(connection, e);
-      throw unavailable(operation, sessionId, false, e, 1);
-    } catch (RuntimeException e) {
-      closeQuietly(connection, e);
-      throw e;
-    }
-  }
-
-  /** Returns the connection as it was lent; the transaction is over either way. */
-  private static void release(Tx tx) {
-    try {
-      if (tx.restoreAutoCommit) {
-        tx.connection.setAutoCommit(true);
-      }
-    } catch (SQLException | RuntimeException e) {
-      // a broken connection: closing it below is all that is left to do
-    }
-    try {
-      tx.connection.close();
-    } catch (SQLException | RuntimeException e) {
-      // a pool evicts a connection it cannot reset
-    }
-  }
-
-  private static void rollbackQuietly(Connection connection, Throwable failure) {
-    try {
-      connection.rollback();
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
-    }
-  }
-
-  private static void closeQuietly(Connection connection, Throwable failure) {
-    try {
-      connection.close();
-    } catch (SQLException | RuntimeException e) {
-      failure.addSuppressed(e);
-    }
-  }
-
-  private void backoff(String operation, String sessionId, int attempt, SQLException cause) {
-    long millis = ThreadLocalRandom.current().nextLong(1, 2L << Math.min(attempt, 5));
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      StoreUnavailableException failure =
-          new StoreUnavailableException(
-              BACKEND,
-              operation,
-              sessionId,
-              false,
-              "interrupted while waiting to run the transaction again after SQLState "
-                  + cause.getSQLState()
-                  + " (the server had rolled it back)",
-              cause);
-      failure.addSuppressed(e);
-      throw failure;
-    }
-  }
-
-  private PreparedStatement prepare(Connection connection, String statementSql)
-      throws SQLException {
-    PreparedStatement statement = connection.prepareStatement(statementSql);
-    try {
-      statement.setQueryTimeout(queryTimeoutSeconds);
-      return statement;
-    } catch (SQLException | RuntimeException e) {
-      try {
-        statement.close();
-      } catch (SQLException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
-  }
-
-  static boolean retryable(SQLException e) {
+  protected boolean retryable(SQLException e) {
     return RETRYABLE.contains(state(e));
   }
 
-  /** The SQLState, or "" when the driver or the pool gave none. */
-  private static String state(SQLException e) {
-    return e.getSQLState() == null ? "" : e.getSQLState();
-  }
-
-  private StoreUnavailableException unavailable(
-      String operation, String sessionId, boolean outcomeUnknown, SQLException e, int attempts) {
-    String detail = credentials.mask(describe(e)) + "; " + remedy(e, attempts);
-    return new StoreUnavailableException(BACKEND, operation, sessionId, outcomeUnknown, detail, e);
-  }
-
-  private static String describe(SQLException e) {
-    StringBuilder text =
-        new StringBuilder(e.getSQLState() == null ? "no SQLState" : "SQLState " + e.getSQLState())
-            .append(": ")
-            .append(e.getMessage());
-    Throwable cause = e.getCause();
-    for (int depth = 0; cause != null && depth < 3; depth++, cause = cause.getCause()) {
-      if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
-        text.append(" (caused by ").append(cause.getMessage()).append(')');
-      }
-    }
-    return text.toString();
-  }
-
-  private String remedy(SQLException e, int attempts) {
+  @Override
+  protected String remedy(SQLException e, int attempts) {
     String state = state(e);
     if (retryable(e)) {
       return "gave up after "
@@ -667,18 +292,18 @@ final class PostgresStorage extends JdbcAdminStorage {
         || e instanceof SQLNonTransientConnectionException
         || e instanceof SQLRecoverableException) {
       return "check that PostgreSQL is up and reachable at "
-          + target
+          + target()
           + ", and that the pool has connections to spare for the callers waiting";
     }
     if (state.equals("57014") || state.equals("55P03")) {
       return "a statement waited longer than the query timeout ("
-          + queryTimeoutSeconds
+          + queryTimeoutSeconds()
           + " s) or was cancelled: look in pg_stat_activity for a transaction holding this"
           + " order's row lock, or raise queryTimeout";
     }
     if (state.equals("42P01") || state.equals("3F000")) {
       return "the fencekit tables do not exist at "
-          + target
+          + target()
           + ": build the store with createSchema(true), or run the scripts"
           + " db/migration/fencekit/postgres/V*.sql from the store-postgres jar";
     }
@@ -695,36 +320,13 @@ final class PostgresStorage extends JdbcAdminStorage {
     return "see the cause for the driver's exception";
   }
 
-  /** Work inside {@link #transaction}, on its connection. */
-  @FunctionalInterface
-  private interface TxWork<T> {
-    T run(Tx tx) throws SQLException;
-  }
-
-  /** One transaction: its connection, and whether a statement in it changed a row. */
-  private static final class Tx {
-    final Connection connection;
-
-    /** The connection was lent in auto-commit mode and goes back in it. */
-    final boolean restoreAutoCommit;
-
-    boolean wrote;
-
-    Tx(Connection connection, boolean restoreAutoCommit) {
-      this.connection = connection;
-      this.restoreAutoCommit = restoreAutoCommit;
-    }
-  }
-
   /** One order inside a locking transaction: its row is locked by the first read. */
-  private final class PostgresLockedOrder extends JdbcLockedOrder {
+  private final class PostgresLockedOrder extends StepOrder {
 
-    private final Tx tx;
     private Instant serverNow;
 
     PostgresLockedOrder(Tx tx, String sessionId) {
-      super(BACKEND, target, sessionId, sql.forSteps(serverTime));
-      this.tx = tx;
+      super(tx, sessionId, sql.forSteps(serverTime));
     }
 
     @Override
@@ -747,16 +349,6 @@ final class PostgresStorage extends JdbcAdminStorage {
         current(); // the time comes with the locking read
       }
       return Optional.ofNullable(serverNow);
-    }
-
-    @Override
-    protected PreparedStatement prepare(String statementSql) throws SQLException {
-      return PostgresStorage.this.prepare(tx.connection, statementSql);
-    }
-
-    @Override
-    protected void release(PreparedStatement statement) throws SQLException {
-      statement.close();
     }
   }
 }

@@ -37,6 +37,7 @@ import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.WriteRequest;
@@ -419,7 +420,11 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertTrue(real.failFast().contains("last_error = ?"), real.failFast());
     Sql drifted = drifted(real, "failFast", "last_error = ?", "last_error = 'drifted: ' || ?");
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Credentials.NONE, false);
+        new PostgresStorage(
+            new JdbcStorage.Connections(
+                "postgres", simpleDataSource(), null, 30, "test", Credentials.NONE),
+            drifted,
+            false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(
@@ -442,7 +447,11 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertTrue(real.reclaimFast().contains("updated_at = ?"), real.reclaimFast());
     Sql drifted = drifted(real, "reclaimFast", "updated_at = ?", "updated_at = ? + 1");
     PostgresStorage storage =
-        new PostgresStorage(simpleDataSource(), null, drifted, 30, "test", Credentials.NONE, false);
+        new PostgresStorage(
+            new JdbcStorage.Connections(
+                "postgres", simpleDataSource(), null, 30, "test", Credentials.NONE),
+            drifted,
+            false);
     FastPath fast = new FastPath(storage, clock);
     IllegalStateException e =
         assertThrows(

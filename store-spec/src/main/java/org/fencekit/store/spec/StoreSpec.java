@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.spi.Credentials;
@@ -18,6 +19,8 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
  * <ul>
  *   <li>{@code sqlite:PATH}: a SQLite file;
  *   <li>{@code jdbc:postgresql://HOST:PORT/DATABASE?user=...}: PostgreSQL;
+ *   <li>{@code jdbc:mysql://HOST:PORT/DATABASE?user=...} (or {@code jdbc:mariadb:}): MySQL or
+ *       MariaDB;
  *   <li>{@code redis://[USER:PASSWORD@]HOST:PORT} (or {@code rediss://}): a single Redis node;
  *   <li>{@code redis-cluster:HOST:PORT,HOST:PORT,...}: a Redis Cluster, from any of its nodes.
  * </ul>
@@ -37,6 +40,8 @@ public record StoreSpec(Kind kind, String target) {
     SQLITE,
     /** A PostgreSQL database. */
     POSTGRES,
+    /** A MySQL or MariaDB database. */
+    MYSQL,
     /** A single Redis node. */
     REDIS,
     /** A Redis Cluster. */
@@ -45,7 +50,8 @@ public record StoreSpec(Kind kind, String target) {
 
   /** The spec's forms, for messages. */
   public static final String FORMS =
-      "sqlite:PATH, jdbc:postgresql://HOST:PORT/DATABASE?user=USER, redis://HOST:PORT or"
+      "sqlite:PATH, jdbc:postgresql://HOST:PORT/DATABASE?user=USER,"
+          + " jdbc:mysql://HOST:PORT/DATABASE?user=USER (or jdbc:mariadb:), redis://HOST:PORT or"
           + " redis-cluster:HOST:PORT,HOST:PORT,...";
 
   private static final Pattern NODES =
@@ -81,6 +87,9 @@ public record StoreSpec(Kind kind, String target) {
     if (lower.startsWith("jdbc:postgresql:")) {
       return new StoreSpec(Kind.POSTGRES, spec);
     }
+    if (lower.startsWith("jdbc:mysql:") || lower.startsWith("jdbc:mariadb:")) {
+      return new StoreSpec(Kind.MYSQL, spec);
+    }
     if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
       return new StoreSpec(Kind.REDIS, spec);
     }
@@ -115,8 +124,8 @@ public record StoreSpec(Kind kind, String target) {
   }
 
   /**
-   * Opens the store, creating its tables if absent (SQLite and PostgreSQL), with the default key
-   * prefix on Redis: what the webhook server does.
+   * Opens the store, creating its tables if absent (SQLite, PostgreSQL, MySQL), with the default
+   * key prefix on Redis: what the webhook server does.
    *
    * @param clock the clock leases run on
    * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
@@ -150,6 +159,8 @@ public record StoreSpec(Kind kind, String target) {
               .createSchema(createSchema)
               .clock(clock)
               .build();
+      case MYSQL ->
+          MysqlOrderStore.builder().jdbcUrl(target).createSchema(createSchema).clock(clock).build();
       case REDIS, REDIS_CLUSTER ->
           (kind == Kind.REDIS
                   ? RedisOrderStore.builder().url(target)

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Clock;
+import java.time.Duration;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.testsupport.TestMysql;
 import org.junit.jupiter.api.Test;
 
 class StoreSpecTest {
@@ -17,6 +23,12 @@ class StoreSpecTest {
     assertEquals(
         StoreSpec.Kind.POSTGRES,
         StoreSpec.parse("FENCEKIT_STORE", "jdbc:postgresql://db:5432/shop?user=u").kind());
+    assertEquals(
+        StoreSpec.Kind.MYSQL,
+        StoreSpec.parse("FENCEKIT_STORE", "jdbc:mysql://db:3306/shop?user=u").kind());
+    assertEquals(
+        StoreSpec.Kind.MYSQL,
+        StoreSpec.parse("FENCEKIT_STORE", "JDBC:MariaDB://db:3306/shop?user=u").kind());
     assertEquals(
         StoreSpec.Kind.REDIS, StoreSpec.parse("FENCEKIT_STORE", "redis://127.0.0.1:6379").kind());
     assertEquals(
@@ -38,6 +50,7 @@ class StoreSpecTest {
             "  ",
             "sqlite:",
             "mysql://db/shop",
+            "jdbc:mysqlx://db/shop",
             "redis-cluster:",
             "redis-cluster:a,b",
             "redis-cluster:a:1,,b:2",
@@ -59,6 +72,14 @@ class StoreSpecTest {
     assertFalse(postgres.toString().contains("hunter2"), postgres.toString());
     StoreSpec redis = StoreSpec.parse("FENCEKIT_STORE", "redis://default:hunter2@cache:6379");
     assertFalse(redis.toString().contains("hunter2"), redis.toString());
+    for (String mysql :
+        new String[] {
+          "jdbc:mysql://db/shop?user=u&password=hunter2", "jdbc:mariadb://u:hunter2@db/shop"
+        }) {
+      StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE", mysql);
+      assertFalse(spec.toString().contains("hunter2"), spec.toString());
+      assertTrue(spec.toString().contains("db/shop"), spec.toString());
+    }
     assertTrue(redis.toString().contains("cache:6379"), redis.toString());
     StoreSpec slashy = StoreSpec.parse("FENCEKIT_STORE", "redis://:pa%2Fss@cache:6379");
     assertFalse(slashy.toString().contains("pa%2Fss"), slashy.toString());
@@ -83,5 +104,28 @@ class StoreSpecTest {
         "password *** was refused, url jdbc:postgresql://db/shop?password=***&user=u",
         postgres.redact(
             "password hunter2 was refused, url jdbc:postgresql://db/shop?password=hunter2&user=u"));
+  }
+
+  @Test
+  void aMysqlSpecOpensAStoreThatCreatesItsTablesAndOpensThemAgain() {
+    String url = TestMysql.jdbcUrl(); // skips without a server
+    try (TestMysql.Database database = TestMysql.newDatabase()) {
+      for (String form :
+          new String[] {database.jdbcUrl(), "jdbc:mariadb:" + database.jdbcUrl().substring(11)}) {
+        StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE", form);
+        String order = "cs_spec_" + form.substring(5, 9);
+        try (OrderStore store = spec.open(Clock.systemUTC())) {
+          assertTrue(store.toString().startsWith("MysqlOrderStore["), store.toString());
+          assertTrue(
+              store.claim(
+                      new OrderSnapshot(order, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1))
+                  instanceof ClaimResult.Claimed);
+        }
+        try (OrderStore again = spec.open(Clock.systemUTC(), false, StoreSpec.DEFAULT_KEY_PREFIX)) {
+          assertTrue(again.get(order).isPresent(), "the order is in the database the URL names");
+        }
+      }
+    }
+    assertTrue(url.startsWith("jdbc:mysql:"), url);
   }
 }

@@ -1,4 +1,4 @@
-package org.fencekit.store.postgres;
+package org.fencekit.store.jdbc;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +8,7 @@ import java.util.StringJoiner;
  * A JDBC URL's {@code password} parameter, taken out for the pool so that the driver's own logging
  * never sees it. Masking credentials in messages is {@link org.fencekit.store.spi.Credentials}'s.
  */
-final class PasswordParameter {
+public final class PasswordParameter {
 
   private PasswordParameter() {}
 
@@ -18,14 +18,14 @@ final class PasswordParameter {
    * @param url the URL without the parameter
    * @param password the password, or {@code null} if the URL has none
    */
-  record Split(String url, String password) {}
+  public record Split(String url, String password) {}
 
   /**
    * Takes the {@code password} parameter out of {@code jdbcUrl}.
    *
    * @throws IllegalArgumentException naming jdbcUrl if the password is not properly URL-encoded
    */
-  static Split split(String jdbcUrl) {
+  public static Split split(String jdbcUrl) {
     int query = jdbcUrl.indexOf('?');
     if (query < 0) {
       return new Split(jdbcUrl, null);

@@ -1,0 +1,229 @@
+package org.fencekit.store.mysql;
+
+import com.zaxxer.hikari.HikariConfig;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.store.jdbc.FastSettle;
+import org.fencekit.store.jdbc.PooledStoreBuilder;
+import org.fencekit.store.spi.ClaimRequest;
+import org.fencekit.store.spi.FencedAdminOrderStore;
+import org.fencekit.store.spi.OrderStateMachine;
+import org.fencekit.store.spi.WriteRequest;
+
+/**
+ * An {@link OrderStore} on MySQL 8.0.16+ or MariaDB 10.6+ (InnoDB), one row per order, safe for any
+ * number of threads, processes and hosts sharing one database.
+ *
+ * <pre>{@code
+ * OrderStore store = MysqlOrderStore.builder()
+ *     .jdbcUrl("jdbc:mysql://db:3306/shop?user=fulfilment")
+ *     .password(System.getenv("DB_PASSWORD"))
+ *     .createSchema(true)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Per call: validate every argument before a connection is borrowed; unless {@link
+ * Builder#singleStatementFastPath} is off, try a claim as one auto-commit {@code INSERT} of the
+ * record the state machine builds for a fresh order (a duplicate key means the order exists, and
+ * nothing happened), and the current owner's complete as one auto-commit conditional {@code UPDATE}
+ * and a read of what it wrote ({@link #write}); otherwise, and then, one READ COMMITTED transaction
+ * that reads the order's row {@code FOR UPDATE}, decides with {@link OrderStateMachine}, writes the
+ * row (or a superseded complete's orphan) and commits ({@link MysqlStorage}). A first claim that
+ * lost the insert race is decided again against the winner's row.
+ *
+ * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
+ * the failure hit the COMMIT of a transaction that wrote, or the fast path's insert after it was
+ * sent and the server did not answer it; deadlocks and lock wait timeouts are run again. No message
+ * contains a password. The DDL is versioned ({@code
+ * db/migration/fencekit/mysql/V1__fencekit_tables.sql} and {@code V2__fencekit_operations.sql} in
+ * this jar), checked at build as for the other SQL stores. Why READ COMMITTED, and what was tested
+ * on which server, is in the README.
+ */
+public final class MysqlOrderStore extends FencedAdminOrderStore {
+
+  private final MysqlStorage storage;
+  private final Clock clock;
+  private final boolean fastPath;
+  private final String description;
+
+  private MysqlOrderStore(MysqlStorage storage, Clock clock, boolean fastPath, String description) {
+    super(storage, clock);
+    this.storage = storage;
+    this.clock = clock;
+    this.fastPath = fastPath;
+    this.description = description;
+  }
+
+  /** A builder; give it a {@link Builder#dataSource} or a {@link Builder#jdbcUrl}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * With the fast path, a claim is first the auto-commit insert of the record the state machine
+   * builds when there is no order: where it lands, that is the machine's answer and write, made
+   * atomically by the primary key; where the order exists (a duplicate key) nothing happened, and
+   * the locking transaction decides.
+   */
+  @Override
+  protected ClaimResult claim(ClaimRequest request) {
+    if (fastPath) {
+      OrderStateMachine.ClaimDecision first =
+          OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
+      if (storage.insertFast(first.next())) {
+        return first.result();
+      }
+    }
+    return super.claim(request);
+  }
+
+  /**
+   * With the fast path, the current owner's complete is first one auto-commit conditional {@code
+   * UPDATE} and a read of the row it wrote; the state machine decides again on that row's pre-image
+   * ({@link FastSettle}), and its answer is the call's. Where the statement writes nothing
+   * (superseded, replay, unknown order), nothing happened, and the locking transaction decides (and
+   * records a superseded complete's orphan). A fail or an extend always takes the transaction:
+   * without {@code RETURNING}, a read after them could already show a later write.
+   */
+  @Override
+  protected WriteResult write(WriteRequest request) {
+    if (fastPath && request instanceof WriteRequest.Complete complete) {
+      Instant now = OrderStateMachine.now(clock);
+      Optional<OrderRecord> written = storage.completeFast(complete, now);
+      if (written.isPresent()) {
+        return FastSettle.decided(MysqlStorage.BACKEND, written.get(), request, now);
+      }
+    }
+    return super.write(request);
+  }
+
+  /**
+   * Closes the pool if the store built it from a JDBC URL; a DataSource you gave stays open.
+   * Idempotent. Calls after this throw {@link IllegalStateException}.
+   */
+  @Override
+  public void close() {
+    super.close();
+  }
+
+  /** The storage, for tests in this package. */
+  MysqlStorage storage() {
+    return storage;
+  }
+
+  /** Where the store keeps its orders, without credentials. */
+  @Override
+  public String toString() {
+    return "MysqlOrderStore[" + description + "]";
+  }
+
+  /**
+   * Configures a {@link MysqlOrderStore}. Give exactly one of {@link #dataSource} (yours; you close
+   * it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is checked
+   * in {@link #build()}, whose exceptions name the property at fault. The clock, the table names,
+   * {@link #createSchema}, the connections and the query timeout are the SQL stores' shared
+   * settings ({@link PooledStoreBuilder}); the tables live in the database the connections use.
+   *
+   * <p>The URL names the database: {@code jdbc:mysql://host:3306/db?user=...} ({@code
+   * jdbc:mariadb:} is read as {@code jdbc:mysql:}: the store runs on MySQL Connector/J). The pool
+   * the store builds runs its transactions at READ COMMITTED; configure your own DataSource so too
+   * (HikariCP: {@code transactionIsolation=TRANSACTION_READ_COMMITTED}): at REPEATABLE READ, the
+   * MySQL default, the store stays correct, but two first claims of one order take gap locks and
+   * deadlock (one is run again), and a claim's gap lock holds up inserts of neighbouring orders.
+   * The query timeout is enforced by the driver, which has the server kill a statement that ran
+   * over it (waiting for a row or a table lock included).
+   */
+  public static final class Builder extends PooledStoreBuilder<Builder> {
+
+    private boolean singleStatementFastPath = true;
+
+    private Builder() {
+      super(false);
+    }
+
+    /**
+     * Whether a claim is first tried as one auto-commit insert of a fresh order (one round trip
+     * where the transaction is three), and the current owner's complete as one auto-commit
+     * conditional update and a read (two), falling back to the locking transaction when the
+     * statement writes nothing; default true. A claim of an order that exists, or a superseded
+     * complete, pays the statement on top, so turn it off (false) where most claims are of orders
+     * claimed before.
+     *
+     * @return this builder
+     */
+    public Builder singleStatementFastPath(boolean singleStatementFastPath) {
+      this.singleStatementFastPath = singleStatementFastPath;
+      return this;
+    }
+
+    /**
+     * Checks every property, builds the pool if the store owns one, checks the schema version and
+     * brings it up to date if asked to ({@link #createSchema}).
+     *
+     * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
+     * @throws IllegalStateException if the schema version is newer than this store's, or older
+     *     without {@code createSchema(true)}, naming the scripts to run
+     * @throws StoreUnavailableException if MySQL fails
+     */
+    public MysqlOrderStore build() {
+      Clock clock = checkedClock();
+      Tables tables = checkedTables("MySQL on Windows and macOS folds table names to lower case");
+      Sql sql = Sql.forTables(tables.orders(), tables.orphans());
+      MysqlStorage storage = new MysqlStorage(connections(MysqlStorage.BACKEND), sql);
+      try {
+        storage.checkSchemaAtStart(createsSchema(), false);
+      } catch (RuntimeException e) {
+        storage.close();
+        throw e;
+      }
+      String description =
+          String.join(
+              ", ",
+              storage.target(),
+              "orders " + tables.orders(),
+              "orphans " + tables.orphans(),
+              singleStatementFastPath
+                  ? "single-statement first claims and completes"
+                  : "locking transactions only");
+      return new MysqlOrderStore(storage, clock, singleStatementFastPath, description);
+    }
+
+    @Override
+    protected String driverUrl(String jdbcUrl) {
+      if (jdbcUrl.startsWith("jdbc:mysql:")) {
+        return jdbcUrl;
+      }
+      return jdbcUrl.startsWith("jdbc:mariadb:")
+          ? "jdbc:mysql:" + jdbcUrl.substring("jdbc:mariadb:".length())
+          : null;
+    }
+
+    @Override
+    protected String[] urlRule() {
+      return new String[] {
+        "must start with 'jdbc:mysql:' or 'jdbc:mariadb:'",
+        "jdbc:mysql://localhost:3306/mydb?user=me"
+      };
+    }
+
+    /**
+     * READ COMMITTED (a locking read of a missing order takes no gap lock), a socket timeout, and
+     * UTF-8 (every string column is utf8mb4 or the UTF-8 bytes of the text).
+     */
+    @Override
+    protected void tune(HikariConfig config, int queryTimeoutSeconds) {
+      config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+      // driver properties: a parameter of the same name in the URL wins
+      config.addDataSourceProperty(
+          "socketTimeout", String.valueOf((queryTimeoutSeconds + 15) * 1000L));
+      config.addDataSourceProperty("characterEncoding", "UTF-8");
+    }
+  }
+}

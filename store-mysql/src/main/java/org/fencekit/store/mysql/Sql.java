@@ -1,0 +1,71 @@
+package org.fencekit.store.mysql;
+
+import org.fencekit.store.jdbc.JdbcAdminStorage;
+import org.fencekit.store.jdbc.JdbcLockedOrder;
+import org.fencekit.store.jdbc.Migrations;
+import org.fencekit.store.jdbc.SqlTemplates;
+
+/**
+ * The store's SQL, read once ({@link SqlTemplates}) and bound to the configured names, which {@code
+ * Validate.identifier} has checked and which go into SQL in backquotes, as given (MySQL on Linux
+ * keeps a table name's case). Every value travels as a bound parameter. Beside the statements all
+ * SQL stores or the row-locking ones share, MySQL has its own inserts (no {@code ON CONFLICT}), the
+ * fast path's complete, its admin listings (a range starts at the cursor only when its key is spelt
+ * out) and its migration lock.
+ */
+record Sql(
+    SqlTemplates templates,
+    Migrations.Probe probe,
+    String lockMigrations,
+    String releaseMigrations,
+    String selectOrder,
+    String insertOrder,
+    String completeFast,
+    String selectOrphans,
+    JdbcLockedOrder.Statements steps,
+    JdbcAdminStorage.AdminStatements admin) {
+
+  /** The statements for these names, each already validated as a plain identifier. */
+  static Sql forTables(String ordersTable, String orphansTable) {
+    SqlTemplates sql =
+        SqlTemplates.forTables(Sql.class, quote(ordersTable), quote(orphansTable), null)
+            .with(Migrations.derivedNames(ordersTable, orphansTable, Sql::quote, Sql::quote));
+    String versionTable = quote(ordersTable + "_version");
+    String insertOrder = sql.statement("insert-order.sql");
+    String admin = "/org/fencekit/store/jdbc/admin/";
+    return new Sql(
+        sql,
+        new Migrations.Probe(
+            "SELECT COUNT(*) FROM information_schema.tables"
+                + " WHERE table_schema = DATABASE() AND table_name = REPLACE(?, '`', '')",
+            quote(ordersTable),
+            versionTable,
+            "SELECT MAX(version) FROM " + versionTable),
+        sql.statement("lock-migrations.sql"),
+        sql.statement("release-migrations.sql"),
+        sql.statement(SqlTemplates.SHARED + "select-order.sql"),
+        insertOrder,
+        sql.statement("complete-fast.sql"),
+        sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
+        new JdbcLockedOrder.Statements(
+            sql.statement(SqlTemplates.SHARED + "lock-order.sql"),
+            insertOrder,
+            sql.statement(SqlTemplates.SHARED + "update-order.sql"),
+            sql.statement("insert-orphan.sql")),
+        new JdbcAdminStorage.AdminStatements(
+            sql.statement("admin/unreconciled-orphans.sql"),
+            sql.statement(admin + "orphan.sql"),
+            sql.statement(admin + "mark-reconciled.sql"),
+            sql.statement("admin/stuck-orders.sql"),
+            sql.statement("admin/failed-orders.sql")));
+  }
+
+  /** The text of a migration script exactly as shipped, for users who run their own migrations. */
+  static String shippedScript(Migrations.Script script) {
+    return SqlTemplates.raw(Sql.class, script.resource("mysql"));
+  }
+
+  private static String quote(String identifier) {
+    return '`' + identifier + '`';
+  }
+}
