@@ -65,7 +65,8 @@ public final class ServerMain implements Callable<Integer> {
       paramLabel = "SPEC",
       defaultValue = "${env:FENCEKIT_STORE:-sqlite:fencekit-orders.db}",
       description =
-          "sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U, redis://HOST:PORT or"
+          "sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U, jdbc:mysql://HOST:PORT/DB?user=U,"
+              + " redis://HOST:PORT or"
               + " redis-cluster:HOST:PORT,... (default: ${DEFAULT-VALUE})")
   String store;
 
