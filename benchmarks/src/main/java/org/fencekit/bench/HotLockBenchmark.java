@@ -125,6 +125,11 @@ public class HotLockBenchmark {
    */
   @Benchmark
   public WriteResult claim(BackendState backend, HotOrder hot, Wins wins) {
+    return claimWon(backend, hot, wins);
+  }
+
+  /** {@link #claim}'s operation, for {@link PairedBenchmark} too. */
+  static WriteResult claimWon(BackendState backend, HotOrder hot, Wins wins) {
     while (true) {
       OrderSnapshot order = hot.current();
       ClaimResult claim = backend.store.claim(order, ClaimCompleteBenchmark.LEASE);
@@ -153,6 +158,11 @@ public class HotLockBenchmark {
   /** One lock acquired: attempts at the library's one lock until one wins, then the unlock. */
   @Benchmark
   public void lock(Contender contender, Wins wins) {
+    lockWon(contender, wins);
+  }
+
+  /** {@link #lock}'s operation, for {@link PairedBenchmark} too. */
+  static void lockWon(Contender contender, Wins wins) {
     while (!contender.attempt.tryLockUnlock()) {
       wins.lost++;
     }

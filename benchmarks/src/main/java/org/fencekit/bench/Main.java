@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
     description = {
       "Benchmarks every available store beside its raw baseline and its peers (JMH).",
       "Writes results.md, results.json and two charts (" + Charts.THROUGHPUT + ",",
-      Charts.STORE_OVER_RAW + ").",
+      Charts.RATIOS + ").",
       ""
     },
     footerHeading = "%nServers: a server's stores run when its variable is set%n",
@@ -116,9 +116,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--ratios-only",
       description = {
-        "only claim + complete beside the raw baselines and the peers (the lock libraries),",
-        "and PostgreSQL's one hot order beside ShedLock's one hot lock: the speed targets'",
-        "ratios, without latency, hot orders by K or the stale-write storm"
+        "only the paired comparisons that have a speed target (a store beside its raw",
+        "baseline or a peer): no latency, hot orders or stale-write storm"
       })
   boolean ratiosOnly;
 

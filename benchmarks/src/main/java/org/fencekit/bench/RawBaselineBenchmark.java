@@ -89,11 +89,16 @@ public class RawBaselineBenchmark {
     public void close() {
       session.close();
     }
+
+    /** Claims a fresh order and completes it through the bare driver. */
+    void claimComplete() {
+      session.claimComplete(prefix + next++, System.currentTimeMillis());
+    }
   }
 
   /** Claims a fresh order and completes it through the bare driver. */
   @Benchmark
   public void claimComplete(Session session) {
-    session.session.claimComplete(session.prefix + session.next++, System.currentTimeMillis());
+    session.claimComplete();
   }
 }

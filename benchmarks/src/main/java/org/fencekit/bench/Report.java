@@ -6,13 +6,13 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
-import org.fencekit.bench.Figure.Ratio;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns the main job's JMH results into tables, on the console and in results.md. Every figure is
- * shown with JMH's error, and every ratio with the interval those errors allow.
+ * Turns the main job's results into tables, on the console and in results.md: the paired ratios
+ * ({@link Ratio}) with their intervals and targets, and the other benchmarks' figures with JMH's
+ * error.
  */
 final class Report {
 
@@ -28,15 +28,14 @@ final class Report {
 
   /** How to read the figures, printed once under the tables. */
   static final String HOW_TO_READ =
-      "Each figure is JMH's mean ± the half-width of its 99.9% confidence interval over the"
-          + " measurement iterations (±? when the profile runs too few iterations to give one)."
-          + " A ratio's ± comes from the two figures' intervals: from (a - error) / (b + error) to"
-          + " (a + error) / (b - error). "
-          + Ratio.NOISE
-          + " marks a ratio whose interval includes 1.00: the difference is smaller than this"
-          + " run's noise, so it cannot tell the two apart. (!) marks a store measured faster than"
-          + " its own raw baseline beyond the noise, which the extra work a store does rules out:"
-          + " the machine's load changed between the two runs, so rerun before reading it.";
+      "Each ratio comes from paired trials: the store (A) and what it is beside (B) ran in one JMH"
+          + " fork per round, both set up and warmed once, then short trials alternating A, B, B,"
+          + " A, A, B...; each pair of trials in a row gives one ratio A / B, and the figure is the"
+          + " median of those ratios with its 95% interval (the order statistics of a sign test,"
+          + " valid for any distribution of independent pairs) and the interval's half-width over"
+          + " the median. The ops/s and B/op beside it are the medians of each side's trials. The"
+          + " latency, hot-order and stale-write figures are JMH's mean ± the half-width of its"
+          + " 99.9% confidence interval (±? when too few iterations give none).";
 
   private Report() {}
 
@@ -56,27 +55,98 @@ final class Report {
                     "K=" + result.getParams().getParam("orders") + ": " + Figure.of(result).rate())
             .map(part -> part + " calls/s")
             .collect(Collectors.joining("; "));
-      case HOT_CLAIM:
-        return Figure.of(r).rate() + " claims won/s, " + counter(r, LOST).rate() + " lost/s";
-      case HOT_LOCK:
-        return Figure.of(r).rate() + " acquired/s, " + counter(r, LOST).rate() + " lost/s";
       case STALE:
         return counter(r, "rejected").rate()
             + " rejected/s, "
             + counter(r, "landed").rate()
             + " landed/s";
       default:
-        return Figure.of(r).rate() + " ops/s";
+        String verdict = job.target().verdict(job.ratio());
+        return job.ratio().text() + (verdict.equals("-") ? "" : ", " + verdict);
     }
   }
 
   /**
-   * A titled table of the report: on the console its title and the table, in results.md a heading
-   * (or a paragraph), the note, and the table. An empty table is left out of both.
+   * A paired comparison as the report and the charts show it.
    *
-   * @param note what to read it by, in results.md only; empty for none
+   * @param store the store's label, with "one hot order" for a hot-lock comparison
+   * @param threads the thread count
+   * @param beside what it is beside: a raw baseline's or a peer's label
+   * @param ops the median of the store's trials, ops/s (claims won/s on a hot order)
+   * @param besideOps the median of the other side's trials
+   * @param ratio the paired ratio
+   * @param target its target
+   * @param bytes the median of the store's trials' allocation per op, NaN without
+   * @param besideBytes the other side's
    */
-  record Section(String title, String note, Table table) {
+  record Row(
+      String store,
+      int threads,
+      String beside,
+      double ops,
+      double besideOps,
+      Ratio ratio,
+      Target target,
+      double bytes,
+      double besideBytes) {}
+
+  /** The paired jobs' rows, in run order. */
+  static List<Row> rows(List<Job> jobs) {
+    List<Row> rows = new ArrayList<>();
+    for (Job job : jobs) {
+      if (job.kind.paired() && job.first() != null) {
+        boolean hot = job.kind == Kind.HOT_LOCK;
+        rows.add(
+            new Row(
+                job.store.label() + (hot ? ", one hot order" : ""),
+                job.threads,
+                job.beside() + (hot ? ", one hot lock" : ""),
+                job.median(true, null),
+                job.median(false, null),
+                job.ratio(),
+                job.target(),
+                job.median(true, GC_NORM),
+                job.median(false, GC_NORM)));
+      }
+    }
+    return rows;
+  }
+
+  /** The ratios, one row per paired comparison, against their speed targets. */
+  static Table ratios(List<Row> rows) {
+    Table table =
+        new Table(
+            "store",
+            "threads",
+            "beside",
+            "median ops/s",
+            "its ops/s",
+            "store / beside [95%]",
+            "pairs",
+            "target",
+            "B/op",
+            "its B/op");
+    for (Row row : rows) {
+      table.row(
+          row.store(),
+          Integer.toString(row.threads()),
+          row.beside(),
+          whole(row.ops()),
+          whole(row.besideOps()),
+          row.ratio().text(),
+          Integer.toString(row.ratio().pairs()),
+          row.target().verdict(row.ratio()),
+          whole(row.bytes()),
+          whole(row.besideBytes()));
+    }
+    return table;
+  }
+
+  /**
+   * A titled table of the report: on the console its title and the table, in results.md a heading
+   * and the table. An empty table is left out of both.
+   */
+  record Section(String title, Table table) {
 
     /** The sections as the console shows them: each title, then its table, indented. */
     static String console(List<Section> sections) {
@@ -95,9 +165,6 @@ final class Report {
       for (Section section : sections) {
         if (!section.table.isEmpty()) {
           s.append(heading).append(section.title).append("\n\n");
-          if (!section.note.isEmpty()) {
-            s.append(section.note).append("\n\n");
-          }
           s.append(section.table.render("")).append('\n');
         }
       }
@@ -107,215 +174,35 @@ final class Report {
 
   /** A store's tables, shown as soon as its jobs are done and in its part of results.md. */
   static List<Section> ofStore(StoreType store, List<Job> jobs) {
+    List<Job> own = jobs.stream().filter(job -> job.store == store).toList();
     return List.of(
-        new Section(
-            "claim + complete of fresh orders (latency percentiles of JMH's samples)",
-            "",
-            claimComplete(store, jobs)),
-        new Section("beside its peers (lock + unlock, a lock per thread)", "", peers(store, jobs)),
+        new Section("paired ratios", ratios(rows(own))),
+        new Section("claim + complete latency (percentiles of JMH's samples)", latency(own)),
         new Section(
             "hot orders (lease 20 ms, every "
                 + HotOrderBenchmark.COMPLETE_EVERY
                 + "th win completes, the rest fail)",
-            "",
-            hot(store, jobs)),
-        new Section("the stale-write storm", "", stale(store, jobs)));
+            hot(own)),
+        new Section("the stale-write storm", stale(own)));
   }
 
-  /** The tables over every store, shown at the end and at the top of results.md. */
-  static List<Section> summaries(List<StoreType> stores, List<Job> jobs) {
-    return List.of(
-        new Section("Summary", "", summary(stores, jobs)),
-        new Section(
-            "fencekit / peer beside fencekit / raw, against the speed targets",
-            Target.LEGEND,
-            targets(stores, jobs)),
-        new Section(
-            "one hot order, claims won, beside one hot lock's acquisitions",
-            "One hot order beside one hot lock: every thread claims the same order (the winner fails it at once, every "
-                + HotOrderBenchmark.COMPLETE_EVERY
-                + "th win completes it and a fresh order is the hot one), against every thread"
-                + " trying the same lock without waiting (the winner unlocks at once); claims won"
-                + " per second over locks acquired per second.",
-            hotPeers(stores, jobs)),
-        new Section("PostgreSQL: fast path over locking transactions", "", fastPath(jobs)));
-  }
-
-  /**
-   * One row per store and thread count: throughput beside the raw baseline's, their ratio, p99
-   * latency and allocation.
-   */
-  static Table summary(List<StoreType> stores, List<Job> jobs) {
-    Table table =
-        new Table(
-            "store", "threads", "ops/s", "raw ops/s", "store / raw", "p99 us", "B/op", "raw B/op");
-    for (StoreType store : stores) {
-      for (int t : threads(jobs, store)) {
-        RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
-        RunResult base = find(jobs, store, Kind.RAW, null, t);
+  /** Claim + complete latency percentiles, per thread count. */
+  static Table latency(List<Job> jobs) {
+    Table table = new Table("threads", "p50 us", "p99 us", "p99.9 us");
+    for (Job job : jobs) {
+      if (job.kind == Kind.LATENCY && job.first() != null) {
         table.row(
-            store.label(),
-            Integer.toString(t),
-            Figure.of(thrpt).rate(),
-            Figure.of(base).rate(),
-            storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-            micros(percentile(find(jobs, store, Kind.LATENCY, null, t), 99)),
-            counter(thrpt, GC_NORM).rate(),
-            counter(base, GC_NORM).rate());
-      }
-    }
-    return table;
-  }
-
-  /** Fresh orders claimed and completed: throughput, latency, allocation, raw ratio. */
-  static Table claimComplete(StoreType store, List<Job> jobs) {
-    RawBaseline raw = RawBaseline.of(store);
-    Table table =
-        new Table(
-            "threads",
-            "ops/s",
-            "p50 us",
-            "p99 us",
-            "p99.9 us",
-            "B/op",
-            raw.label() + " ops/s",
-            "store / raw",
-            raw.label() + " B/op");
-    for (int t : threads(jobs, store)) {
-      RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
-      RunResult latency = find(jobs, store, Kind.LATENCY, null, t);
-      RunResult base = find(jobs, store, Kind.RAW, null, t);
-      table.row(
-          Integer.toString(t),
-          Figure.of(thrpt).rate(),
-          micros(percentile(latency, 50)),
-          micros(percentile(latency, 99)),
-          micros(percentile(latency, 99.9)),
-          counter(thrpt, GC_NORM).rate(),
-          Figure.of(base).rate(),
-          storeOverRaw(Figure.of(thrpt).over(Figure.of(base))),
-          counter(base, GC_NORM).rate());
-    }
-    return table;
-  }
-
-  /** A store's claim + complete beside each of its peers' lock + unlock, per thread count. */
-  static Table peers(StoreType store, List<Job> jobs) {
-    Table table =
-        new Table("threads", "ops/s", "peer", "peer ops/s", "fencekit / peer", "peer B/op");
-    for (int t : threads(jobs, store)) {
-      Figure fencekit = Figure.of(find(jobs, store, Kind.THROUGHPUT, null, t));
-      for (Peer peer : Peer.of(store)) {
-        RunResult r = find(jobs, store, Kind.PEER, peer, t);
-        if (r == null) {
-          continue;
-        }
-        table.row(
-            Integer.toString(t),
-            fencekit.rate(),
-            peer.label(),
-            Figure.of(r).rate(),
-            fencekit.over(Figure.of(r)).text(),
-            counter(r, GC_NORM).rate());
-      }
-    }
-    return table;
-  }
-
-  /**
-   * The speed targets (issue 13), one row per store, thread count and peer: fencekit / peer beside
-   * fencekit / raw, each with its interval and whether that interval is above its target (met),
-   * below it (missed), or spans it (open: this run cannot tell).
-   */
-  static Table targets(List<StoreType> stores, List<Job> jobs) {
-    Table table =
-        new Table(
-            "store",
-            "threads",
-            "ops/s",
-            "peer",
-            "fencekit / peer",
-            "target",
-            "fencekit / raw",
-            "target",
-            "B/op over raw");
-    for (StoreType store : stores) {
-      for (int t : threads(jobs, store)) {
-        RunResult thrpt = find(jobs, store, Kind.THROUGHPUT, null, t);
-        Figure fencekit = Figure.of(thrpt);
-        RunResult base = find(jobs, store, Kind.RAW, null, t);
-        Ratio overRaw = fencekit.over(Figure.of(base));
-        String rawTarget = Target.raw(store).verdict(overRaw);
-        String alloc = counter(thrpt, GC_NORM).over(counter(base, GC_NORM)).text();
-        List<Peer> peers = new ArrayList<>(Peer.of(store));
-        if (peers.isEmpty()) {
-          peers.add(null); // a row without a peer, for the raw ratio
-        }
-        for (Peer peer : peers) {
-          Ratio overPeer =
-              peer == null
-                  ? Ratio.NONE
-                  : fencekit.over(Figure.of(find(jobs, store, Kind.PEER, peer, t)));
-          table.row(
-              store.label(),
-              Integer.toString(t),
-              fencekit.rate(),
-              peer == null ? "-" : peer.label(),
-              overPeer.text(),
-              peer == null ? "-" : Target.peer(store, peer).verdict(overPeer),
-              overRaw.text(),
-              rawTarget,
-              alloc);
-        }
-      }
-    }
-    return table;
-  }
-
-  /**
-   * One hot order beside one hot lock (issue 13's "claims won on a hot order"), one row per store,
-   * thread count and peer: the store's claims won per second over the peer's acquisitions per
-   * second, with its interval and its target's verdict. The attempts lost per second are in the
-   * progress line and results.json, not here: a JMH auxiliary counter, whose rate can blow up in an
-   * iteration where a spinning thread measured almost no time of its own.
-   */
-  static Table hotPeers(List<StoreType> stores, List<Job> jobs) {
-    Table table =
-        new Table(
-            "store",
-            "threads",
-            "claims won/s",
-            "peer",
-            "acquired/s",
-            "fencekit / peer, hot",
-            "target");
-    for (StoreType store : stores) {
-      for (Job job : jobs) {
-        if (job.store != store || job.kind != Kind.HOT_CLAIM) {
-          continue;
-        }
-        RunResult peer = find(jobs, store, Kind.HOT_LOCK, job.peer, job.threads);
-        if (job.first() == null && peer == null) {
-          continue;
-        }
-        Figure won = Figure.of(job.first());
-        Figure acquired = Figure.of(peer);
-        Ratio ratio = won.over(acquired);
-        table.row(
-            store.label(),
             Integer.toString(job.threads),
-            won.rate(),
-            job.peer.label(),
-            acquired.rate(),
-            ratio.text(),
-            Target.hot(store, job.peer).verdict(ratio));
+            micros(percentile(job.first(), 50)),
+            micros(percentile(job.first(), 99)),
+            micros(percentile(job.first(), 99.9)));
       }
     }
     return table;
   }
 
   /** Hot orders: calls per second and how they ended. */
-  static Table hot(StoreType store, List<Job> jobs) {
+  static Table hot(List<Job> jobs) {
     Table table =
         new Table(
             "threads",
@@ -328,7 +215,7 @@ final class Report {
             "superseded/s",
             "B/call");
     for (Job job : jobs) {
-      if (job.store != store || job.kind != Kind.HOT) {
+      if (job.kind != Kind.HOT) {
         continue;
       }
       for (RunResult r : job.results) {
@@ -349,54 +236,18 @@ final class Report {
   }
 
   /** The stale-write storm: rejections per second, and the stale writes that landed (none). */
-  static Table stale(StoreType store, List<Job> jobs) {
+  static Table stale(List<Job> jobs) {
     Table table =
         new Table("stale-write storm", "rejected/s", "landed/s", "owner heartbeats/s", "B/op");
-    RunResult r = find(jobs, store, Kind.STALE, null, -1);
-    if (r != null) {
-      table.row(
-          "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
-          counter(r, "rejected").rate(),
-          counter(r, "landed").rate(),
-          counter(r, "heartbeats").rate(),
-          counter(r, GC_NORM).rate());
-    }
-    return table;
-  }
-
-  /**
-   * PostgreSQL's single-statement fast path over its locking transactions, when both ran: claim +
-   * complete of fresh orders, and hot orders (calls per second), per thread count.
-   */
-  static Table fastPath(List<Job> jobs) {
-    Table table = new Table("workload", "threads", "fast path", "locking only", "fast / locking");
-    for (int t : threads(jobs, StoreType.POSTGRES)) {
-      Figure fast = Figure.of(find(jobs, StoreType.POSTGRES, Kind.THROUGHPUT, null, t));
-      Figure locking = Figure.of(find(jobs, StoreType.POSTGRES_LOCKING, Kind.THROUGHPUT, null, t));
-      if (fast.measured() && locking.measured()) {
-        table.row(
-            "claim + complete, fresh orders",
-            Integer.toString(t),
-            fast.rate(),
-            locking.rate(),
-            fast.over(locking).text());
-      }
-    }
     for (Job job : jobs) {
-      if (job.store != StoreType.POSTGRES || job.kind != Kind.HOT) {
-        continue;
-      }
-      for (RunResult r : job.results) {
-        String orders = r.getParams().getParam("orders");
-        RunResult other = hotResult(jobs, StoreType.POSTGRES_LOCKING, job.threads, orders);
-        if (other != null) {
-          table.row(
-              "claim, settle if won, " + orders + " hot order(s)",
-              Integer.toString(job.threads),
-              Figure.of(r).rate(),
-              Figure.of(other).rate(),
-              Figure.of(r).over(Figure.of(other)).text());
-        }
+      if (job.kind == Kind.STALE && job.first() != null) {
+        RunResult r = job.first();
+        table.row(
+            "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
+            counter(r, "rejected").rate(),
+            counter(r, "landed").rate(),
+            counter(r, "heartbeats").rate(),
+            counter(r, GC_NORM).rate());
       }
     }
     return table;
@@ -429,10 +280,10 @@ final class Report {
     md.append(
         "- one op of claim + complete = one claim and one complete of a fresh order (two"
             + " transactions or two scripts); the raw baseline does the same with the store's own"
-            + " statements or scripts through the bare driver, at the same thread count, in the"
-            + " same run\n\n");
-    md.append(HOW_TO_READ).append("\n\n");
-    md.append(Section.markdown("## ", summaries(stores, jobs)));
+            + " statements or scripts through the bare driver; a peer's op is one lock and one"
+            + " unlock\n\n");
+    md.append(HOW_TO_READ).append(' ').append(Target.LEGEND).append("\n\n");
+    md.append("## Ratios\n\n").append(ratios(rows(jobs)).render("")).append('\n');
     md.append("Peers:\n\n");
     for (Peer peer : Peer.values()) {
       md.append("- `").append(peer.label()).append("`: ").append(peer.description()).append('\n');
@@ -460,39 +311,6 @@ final class Report {
     return md.toString();
   }
 
-  /** A store / raw ratio as text, marked (!) when the store beat its baseline beyond the noise. */
-  static String storeOverRaw(Ratio ratio) {
-    return ratio.text() + (ratio.intervalKnown() && ratio.low() > 1 ? " (!)" : "");
-  }
-
-  /** The thread counts {@code store}'s claim + complete ran at, in run order. */
-  static List<Integer> threads(List<Job> jobs, StoreType store) {
-    return jobs.stream()
-        .filter(j -> j.store == store && j.kind == Kind.THROUGHPUT)
-        .map(j -> j.threads)
-        .toList();
-  }
-
-  /** The first result of the job of that kind, with that peer or none (threads -1: any). */
-  static RunResult find(List<Job> jobs, StoreType store, Kind kind, Peer peer, int threads) {
-    return jobs.stream()
-        .filter(j -> j.store == store && j.kind == kind && j.peer == peer)
-        .filter(j -> threads < 0 || j.threads == threads)
-        .findFirst()
-        .map(Job::first)
-        .orElse(null);
-  }
-
-  /** The hot-orders result of {@code store} at {@code threads} with {@code orders} hot orders. */
-  private static RunResult hotResult(List<Job> jobs, StoreType store, int threads, String orders) {
-    return jobs.stream()
-        .filter(j -> j.store == store && j.kind == Kind.HOT && j.threads == threads)
-        .flatMap(j -> j.results.stream())
-        .filter(r -> orders.equals(r.getParams().getParam("orders")))
-        .findFirst()
-        .orElse(null);
-  }
-
   /** A secondary result (an aux counter, a profiler's figure) by its name. */
   static Figure counter(RunResult result, String name) {
     return Figure.of(secondary(result, name));
@@ -512,5 +330,10 @@ final class Report {
       return "-";
     }
     return String.format(Locale.ROOT, v >= 100 ? "%,.0f" : "%.1f", v);
+  }
+
+  /** {@code 3,054}, or {@code -} for NaN. */
+  static String whole(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 }
