@@ -74,6 +74,7 @@ final class Comparison {
     final int threads;
     final List<RunResult> results = new ArrayList<>();
     String error;
+    long overhead; // of a paired job's last round: its fork, setup and warmup, in nanoseconds
 
     /**
      * @param peer the peer of a {@link Kind#PEER} or {@link Kind#HOT_LOCK} job, else null
@@ -100,18 +101,40 @@ final class Comparison {
 
     /** The speed target of a paired job's ratio. */
     Target target() {
-      switch (kind) {
-        case RAW:
-          return Target.raw(store);
-        case PEER:
-          return Target.peer(store, peer);
-        default:
-          return Target.hot(store, peer);
-      }
+      return switch (kind) {
+        case RAW -> Target.raw(store);
+        case PEER -> Target.peer(store, peer);
+        default -> Target.hot(store, peer);
+      };
     }
 
     RunResult first() {
       return results.isEmpty() ? null : results.get(0);
+    }
+
+    /**
+     * Whether a paired job that ran is still open: its interval wider than ±10% and not clear of
+     * its target (a target the whole interval is above or below is decided).
+     */
+    boolean open() {
+      Ratio ratio = ratio();
+      return kind.paired()
+          && error == null
+          && ratio.measured()
+          && !ratio.precise()
+          && !target().clearOf(ratio);
+    }
+
+    /**
+     * The trials of a further round: as many as the interval's width says it needs (it shrinks as
+     * one over the square root of the pairs), at most what {@code share} nanoseconds allow after
+     * the round's overhead, in whole ABBA blocks.
+     */
+    int trialsFor(long share, long trial) {
+      Ratio ratio = ratio();
+      double width = Double.isNaN(ratio.low()) ? 2 : ratio.halfWidth() / Ratio.PRECISION;
+      long needed = (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1));
+      return (int) (Math.min(needed, (share - overhead) / trial) / 4 * 4);
     }
 
     /** A paired job's ratio, from every round's pairs. */
@@ -241,37 +264,24 @@ final class Comparison {
             true,
             StandardCharsets.UTF_8)) {
       OutputFormat format = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
-      int n = 0;
-      StoreType current = null;
-      for (Job job : jobs) {
-        if (current != null && job.store != current) {
-          printStore(current);
-        }
-        current = job.store;
-        n++;
-        out.printf(Locale.ROOT, "[%2d/%d] %-58s ", n, jobs.size(), job.title());
-        out.flush();
-        long start = System.nanoTime();
-        try {
-          if (job.kind.paired()) {
-            measure(job, format, pairedLeft(job));
-            pairedNanos += System.nanoTime() - start;
-          } else {
-            job.results.addAll(new Runner(options(job).build(), format).run());
-          }
-          out.printf(
-              Locale.ROOT,
-              "%s  (%d s)%n",
-              Report.summary(job),
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
-        } catch (RunnerException | RuntimeException e) {
-          failed++;
-          job.error = String.valueOf(e.getMessage());
-          out.println("FAILED (see " + outDir.resolve("jmh.log") + "): " + job.error);
-        }
+      for (Job job : jobs) { // every job once: each comparison's first round
+        failed +=
+            round(
+                job,
+                profile.trials(),
+                format,
+                String.format(Locale.ROOT, "[%2d/%d]", jobs.indexOf(job) + 1, jobs.size()));
       }
-      if (current != null) {
-        printStore(current);
+      // the time left, to the comparisons not yet decided, each a fair share of it
+      List<Job> open = jobs.stream().filter(Job::open).toList();
+      for (int i = 0; i < open.size(); i++) {
+        Job job = open.get(i);
+        long share =
+            (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos) / (open.size() - i);
+        int trials = job.trialsFor(share, profile.trial().convertTo(TimeUnit.NANOSECONDS));
+        if (trials >= 8) {
+          failed += round(job, trials, format, "[more]");
+        }
       }
     }
     String loadAfter = Machine.loadAverage();
@@ -307,6 +317,14 @@ final class Comparison {
     Charts.write(outDir, run, rows);
     out.println(heap);
     out.println();
+    for (StoreType store : stores) {
+      String tables = Report.Section.console(Report.ofStore(store, jobs, false));
+      if (!tables.isEmpty()) {
+        out.println(store.label() + ":");
+        out.println(tables);
+      }
+    }
+    out.println("paired ratios:");
     out.print(Report.ratios(rows).render("  "));
     out.println();
     out.println(Report.HOW_TO_READ);
@@ -320,48 +338,36 @@ final class Comparison {
     return failed;
   }
 
-  /** The paired time left for {@code job} and the paired jobs after it: their fair share. */
-  private long pairedLeft(Job job) {
-    long left = TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos;
-    long jobsLeft =
-        jobs.subList(jobs.indexOf(job), jobs.size()).stream().filter(j -> j.kind.paired()).count();
-    return left / jobsLeft;
-  }
-
   /**
-   * A paired comparison: a first round of the profile's trials, then, while the interval is wider
-   * than ±10% and the share allows, a round of as many trials as the interval's width says it needs
-   * (the width shrinks as one over the square root of the pairs).
+   * Runs one round of {@code job} ({@code trials} trials if paired), with a line of progress.
+   *
+   * @return 1 if it failed, else 0
    */
-  private void measure(Job job, OutputFormat format, long share) throws RunnerException {
-    long began = System.nanoTime();
-    long trial = profile.trial().convertTo(TimeUnit.NANOSECONDS);
-    int trials = profile.trials();
-    while (true) {
-      long round = System.nanoTime();
-      job.results.addAll(
-          new Runner(options(job).measurementIterations(trials).build(), format).run());
-      long overhead = System.nanoTime() - round - trials * trial;
-      Ratio ratio = job.ratio();
-      if (!ratio.measured() || ratio.precise()) {
-        return;
+  private int round(Job job, int trials, OutputFormat format, String step) {
+    out.printf(Locale.ROOT, "%-7s %-58s ", step, job.title());
+    out.flush();
+    long start = System.nanoTime();
+    try {
+      if (job.kind.paired()) {
+        job.results.addAll(
+            new Runner(options(job).measurementIterations(trials).build(), format).run());
+        long took = System.nanoTime() - start;
+        pairedNanos += took;
+        job.overhead = took - trials * profile.trial().convertTo(TimeUnit.NANOSECONDS);
+      } else {
+        job.results.addAll(new Runner(options(job).build(), format).run());
       }
-      double width = Double.isNaN(ratio.low()) ? 2 : ratio.halfWidth() / Ratio.PRECISION;
-      long needed = (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1));
-      long affordable = (share - (System.nanoTime() - began) - overhead) / trial;
-      trials = (int) (Math.min(needed, affordable) / 4 * 4);
-      if (trials < 8) {
-        return;
-      }
+      out.printf(
+          Locale.ROOT,
+          "%s  (%d s)%n",
+          Report.summary(job),
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+      return 0;
+    } catch (RunnerException | RuntimeException e) {
+      job.error = String.valueOf(e.getMessage());
+      out.println("FAILED (see " + outDir.resolve("jmh.log") + "): " + job.error);
+      return 1;
     }
-  }
-
-  /** Prints a store's tables once its jobs are done. */
-  private void printStore(StoreType store) {
-    out.println();
-    out.println(store.label() + ":");
-    out.print(Report.Section.console(Report.ofStore(store, jobs)));
-    out.println();
   }
 
   private ChainedOptionsBuilder options(Job job) {

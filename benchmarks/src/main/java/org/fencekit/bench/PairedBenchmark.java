@@ -25,8 +25,8 @@ import org.openjdk.jmh.runner.IterationType;
  *       RawBaselineBenchmark}'s (parameters {@code backend} and {@code baseline});
  *   <li>{@link #overPeer}: the same beside {@link PeerLockBenchmark}'s lock + unlock ({@code
  *       backend} and {@code peer});
- *   <li>{@link #hotOverLock}: {@link HotLockBenchmark}'s claims won on one hot order beside its
- *       locks acquired on one hot lock ({@code backend} and {@code peer}).
+ *   <li>{@link #hotOverLock}: {@link HotLock}'s claims won on one hot order beside its locks
+ *       acquired on one hot lock ({@code backend} and {@code peer}).
  * </ul>
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}); the iterations' scores are in the JSON:
@@ -88,13 +88,13 @@ public class PairedBenchmark {
   public Object hotOverLock(
       Side side,
       BackendState backend,
-      HotLockBenchmark.HotOrder hot,
-      HotLockBenchmark.Wins wins,
-      HotLockBenchmark.Contender lock) {
+      HotLock.HotOrder hot,
+      HotLock.Wins wins,
+      HotLock.Contender lock) {
     if (side.a) {
-      return HotLockBenchmark.claimWon(backend, hot, wins);
+      return HotLock.claimWon(backend, hot, wins);
     }
-    HotLockBenchmark.lockWon(lock, wins);
+    HotLock.lockWon(lock, wins);
     return wins;
   }
 }

@@ -20,7 +20,7 @@ final class Report {
   static final List<String> HOT_COUNTERS =
       List.of("claimed", "inFlight", "provisioned", "written", "superseded");
 
-  /** The counter of {@link HotLockBenchmark.Wins}: attempts lost to another thread. */
+  /** The counter of {@link HotLock.Wins}: attempts lost to another thread. */
   static final String LOST = "lost";
 
   /** JMH's GC profiler's allocation per operation. */
@@ -52,14 +52,14 @@ final class Report {
         return job.results.stream()
             .map(
                 result ->
-                    "K=" + result.getParams().getParam("orders") + ": " + Figure.of(result).rate())
+                    "K="
+                        + result.getParams().getParam("orders")
+                        + ": "
+                        + rate(result.getPrimaryResult()))
             .map(part -> part + " calls/s")
             .collect(Collectors.joining("; "));
       case STALE:
-        return counter(r, "rejected").rate()
-            + " rejected/s, "
-            + counter(r, "landed").rate()
-            + " landed/s";
+        return counter(r, "rejected") + " rejected/s, " + counter(r, "landed") + " landed/s";
       default:
         String verdict = job.target().verdict(job.ratio());
         return job.ratio().text() + (verdict.equals("-") ? "" : ", " + verdict);
@@ -172,11 +172,14 @@ final class Report {
     }
   }
 
-  /** A store's tables, shown as soon as its jobs are done and in its part of results.md. */
-  static List<Section> ofStore(StoreType store, List<Job> jobs) {
+  /**
+   * A store's tables, for its part of results.md, and for the console without the ratios (which it
+   * shows in one table).
+   */
+  static List<Section> ofStore(StoreType store, List<Job> jobs, boolean ratios) {
     List<Job> own = jobs.stream().filter(job -> job.store == store).toList();
     return List.of(
-        new Section("paired ratios", ratios(rows(own))),
+        new Section("paired ratios", ratios ? ratios(rows(own)) : new Table("none")),
         new Section("claim + complete latency (percentiles of JMH's samples)", latency(own)),
         new Section(
             "hot orders (lease 20 ms, every "
@@ -224,11 +227,11 @@ final class Report {
                 List.of(
                     Integer.toString(job.threads),
                     r.getParams().getParam("orders"),
-                    Figure.of(r).rate()));
+                    rate(r.getPrimaryResult())));
         for (String name : HOT_COUNTERS) {
-          row.add(counter(r, name).rate());
+          row.add(counter(r, name));
         }
-        row.add(counter(r, GC_NORM).rate());
+        row.add(counter(r, GC_NORM));
         table.row(row.toArray(new String[0]));
       }
     }
@@ -244,10 +247,10 @@ final class Report {
         RunResult r = job.first();
         table.row(
             "3 stale writers, 1 owner, " + StaleWriteBenchmark.ORDERS + " live orders",
-            counter(r, "rejected").rate(),
-            counter(r, "landed").rate(),
-            counter(r, "heartbeats").rate(),
-            counter(r, GC_NORM).rate());
+            counter(r, "rejected"),
+            counter(r, "landed"),
+            counter(r, "heartbeats"),
+            counter(r, GC_NORM));
       }
     }
     return table;
@@ -257,7 +260,8 @@ final class Report {
   static double landed(List<Job> jobs) {
     return jobs.stream()
         .filter(job -> job.kind == Kind.STALE)
-        .mapToDouble(job -> counter(job.first(), "landed").score())
+        .map(job -> secondary(job.first(), "landed"))
+        .mapToDouble(landed -> landed == null ? Double.NaN : landed.getScore())
         .filter(landed -> !Double.isNaN(landed))
         .sum();
   }
@@ -296,7 +300,7 @@ final class Report {
     md.append('\n');
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
-      md.append(Section.markdown("### ", ofStore(store, jobs)));
+      md.append(Section.markdown("### ", ofStore(store, jobs, true)));
     }
     md.append("## Memory\n\n").append(heap).append('\n');
     List<String> failed = new ArrayList<>();
@@ -311,9 +315,22 @@ final class Report {
     return md.toString();
   }
 
-  /** A secondary result (an aux counter, a profiler's figure) by its name. */
-  static Figure counter(RunResult result, String name) {
-    return Figure.of(secondary(result, name));
+  /** A secondary result (an aux counter, a profiler's figure) by its name, as {@link #rate}. */
+  static String counter(RunResult result, String name) {
+    return rate(secondary(result, name));
+  }
+
+  /**
+   * A JMH figure, whole, with the half-width of its 99.9% interval over the iterations: {@code
+   * 3,054 ±120}, {@code 3,054 ±?} when too few iterations give none, or {@code -}.
+   */
+  static String rate(Result<?> result) {
+    if (result == null || Double.isNaN(result.getScore())) {
+      return "-";
+    }
+    double error = result.getScoreError();
+    return whole(result.getScore())
+        + (Double.isNaN(error) ? " ±?" : String.format(Locale.ROOT, " ±%,.0f", error));
   }
 
   /** A secondary result by its name ({@code landed}, {@link #GC_NORM}), or null. */

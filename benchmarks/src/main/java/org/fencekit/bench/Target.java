@@ -26,20 +26,14 @@ record Target(double minimum) {
    * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock.
    */
   static Target peer(StoreType store, Peer peer) {
-    switch (peer) {
-      case SHEDLOCK_JDBC:
-        return store == StoreType.POSTGRES_DATASOURCE
-            ? new Target(0.95)
-            : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
-      case SHEDLOCK_REDIS:
-      case SHEDLOCK_REDIS_CLUSTER:
-        return new Target(0.8);
-      case REDISSON_FENCED:
-      case REDISSON_FENCED_CLUSTER:
-        return new Target(3);
-      default:
-        return NONE;
-    }
+    return switch (peer) {
+      case SHEDLOCK_JDBC ->
+          store == StoreType.POSTGRES_DATASOURCE
+              ? new Target(0.95)
+              : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+      case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER -> new Target(0.8);
+      case REDISSON_FENCED, REDISSON_FENCED_CLUSTER -> new Target(3);
+    };
   }
 
   /**
@@ -53,14 +47,15 @@ record Target(double minimum) {
 
   /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
   static Target raw(StoreType store) {
-    switch (store) {
-      case MEMORY:
-      case SQLITE:
-      case SQLITE_NORMAL:
-        return new Target(0.9);
-      default:
-        return NONE;
-    }
+    return switch (store) {
+      case MEMORY, SQLITE, SQLITE_NORMAL -> new Target(0.9);
+      default -> NONE;
+    };
+  }
+
+  /** Whether the ratio's whole interval is at or above this target, or below it. */
+  boolean clearOf(Ratio ratio) {
+    return ratio.low() >= minimum || ratio.high() < minimum;
   }
 
   /**
@@ -78,7 +73,7 @@ record Target(double minimum) {
     if (Double.isNaN(ratio.low())) {
       return goal + "undecided: too few pairs";
     }
-    if (ratio.low() >= minimum || ratio.high() < minimum) {
+    if (clearOf(ratio)) {
       return goal + (ratio.low() >= minimum ? "met" : "missed");
     }
     if (!ratio.precise()) {
