@@ -28,6 +28,7 @@ import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
@@ -148,12 +149,11 @@ final class Comparison {
      * of a secondary result ({@link Report#GC_NORM}); NaN without.
      */
     double median(boolean a, String secondary) {
-      double[] values =
+      return Ratio.median(
           rounds(secondary)
               .flatMapToDouble(t -> Arrays.stream(Ratio.side(t, a)))
               .sorted()
-              .toArray();
-      return Ratio.median(values);
+              .toArray());
     }
 
     /** Each fork's trials, in run order: their scores, or a secondary result's. */
@@ -168,10 +168,8 @@ final class Comparison {
     }
 
     private static double score(IterationResult it, String secondary) {
-      if (secondary == null) {
-        return it.getPrimaryResult().getScore();
-      }
-      var result = it.getSecondaryResults().get(secondary);
+      var result =
+          secondary == null ? it.getPrimaryResult() : it.getSecondaryResults().get(secondary);
       return result == null ? Double.NaN : result.getScore();
     }
   }
@@ -265,12 +263,7 @@ final class Comparison {
             StandardCharsets.UTF_8)) {
       OutputFormat format = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
       for (Job job : jobs) { // every job once: each comparison's first round
-        failed +=
-            round(
-                job,
-                profile.trials(),
-                format,
-                String.format(Locale.ROOT, "[%2d/%d]", jobs.indexOf(job) + 1, jobs.size()));
+        failed += round(job, profile.trials(), format, jobs.indexOf(job) + 1);
       }
       // the time left, to the comparisons not yet decided, each a fair share of it
       List<Job> open = jobs.stream().filter(Job::open).toList();
@@ -278,9 +271,9 @@ final class Comparison {
         Job job = open.get(i);
         long share =
             (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos) / (open.size() - i);
-        int trials = job.trialsFor(share, profile.trial().convertTo(TimeUnit.NANOSECONDS));
+        int trials = job.trialsFor(share, TimeUnit.MILLISECONDS.toNanos(profile.trialMillis()));
         if (trials >= 8) {
-          failed += round(job, trials, format, "[more]");
+          failed += round(job, trials, format, 0);
         }
       }
     }
@@ -318,10 +311,9 @@ final class Comparison {
     out.println(heap);
     out.println();
     for (StoreType store : stores) {
-      String tables = Report.Section.console(Report.ofStore(store, jobs, false));
+      String tables = Report.ofStore(store, jobs, false);
       if (!tables.isEmpty()) {
-        out.println(store.label() + ":");
-        out.println(tables);
+        out.println("## " + store.label() + "\n\n" + tables);
       }
     }
     out.println("paired ratios:");
@@ -341,9 +333,11 @@ final class Comparison {
   /**
    * Runs one round of {@code job} ({@code trials} trials if paired), with a line of progress.
    *
+   * @param n the job's number in the first pass, 0 in the second
    * @return 1 if it failed, else 0
    */
-  private int round(Job job, int trials, OutputFormat format, String step) {
+  private int round(Job job, int trials, OutputFormat format, int n) {
+    String step = n == 0 ? "[more]" : String.format(Locale.ROOT, "[%2d/%d]", n, jobs.size());
     out.printf(Locale.ROOT, "%-7s %-58s ", step, job.title());
     out.flush();
     long start = System.nanoTime();
@@ -353,7 +347,7 @@ final class Comparison {
             new Runner(options(job).measurementIterations(trials).build(), format).run());
         long took = System.nanoTime() - start;
         pairedNanos += took;
-        job.overhead = took - trials * profile.trial().convertTo(TimeUnit.NANOSECONDS);
+        job.overhead = took - trials * TimeUnit.MILLISECONDS.toNanos(profile.trialMillis());
       } else {
         job.results.addAll(new Runner(options(job).build(), format).run());
       }
@@ -394,9 +388,9 @@ final class Comparison {
       options
           .forks(profile.forks())
           .warmupIterations(profile.warmupIterations())
-          .warmupTime(profile.iterationTime())
+          .warmupTime(TimeValue.milliseconds(profile.iterationMillis()))
           .measurementIterations(profile.measurementIterations())
-          .measurementTime(profile.iterationTime());
+          .measurementTime(TimeValue.milliseconds(profile.iterationMillis()));
     }
     if (kind == Kind.RAW) {
       options.param("baseline", RawBaseline.of(job.store).name());

@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -21,70 +22,43 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 record Profile(
     String name,
-    TimeValue trial,
+    int trialMillis,
     int warmupTrials,
     int trials,
     int budgetSeconds,
     int forks,
     int warmupIterations,
     int measurementIterations,
-    TimeValue iterationTime,
+    int iterationMillis,
     List<Integer> threads) {
 
   /** Trials of 200 ms, 9 minutes for the paired comparisons; 1 fork of 1 + 5 s for the rest. */
   static final Profile SHORT =
-      new Profile(
-          "short",
-          TimeValue.milliseconds(200),
-          4,
-          32,
-          540,
-          1,
-          1,
-          5,
-          TimeValue.seconds(1),
-          List.of(1, 4, 16));
+      new Profile("short", 200, 4, 32, 540, 1, 1, 5, 1000, List.of(1, 4, 16));
 
   /** Trials of 200 ms, 27 minutes for the paired comparisons; 2 forks of 2 + 5 s for the rest. */
   static final Profile FULL =
-      new Profile(
-          "full",
-          TimeValue.milliseconds(200),
-          8,
-          32,
-          1620,
-          2,
-          2,
-          5,
-          TimeValue.seconds(1),
-          List.of(1, 4, 16));
+      new Profile("full", 200, 8, 32, 1620, 2, 2, 5, 1000, List.of(1, 4, 16));
 
   /** In this JVM, no warmup, 4 trials of 100 ms, one iteration of the rest; 1 and 4 threads. */
-  static final Profile SMOKE =
-      new Profile(
-          "smoke",
-          TimeValue.milliseconds(100),
-          0,
-          4,
-          0,
-          0,
-          0,
-          1,
-          TimeValue.milliseconds(100),
-          List.of(1, 4));
+  static final Profile SMOKE = new Profile("smoke", 100, 0, 4, 0, 0, 0, 1, 100, List.of(1, 4));
+
+  /** A trial's length. */
+  TimeValue trial() {
+    return TimeValue.milliseconds(trialMillis);
+  }
 
   /** What this profile does, for the report. */
   String describe() {
-    return name
-        + " profile: paired trials of "
-        + trial
-        + " after "
-        + warmupTrials
-        + " warmup trials per round, "
-        + trials
-        + " trials in a first round, up to "
-        + budgetSeconds
-        + " s in all; threads "
-        + threads.stream().map(String::valueOf).collect(Collectors.joining("/"));
+    return String.format(
+        Locale.ROOT,
+        "%s profile: paired trials of %d ms after %d warmup trials per round, %d trials in a first"
+            + " round, up to %d s in all; threads %s",
+        name,
+        trialMillis,
+        warmupTrials,
+        trials,
+        budgetSeconds,
+        threads.stream().map(String::valueOf).collect(Collectors.joining("/")));
   }
 }

@@ -3,6 +3,7 @@ package org.fencekit.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.fencekit.bench.Comparison.Job;
 import org.fencekit.bench.Comparison.Kind;
@@ -45,25 +46,18 @@ final class Report {
     if (r == null) {
       return "no result";
     }
-    switch (job.kind) {
-      case LATENCY:
-        return "p50 " + micros(percentile(r, 50)) + " us, p99 " + micros(percentile(r, 99)) + " us";
-      case HOT:
-        return job.results.stream()
-            .map(
-                result ->
-                    "K="
-                        + result.getParams().getParam("orders")
-                        + ": "
-                        + rate(result.getPrimaryResult()))
-            .map(part -> part + " calls/s")
-            .collect(Collectors.joining("; "));
-      case STALE:
-        return counter(r, "rejected") + " rejected/s, " + counter(r, "landed") + " landed/s";
-      default:
-        String verdict = job.target().verdict(job.ratio());
-        return job.ratio().text() + (verdict.equals("-") ? "" : ", " + verdict);
-    }
+    return switch (job.kind) {
+      case LATENCY ->
+          "p50 " + micros(percentile(r, 50)) + " us, p99 " + micros(percentile(r, 99)) + " us";
+      case HOT ->
+          job.results.stream()
+              .map(
+                  it ->
+                      "K=" + it.getParams().getParam("orders") + ": " + rate(it.getPrimaryResult()))
+              .collect(Collectors.joining(" calls/s; ", "", " calls/s"));
+      case STALE -> counter(r, "rejected") + " rejected/s, " + counter(r, "landed") + " landed/s";
+      default -> job.ratio().text() + ", " + job.target().verdict(job.ratio());
+    };
   }
 
   /**
@@ -143,50 +137,28 @@ final class Report {
   }
 
   /**
-   * A titled table of the report: on the console its title and the table, in results.md a heading
-   * and the table. An empty table is left out of both.
+   * A store's tables, each under a {@code ###} heading: its part of results.md, and on the console
+   * without the ratios (shown there in one table).
    */
-  record Section(String title, Table table) {
-
-    /** The sections as the console shows them: each title, then its table, indented. */
-    static String console(List<Section> sections) {
-      StringBuilder s = new StringBuilder();
-      for (Section section : sections) {
-        if (!section.table.isEmpty()) {
-          s.append("  ").append(section.title).append(":\n").append(section.table.render("  "));
-        }
-      }
-      return s.toString();
-    }
-
-    /** The sections for results.md, each headed by {@code heading} and its title. */
-    static String markdown(String heading, List<Section> sections) {
-      StringBuilder s = new StringBuilder();
-      for (Section section : sections) {
-        if (!section.table.isEmpty()) {
-          s.append(heading).append(section.title).append("\n\n");
-          s.append(section.table.render("")).append('\n');
-        }
-      }
-      return s.toString();
-    }
-  }
-
-  /**
-   * A store's tables, for its part of results.md, and for the console without the ratios (which it
-   * shows in one table).
-   */
-  static List<Section> ofStore(StoreType store, List<Job> jobs, boolean ratios) {
+  static String ofStore(StoreType store, List<Job> jobs, boolean ratios) {
     List<Job> own = jobs.stream().filter(job -> job.store == store).toList();
-    return List.of(
-        new Section("paired ratios", ratios ? ratios(rows(own)) : new Table("none")),
-        new Section("claim + complete latency (percentiles of JMH's samples)", latency(own)),
-        new Section(
-            "hot orders (lease 20 ms, every "
-                + HotOrderBenchmark.COMPLETE_EVERY
-                + "th win completes, the rest fail)",
-            hot(own)),
-        new Section("the stale-write storm", stale(own)));
+    StringBuilder s = new StringBuilder();
+    for (Map.Entry<String, Table> section :
+        List.of(
+            Map.entry("paired ratios", ratios ? ratios(rows(own)) : new Table("none")),
+            Map.entry("claim + complete latency (percentiles of JMH's samples)", latency(own)),
+            Map.entry(
+                "hot orders (lease 20 ms, every "
+                    + HotOrderBenchmark.COMPLETE_EVERY
+                    + "th win completes, the rest fail)",
+                hot(own)),
+            Map.entry("the stale-write storm", stale(own)))) {
+      if (!section.getValue().isEmpty()) {
+        s.append("### ").append(section.getKey()).append("\n\n");
+        s.append(section.getValue().render("")).append('\n');
+      }
+    }
+    return s.toString();
   }
 
   /** Claim + complete latency percentiles, per thread count. */
@@ -300,7 +272,7 @@ final class Report {
     md.append('\n');
     for (StoreType store : stores) {
       md.append("## ").append(store.label()).append("\n\n");
-      md.append(Section.markdown("### ", ofStore(store, jobs, true)));
+      md.append(ofStore(store, jobs, true));
     }
     md.append("## Memory\n\n").append(heap).append('\n');
     List<String> failed = new ArrayList<>();
