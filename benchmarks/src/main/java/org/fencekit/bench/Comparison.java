@@ -114,10 +114,10 @@ final class Comparison {
     }
 
     /**
-     * Whether a paired job that ran is still open: its interval wider than ±10% and not clear of
-     * its target (a target the whole interval is above or below is decided).
+     * Whether a paired job that ran is not yet settled: its interval wider than ±10% and not clear
+     * of its target (a target the whole interval is above or below is decided).
      */
-    boolean open() {
+    boolean unsettled() {
       Ratio ratio = ratio();
       return kind.paired()
           && error == null
@@ -266,11 +266,12 @@ final class Comparison {
         failed += round(job, profile.trials(), format, jobs.indexOf(job) + 1);
       }
       // the time left, to the comparisons not yet decided, each a fair share of it
-      List<Job> open = jobs.stream().filter(Job::open).toList();
-      for (int i = 0; i < open.size(); i++) {
-        Job job = open.get(i);
+      List<Job> unsettled = jobs.stream().filter(Job::unsettled).toList();
+      for (int i = 0; i < unsettled.size(); i++) {
+        Job job = unsettled.get(i);
         long share =
-            (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos) / (open.size() - i);
+            (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos)
+                / (unsettled.size() - i);
         int trials = job.trialsFor(share, TimeUnit.MILLISECONDS.toNanos(profile.trialMillis()));
         if (trials >= 8) {
           failed += round(job, trials, format, 0);
