@@ -78,7 +78,9 @@ public final class Main implements Callable<Integer> {
 
   /** The measuring profile: one of the two flags, or the short default. */
   static final class ProfileChoice {
-    @Option(names = "--full", description = "the longer, more precise profile (2 forks)")
+    @Option(
+        names = "--full",
+        description = "three times the time for the paired ratios, 2 forks for the rest")
     boolean full;
 
     @Option(
