@@ -14,8 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiFunction;
-import org.fencekit.bench.Figure.Ratio;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
@@ -42,16 +40,16 @@ import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
- * The main job's two charts, drawn with JFreeChart: horizontal bars, one group per store, each bar
- * labelled with its figure at the bar's base on a patch that hides the whisker behind it (so no
- * line runs through a label), the whiskers spanning JMH's 99.9% confidence interval, and the
- * machine, the date and the profile under the title.
+ * The main job's two charts, drawn with JFreeChart from the paired comparisons ({@link
+ * Report.Row}): horizontal bars, one group per comparison (a store beside its raw baseline or a
+ * peer), one bar per thread count, each labelled at the bar's base on a patch that hides the
+ * whisker behind it, and the machine, the date and the profile under the title.
  *
  * <ul>
- *   <li>{@code throughput.png}: claim + complete ops/s of each store beside its raw baseline, per
- *       thread count, on a logarithmic axis (the stores span three orders of magnitude);
- *   <li>{@code store-over-raw.png}: each store's throughput over its raw baseline's, per thread
- *       count, on a linear axis with a line at 1.0, so the cost of the store reads directly.
+ *   <li>{@code throughput.png}: the median ops/s of each side's trials, on a logarithmic axis (the
+ *       stores span three orders of magnitude);
+ *   <li>{@code ratios.png}: each paired ratio, its whisker the larger half of its 95% interval, on
+ *       a linear axis with a line at 1.0, labelled with the interval and the target's verdict.
  * </ul>
  */
 final class Charts {
@@ -59,91 +57,64 @@ final class Charts {
   /** The throughput chart's file name. */
   static final String THROUGHPUT = "throughput.png";
 
-  /** The store / raw chart's file name. */
-  static final String STORE_OVER_RAW = "store-over-raw.png";
+  /** The ratio chart's file name. */
+  static final String RATIOS = "ratios.png";
 
   private static final int WIDTH = 1200;
   private static final int BAR_HEIGHT = 19;
-  // mid tones for the stores, pale ones for their baselines: black labels read on both
+  // mid tones for the stores, pale ones for what they are beside: black labels read on both
   private static final Color[] STORE_COLORS = {
     new Color(0x5B9BD5), new Color(0xEE9A4D), new Color(0x70BF6E), new Color(0xA98BC9)
   };
-  private static final Color[] RAW_COLORS = {
+  private static final Color[] BESIDE_COLORS = {
     new Color(0xD3E4F4), new Color(0xFBE1C6), new Color(0xD6EDD5), new Color(0xE6DCF0)
   };
   private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
   private Charts() {}
 
-  /**
-   * What the charts show: for each store and thread count, the store's claim + complete throughput
-   * and its raw baseline's.
-   *
-   * @param stores the stores, in chart order
-   * @param threads the thread counts, in chart order
-   * @param figures (store, threads) to {store figure, raw baseline figure}
-   */
-  record Bars(
-      List<StoreType> stores,
-      List<Integer> threads,
-      BiFunction<StoreType, Integer, Figure[]> figures) {
-
-    /** The bars of a comparison's jobs. */
-    static Bars of(List<StoreType> stores, List<Comparison.Job> jobs, List<Integer> threads) {
-      return new Bars(
-          stores,
-          threads,
-          (store, t) ->
-              new Figure[] {
-                Figure.of(Report.find(jobs, store, Comparison.Kind.THROUGHPUT, null, t)),
-                Figure.of(Report.find(jobs, store, Comparison.Kind.RAW, null, t))
-              });
-    }
-  }
-
   /** Writes both charts into {@code dir}. */
-  static void write(Path dir, Run run, Bars bars) throws IOException {
+  static void write(Path dir, Run run, List<Report.Row> rows) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    save(dir.resolve(THROUGHPUT), throughput(run, bars), bars.stores(), 2 * bars.threads().size());
-    save(
-        dir.resolve(STORE_OVER_RAW), storeOverRaw(run, bars), bars.stores(), bars.threads().size());
+    List<Integer> threads = rows.stream().map(Report.Row::threads).distinct().toList();
+    long groups = rows.stream().map(Charts::group).distinct().count();
+    save(dir.resolve(THROUGHPUT), throughput(run, rows, threads), groups, 2 * threads.size());
+    save(dir.resolve(RATIOS), ratios(run, rows, threads), groups, threads.size());
   }
 
-  private static void save(Path file, JFreeChart chart, List<StoreType> stores, int barsPerStore)
+  private static void save(Path file, JFreeChart chart, long groups, int barsPerGroup)
       throws IOException {
-    int height = 230 + Math.max(1, stores.size()) * (barsPerStore * BAR_HEIGHT + 22);
+    int height = (int) (230 + Math.max(1, groups) * (barsPerGroup * BAR_HEIGHT + 22));
     ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, height);
   }
 
-  static JFreeChart throughput(Run run, Bars bars) {
-    List<Integer> threads = bars.threads();
+  private static String group(Report.Row row) {
+    return row.store() + " / " + row.beside();
+  }
+
+  static JFreeChart throughput(Run run, List<Report.Row> rows, List<Integer> threads) {
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
     Map<String, String> labels = new HashMap<>();
     double min = Double.MAX_VALUE;
     double max = 0;
-    for (int i = 0; i < threads.size(); i++) {
-      int t = threads.get(i);
-      String storeSeries = threadsLabel(t) + ", store";
-      String rawSeries = threadsLabel(t) + ", raw baseline";
-      for (StoreType store : bars.stores()) {
-        Figure ops = bars.figures().apply(store, t)[0];
-        Figure raw = bars.figures().apply(store, t)[1];
-        for (String series : List.of(storeSeries, rawSeries)) {
-          Figure f = series == storeSeries ? ops : raw;
-          if (f.measured() && f.score() > 0) {
-            // a whisker below zero means nothing on a log axis: it stops just above it
-            Double error = f.errorKnown() ? Math.min(f.error(), f.score() * 0.99) : null;
-            data.add(Double.valueOf(f.score()), error, series, store.label());
-            labels.put(series + "|" + store.label(), compact(f));
-            min = Math.min(min, f.score() - (error == null ? 0 : error));
-            max = Math.max(max, f.score() + (error == null ? 0 : error));
-          } else {
-            data.add((Number) null, (Number) null, series, store.label());
+    for (int t : threads) {
+      for (Report.Row row : rows) {
+        if (row.threads() != t) {
+          continue;
+        }
+        for (boolean store : new boolean[] {true, false}) {
+          String series = threadsLabel(t) + (store ? ", store" : ", beside");
+          double ops = store ? row.ops() : row.besideOps();
+          if (ops > 0) {
+            data.add(Double.valueOf(ops), null, series, group(row));
+            labels.put(series + "|" + group(row), compact(ops));
+            min = Math.min(min, ops);
+            max = Math.max(max, ops);
           }
         }
       }
     }
-    LogAxis axis = new LogAxis("claim + complete of fresh orders, ops/s (logarithmic)");
+    LogAxis axis = new LogAxis("ops/s, the median of each side's trials (logarithmic)");
     axis.setBase(10);
     axis.setSmallestValue(1);
     axis.setNumberFormatOverride(new DecimalFormat("#,##0"));
@@ -156,57 +127,56 @@ final class Charts {
     StatisticalBarRenderer renderer = renderer(labels);
     for (int i = 0; i < threads.size(); i++) {
       renderer.setSeriesPaint(2 * i, STORE_COLORS[i % STORE_COLORS.length]);
-      renderer.setSeriesPaint(2 * i + 1, RAW_COLORS[i % RAW_COLORS.length]);
+      renderer.setSeriesPaint(2 * i + 1, BESIDE_COLORS[i % BESIDE_COLORS.length]);
     }
     return chart(
-        "fencekit: claim + complete throughput, each store beside its raw baseline",
-        "raw baseline: the store's own SQL or Lua through the bare driver (JDBC, Jedis EVALSHA,"
-            + " ConcurrentHashMap.compute); bars: JMH's mean; whiskers: its 99.9% confidence"
-            + " interval",
+        "fencekit: each store beside its raw baseline or peer, paired trials",
+        "store: claim + complete of fresh orders; beside: the raw baseline (the store's own SQL or"
+            + " Lua through the bare driver) or a peer's lock + unlock; one hot order: claims won"
+            + " beside locks acquired",
         run,
         data,
         axis,
         renderer);
   }
 
-  static JFreeChart storeOverRaw(Run run, Bars bars) {
-    List<Integer> threads = bars.threads();
+  static JFreeChart ratios(Run run, List<Report.Row> rows, List<Integer> threads) {
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
     Map<String, String> labels = new HashMap<>();
     double max = 1.1;
     for (int t : threads) {
-      for (StoreType store : bars.stores()) {
-        Ratio ratio = bars.figures().apply(store, t)[0].over(bars.figures().apply(store, t)[1]);
-        if (ratio.measured()) {
-          Double error =
-              ratio.intervalKnown() && !Double.isInfinite(ratio.high()) ? ratio.halfWidth() : null;
-          data.add(Double.valueOf(ratio.value()), error, threadsLabel(t), store.label());
-          labels.put(threadsLabel(t) + "|" + store.label(), Report.storeOverRaw(ratio));
-          max = Math.max(max, ratio.value() + (error == null ? 0 : error));
-        } else {
-          data.add((Number) null, (Number) null, threadsLabel(t), store.label());
+      for (Report.Row row : rows) {
+        Ratio ratio = row.ratio();
+        if (row.threads() != t || !ratio.measured()) {
+          continue;
         }
+        Double whisker = Double.isNaN(ratio.low()) ? null : ratio.halfWidth() * ratio.median();
+        data.add(Double.valueOf(ratio.median()), whisker, threadsLabel(t), group(row));
+        String verdict = row.target().verdict(ratio);
+        labels.put(
+            threadsLabel(t) + "|" + group(row),
+            ratio.text() + (verdict.equals("-") ? "" : "  " + verdict));
+        max = Math.max(max, ratio.median() + (whisker == null ? 0 : whisker));
       }
     }
-    NumberAxis axis = new NumberAxis("store ops/s over its raw baseline's, same thread count");
-    axis.setRange(0, Math.min(3, max * 1.08));
+    NumberAxis axis =
+        new NumberAxis("store ops/s over its raw baseline's or peer's, paired trials");
+    axis.setRange(0, Math.min(6, max * 1.08));
     StatisticalBarRenderer renderer = renderer(labels);
     for (int i = 0; i < threads.size(); i++) {
       renderer.setSeriesPaint(i, STORE_COLORS[i % STORE_COLORS.length]);
     }
     JFreeChart chart =
         chart(
-            "fencekit: each store's throughput over its raw baseline's (1.0 = no cost)",
-            "claim + complete of fresh orders; whiskers: the interval JMH's errors allow; "
-                + Ratio.NOISE
-                + ": the interval includes 1.0, so this run cannot tell the store from its"
-                + " baseline",
+            "fencekit: each store's throughput over its raw baseline's or peer's (1.0 = as fast)",
+            "bar: the median of the pairs' ratios; whisker: the larger half of its 95% interval;"
+                + " label: the interval, its half-width and the target's verdict",
             run,
             data,
             axis,
             renderer);
     ValueMarker parity = new ValueMarker(1.0, Color.BLACK, new BasicStroke(1.5f));
-    parity.setLabel("1.0 = as fast as the raw baseline");
+    parity.setLabel("1.0 = as fast");
     parity.setLabelFont(LABEL);
     parity.setLabelBackgroundColor(Color.WHITE);
     parity.setLabelAnchor(RectangleAnchor.BOTTOM_LEFT);
@@ -322,11 +292,11 @@ final class Charts {
     return threads + (threads == 1 ? " thread" : " threads");
   }
 
-  /** {@code 334K ±9.2K}: short enough to sit inside a bar (the JDK's compact number format). */
-  static String compact(Figure f) {
+  /** {@code 334K}: short enough to sit inside a bar (the JDK's compact number format). */
+  static String compact(double value) {
     NumberFormat format =
         NumberFormat.getCompactNumberInstance(Locale.ROOT, NumberFormat.Style.SHORT);
     format.setMaximumFractionDigits(1);
-    return format.format(f.score()) + (f.errorKnown() ? " ±" + format.format(f.error()) : " ±?");
+    return format.format(value);
   }
 }

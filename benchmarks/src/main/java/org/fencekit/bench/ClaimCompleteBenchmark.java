@@ -57,6 +57,11 @@ public class ClaimCompleteBenchmark {
   /** Claims a fresh order and completes it; fails the run if either is refused. */
   @Benchmark
   public WriteResult claimComplete(BackendState backend, Cursor cursor) {
+    return once(backend, cursor);
+  }
+
+  /** The benchmark's one operation, for {@link PairedBenchmark} too. */
+  static WriteResult once(BackendState backend, Cursor cursor) {
     String sessionId = cursor.nextSessionId();
     ClaimResult claim = backend.store.claim(Orders.snapshot(sessionId), LEASE);
     if (!(claim instanceof ClaimResult.Claimed)) {

@@ -10,13 +10,15 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -26,25 +28,26 @@ import org.openjdk.jmh.runner.format.OutputFormat;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * The main job's benchmarks: runs every benchmark on every given store through JMH's {@link
- * Runner}, one JMH run per (benchmark, backend, thread count) so it can show progress, prints a
- * table per backend as soon as that backend is done, and writes {@code results.json} (JMH's JSON),
- * {@code results.md} (the tables) and the two charts ({@link Charts}) to the results folder, with
- * JMH's own log in {@code jmh.log}. Every fork gets the main job's run id, so each benchmark's
- * {@link Namespace} belongs to this run.
+ * The main job's benchmarks, through JMH's {@link Runner}. Each ratio is a paired comparison
+ * ({@link PairedBenchmark}): the store and its raw baseline or peer alternate short trials in one
+ * fork per round, rounds repeat until the ratio's interval is within ±10% or the comparison's share
+ * of the profile's time is spent, and the ratio is the median of the pairs' ratios ({@link Ratio}).
+ * The latency, hot-order and stale-write benchmarks run once each. Prints progress and each store's
+ * tables, and writes {@code results.json} (JMH's JSON, every trial's score in it), {@code
+ * results.md} and the two charts ({@link Charts}), with JMH's own log in {@code jmh.log}. Every
+ * fork gets the main job's run id, so each benchmark's {@link Namespace} belongs to this run.
  */
 final class Comparison {
 
-  /** What one JMH run measures: a benchmark class, or one method of it. */
+  /** What one job measures: a paired comparison, or one benchmark class. */
   enum Kind {
-    THROUGHPUT("claim+complete", ClaimCompleteBenchmark.class, null),
-    RAW("raw baseline", RawBaselineBenchmark.class, null),
-    PEER("peer", PeerLockBenchmark.class, null),
-    HOT_CLAIM("one hot order, claims won", HotLockBenchmark.class, HotLockBenchmark.CLAIM),
-    HOT_LOCK("one hot lock, acquisitions", HotLockBenchmark.class, HotLockBenchmark.LOCK),
+    RAW("beside", PairedBenchmark.class, "overRaw"),
+    PEER("beside", PairedBenchmark.class, "overPeer"),
+    HOT_LOCK("one hot order beside one hot lock", PairedBenchmark.class, "hotOverLock"),
     LATENCY("claim+complete latency", ClaimCompleteBenchmark.class, null),
     HOT("hot orders", HotOrderBenchmark.class, null),
     STALE("stale-write storm", StaleWriteBenchmark.class, null);
@@ -58,9 +61,13 @@ final class Comparison {
       this.benchmark = benchmark;
       this.method = method;
     }
+
+    boolean paired() {
+      return benchmark == PairedBenchmark.class;
+    }
   }
 
-  /** One JMH run, and what it gave. */
+  /** One job: a paired comparison's rounds, or one JMH run; and what it gave. */
   static final class Job {
     final StoreType store;
     final Kind kind;
@@ -68,10 +75,10 @@ final class Comparison {
     final int threads;
     final List<RunResult> results = new ArrayList<>();
     String error;
+    long overhead; // of a paired job's last round: its fork, setup and warmup, in nanoseconds
 
     /**
-     * @param peer the peer of a {@link Kind#PEER}, {@link Kind#HOT_CLAIM} or {@link Kind#HOT_LOCK}
-     *     job, else null
+     * @param peer the peer of a {@link Kind#PEER} or {@link Kind#HOT_LOCK} job, else null
      */
     Job(StoreType store, Kind kind, Peer peer, int threads) {
       this.store = store;
@@ -84,13 +91,86 @@ final class Comparison {
       return store.label()
           + "  "
           + kind.title
-          + (kind == Kind.RAW ? " " + RawBaseline.of(store).label() : "")
-          + (peer == null || kind == Kind.HOT_CLAIM ? "" : " " + peer.label())
+          + (kind.paired() ? " " + beside() : "")
           + (kind == Kind.STALE ? "  (3 stale writers + 1 owner)" : "  " + threads + " thread(s)");
+    }
+
+    /** What a paired job's store is beside: its raw baseline's label or its peer's. */
+    String beside() {
+      return kind == Kind.RAW ? RawBaseline.of(store).label() : peer.label();
+    }
+
+    /** The speed target of a paired job's ratio. */
+    Target target() {
+      return switch (kind) {
+        case RAW -> Target.raw(store);
+        case PEER -> Target.peer(store, peer);
+        default -> Target.hot(store, peer);
+      };
     }
 
     RunResult first() {
       return results.isEmpty() ? null : results.get(0);
+    }
+
+    /**
+     * Whether a paired job that ran is not yet settled: its interval wider than ±10% and not clear
+     * of its target (a target the whole interval is above or below is decided).
+     */
+    boolean unsettled() {
+      Ratio ratio = ratio();
+      return kind.paired()
+          && error == null
+          && ratio.measured()
+          && !ratio.precise()
+          && !target().clearOf(ratio);
+    }
+
+    /**
+     * The trials of a further round: as many as the interval's width says it needs (it shrinks as
+     * one over the square root of the pairs), at most what {@code share} nanoseconds allow after
+     * the round's overhead, in whole ABBA blocks.
+     */
+    int trialsFor(long share, long trial) {
+      Ratio ratio = ratio();
+      double width = Double.isNaN(ratio.low()) ? 2 : ratio.halfWidth() / Ratio.PRECISION;
+      long needed = (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1));
+      return (int) (Math.min(needed, (share - overhead) / trial) / 4 * 4);
+    }
+
+    /** A paired job's ratio, from every round's pairs. */
+    Ratio ratio() {
+      return Ratio.of(
+          rounds(null).flatMapToDouble(t -> Arrays.stream(Ratio.pairRatios(t))).toArray());
+    }
+
+    /**
+     * The median over side A's trials (the store) or B's, of the score ({@code secondary} null) or
+     * of a secondary result ({@link Report#GC_NORM}); NaN without.
+     */
+    double median(boolean a, String secondary) {
+      return Ratio.median(
+          rounds(secondary)
+              .flatMapToDouble(t -> Arrays.stream(Ratio.side(t, a)))
+              .sorted()
+              .toArray());
+    }
+
+    /** Each fork's trials, in run order: their scores, or a secondary result's. */
+    private Stream<double[]> rounds(String secondary) {
+      return results.stream()
+          .flatMap(r -> r.getBenchmarkResults().stream())
+          .map(
+              fork ->
+                  fork.getIterationResults().stream()
+                      .mapToDouble(it -> score(it, secondary))
+                      .toArray());
+    }
+
+    private static double score(IterationResult it, String secondary) {
+      var result =
+          secondary == null ? it.getPrimaryResult() : it.getSecondaryResults().get(secondary);
+      return result == null ? Double.NaN : result.getScore();
     }
   }
 
@@ -101,13 +181,13 @@ final class Comparison {
   private final String command;
   private final String servers;
   private final List<Job> jobs = new ArrayList<>();
+  private long pairedNanos;
 
   /**
    * @param command the command that ran, for results.md
    * @param servers the server variables that were set, for results.md
-   * @param ratiosOnly only claim + complete beside the raw baselines and the peers, and one hot
-   *     order beside one hot lock (no latency, hot orders by K or storm): the ratios the speed
-   *     targets are about, in a third of the time
+   * @param ratiosOnly only the paired comparisons that have a speed target (no latency, hot orders
+   *     or storm)
    */
   Comparison(
       Profile profile,
@@ -124,25 +204,19 @@ final class Comparison {
     this.command = command;
     this.servers = servers;
     for (StoreType store : stores) {
-      // Each store run next to its raw baseline and its peers at the same thread count, so that
-      // all of them see the same background load when the machine is shared.
       for (int t : profile.threads()) {
-        jobs.add(new Job(store, Kind.THROUGHPUT, null, t));
-        jobs.add(new Job(store, Kind.RAW, null, t));
+        add(new Job(store, Kind.RAW, null, t), ratiosOnly);
         for (Peer peer : Peer.of(store)) {
-          jobs.add(new Job(store, Kind.PEER, peer, t));
-        }
-      }
-      // One order (one lock) that every thread fights over, beside the peer that has a target
-      // for it, each store's run next to the peer's at the same thread count.
-      for (Peer peer : Peer.hotOf(store)) {
-        for (int t : profile.threads()) {
-          jobs.add(new Job(store, Kind.HOT_CLAIM, peer, t));
-          jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
+          add(new Job(store, Kind.PEER, peer, t), ratiosOnly);
         }
       }
       if (ratiosOnly) {
         continue;
+      }
+      for (Peer peer : Peer.hotOf(store)) {
+        for (int t : profile.threads()) {
+          jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
+        }
       }
       for (int t : profile.threads()) {
         jobs.add(new Job(store, Kind.LATENCY, null, t));
@@ -154,13 +228,19 @@ final class Comparison {
     }
   }
 
+  private void add(Job job, boolean ratiosOnly) {
+    if (!ratiosOnly || !Double.isNaN(job.target().minimum())) {
+      jobs.add(job);
+    }
+  }
+
   /** The jobs, in the order they run. */
   List<Job> jobs() {
     return jobs;
   }
 
   /**
-   * Runs every job, printing progress and each backend's tables; then writes the files.
+   * Runs every job, printing progress and each store's tables; then writes the files.
    *
    * @return the number of jobs that failed
    */
@@ -174,6 +254,7 @@ final class Comparison {
     out.println("machine: " + Machine.describe());
     String loadBefore = Machine.loadAverage();
     out.println("load average before: " + loadBefore);
+    long began = System.nanoTime();
     int failed = 0;
     try (PrintStream log =
         new PrintStream(
@@ -181,37 +262,28 @@ final class Comparison {
             true,
             StandardCharsets.UTF_8)) {
       OutputFormat format = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
-      int n = 0;
-      StoreType current = null;
-      for (Job job : jobs) {
-        if (current != null && job.store != current) {
-          printStore(current);
-        }
-        current = job.store;
-        n++;
-        out.printf(Locale.ROOT, "[%2d/%d] %-62s ", n, jobs.size(), job.title());
-        out.flush();
-        long began = System.nanoTime();
-        try {
-          Collection<RunResult> results = new Runner(options(job).build(), format).run();
-          job.results.addAll(results);
-          out.printf(
-              Locale.ROOT,
-              "%s  (%d s)%n",
-              Report.summary(job),
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
-        } catch (RunnerException | RuntimeException e) {
-          failed++;
-          job.error = String.valueOf(e.getMessage());
-          out.println("FAILED (see " + outDir.resolve("jmh.log") + "): " + job.error);
-        }
+      for (Job job : jobs) { // every job once: each comparison's first round
+        failed += round(job, profile.trials(), format, jobs.indexOf(job) + 1);
       }
-      if (current != null) {
-        printStore(current);
+      // the time left, to the comparisons not yet decided, each a fair share of it
+      List<Job> unsettled = jobs.stream().filter(Job::unsettled).toList();
+      for (int i = 0; i < unsettled.size(); i++) {
+        Job job = unsettled.get(i);
+        long share =
+            (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos)
+                / (unsettled.size() - i);
+        int trials = job.trialsFor(share, TimeUnit.MILLISECONDS.toNanos(profile.trialMillis()));
+        if (trials >= 8) {
+          failed += round(job, trials, format, 0);
+        }
       }
     }
     String loadAfter = Machine.loadAverage();
-    out.println("load average after: " + loadAfter);
+    out.printf(
+        Locale.ROOT,
+        "load average after: %s; %d s in all%n",
+        loadAfter,
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
     Run run =
         new Run(
             profile,
@@ -231,32 +303,66 @@ final class Comparison {
             + " B with 20,000 orders, "
             + HeapPerOrder.measure(100_000)
             + " B with 100,000.";
+    List<Report.Row> rows = Report.rows(jobs);
     Files.writeString(
         outDir.resolve("results.md"),
         Report.markdown(run, stores, jobs, heap),
         StandardCharsets.UTF_8);
-    Charts.write(outDir, run, Charts.Bars.of(stores, jobs, profile.threads()));
+    Charts.write(outDir, run, rows);
     out.println(heap);
     out.println();
-    out.print(Report.Section.console(Report.summaries(stores, jobs)));
+    for (StoreType store : stores) {
+      String tables = Report.ofStore(store, jobs, false);
+      if (!tables.isEmpty()) {
+        out.println("## " + store.label() + "\n\n" + tables);
+      }
+    }
+    out.println("paired ratios:");
+    out.print(Report.ratios(rows).render("  "));
     out.println();
     out.println(Report.HOW_TO_READ);
+    out.println(Target.LEGEND);
     out.println();
     out.println("wrote, in " + outDir + ":");
     for (String file :
-        List.of(
-            "results.md", "results.json", Charts.THROUGHPUT, Charts.STORE_OVER_RAW, "jmh.log")) {
+        List.of("results.md", "results.json", Charts.THROUGHPUT, Charts.RATIOS, "jmh.log")) {
       out.println("  " + outDir.resolve(file));
     }
     return failed;
   }
 
-  /** Prints a store's tables once its jobs are done. */
-  private void printStore(StoreType store) {
-    out.println();
-    out.println(store.label() + ":");
-    out.print(Report.Section.console(Report.ofStore(store, jobs)));
-    out.println();
+  /**
+   * Runs one round of {@code job} ({@code trials} trials if paired), with a line of progress.
+   *
+   * @param n the job's number in the first pass, 0 in the second
+   * @return 1 if it failed, else 0
+   */
+  private int round(Job job, int trials, OutputFormat format, int n) {
+    String step = n == 0 ? "[more]" : String.format(Locale.ROOT, "[%2d/%d]", n, jobs.size());
+    out.printf(Locale.ROOT, "%-7s %-58s ", step, job.title());
+    out.flush();
+    long start = System.nanoTime();
+    try {
+      if (job.kind.paired()) {
+        job.results.addAll(
+            new Runner(options(job).measurementIterations(trials).build(), format).run());
+        long took = System.nanoTime() - start;
+        pairedNanos += took;
+        job.overhead = took - trials * TimeUnit.MILLISECONDS.toNanos(profile.trialMillis());
+      } else {
+        job.results.addAll(new Runner(options(job).build(), format).run());
+      }
+      out.printf(
+          Locale.ROOT,
+          "%s  (%d s)%n",
+          Report.summary(job),
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+      return 0;
+    } catch (RunnerException | RuntimeException e) {
+      job.error = String.valueOf(e.getMessage());
+      out.println("FAILED (see " + outDir.resolve("jmh.log") + "): " + job.error);
+      return 1;
+    }
   }
 
   private ChainedOptionsBuilder options(Job job) {
@@ -267,21 +373,30 @@ final class Comparison {
                 "^"
                     + Pattern.quote(kind.benchmark.getName() + ".")
                     + (kind.method == null ? ".*" : Pattern.quote(kind.method) + "$"))
-            .forks(profile.forks())
-            .warmupIterations(profile.warmupIterations())
-            .warmupTime(profile.warmupTime())
-            .measurementIterations(profile.measurementIterations())
-            .measurementTime(profile.measurementTime())
             .jvmArgsAppend(
                 "-Xms1g", "-Xmx4g", "-D" + Namespace.RUN_PROPERTY + "=" + Namespace.runId())
             .addProfiler(GCProfiler.class)
-            .shouldFailOnError(true);
+            .shouldFailOnError(true)
+            .param("backend", job.store.name());
+    if (kind.paired()) {
+      // one fork per round: both sides set up and warmed once, then alternating trials
+      options
+          .forks(Math.min(1, profile.forks()))
+          .warmupIterations(profile.warmupTrials())
+          .warmupTime(profile.trial())
+          .measurementTime(profile.trial());
+    } else {
+      options
+          .forks(profile.forks())
+          .warmupIterations(profile.warmupIterations())
+          .warmupTime(TimeValue.milliseconds(profile.iterationMillis()))
+          .measurementIterations(profile.measurementIterations())
+          .measurementTime(TimeValue.milliseconds(profile.iterationMillis()));
+    }
     if (kind == Kind.RAW) {
       options.param("baseline", RawBaseline.of(job.store).name());
-    } else if (kind == Kind.PEER || kind == Kind.HOT_LOCK) {
+    } else if (job.peer != null) {
       options.param("peer", job.peer.name());
-    } else {
-      options.param("backend", job.store.name());
     }
     // One mode per run: OptionsBuilder.mode adds to the list rather than replacing it.
     if (kind == Kind.LATENCY) {

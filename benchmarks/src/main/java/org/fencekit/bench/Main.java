@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
     description = {
       "Benchmarks every available store beside its raw baseline and its peers (JMH).",
       "Writes results.md, results.json and two charts (" + Charts.THROUGHPUT + ",",
-      Charts.STORE_OVER_RAW + ").",
+      Charts.RATIOS + ").",
       ""
     },
     footerHeading = "%nServers: a server's stores run when its variable is set%n",
@@ -78,7 +78,9 @@ public final class Main implements Callable<Integer> {
 
   /** The measuring profile: one of the two flags, or the short default. */
   static final class ProfileChoice {
-    @Option(names = "--full", description = "the longer, more precise profile (2 forks)")
+    @Option(
+        names = "--full",
+        description = "three times the time for the paired ratios, 2 forks for the rest")
     boolean full;
 
     @Option(
@@ -116,9 +118,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--ratios-only",
       description = {
-        "only claim + complete beside the raw baselines and the peers (the lock libraries),",
-        "and PostgreSQL's one hot order beside ShedLock's one hot lock: the speed targets'",
-        "ratios, without latency, hot orders by K or the stale-write storm"
+        "only the paired comparisons that have a speed target (a store beside its raw",
+        "baseline or a peer): no latency, hot orders or stale-write storm"
       })
   boolean ratiosOnly;
 

@@ -80,8 +80,8 @@ public enum Peer implements Labelled {
   }
 
   /**
-   * The peers whose hot lock {@code store}'s hot order is measured beside ({@link
-   * HotLockBenchmark}): ShedLock's JDBC provider, for the PostgreSQL stores with a target for it.
+   * The peers whose hot lock {@code store}'s hot order is measured beside ({@link HotLock}):
+   * ShedLock's JDBC provider, for the PostgreSQL stores with a target for it.
    */
   static List<Peer> hotOf(StoreType store) {
     return Double.isNaN(Target.hot(store, SHEDLOCK_JDBC).minimum())

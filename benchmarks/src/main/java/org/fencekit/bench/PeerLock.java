@@ -11,8 +11,8 @@ interface PeerLock extends AutoCloseable {
   Session session(int thread);
 
   /**
-   * The one lock every thread fights over ({@link HotLockBenchmark}): the same name for every
-   * thread of this library.
+   * The one lock every thread fights over ({@link HotLock}): the same name for every thread of this
+   * library.
    */
   Attempt hot();
 

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The peers: a lock library's lock + unlock ({@link Peer}), each thread on a lock of its own, run
- * beside {@link ClaimCompleteBenchmark} on the same servers so that "fencekit / peer" is a ratio
- * measured in the same run. One operation is one lock and one unlock, against a store's claim and
+ * The peers: a lock library's lock + unlock ({@link Peer}), each thread on a lock of its own; the
+ * main job pairs its states with the store's in one fork ({@link PairedBenchmark#overPeer}) for
+ * "fencekit / peer". One operation is one lock and one unlock, against a store's claim and
  * complete.
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}, with the servers' variables set):

@@ -35,9 +35,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * (without the operator's partial indexes, a lower fillfactor), measured at the same time in one
  * JMH group: half the threads on each. {@code fresh} claims and completes fresh orders ({@link
  * ClaimCompleteBenchmark}); {@code hot} claims one hot order per store until won and settles it
- * ({@link HotLockBenchmark}). Each iteration prints both orders tables' updates and how many were
- * HOT ({@code pg_stat_user_tables}). The variant changes the schema after the store created it, in
- * the run's own namespace; its operator queries would be slower without their indexes, so only the
+ * ({@link HotLock}). Each iteration prints both orders tables' updates and how many were HOT
+ * ({@code pg_stat_user_tables}). The variant changes the schema after the store created it, in the
+ * run's own namespace; its operator queries would be slower without their indexes, so only the
  * throughput is looked at here.
  *
  * <pre>{@code

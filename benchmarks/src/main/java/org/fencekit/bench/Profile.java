@@ -1,61 +1,64 @@
 package org.fencekit.bench;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * How long and how often the main job measures. SHORT is the default (about two minutes per store
- * on two cores); FULL ({@code --full}) takes about twice as long and gives tighter errors (two
- * forks); SMOKE ({@code --smoke}) runs everything for a moment in this JVM, to check the pipeline:
- * it measures nothing and gives no errors. JMH needs at least three measurement iterations to give
- * an error at all.
+ * How long and how often the main job measures. SHORT is the default; FULL ({@code --full}) gives
+ * the paired comparisons three times the time and the other benchmarks two forks; SMOKE ({@code
+ * --smoke}) runs everything for a moment in this JVM, to check the pipeline: it measures nothing.
+ *
+ * <p>A paired comparison ({@link Comparison}) runs in rounds, each a JMH fork of {@code
+ * warmupTrials} and then {@code trials} (or, after the first, as many as its interval needs)
+ * alternating trials of {@code trial} each, until its interval is within ±10% or its share of
+ * {@code budgetSeconds} (the time left over the comparisons left) is spent. The latency, hot-order
+ * and stale-write benchmarks of a run without {@code --ratios-only} run once each, with {@code
+ * forks}, {@code warmupIterations} and {@code measurementIterations} of {@code iterationTime}.
  *
  * @param name the profile's name in the report
  * @param threads the thread counts each benchmark runs at
  */
 record Profile(
     String name,
+    int trialMillis,
+    int warmupTrials,
+    int trials,
+    int budgetSeconds,
     int forks,
     int warmupIterations,
-    TimeValue warmupTime,
     int measurementIterations,
-    TimeValue measurementTime,
+    int iterationMillis,
     List<Integer> threads) {
 
-  /** Two forks, each with 2 warmup and 5 measurement iterations of 1 s (about 3 s per run). */
-  static final Profile FULL =
-      new Profile("full", 2, 2, TimeValue.seconds(1), 5, TimeValue.seconds(1), List.of(1, 4, 16));
-
-  /** One fork, 1 warmup and 5 measurement iterations of 1 s each. */
+  /** Trials of 200 ms, 9 minutes for the paired comparisons; 1 fork of 1 + 5 s for the rest. */
   static final Profile SHORT =
-      new Profile("short", 1, 1, TimeValue.seconds(1), 5, TimeValue.seconds(1), List.of(1, 4, 16));
+      new Profile("short", 200, 4, 32, 540, 1, 1, 5, 1000, List.of(1, 4, 16));
 
-  /** No fork, no warmup, one iteration of 100 ms; 1 and 4 threads. Not a measurement. */
-  static final Profile SMOKE =
-      new Profile(
-          "smoke",
-          0,
-          0,
-          TimeValue.milliseconds(100),
-          1,
-          TimeValue.milliseconds(100),
-          List.of(1, 4));
+  /** Trials of 200 ms, 27 minutes for the paired comparisons; 2 forks of 2 + 5 s for the rest. */
+  static final Profile FULL =
+      new Profile("full", 200, 8, 32, 1620, 2, 2, 5, 1000, List.of(1, 4, 16));
+
+  /** In this JVM, no warmup, 4 trials of 100 ms, one iteration of the rest; 1 and 4 threads. */
+  static final Profile SMOKE = new Profile("smoke", 100, 0, 4, 0, 0, 0, 1, 100, List.of(1, 4));
+
+  /** A trial's length. */
+  TimeValue trial() {
+    return TimeValue.milliseconds(trialMillis);
+  }
 
   /** What this profile does, for the report. */
   String describe() {
-    return name
-        + " profile: "
-        + forks
-        + " fork(s), "
-        + warmupIterations
-        + " × "
-        + warmupTime
-        + " warmup, "
-        + measurementIterations
-        + " × "
-        + measurementTime
-        + " measurement, threads "
-        + threads.stream().map(String::valueOf).collect(Collectors.joining("/"));
+    return String.format(
+        Locale.ROOT,
+        "%s profile: paired trials of %d ms after %d warmup trials per round, %d trials in a first"
+            + " round, up to %d s in all; threads %s",
+        name,
+        trialMillis,
+        warmupTrials,
+        trials,
+        budgetSeconds,
+        threads.stream().map(String::valueOf).collect(Collectors.joining("/")));
   }
 }

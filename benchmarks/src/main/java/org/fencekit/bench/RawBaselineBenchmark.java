@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The raw baselines: {@link ClaimCompleteBenchmark}'s claim-then-complete of fresh orders done with
- * the same statements or scripts through the bare driver ({@link RawBaseline}), run beside the
- * stores so that "store / raw" is a ratio measured on the same machine in the same run.
+ * the same statements or scripts through the bare driver ({@link RawBaseline}); the main job pairs
+ * its states with the store's in one fork ({@link PairedBenchmark#overRaw}) for "store / raw".
  *
  * <p>Run (after {@code ./mvnw -q package -DskipTests}):
  *
@@ -89,11 +89,16 @@ public class RawBaselineBenchmark {
     public void close() {
       session.close();
     }
+
+    /** Claims a fresh order and completes it through the bare driver. */
+    void claimComplete() {
+      session.claimComplete(prefix + next++, System.currentTimeMillis());
+    }
   }
 
   /** Claims a fresh order and completes it through the bare driver. */
   @Benchmark
   public void claimComplete(Session session) {
-    session.session.claimComplete(session.prefix + session.next++, System.currentTimeMillis());
+    session.claimComplete();
   }
 }

@@ -1,12 +1,12 @@
 package org.fencekit.bench;
 
 import java.util.Locale;
-import org.fencekit.bench.Figure.Ratio;
 
 /**
- * A speed target of issue 13: a ratio of throughputs measured in one run that should be at least
- * {@code minimum}. A ratio meets it only when its whole interval is at or above it; a ratio whose
- * interval spans it is open (this run cannot tell), never met.
+ * A speed target: a ratio of throughputs, measured as paired trials in one run ({@link Ratio}),
+ * that should be at least {@code minimum}. A ratio whose interval lies on one side of it decides
+ * it; an interval that spans it decides it by the median when it is within ±10% of the median
+ * (marked close), and leaves it undecided when wider: more trials are the remedy.
  *
  * @param minimum the lowest acceptable ratio, NaN for no target
  */
@@ -17,28 +17,23 @@ record Target(double minimum) {
 
   /** How to read the verdicts, for results.md and the README. */
   static final String LEGEND =
-      "A target is met when the ratio's whole interval is at or above it, missed when the whole"
-          + " interval is below it, and open when the interval spans it (this run cannot tell).";
+      "A target is met when the ratio's whole 95% interval is at or above it, missed when the whole"
+          + " interval is below it; an interval that spans it and is within ±10% of the median is"
+          + " decided by the median and marked close; a wider one leaves it undecided (run longer).";
 
   /**
    * fencekit / peer: PostgreSQL over the peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL
    * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock.
    */
   static Target peer(StoreType store, Peer peer) {
-    switch (peer) {
-      case SHEDLOCK_JDBC:
-        return store == StoreType.POSTGRES_DATASOURCE
-            ? new Target(0.95)
-            : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
-      case SHEDLOCK_REDIS:
-      case SHEDLOCK_REDIS_CLUSTER:
-        return new Target(0.8);
-      case REDISSON_FENCED:
-      case REDISSON_FENCED_CLUSTER:
-        return new Target(3);
-      default:
-        return NONE;
-    }
+    return switch (peer) {
+      case SHEDLOCK_JDBC ->
+          store == StoreType.POSTGRES_DATASOURCE
+              ? new Target(0.95)
+              : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+      case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER -> new Target(0.8);
+      case REDISSON_FENCED, REDISSON_FENCED_CLUSTER -> new Target(3);
+    };
   }
 
   /**
@@ -52,28 +47,39 @@ record Target(double minimum) {
 
   /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
   static Target raw(StoreType store) {
-    switch (store) {
-      case MEMORY:
-      case SQLITE:
-      case SQLITE_NORMAL:
-        return new Target(0.9);
-      default:
-        return NONE;
-    }
+    return switch (store) {
+      case MEMORY, SQLITE, SQLITE_NORMAL -> new Target(0.9);
+      default -> NONE;
+    };
   }
 
-  /** {@code ≥0.95 met}, {@code ≥0.95 missed}, {@code ≥0.95 open}, or {@code -} without a target. */
+  /** Whether the ratio's whole interval is at or above this target, or below it. */
+  boolean clearOf(Ratio ratio) {
+    return ratio.low() >= minimum || ratio.high() < minimum;
+  }
+
+  /**
+   * {@code ≥0.95 met}, {@code ≥0.95 missed}, {@code ≥0.95 met, close}, {@code ≥0.95 undecided:
+   * interval ±14%}, or {@code -} without a target.
+   */
   String verdict(Ratio ratio) {
     if (Double.isNaN(minimum)) {
       return "-";
     }
     String goal = String.format(Locale.ROOT, "≥%.2f ", minimum).replace(".00 ", " ");
-    if (!ratio.measured() || !ratio.intervalKnown()) {
+    if (!ratio.measured()) {
       return goal + "?";
     }
-    if (ratio.low() >= minimum) {
-      return goal + "met";
+    if (Double.isNaN(ratio.low())) {
+      return goal + "undecided: too few pairs";
     }
-    return goal + (ratio.high() < minimum ? "missed" : "open");
+    if (clearOf(ratio)) {
+      return goal + (ratio.low() >= minimum ? "met" : "missed");
+    }
+    if (!ratio.precise()) {
+      return goal
+          + String.format(Locale.ROOT, "undecided: interval ±%.0f%%", 100 * ratio.halfWidth());
+    }
+    return goal + (ratio.median() >= minimum ? "met" : "missed") + ", close";
   }
 }

@@ -7,6 +7,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The charts drawn from awkward figures: every store, errors larger than the figures, unknown and
- * missing figures, a store above its baseline. A look at the files is the real check; this one
- * catches a chart that is not written, blank, or not sized for its bars.
+ * The charts drawn from awkward rows: every store, intervals wider than the ratios, missing
+ * intervals and figures, a store far above what it is beside. A look at the files is the real
+ * check; this one catches a chart that is not written, blank, or not sized for its bars.
  */
 class ChartsTest {
 
@@ -31,32 +32,42 @@ class ChartsTest {
           "a test machine, 2 cores",
           "1.00 before, 2.00 after");
 
-  /** Per store and thread count: a figure each, some of them hostile. */
-  static Figure[] figures(StoreType store, int threads) {
-    double base = Math.pow(10, 2 + store.ordinal() % 4) * (1 + threads / 8.0);
-    switch (store) {
-      case MEMORY:
-        return new Figure[] {new Figure(base, base * 0.9), new Figure(base * 1.3, base * 2)};
-      case SQLITE:
-        return new Figure[] {new Figure(base * 5, 10), new Figure(base, base * 0.01)}; // above raw
-      case SQLITE_NORMAL:
-        return new Figure[] {new Figure(base, Double.NaN), new Figure(base * 2, Double.NaN)};
-      case POSTGRES:
-        return new Figure[] {
-          threads == 4 ? Figure.NONE : new Figure(base * 0.03, base * 0.01), new Figure(base, 5)
-        };
-      default:
-        return new Figure[] {new Figure(base * 0.8, base * 0.05), new Figure(base, base * 0.04)};
+  /** A row per store and thread count, some of them hostile. */
+  static List<Report.Row> rows() {
+    List<Report.Row> rows = new ArrayList<>();
+    for (StoreType store : StoreType.values()) {
+      for (int t : List.of(1, 4, 16)) {
+        double ops = Math.pow(10, 2 + store.ordinal() % 4) * (1 + t / 8.0);
+        Ratio ratio =
+            switch (store) {
+              case MEMORY -> new Ratio(0.5, 0.01, 3.0, 8); // wider than itself
+              case SQLITE -> new Ratio(5.0, 4.9, 5.2, 40); // far above
+              case SQLITE_NORMAL -> new Ratio(0.9, Double.NaN, Double.NaN, 3); // no interval
+              case POSTGRES -> t == 4 ? Ratio.of(new double[0]) : new Ratio(0.8, 0.75, 0.85, 30);
+              default -> new Ratio(0.97, 0.9, 1.02, 30);
+            };
+        rows.add(
+            new Report.Row(
+                store.label(),
+                t,
+                RawBaseline.of(store).label(),
+                ops * ratio.median(),
+                t == 16 ? Double.NaN : ops,
+                ratio,
+                Target.raw(store),
+                900,
+                Double.NaN));
+      }
     }
+    return rows;
   }
 
   @Test
-  @DisplayName("both charts are drawn from hostile figures, sized for their bars, and not blank")
-  void hostileFigures(@TempDir Path dir) throws IOException {
-    List<StoreType> stores = List.of(StoreType.values());
-    Charts.write(dir, RUN, new Charts.Bars(stores, List.of(1, 4, 16), ChartsTest::figures));
+  @DisplayName("both charts are drawn from hostile rows, sized for their bars, and not blank")
+  void hostileRows(@TempDir Path dir) throws IOException {
+    Charts.write(dir, RUN, rows());
     int previous = 0;
-    for (String name : List.of(Charts.STORE_OVER_RAW, Charts.THROUGHPUT)) {
+    for (String name : List.of(Charts.RATIOS, Charts.THROUGHPUT)) {
       BufferedImage chart = ImageIO.read(dir.resolve(name).toFile());
       assertEquals(1200, chart.getWidth(), name);
       assertTrue(chart.getHeight() > previous, name + " is no taller with twice the bars");
@@ -73,7 +84,7 @@ class ChartsTest {
     String out = System.getProperty("fencekit.charts.out");
     if (out != null) { // to look at them: -Dfencekit.charts.out=/tmp/charts
       Files.createDirectories(Path.of(out));
-      for (String name : List.of(Charts.THROUGHPUT, Charts.STORE_OVER_RAW)) {
+      for (String name : List.of(Charts.THROUGHPUT, Charts.RATIOS)) {
         Files.copy(
             dir.resolve(name),
             Path.of(out, name),

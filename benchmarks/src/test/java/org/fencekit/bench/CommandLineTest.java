@@ -121,7 +121,7 @@ class CommandLineTest {
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     List<Job> none = new ArrayList<>();
     assertEquals(Main.UNAVAILABLE, Main.verdict(none, 0, out, java.nio.file.Path.of("x")));
-    List<Job> failedOnly = List.of(new Job(StoreType.MEMORY, Kind.THROUGHPUT, null, 1));
+    List<Job> failedOnly = List.of(new Job(StoreType.MEMORY, Kind.RAW, null, 1));
     assertEquals(Main.UNAVAILABLE, Main.verdict(failedOnly, 1, out, java.nio.file.Path.of("x")));
     assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("nothing was measured"));
   }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -28,8 +29,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * One hot order beside one hot lock, for a moment, on a real PostgreSQL: both sides fight over one
- * order (one lock) and count their wins, and the compare command prints the ratio with its target.
- * Nothing here looks at how fast anything was.
+ * order (one lock) in turn and count their wins, and the compare command prints the ratio with its
+ * target. Nothing here looks at how fast anything was.
  */
 class HotLockTest {
 
@@ -40,63 +41,51 @@ class HotLockTest {
     System.setProperty("jmh.ignoreLock", "true");
   }
 
-  private static RunResult run(String method, String param, String value) throws RunnerException {
+  @Test
+  @DisplayName(
+      "4 threads on one PostgreSQL order, then on one ShedLock JDBC lock, in turn: claims and locks"
+          + " are won (the winner settles or unlocks at once), the others lose and try again")
+  void hotOrderBesideHotLock() throws RunnerException {
     Server.useEnvironment(TestServers.env(Server.POSTGRES));
+    List<IterationResult> trials;
     try {
-      List<RunResult> results =
-          new ArrayList<>(
-              new Runner(
-                      new OptionsBuilder()
-                          .include(
-                              "^"
-                                  + Pattern.quote(HotLockBenchmark.class.getName() + ".")
-                                  + method
-                                  + "$")
-                          .forks(0)
-                          .warmupIterations(0)
-                          .measurementIterations(1)
-                          .measurementTime(TimeValue.milliseconds(500))
-                          .mode(Mode.Throughput)
-                          .timeUnit(TimeUnit.SECONDS)
-                          .threads(4)
-                          .addProfiler(GCProfiler.class)
-                          .shouldFailOnError(true)
-                          .verbosity(VerboseMode.SILENT)
-                          .param(param, value)
-                          .build())
-                  .run());
-      assertEquals(1, results.size(), method + " " + value);
-      return results.get(0);
+      RunResult result =
+          new Runner(
+                  new OptionsBuilder()
+                      .include(
+                          "^"
+                              + Pattern.quote(PairedBenchmark.class.getName() + ".hotOverLock")
+                              + "$")
+                      .forks(0)
+                      .warmupIterations(0)
+                      .measurementIterations(4)
+                      .measurementTime(TimeValue.milliseconds(300))
+                      .mode(Mode.Throughput)
+                      .timeUnit(TimeUnit.SECONDS)
+                      .threads(4)
+                      .addProfiler(GCProfiler.class)
+                      .shouldFailOnError(true)
+                      .verbosity(VerboseMode.SILENT)
+                      .param("backend", "POSTGRES_DATASOURCE")
+                      .param("peer", "SHEDLOCK_JDBC")
+                      .build())
+              .run()
+              .iterator()
+              .next();
+      trials = List.copyOf(result.getBenchmarkResults().iterator().next().getIterationResults());
     } finally {
       Server.useEnvironment(null);
     }
-  }
-
-  private static double counter(RunResult result, String name) {
-    Result<?> value = Report.secondary(result, name);
-    assertTrue(value != null, name + " missing: " + result.getSecondaryResults().keySet());
-    return value.getScore();
-  }
-
-  @Test
-  @DisplayName(
-      "4 threads on one PostgreSQL order: claims are won (the winner settles at once), the others"
-          + " are told it is in flight")
-  void hotOrder() throws RunnerException {
-    RunResult result = run(HotLockBenchmark.CLAIM, "backend", "POSTGRES_DATASOURCE");
-    assertTrue(result.getPrimaryResult().getScore() > 0, "no claim won");
-    assertTrue(counter(result, Report.LOST) > 0, "no claim lost: the threads did not contend");
-    assertTrue(counter(result, "gc.alloc.rate.norm") > 0, "no allocation measured");
-  }
-
-  @Test
-  @DisplayName(
-      "4 threads on one ShedLock JDBC lock: locks are acquired (and released at once), the other"
-          + " attempts fail without waiting")
-  void hotLock() throws RunnerException {
-    RunResult result = run(HotLockBenchmark.LOCK, "peer", "SHEDLOCK_JDBC");
-    assertTrue(result.getPrimaryResult().getScore() > 0, "no lock acquired");
-    assertTrue(counter(result, Report.LOST) > 0, "no attempt lost: the threads did not contend");
+    assertEquals(4, trials.size());
+    for (int t = 0; t < trials.size(); t++) {
+      String side = Ratio.first(t) ? "claims won" : "locks acquired";
+      IterationResult trial = trials.get(t);
+      assertTrue(trial.getPrimaryResult().getScore() > 0, "no " + side + " in trial " + t);
+      Result<?> lost = trial.getSecondaryResults().get(Report.LOST);
+      assertTrue(lost != null && lost.getScore() > 0, side + ": no attempt lost, no contention");
+      assertTrue(
+          trial.getSecondaryResults().get(Report.GC_NORM).getScore() > 0, "no allocation measured");
+    }
   }
 
   @Test
@@ -140,35 +129,47 @@ class HotLockTest {
 
   @Test
   @DisplayName(
-      "the compare command runs the hot order beside ShedLock's hot lock and prints their ratio"
-          + " with its target, in --ratios-only too")
+      "the compare command pairs the hot order with ShedLock's hot lock, and with --ratios-only"
+          + " the store with ShedLock's lock + unlock, each with its target")
   void compareCommand() throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status =
-        Main.run(
-            new String[] {
-              "--smoke", "--ratios-only", "--only", "postgres-datasource", "--out", dir.toString()
-            },
-            new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            TestServers.env(Server.POSTGRES));
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, out);
-    assertTrue(out.contains("postgres-datasource  one hot order, claims won  4 thread(s)"), out);
+    String out = compare("--smoke", "--only", "postgres-datasource", "--out", dir.toString());
     assertTrue(
-        out.contains("postgres-datasource  one hot lock, acquisitions shedlock-jdbc  4 thread(s)"),
+        out.contains(
+            "postgres-datasource  one hot order beside one hot lock shedlock-jdbc  4 thread(s)"),
         out);
-    assertTrue(out.contains("one hot order, claims won, beside one hot lock's acquisitions:"), out);
-    assertTrue(out.contains("fencekit / peer, hot"), out);
-    // the smoke profile gives no error, so no verdict: the target is shown with '?'
+    // the smoke profile's two pairs give no interval, so no verdict
     assertTrue(
         out.lines()
             .anyMatch(
                 line ->
                     line.matches(
-                        " *\\| postgres-datasource +\\| +4 \\|.*\\| shedlock-jdbc \\|.*\\| ≥0\\.95 \\? \\|.*")),
+                        " *\\| postgres-datasource, one hot order +\\| +4 \\| shedlock-jdbc, one hot lock \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
         out);
+    String ratios =
+        compare(
+            "--smoke", "--ratios-only", "--only", "postgres-datasource", "--out", dir.toString());
+    assertTrue(
+        ratios
+            .lines()
+            .anyMatch(
+                line ->
+                    line.matches(
+                        " *\\| postgres-datasource +\\| +4 \\| shedlock-jdbc \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
+        ratios);
+    assertTrue(!ratios.contains("one hot order"), ratios);
     String md = Files.readString(dir.resolve("results.md"));
-    assertTrue(md.contains("One hot order beside one hot lock"), md);
-    assertTrue(md.contains("| fencekit / peer, hot"), md);
+    assertTrue(md.contains("| postgres-datasource "), md);
+  }
+
+  private static String compare(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status =
+        Main.run(
+            args,
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            TestServers.env(Server.POSTGRES));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, out);
+    return out;
   }
 }

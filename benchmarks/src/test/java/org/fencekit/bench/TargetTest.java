@@ -6,50 +6,67 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** A target is met only by a ratio whose whole interval clears it. */
+/**
+ * A target is met or missed by a paired ratio whose interval is on one side of it, or within ±10%
+ * of its median; a wider interval that spans it leaves it undecided.
+ */
 class TargetTest {
 
   private static final Target TARGET = new Target(0.95);
 
   @Test
-  @DisplayName("a ratio whose whole interval is at or above the target meets it")
+  @DisplayName("a ratio whose whole interval is at or above the target meets it, however wide")
   void met() {
-    assertEquals("≥0.95 met", TARGET.verdict(new Figure(100, 2).over(new Figure(100, 2))));
+    assertEquals("≥0.95 met", TARGET.verdict(new Ratio(1.0, 0.95, 1.04, 30)));
+    assertEquals("≥0.95 met", TARGET.verdict(new Ratio(2.0, 1.0, 4.0, 30)));
   }
 
   @Test
-  @DisplayName("a ratio whose interval spans the target is open, however close its mean")
-  void open() {
-    assertEquals("≥0.95 open", TARGET.verdict(new Figure(100, 20).over(new Figure(100, 20))));
-    assertEquals("≥0.95 open", TARGET.verdict(new Figure(90, 10).over(new Figure(100, 1))));
-  }
-
-  @Test
-  @DisplayName("a ratio whose whole interval is below the target misses it")
+  @DisplayName("a ratio whose whole interval is below the target misses it, however wide")
   void missed() {
-    assertEquals("≥0.95 missed", TARGET.verdict(new Figure(50, 2).over(new Figure(100, 2))));
+    assertEquals("≥0.95 missed", TARGET.verdict(new Ratio(0.5, 0.45, 0.55, 30)));
+    assertEquals("≥0.95 missed", TARGET.verdict(new Ratio(0.5, 0.2, 0.94, 30)));
   }
 
   @Test
-  @DisplayName("without an interval there is no verdict, and without a target no mark")
-  void unknown() {
-    assertEquals("≥0.95 ?", TARGET.verdict(new Figure(100, Double.NaN).over(new Figure(90, 1))));
-    assertEquals("-", Target.NONE.verdict(new Figure(100, 1).over(new Figure(90, 1))));
-    assertEquals("≥3 open", new Target(3).verdict(new Figure(300, 30).over(new Figure(100, 1))));
+  @DisplayName("an interval within ±10% that spans the target: the median decides, marked close")
+  void close() {
+    assertEquals("≥0.95 met, close", TARGET.verdict(new Ratio(0.97, 0.9, 1.02, 30)));
+    assertEquals("≥0.95 missed, close", TARGET.verdict(new Ratio(0.93, 0.88, 0.99, 30)));
   }
 
   @Test
-  @DisplayName("the targets of issue 13: PostgreSQL, Redis against both peers, memory and SQLite")
+  @DisplayName("an interval wider than ±10% that spans the target is undecided, with its width")
+  void undecided() {
+    assertEquals("≥0.95 undecided: interval ±25%", TARGET.verdict(new Ratio(0.8, 0.6, 1.0, 30)));
+    assertEquals(
+        "≥0.95 undecided: too few pairs",
+        TARGET.verdict(new Ratio(0.97, Double.NaN, Double.NaN, 3)));
+    assertEquals("≥0.95 ?", TARGET.verdict(Ratio.of(new double[0])));
+    assertEquals("≥3 undecided: interval ±50%", new Target(3).verdict(new Ratio(2.8, 1.4, 4, 30)));
+  }
+
+  @Test
+  @DisplayName("without a target, no mark")
+  void none() {
+    assertEquals("-", Target.NONE.verdict(new Ratio(1.0, 0.95, 1.04, 30)));
+  }
+
+  @Test
+  @DisplayName("the targets: PostgreSQL, Redis against both peers, memory and SQLite")
   void targets() {
     assertEquals(0.95, Target.peer(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
     assertEquals(0.855, Target.peer(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
     assertEquals(0.8, Target.peer(StoreType.REDIS_CLUSTER, Peer.SHEDLOCK_REDIS_CLUSTER).minimum());
     assertEquals(3.0, Target.peer(StoreType.REDIS, Peer.REDISSON_FENCED).minimum());
     assertEquals(0.9, Target.raw(StoreType.SQLITE).minimum());
+    assertEquals(0.9, Target.raw(StoreType.MEMORY).minimum());
     assertEquals(0.95, Target.hot(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
     assertEquals(0.855, Target.hot(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
     assertEquals(List.of(), Peer.hotOf(StoreType.POSTGRES_PGBOUNCER));
     assertEquals(List.of(Peer.SHEDLOCK_JDBC), Peer.hotOf(StoreType.POSTGRES_DATASOURCE));
     assertEquals(Double.NaN, Target.raw(StoreType.REDIS).minimum());
+    assertEquals(
+        Double.NaN, Target.peer(StoreType.POSTGRES_PGBOUNCER, Peer.SHEDLOCK_JDBC).minimum());
   }
 }

@@ -1,59 +1,41 @@
 package org.fencekit.bench;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.WriteResult;
 import org.openjdk.jmh.annotations.AuxCounters;
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One hot order against one hot lock: every thread fights over the same order ({@link #claim}), or
- * over the same lock of a lock library ({@link #lock}), and the figure compared is the score: wins
- * per second, claims granted against locks acquired. One operation is one win.
+ * One hot order against one hot lock, the states and operations of {@link
+ * PairedBenchmark#hotOverLock}: every thread fights over the same order ({@link #claimWon}), or
+ * over the same lock of a lock library ({@link #lockWon}), and the figure compared is the score:
+ * wins per second, claims granted against locks acquired. One operation is one win.
  *
  * <ul>
- *   <li>{@link #claim}: a claim of the one order, with a lease no call outlives ({@link
+ *   <li>{@link #claimWon}: a claim of the one order, with a lease no call outlives ({@link
  *       ClaimCompleteBenchmark#LEASE}, so a win is never a take-over); the winner settles at once,
  *       with a fail (the order is claimable again) and every {@value
  *       HotOrderBenchmark#COMPLETE_EVERY}th win with a complete, after which a fresh order is the
  *       hot one, as in {@link HotOrderBenchmark}. A loser is told the order is in flight (or, just
  *       after a complete, provisioned) and tries again at once, until it wins.
- *   <li>{@link #lock}: one attempt at the library's one lock, without waiting ({@link
+ *   <li>{@link #lockWon}: one attempt at the library's one lock, without waiting ({@link
  *       PeerLock#hot()}: for ShedLock's JDBC provider an {@code UPDATE ... WHERE name = ? AND
  *       lock_until <= now}); the winner unlocks at once, a loser tries again at once, until it
  *       wins.
  * </ul>
  *
- * <p>{@link Wins#lost} counts the attempts that lost, per second. Threads are JMH's {@code -t};
- * with one thread every attempt wins. Run (after {@code ./mvnw -q package -DskipTests}, with the
- * servers' variables set):
- *
- * <pre>{@code
- * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main 'HotLockBenchmark.claim$' \
- *     -p backend=POSTGRES_DATASOURCE -t 4 -rf json -rff hot-claims.json
- * java -cp benchmarks/target/fencekit-benchmarks.jar org.openjdk.jmh.Main 'HotLockBenchmark.lock$' \
- *     -p peer=SHEDLOCK_JDBC -t 4 -rf json -rff hot-locks.json
- * }</pre>
+ * <p>{@link Wins#lost} counts the attempts that lost, per second. With one thread every attempt
+ * wins.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-public class HotLockBenchmark {
+public final class HotLock {
 
-  /** The name of the benchmark method of the store's side, for the main job. */
-  static final String CLAIM = "claim";
-
-  /** The name of the benchmark method of the lock library's side. */
-  static final String LOCK = "lock";
+  private HotLock() {}
 
   /** The one order every thread fights over; a fresh one after each complete. */
   @State(Scope.Benchmark)
@@ -123,8 +105,7 @@ public class HotLockBenchmark {
    * @throws IllegalStateException if the winner's settle is refused (nobody can take over a lease
    *     this long, so that would be a bug)
    */
-  @Benchmark
-  public WriteResult claim(BackendState backend, HotOrder hot, Wins wins) {
+  static WriteResult claimWon(BackendState backend, HotOrder hot, Wins wins) {
     while (true) {
       OrderSnapshot order = hot.current();
       ClaimResult claim = backend.store.claim(order, ClaimCompleteBenchmark.LEASE);
@@ -151,8 +132,7 @@ public class HotLockBenchmark {
   }
 
   /** One lock acquired: attempts at the library's one lock until one wins, then the unlock. */
-  @Benchmark
-  public void lock(Contender contender, Wins wins) {
+  static void lockWon(Contender contender, Wins wins) {
     while (!contender.attempt.tryLockUnlock()) {
       wins.lost++;
     }
