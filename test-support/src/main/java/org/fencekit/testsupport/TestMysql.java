@@ -146,7 +146,7 @@ public final class TestMysql {
    * @param name its name, a plain identifier
    * @param jdbcUrl a JDBC URL of it, credentials included
    */
-  public record Database(String name, String jdbcUrl) implements AutoCloseable {
+  public record Database(String name, String jdbcUrl) implements ClassNamespace.Owned {
     /** Drops the database and everything in it. */
     @Override
     public void close() {
@@ -155,64 +155,14 @@ public final class TestMysql {
   }
 
   /** The per-class database of {@link #databasePerClass()}. */
-  public static final class ClassDatabase extends PerClass {
-
-    private Database database;
-
+  public static final class ClassDatabase extends ClassNamespace<Database> {
     private ClassDatabase() {
-      super(SERVER);
-    }
-
-    /** The database's name; skips the test if there is no server. */
-    public String name() {
-      return current().name();
-    }
-
-    /** A JDBC URL of the database, credentials included; skips the test if there is no server. */
-    public String jdbcUrl() {
-      return current().jdbcUrl();
-    }
-
-    private synchronized Database current() {
-      server.address(); // skips or fails first when there is no server
-      if (database == null) {
-        throw new IllegalStateException(
-            "no database yet: register TestMysql.databasePerClass() with @RegisterExtension on a"
-                + " static field, and use it from a test, @BeforeEach or @AfterEach");
-      }
-      return database;
-    }
-
-    @Override
-    synchronized boolean setUp() {
-      if (!available()) {
-        return false;
-      }
-      database = newDatabase();
-      return true;
-    }
-
-    @Override
-    synchronized void cleanUp() {
-      try {
-        database.close();
-      } finally {
-        database = null;
-      }
+      super(SERVER, TestMysql::newDatabase, "TestMysql.databasePerClass()");
     }
   }
 
-  /** A value of {@value #URL_VARIABLE} that is a MySQL JDBC URL where a server answers. */
   private static String check(String url) {
-    if (!url.startsWith("jdbc:mysql:")) {
-      throw new IllegalArgumentException("a MySQL JDBC URL starts with jdbc:mysql:");
-    }
-    try (Connection connection = DriverManager.getConnection(url)) {
-      connection.isValid(5);
-    } catch (SQLException e) {
-      throw new IllegalStateException("SQLState " + e.getSQLState() + ": " + e.getMessage());
-    }
-    return url;
+    return ClassNamespace.answering(url, "jdbc:mysql:", "MySQL");
   }
 
   private static String container() {

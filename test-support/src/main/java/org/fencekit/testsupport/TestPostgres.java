@@ -138,7 +138,7 @@ public final class TestPostgres {
    * @param name its name, a plain identifier
    * @param jdbcUrl the server's JDBC URL, credentials included (the schema is not part of it)
    */
-  public record Schema(String name, String jdbcUrl) implements AutoCloseable {
+  public record Schema(String name, String jdbcUrl) implements ClassNamespace.Owned {
     /** Drops the schema and everything in it ({@code DROP SCHEMA ... CASCADE}). */
     @Override
     public void close() {
@@ -147,68 +147,14 @@ public final class TestPostgres {
   }
 
   /** The per-class schema of {@link #schemaPerClass()}. */
-  public static final class ClassSchema extends PerClass {
-
-    private Schema schema;
-
+  public static final class ClassSchema extends ClassNamespace<Schema> {
     private ClassSchema() {
-      super(SERVER);
-    }
-
-    /**
-     * The schema's name; skips the test if there is no server.
-     *
-     * @throws IllegalStateException if called outside the test class's lifecycle
-     */
-    public String name() {
-      return current().name();
-    }
-
-    /** The server's JDBC URL, credentials included; skips the test if there is no server. */
-    public String jdbcUrl() {
-      return current().jdbcUrl();
-    }
-
-    private synchronized Schema current() {
-      server.address(); // skips or fails first when there is no server
-      if (schema == null) {
-        throw new IllegalStateException(
-            "no schema yet: register TestPostgres.schemaPerClass() with @RegisterExtension on a"
-                + " static field, and use it from a test, @BeforeEach or @AfterEach");
-      }
-      return schema;
-    }
-
-    @Override
-    synchronized boolean setUp() {
-      if (!available()) {
-        return false;
-      }
-      schema = newSchema();
-      return true;
-    }
-
-    @Override
-    synchronized void cleanUp() {
-      try {
-        schema.close();
-      } finally {
-        schema = null;
-      }
+      super(SERVER, TestPostgres::newSchema, "TestPostgres.schemaPerClass()");
     }
   }
 
-  /** A value of {@value #URL_VARIABLE} that is a PostgreSQL JDBC URL where a server answers. */
   private static String check(String url) {
-    if (!url.startsWith("jdbc:postgresql:")) {
-      throw new IllegalArgumentException("a PostgreSQL JDBC URL starts with jdbc:postgresql:");
-    }
-    try (Connection connection = DriverManager.getConnection(url)) {
-      connection.isValid(5);
-    } catch (SQLException e) {
-      throw new IllegalStateException("SQLState " + e.getSQLState() + ": " + e.getMessage());
-    }
-    return url;
+    return ClassNamespace.answering(url, "jdbc:postgresql:", "PostgreSQL");
   }
 
   private static String container() {
