@@ -29,9 +29,10 @@ import redis.clients.jedis.resps.ScanResult;
 /**
  * Where one benchmark trial keeps its orders, so that nothing it writes mixes with anyone else's
  * data on a shared server or outlives it: a PostgreSQL schema of its own ({@code
- * fencekit_bench_<run>_<id>}), a Redis key prefix of its own ({@code fencekit-bench-<run>-<id>:})
- * and a temporary folder for SQLite files. {@link #drop} removes all three; {@link #sweep} removes
- * whatever every namespace of one run left behind (a benchmark fork that died before its teardown).
+ * fencekit_bench_<run>_<id>}), a MySQL database of the same name, a Redis key prefix of its own
+ * ({@code fencekit-bench-<run>-<id>:}) and a temporary folder for SQLite files. {@link #drop}
+ * removes each; {@link #sweep} removes whatever every namespace of one run left behind (a benchmark
+ * fork that died before its teardown).
  *
  * <p>The run id is {@value #RUN_PROPERTY} when set (the main job passes its own to every JMH fork),
  * else one drawn per JVM.
@@ -73,6 +74,61 @@ record Namespace(String run, String id) {
     return "fencekit_bench_" + run + "_" + id;
   }
 
+  /**
+   * The MySQL database of this namespace, named as its PostgreSQL schema: MySQL has no schemas
+   * inside a database, and its tables live in the database the store's URL names.
+   */
+  String database() {
+    return schema();
+  }
+
+  /**
+   * Creates this namespace's MySQL database on the server {@code jdbcUrl} reaches (when it is not
+   * there yet) and returns the URL of it: {@code jdbcUrl} with its database replaced, its
+   * parameters kept, as {@code jdbc:mysql:}.
+   */
+  String mysqlDatabase(String jdbcUrl) {
+    String url = mysqlDriverUrl(jdbcUrl);
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement()) {
+      // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+      statement.execute("CREATE DATABASE IF NOT EXISTS " + database() + " CHARACTER SET utf8mb4");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not create the benchmark database "
+              + database()
+              + " in MySQL (error "
+              + e.getErrorCode()
+              + "): "
+              + e.getMessage()
+              + "; the user of "
+              + Server.MYSQL.variable()
+              + " needs the CREATE and DROP privileges on databases named fencekit_bench_%",
+          e);
+    }
+    return withDatabase(url, database());
+  }
+
+  /** {@code jdbcUrl} naming {@code database} in place of its own, its parameters kept. */
+  static String withDatabase(String jdbcUrl, String database) {
+    int hosts = jdbcUrl.indexOf("//");
+    int path = jdbcUrl.indexOf('/', hosts + 2);
+    int query = jdbcUrl.indexOf('?');
+    int end = query < 0 ? jdbcUrl.length() : query;
+    String base = path < 0 || path > end ? jdbcUrl.substring(0, end) : jdbcUrl.substring(0, path);
+    return base + "/" + database + jdbcUrl.substring(end);
+  }
+
+  /**
+   * {@code jdbcUrl} as MySQL Connector/J takes it: {@code jdbc:mariadb:} read as {@code
+   * jdbc:mysql:}.
+   */
+  static String mysqlDriverUrl(String jdbcUrl) {
+    return jdbcUrl.startsWith("jdbc:mariadb:")
+        ? "jdbc:mysql:" + jdbcUrl.substring("jdbc:mariadb:".length())
+        : jdbcUrl;
+  }
+
   /** The Redis key prefix of this namespace. */
   String keyPrefix() {
     return "fencekit-bench-" + run + "-" + id + ":";
@@ -100,6 +156,8 @@ record Namespace(String run, String id) {
     deleteFolder(folder());
     if (server == Server.POSTGRES) {
       dropSchemas(server.lookup(env).orElseThrow(), schema());
+    } else if (server == Server.MYSQL) {
+      dropDatabases(server.lookup(env).orElseThrow(), database());
     } else if (server != null) {
       for (Jedis node : redisNodes(server, env)) {
         try (node) {
@@ -124,6 +182,10 @@ record Namespace(String run, String id) {
     Optional<String> postgres = Server.POSTGRES.lookup(env);
     if (postgres.isPresent()) {
       dropSchemas(postgres.get(), leftoverSchemas(postgres.get(), run).toArray(new String[0]));
+    }
+    Optional<String> mysql = Server.MYSQL.lookup(env);
+    if (mysql.isPresent()) {
+      dropDatabases(mysql.get(), leftoverDatabases(mysql.get(), run).toArray(new String[0]));
     }
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
       for (Jedis node : redisNodes(redis, env)) {
@@ -169,6 +231,48 @@ record Namespace(String run, String id) {
           "could not drop the benchmark schema(s) "
               + String.join(", ", schemas)
               + " in PostgreSQL: "
+              + e.getMessage()
+              + "; drop them by hand",
+          e);
+    }
+  }
+
+  /** The databases of {@code run} that exist on the MySQL server at {@code jdbcUrl}. */
+  static List<String> leftoverDatabases(String jdbcUrl, String run) {
+    List<String> databases = new ArrayList<>();
+    try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+        PreparedStatement select =
+            connection.prepareStatement(
+                "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE ?"
+                    + " ORDER BY schema_name")) {
+      select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          databases.add(rs.getString(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not list the benchmark databases in MySQL: " + e.getMessage(), e);
+    }
+    return databases;
+  }
+
+  private static void dropDatabases(String jdbcUrl, String... databases) {
+    if (databases.length == 0) {
+      return;
+    }
+    try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+        Statement statement = connection.createStatement()) {
+      for (String database : databases) {
+        // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+        statement.execute("DROP DATABASE IF EXISTS " + database);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not drop the benchmark database(s) "
+              + String.join(", ", databases)
+              + " in MySQL: "
               + e.getMessage()
               + "; drop them by hand",
           e);

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
@@ -106,6 +107,47 @@ public enum StoreType implements Labelled {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
       return postgres(clock, namespace, env).singleStatementFastPath(false).build();
+    }
+  },
+
+  /**
+   * MySQL or MariaDB, as built by default from a URL (its own HikariCP pool at READ COMMITTED): the
+   * single-statement first claim and complete, falling back to the locking transaction on a miss.
+   */
+  MYSQL(Server.MYSQL) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return MysqlOrderStore.builder()
+          .jdbcUrl(namespace.mysqlDatabase(setting(env)))
+          .createSchema(true)
+          .clock(clock)
+          .build();
+    }
+  },
+
+  /**
+   * MySQL as {@link #MYSQL}, built {@code dataSource(...)} over the DataSource ShedLock's JDBC
+   * provider runs on ({@link PeerDataSource}: HikariCP and the driver at their defaults, so
+   * REPEATABLE READ, which the store's README allows), so that the two are compared over the same
+   * pool.
+   */
+  MYSQL_DATASOURCE(Server.MYSQL) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return open(clock, namespace, env, 4);
+    }
+
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      HikariDataSource pool = PeerDataSource.open(namespace.mysqlDatabase(setting(env)), threads);
+      try {
+        OrderStore store =
+            MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock).build();
+        return ClosingStore.closing(store, pool);
+      } catch (RuntimeException e) {
+        pool.close();
+        throw e;
+      }
     }
   },
 

@@ -164,7 +164,8 @@ class BenchmarksRunBrieflyTest {
   @Test
   @DisplayName("the raw baselines of the server stores run, when their servers are set")
   void serverRawBaselines() throws RunnerException {
-    Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
+    Server.useEnvironment(
+        TestServers.env(Server.POSTGRES, Server.MYSQL, Server.REDIS, Server.REDIS_CLUSTER));
     try {
       for (RunResult result :
           run(
@@ -174,6 +175,7 @@ class BenchmarksRunBrieflyTest {
               "baseline",
               "POSTGRES_SINGLE_JDBC",
               "POSTGRES_LOCKING_JDBC",
+              "MYSQL_SINGLE_JDBC",
               "REDIS_EVALSHA",
               "REDIS_CLUSTER_EVALSHA")) {
         assertTrue(
@@ -189,7 +191,8 @@ class BenchmarksRunBrieflyTest {
       "the peers (ShedLock JDBC and Redis, Redisson RFencedLock, node and cluster) and the store"
           + " over their DataSource run, when their servers are set")
   void peers() throws RunnerException {
-    Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
+    Server.useEnvironment(
+        TestServers.env(Server.POSTGRES, Server.MYSQL, Server.REDIS, Server.REDIS_CLUSTER));
     try {
       String[] peers =
           java.util.Arrays.stream(Peer.values()).map(Peer::name).toArray(String[]::new);
@@ -203,7 +206,9 @@ class BenchmarksRunBrieflyTest {
               2,
               "backend",
               "POSTGRES_DATASOURCE",
-              "POSTGRES_PGBOUNCER")) {
+              "POSTGRES_PGBOUNCER",
+              "MYSQL",
+              "MYSQL_DATASOURCE")) {
         assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
       }
     } finally {
@@ -223,6 +228,7 @@ class BenchmarksRunBrieflyTest {
     assertTrue(
         StoreType.POSTGRES.absence().contains("FENCEKIT_POSTGRES_URL"),
         StoreType.POSTGRES.absence());
+    assertTrue(StoreType.MYSQL.absence().contains("FENCEKIT_MYSQL_URL"), StoreType.MYSQL.absence());
     assertTrue(StoreType.REDIS.absence().contains("FENCEKIT_REDIS_URL"), StoreType.REDIS.absence());
     assertTrue(
         StoreType.REDIS_CLUSTER.absence().contains("FENCEKIT_REDIS_CLUSTER_NODES"),
