@@ -164,8 +164,7 @@ class BenchmarksRunBrieflyTest {
   @Test
   @DisplayName("the raw baselines of the server stores run, when their servers are set")
   void serverRawBaselines() throws RunnerException {
-    Server.useEnvironment(
-        TestServers.env(Server.POSTGRES, Server.MYSQL, Server.REDIS, Server.REDIS_CLUSTER));
+    Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
     try {
       for (RunResult result :
           run(
@@ -175,7 +174,6 @@ class BenchmarksRunBrieflyTest {
               "baseline",
               "POSTGRES_SINGLE_JDBC",
               "POSTGRES_LOCKING_JDBC",
-              "MYSQL_SINGLE_JDBC",
               "REDIS_EVALSHA",
               "REDIS_CLUSTER_EVALSHA")) {
         assertTrue(
@@ -191,11 +189,13 @@ class BenchmarksRunBrieflyTest {
       "the peers (ShedLock JDBC and Redis, Redisson RFencedLock, node and cluster) and the store"
           + " over their DataSource run, when their servers are set")
   void peers() throws RunnerException {
-    Server.useEnvironment(
-        TestServers.env(Server.POSTGRES, Server.MYSQL, Server.REDIS, Server.REDIS_CLUSTER));
+    Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
     try {
       String[] peers =
-          java.util.Arrays.stream(Peer.values()).map(Peer::name).toArray(String[]::new);
+          java.util.Arrays.stream(Peer.values())
+              .filter(p -> p.server() != Server.MYSQL)
+              .map(Peer::name)
+              .toArray(String[]::new);
       for (RunResult result : run(PeerLockBenchmark.class, Mode.Throughput, 2, "peer", peers)) {
         assertTrue(result.getPrimaryResult().getScore() > 0, result.getParams().getParam("peer"));
       }
@@ -206,10 +206,38 @@ class BenchmarksRunBrieflyTest {
               2,
               "backend",
               "POSTGRES_DATASOURCE",
-              "POSTGRES_PGBOUNCER",
+              "POSTGRES_PGBOUNCER")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
+      }
+    } finally {
+      Server.useEnvironment(null);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "on MySQL, both stores, their raw baseline and ShedLock's JDBC provider run, when its"
+          + " server is set")
+  void mysql() throws RunnerException {
+    Server.useEnvironment(TestServers.env(Server.MYSQL));
+    try {
+      for (RunResult result :
+          run(
+              ClaimCompleteBenchmark.class,
+              Mode.Throughput,
+              2,
+              "backend",
               "MYSQL",
               "MYSQL_DATASOURCE")) {
         assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
+      }
+      for (RunResult result :
+          run(RawBaselineBenchmark.class, Mode.Throughput, 2, "baseline", "MYSQL_SINGLE_JDBC")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, "MYSQL_SINGLE_JDBC");
+      }
+      for (RunResult result :
+          run(PeerLockBenchmark.class, Mode.Throughput, 2, "peer", "SHEDLOCK_JDBC_MYSQL")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, "SHEDLOCK_JDBC_MYSQL");
       }
     } finally {
       Server.useEnvironment(null);
