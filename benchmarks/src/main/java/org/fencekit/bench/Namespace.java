@@ -155,9 +155,9 @@ record Namespace(String run, String id) {
   void drop(Server server, Map<String, String> env) {
     deleteFolder(folder());
     if (server == Server.POSTGRES) {
-      dropSchemas(server.lookup(env).orElseThrow(), schema());
+      SqlNamespace.SCHEMA.drop(server.lookup(env).orElseThrow(), List.of(schema()));
     } else if (server == Server.MYSQL) {
-      dropDatabases(server.lookup(env).orElseThrow(), database());
+      SqlNamespace.DATABASE.drop(server.lookup(env).orElseThrow(), List.of(database()));
     } else if (server != null) {
       for (Jedis node : redisNodes(server, env)) {
         try (node) {
@@ -179,13 +179,11 @@ record Namespace(String run, String id) {
     } catch (IOException e) {
       throw new UncheckedIOException("could not list the temporary folder", e);
     }
-    Optional<String> postgres = Server.POSTGRES.lookup(env);
-    if (postgres.isPresent()) {
-      dropSchemas(postgres.get(), leftoverSchemas(postgres.get(), run).toArray(new String[0]));
-    }
-    Optional<String> mysql = Server.MYSQL.lookup(env);
-    if (mysql.isPresent()) {
-      dropDatabases(mysql.get(), leftoverDatabases(mysql.get(), run).toArray(new String[0]));
+    for (SqlNamespace kind : SqlNamespace.values()) {
+      Optional<String> url = kind.server.lookup(env);
+      if (url.isPresent()) {
+        kind.drop(url.get(), kind.leftover(url.get(), run));
+      }
     }
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
       for (Jedis node : redisNodes(redis, env)) {
@@ -196,86 +194,86 @@ record Namespace(String run, String id) {
     }
   }
 
-  /** The schemas of {@code run} that exist on the server at {@code jdbcUrl}. */
+  /** The schemas of {@code run} that exist on the PostgreSQL server at {@code jdbcUrl}. */
   static List<String> leftoverSchemas(String jdbcUrl, String run) {
-    List<String> schemas = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(jdbcUrl);
-        PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT nspname FROM pg_namespace WHERE nspname LIKE ? ORDER BY nspname")) {
-      select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          schemas.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not list the benchmark schemas in PostgreSQL: " + e.getMessage(), e);
-    }
-    return schemas;
-  }
-
-  private static void dropSchemas(String jdbcUrl, String... schemas) {
-    if (schemas.length == 0) {
-      return;
-    }
-    try (Connection connection = DriverManager.getConnection(jdbcUrl);
-        Statement statement = connection.createStatement()) {
-      for (String schema : schemas) {
-        // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
-        statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not drop the benchmark schema(s) "
-              + String.join(", ", schemas)
-              + " in PostgreSQL: "
-              + e.getMessage()
-              + "; drop them by hand",
-          e);
-    }
+    return SqlNamespace.SCHEMA.leftover(jdbcUrl, run);
   }
 
   /** The databases of {@code run} that exist on the MySQL server at {@code jdbcUrl}. */
   static List<String> leftoverDatabases(String jdbcUrl, String run) {
-    List<String> databases = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
-        PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE ?"
-                    + " ORDER BY schema_name")) {
-      select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          databases.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not list the benchmark databases in MySQL: " + e.getMessage(), e);
-    }
-    return databases;
+    return SqlNamespace.DATABASE.leftover(jdbcUrl, run);
   }
 
-  private static void dropDatabases(String jdbcUrl, String... databases) {
-    if (databases.length == 0) {
-      return;
+  /** What a trial's namespace is on a SQL server, how to list a run's and how to drop one. */
+  private enum SqlNamespace {
+    SCHEMA(
+        Server.POSTGRES,
+        "schema",
+        "PostgreSQL",
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE ? ORDER BY nspname",
+        "DROP SCHEMA IF EXISTS %s CASCADE"),
+    DATABASE(
+        Server.MYSQL,
+        "database",
+        "MySQL",
+        "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE ?"
+            + " ORDER BY schema_name",
+        "DROP DATABASE IF EXISTS %s");
+
+    private final Server server;
+    private final String noun;
+    private final String engine;
+    private final String list;
+    private final String drop;
+
+    SqlNamespace(Server server, String noun, String engine, String list, String drop) {
+      this.server = server;
+      this.noun = noun;
+      this.engine = engine;
+      this.list = list;
+      this.drop = drop;
     }
-    try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
-        Statement statement = connection.createStatement()) {
-      for (String database : databases) {
-        // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
-        statement.execute("DROP DATABASE IF EXISTS " + database);
+
+    List<String> leftover(String jdbcUrl, String run) {
+      List<String> names = new ArrayList<>();
+      try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+          PreparedStatement select = connection.prepareStatement(list)) {
+        select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            names.add(rs.getString(1));
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "could not list the benchmark " + noun + "s in " + engine + ": " + e.getMessage(), e);
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not drop the benchmark database(s) "
-              + String.join(", ", databases)
-              + " in MySQL: "
-              + e.getMessage()
-              + "; drop them by hand",
-          e);
+      return names;
+    }
+
+    void drop(String jdbcUrl, List<String> names) {
+      if (names.isEmpty()) {
+        return;
+      }
+      try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+          Statement statement = connection.createStatement()) {
+        for (String name : names) {
+          // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+          statement.execute(String.format(drop, name));
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "could not drop the benchmark "
+                + noun
+                + "(s) "
+                + String.join(", ", names)
+                + " in "
+                + engine
+                + ": "
+                + e.getMessage()
+                + "; drop them by hand",
+            e);
+      }
     }
   }
 

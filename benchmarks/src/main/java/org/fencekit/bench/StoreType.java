@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
@@ -85,20 +86,16 @@ public enum StoreType implements Labelled {
 
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      HikariDataSource pool = PeerDataSource.open(setting(env), threads);
-      try {
-        OrderStore store =
-            PostgresOrderStore.builder()
-                .dataSource(pool)
-                .schema(namespace.schema())
-                .createSchema(true)
-                .clock(clock)
-                .build();
-        return ClosingStore.closing(store, pool);
-      } catch (RuntimeException e) {
-        pool.close();
-        throw e;
-      }
+      return overPeerDataSource(
+          setting(env),
+          threads,
+          pool ->
+              PostgresOrderStore.builder()
+                  .dataSource(pool)
+                  .schema(namespace.schema())
+                  .createSchema(true)
+                  .clock(clock)
+                  .build());
     }
   },
 
@@ -139,15 +136,11 @@ public enum StoreType implements Labelled {
 
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      HikariDataSource pool = PeerDataSource.open(namespace.mysqlDatabase(setting(env)), threads);
-      try {
-        OrderStore store =
-            MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock).build();
-        return ClosingStore.closing(store, pool);
-      } catch (RuntimeException e) {
-        pool.close();
-        throw e;
-      }
+      return overPeerDataSource(
+          namespace.mysqlDatabase(setting(env)),
+          threads,
+          pool ->
+              MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock).build());
     }
   },
 
@@ -193,6 +186,22 @@ public enum StoreType implements Labelled {
    */
   OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
     return open(clock, namespace, env);
+  }
+
+  /**
+   * A store {@code build} builds over a {@link PeerDataSource} of {@code threads} connections to
+   * {@code jdbcUrl}, closing the pool when the store is closed, or at once if the store fails to
+   * build.
+   */
+  static OrderStore overPeerDataSource(
+      String jdbcUrl, int threads, Function<HikariDataSource, OrderStore> build) {
+    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    try {
+      return ClosingStore.closing(build.apply(pool), pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
   }
 
   /** A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built. */

@@ -169,21 +169,8 @@ class NamespaceTest {
   void mainJobCleansUp() throws Exception {
     Map<String, String> env = TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER);
     String url = env.get(Server.POSTGRES.variable());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String run = Namespace.runId();
-    int status =
-        Main.run(
-            new String[] {
-              "--smoke",
-              "--only",
-              "postgres,redis,redis-cluster,sqlite",
-              "--out",
-              Files.createTempDirectory("fencekit-clean").toString()
-            },
-            new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            env);
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, out);
+    smoke(env, "postgres,redis,redis-cluster,sqlite");
     assertEquals(List.of(), Namespace.leftoverSchemas(url, run), "schemas left behind");
     assertEquals(0, leftoverKeys(run, env), "keys left behind");
     try (var folders = Files.list(Files.createTempDirectory("x").getParent())) {
@@ -202,21 +189,8 @@ class NamespaceTest {
           + " provider, and leaves no database behind")
   void mainJobOnMysql() throws Exception {
     Map<String, String> env = TestServers.env(Server.MYSQL);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String run = Namespace.runId();
-    int status =
-        Main.run(
-            new String[] {
-              "--smoke",
-              "--only",
-              "mysql",
-              "--out",
-              Files.createTempDirectory("fencekit-mysql").toString()
-            },
-            new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            env);
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, out);
+    String out = smoke(env, "mysql");
     for (String row : List.of("mysql-single-jdbc", "shedlock-jdbc-mysql")) {
       assertTrue(out.matches("(?s).*\\|\\s*mysql\\s*\\|[^\\n]*" + row + ".*"), row + " in\n" + out);
     }
@@ -224,6 +198,25 @@ class NamespaceTest {
         List.of(),
         Namespace.leftoverDatabases(env.get(Server.MYSQL.variable()), run),
         "databases left behind");
+  }
+
+  /** The main job's smoke run of {@code stores}, which must exit 0; its output. */
+  private static String smoke(Map<String, String> env, String stores) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status =
+        Main.run(
+            new String[] {
+              "--smoke",
+              "--only",
+              stores,
+              "--out",
+              Files.createTempDirectory("fencekit-clean").toString()
+            },
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            env);
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, out);
+    return out;
   }
 
   /** How many keys of {@code run} exist on every Redis configured in {@code env}. */
