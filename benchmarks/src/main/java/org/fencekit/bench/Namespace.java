@@ -29,9 +29,10 @@ import redis.clients.jedis.resps.ScanResult;
 /**
  * Where one benchmark trial keeps its orders, so that nothing it writes mixes with anyone else's
  * data on a shared server or outlives it: a PostgreSQL schema of its own ({@code
- * fencekit_bench_<run>_<id>}), a Redis key prefix of its own ({@code fencekit-bench-<run>-<id>:})
- * and a temporary folder for SQLite files. {@link #drop} removes all three; {@link #sweep} removes
- * whatever every namespace of one run left behind (a benchmark fork that died before its teardown).
+ * fencekit_bench_<run>_<id>}), a MySQL database of the same name, a Redis key prefix of its own
+ * ({@code fencekit-bench-<run>-<id>:}) and a temporary folder for SQLite files. {@link #drop}
+ * removes each; {@link #sweep} removes whatever every namespace of one run left behind (a benchmark
+ * fork that died before its teardown).
  *
  * <p>The run id is {@value #RUN_PROPERTY} when set (the main job passes its own to every JMH fork),
  * else one drawn per JVM.
@@ -73,6 +74,61 @@ record Namespace(String run, String id) {
     return "fencekit_bench_" + run + "_" + id;
   }
 
+  /**
+   * The MySQL database of this namespace, named as its PostgreSQL schema: MySQL has no schemas
+   * inside a database, and its tables live in the database the store's URL names.
+   */
+  String database() {
+    return schema();
+  }
+
+  /**
+   * Creates this namespace's MySQL database on the server {@code jdbcUrl} reaches (when it is not
+   * there yet) and returns the URL of it: {@code jdbcUrl} with its database replaced, its
+   * parameters kept, as {@code jdbc:mysql:}.
+   */
+  String mysqlDatabase(String jdbcUrl) {
+    String url = mysqlDriverUrl(jdbcUrl);
+    try (Connection connection = DriverManager.getConnection(url);
+        Statement statement = connection.createStatement()) {
+      // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+      statement.execute("CREATE DATABASE IF NOT EXISTS " + database() + " CHARACTER SET utf8mb4");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not create the benchmark database "
+              + database()
+              + " in MySQL (error "
+              + e.getErrorCode()
+              + "): "
+              + e.getMessage()
+              + "; the user of "
+              + Server.MYSQL.variable()
+              + " needs the CREATE and DROP privileges on databases named fencekit_bench_%",
+          e);
+    }
+    return withDatabase(url, database());
+  }
+
+  /** {@code jdbcUrl} naming {@code database} in place of its own, its parameters kept. */
+  static String withDatabase(String jdbcUrl, String database) {
+    int hosts = jdbcUrl.indexOf("//");
+    int path = jdbcUrl.indexOf('/', hosts + 2);
+    int query = jdbcUrl.indexOf('?');
+    int end = query < 0 ? jdbcUrl.length() : query;
+    String base = path < 0 || path > end ? jdbcUrl.substring(0, end) : jdbcUrl.substring(0, path);
+    return base + "/" + database + jdbcUrl.substring(end);
+  }
+
+  /**
+   * {@code jdbcUrl} as MySQL Connector/J takes it: {@code jdbc:mariadb:} read as {@code
+   * jdbc:mysql:}.
+   */
+  static String mysqlDriverUrl(String jdbcUrl) {
+    return jdbcUrl.startsWith("jdbc:mariadb:")
+        ? "jdbc:mysql:" + jdbcUrl.substring("jdbc:mariadb:".length())
+        : jdbcUrl;
+  }
+
   /** The Redis key prefix of this namespace. */
   String keyPrefix() {
     return "fencekit-bench-" + run + "-" + id + ":";
@@ -99,7 +155,9 @@ record Namespace(String run, String id) {
   void drop(Server server, Map<String, String> env) {
     deleteFolder(folder());
     if (server == Server.POSTGRES) {
-      dropSchemas(server.lookup(env).orElseThrow(), schema());
+      SqlNamespace.SCHEMA.drop(server.lookup(env).orElseThrow(), List.of(schema()));
+    } else if (server == Server.MYSQL) {
+      SqlNamespace.DATABASE.drop(server.lookup(env).orElseThrow(), List.of(database()));
     } else if (server != null) {
       for (Jedis node : redisNodes(server, env)) {
         try (node) {
@@ -121,9 +179,11 @@ record Namespace(String run, String id) {
     } catch (IOException e) {
       throw new UncheckedIOException("could not list the temporary folder", e);
     }
-    Optional<String> postgres = Server.POSTGRES.lookup(env);
-    if (postgres.isPresent()) {
-      dropSchemas(postgres.get(), leftoverSchemas(postgres.get(), run).toArray(new String[0]));
+    for (SqlNamespace kind : SqlNamespace.values()) {
+      Optional<String> url = kind.server.lookup(env);
+      if (url.isPresent()) {
+        kind.drop(url.get(), kind.leftover(url.get(), run));
+      }
     }
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
       for (Jedis node : redisNodes(redis, env)) {
@@ -134,44 +194,86 @@ record Namespace(String run, String id) {
     }
   }
 
-  /** The schemas of {@code run} that exist on the server at {@code jdbcUrl}. */
+  /** The schemas of {@code run} that exist on the PostgreSQL server at {@code jdbcUrl}. */
   static List<String> leftoverSchemas(String jdbcUrl, String run) {
-    List<String> schemas = new ArrayList<>();
-    try (Connection connection = DriverManager.getConnection(jdbcUrl);
-        PreparedStatement select =
-            connection.prepareStatement(
-                "SELECT nspname FROM pg_namespace WHERE nspname LIKE ? ORDER BY nspname")) {
-      select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          schemas.add(rs.getString(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not list the benchmark schemas in PostgreSQL: " + e.getMessage(), e);
-    }
-    return schemas;
+    return SqlNamespace.SCHEMA.leftover(jdbcUrl, run);
   }
 
-  private static void dropSchemas(String jdbcUrl, String... schemas) {
-    if (schemas.length == 0) {
-      return;
+  /** The databases of {@code run} that exist on the MySQL server at {@code jdbcUrl}. */
+  static List<String> leftoverDatabases(String jdbcUrl, String run) {
+    return SqlNamespace.DATABASE.leftover(jdbcUrl, run);
+  }
+
+  /** What a trial's namespace is on a SQL server, how to list a run's and how to drop one. */
+  private enum SqlNamespace {
+    SCHEMA(
+        Server.POSTGRES,
+        "schema",
+        "PostgreSQL",
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE ? ORDER BY nspname",
+        "DROP SCHEMA IF EXISTS %s CASCADE"),
+    DATABASE(
+        Server.MYSQL,
+        "database",
+        "MySQL",
+        "SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE ?"
+            + " ORDER BY schema_name",
+        "DROP DATABASE IF EXISTS %s");
+
+    private final Server server;
+    private final String noun;
+    private final String engine;
+    private final String list;
+    private final String drop;
+
+    SqlNamespace(Server server, String noun, String engine, String list, String drop) {
+      this.server = server;
+      this.noun = noun;
+      this.engine = engine;
+      this.list = list;
+      this.drop = drop;
     }
-    try (Connection connection = DriverManager.getConnection(jdbcUrl);
-        Statement statement = connection.createStatement()) {
-      for (String schema : schemas) {
-        // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
-        statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+
+    List<String> leftover(String jdbcUrl, String run) {
+      List<String> names = new ArrayList<>();
+      try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+          PreparedStatement select = connection.prepareStatement(list)) {
+        select.setString(1, "fencekit\\_bench\\_" + run + "\\_%");
+        try (ResultSet rs = select.executeQuery()) {
+          while (rs.next()) {
+            names.add(rs.getString(1));
+          }
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "could not list the benchmark " + noun + "s in " + engine + ": " + e.getMessage(), e);
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "could not drop the benchmark schema(s) "
-              + String.join(", ", schemas)
-              + " in PostgreSQL: "
-              + e.getMessage()
-              + "; drop them by hand",
-          e);
+      return names;
+    }
+
+    void drop(String jdbcUrl, List<String> names) {
+      if (names.isEmpty()) {
+        return;
+      }
+      try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
+          Statement statement = connection.createStatement()) {
+        for (String name : names) {
+          // The name is ours: fencekit_bench_ and hex digits, checked by the constructor.
+          statement.execute(String.format(drop, name));
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "could not drop the benchmark "
+                + noun
+                + "(s) "
+                + String.join(", ", names)
+                + " in "
+                + engine
+                + ": "
+                + e.getMessage()
+                + "; drop them by hand",
+            e);
+      }
     }
   }
 

@@ -38,6 +38,12 @@ public enum Peer implements Labelled {
       Server.POSTGRES,
       List.of(StoreType.POSTGRES, StoreType.POSTGRES_PGBOUNCER, StoreType.POSTGRES_DATASOURCE)),
   /**
+   * ShedLock's {@code JdbcLockProvider} on MySQL, over {@link PeerDataSource}, its {@code shedlock}
+   * table (as ShedLock documents it for MySQL) in the trial's own database: the same two
+   * statements.
+   */
+  SHEDLOCK_JDBC_MYSQL(Server.MYSQL, List.of(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE)),
+  /**
    * ShedLock's {@code JedisLockProvider} on one Redis node: {@code SET NX PX} to lock, {@code DEL}
    * to unlock (no owner check), on the Jedis client the store uses, pooled as the store's is.
    */
@@ -93,6 +99,7 @@ public enum Peer implements Labelled {
   String description() {
     switch (this) {
       case SHEDLOCK_JDBC:
+      case SHEDLOCK_JDBC_MYSQL:
         return "ShedLock JdbcLockProvider: lock (UPDATE ... WHERE lock_until <= now) and unlock"
             + " (UPDATE lock_until), each an auto-commit statement, over HikariCP at its defaults"
             + " with one connection per thread and the driver at its defaults";
@@ -125,6 +132,8 @@ public enum Peer implements Labelled {
     switch (this) {
       case SHEDLOCK_JDBC:
         return shedlockJdbc(setting, namespace, threads);
+      case SHEDLOCK_JDBC_MYSQL:
+        return shedlockMysql(namespace.mysqlDatabase(setting), threads);
       case SHEDLOCK_REDIS:
         return shedlock(RawRedis.nodeClient(setting), namespace);
       case SHEDLOCK_REDIS_CLUSTER:
@@ -154,6 +163,23 @@ public enum Peer implements Labelled {
       throw new IllegalStateException("could not create ShedLock's table " + table, e);
     }
     return new Shedlock(new JdbcLockProvider(pool, table), pool::close, "lock-");
+  }
+
+  private static PeerLock shedlockMysql(String jdbcUrl, int threads) {
+    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL PRIMARY KEY,"
+              + " lock_until TIMESTAMP(3) NOT NULL,"
+              + " locked_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+              + " locked_by VARCHAR(255) NOT NULL)");
+    } catch (SQLException e) {
+      pool.close();
+      throw new IllegalStateException(
+          "could not create ShedLock's table shedlock in MySQL: " + e.getMessage(), e);
+    }
+    return new Shedlock(new JdbcLockProvider(pool, "shedlock"), pool::close, "lock-");
   }
 
   private static PeerLock shedlock(UnifiedJedis client, Namespace namespace) {

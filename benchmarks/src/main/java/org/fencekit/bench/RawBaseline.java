@@ -27,6 +27,11 @@ public enum RawBaseline implements Labelled {
       StoreType.POSTGRES, StoreType.POSTGRES_DATASOURCE, StoreType.POSTGRES_PGBOUNCER),
   /** The PostgreSQL store's locking transactions through bare JDBC. */
   POSTGRES_LOCKING_JDBC(StoreType.POSTGRES_LOCKING),
+  /**
+   * The MySQL store's single statements (its fast path) through bare JDBC: the baseline of the
+   * store built from a URL and of the one built over the peer's DataSource.
+   */
+  MYSQL_SINGLE_JDBC(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE),
   /** The Redis store's scripts through Jedis EVALSHA, single node. */
   REDIS_EVALSHA(StoreType.REDIS),
   /** The Redis store's scripts through Jedis EVALSHA, on the cluster. */
@@ -75,6 +80,8 @@ public enum RawBaseline implements Labelled {
         return RawJdbc.postgres(store.setting(env), namespace, false);
       case POSTGRES_SINGLE_JDBC:
         return RawJdbc.postgres(store.setting(env), namespace, true);
+      case MYSQL_SINGLE_JDBC:
+        return RawJdbc.mysql(store.setting(env), namespace);
       case REDIS_EVALSHA:
         return RawRedis.node(store.setting(env), namespace);
       case REDIS_CLUSTER_EVALSHA:
@@ -100,6 +107,10 @@ public enum RawBaseline implements Labelled {
         return "the store's fast-path statements in autocommit: insert-order.sql (INSERT ... ON CONFLICT DO"
             + " NOTHING) to claim and complete-fast.sql (UPDATE ... WHERE fence and nonce match) to complete,"
             + " a connection per thread, driver defaults";
+      case MYSQL_SINGLE_JDBC:
+        return "the store's fast-path statements in autocommit: insert-order.sql (a plain INSERT) to claim,"
+            + " complete-fast.sql (UPDATE ... WHERE fence and nonce match) and select-order.sql (the"
+            + " read-back, MySQL having no RETURNING) to complete, a connection per thread at READ COMMITTED";
       default:
         return "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
             + " 32 connections";

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.jdbc.SqlTemplates;
+import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.sqlite.SQLiteConfig;
@@ -27,8 +28,9 @@ import org.sqlite.SQLiteConfig;
  *       select-order.sql in {@code BEGIN IMMEDIATE}, PostgreSQL's lock-order.sql, {@code SELECT ...
  *       FOR UPDATE}) and insert-order.sql; a complete one transaction of the read, a nonce
  *       comparison and update-order.sql;
- *   <li>single statement (PostgreSQL's fast path): insert-order.sql to claim and complete-fast.sql
- *       to complete, each in auto-commit.
+ *   <li>single statement (PostgreSQL's and MySQL's fast path): insert-order.sql to claim and
+ *       complete-fast.sql to complete, each in auto-commit; on MySQL, which has no {@code
+ *       RETURNING}, the complete is followed by the store's read-back, select-order.sql.
  * </ul>
  *
  * SQLite's writers in this process queue on one plain lock, the cheapest way not to poll in its
@@ -115,6 +117,7 @@ final class RawJdbc implements RawDriver {
   private final String engine;
   private final Connector connector;
   private final boolean singleStatement;
+  private final boolean readBack;
   private final ReentrantLock writes;
   private final String read;
   private final String insert;
@@ -124,6 +127,7 @@ final class RawJdbc implements RawDriver {
       String engine,
       Connector connector,
       boolean singleStatement,
+      boolean readBack,
       ReentrantLock writes,
       String read,
       String insert,
@@ -131,6 +135,7 @@ final class RawJdbc implements RawDriver {
     this.engine = engine;
     this.connector = connector;
     this.singleStatement = singleStatement;
+    this.readBack = readBack;
     this.writes = writes;
     this.read = read;
     this.insert = insert;
@@ -152,6 +157,7 @@ final class RawJdbc implements RawDriver {
     return new RawJdbc(
         "sqlite",
         () -> config.createConnection("jdbc:sqlite:" + file),
+        false,
         false,
         new ReentrantLock(),
         statement(SqlTemplates.SHARED + "select-order.sql"),
@@ -176,10 +182,38 @@ final class RawJdbc implements RawDriver {
         "postgres",
         () -> DriverManager.getConnection(inSchema),
         singleStatement,
+        false,
         null,
-        statement(sql + "lock-order.sql"),
+        statement(SqlTemplates.SHARED + "lock-order.sql"),
         statement(sql + "insert-order.sql"),
-        statement(sql + (singleStatement ? "complete-fast.sql" : "update-order.sql")));
+        statement(
+            singleStatement
+                ? sql + "complete-fast.sql"
+                : SqlTemplates.SHARED + "update-order.sql"));
+  }
+
+  /**
+   * MySQL's fast-path statements at {@code url}, in {@code namespace}'s database, each in
+   * auto-commit at READ COMMITTED as the store's pool runs: insert-order.sql to claim; to complete,
+   * complete-fast.sql, an update count (MySQL has no {@code RETURNING}), then the read-back the
+   * store makes, select-order.sql.
+   */
+  static RawJdbc mysql(String url, Namespace namespace) {
+    String database = namespace.mysqlDatabase(url);
+    MysqlOrderStore.builder().jdbcUrl(database).createSchema(true).build().close();
+    return new RawJdbc(
+        "mysql",
+        () -> {
+          Connection connection = DriverManager.getConnection(database);
+          connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+          return connection;
+        },
+        true,
+        true,
+        null,
+        statement(SqlTemplates.SHARED + "select-order.sql"),
+        statement("/org/fencekit/store/mysql/insert-order.sql"),
+        statement("/org/fencekit/store/mysql/complete-fast.sql"));
   }
 
   /** A store's statement, on the default table names, filled in as the store fills it. */
@@ -286,6 +320,17 @@ final class RawJdbc implements RawDriver {
         if (singleStatement) {
           if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
             throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
+          }
+          if (readBack) {
+            if (update.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
+              throw refused(sessionId);
+            }
+            try (ResultSet rs = read.bind(sessionId, nonce, now, 0).executeQuery()) {
+              if (!rs.next()) {
+                throw new IllegalStateException("completed order " + sessionId + " is gone");
+              }
+            }
+            return;
           }
           try (ResultSet rs = update.bind(sessionId, nonce, now, 1).executeQuery()) {
             if (!rs.next()) {

@@ -25,6 +25,22 @@ enum Server {
     }
   },
 
+  /**
+   * MySQL or MariaDB, as a JDBC URL naming a database the user may create databases beside ({@code
+   * jdbc:mariadb://} is read as {@code jdbc:mysql://}, as the store reads it).
+   */
+  MYSQL("FENCEKIT_MYSQL_URL", "jdbc:mysql://127.0.0.1:3306/test?user=root") {
+    @Override
+    String problem(String value) {
+      if (!value.startsWith("jdbc:mysql://") && !value.startsWith("jdbc:mariadb://")) {
+        return "is not a MySQL JDBC URL: it must start with jdbc:mysql:// or jdbc:mariadb://, and"
+            + " this one starts with "
+            + Server.start(value);
+      }
+      return hostProblem(value.substring("jdbc:".length()));
+    }
+  },
+
   /** A single Redis node, as a redis:// or rediss:// URL. */
   REDIS("FENCEKIT_REDIS_URL", "redis://127.0.0.1:6379") {
     @Override

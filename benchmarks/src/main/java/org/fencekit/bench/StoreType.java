@@ -4,9 +4,11 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.redis.RedisOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
@@ -84,20 +86,16 @@ public enum StoreType implements Labelled {
 
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      HikariDataSource pool = PeerDataSource.open(setting(env), threads);
-      try {
-        OrderStore store =
-            PostgresOrderStore.builder()
-                .dataSource(pool)
-                .schema(namespace.schema())
-                .createSchema(true)
-                .clock(clock)
-                .build();
-        return ClosingStore.closing(store, pool);
-      } catch (RuntimeException e) {
-        pool.close();
-        throw e;
-      }
+      return overPeerDataSource(
+          setting(env),
+          threads,
+          pool ->
+              PostgresOrderStore.builder()
+                  .dataSource(pool)
+                  .schema(namespace.schema())
+                  .createSchema(true)
+                  .clock(clock)
+                  .build());
     }
   },
 
@@ -106,6 +104,43 @@ public enum StoreType implements Labelled {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
       return postgres(clock, namespace, env).singleStatementFastPath(false).build();
+    }
+  },
+
+  /**
+   * MySQL or MariaDB, as built by default from a URL (its own HikariCP pool at READ COMMITTED): the
+   * single-statement first claim and complete, falling back to the locking transaction on a miss.
+   */
+  MYSQL(Server.MYSQL) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return MysqlOrderStore.builder()
+          .jdbcUrl(namespace.mysqlDatabase(setting(env)))
+          .createSchema(true)
+          .clock(clock)
+          .build();
+    }
+  },
+
+  /**
+   * MySQL as {@link #MYSQL}, built {@code dataSource(...)} over the DataSource ShedLock's JDBC
+   * provider runs on ({@link PeerDataSource}: HikariCP and the driver at their defaults, so
+   * REPEATABLE READ, which the store's README allows), so that the two are compared over the same
+   * pool.
+   */
+  MYSQL_DATASOURCE(Server.MYSQL) {
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+      return open(clock, namespace, env, 4);
+    }
+
+    @Override
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      return overPeerDataSource(
+          namespace.mysqlDatabase(setting(env)),
+          threads,
+          pool ->
+              MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock).build());
     }
   },
 
@@ -151,6 +186,22 @@ public enum StoreType implements Labelled {
    */
   OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
     return open(clock, namespace, env);
+  }
+
+  /**
+   * A store {@code build} builds over a {@link PeerDataSource} of {@code threads} connections to
+   * {@code jdbcUrl}, closing the pool when the store is closed, or at once if the store fails to
+   * build.
+   */
+  static OrderStore overPeerDataSource(
+      String jdbcUrl, int threads, Function<HikariDataSource, OrderStore> build) {
+    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    try {
+      return ClosingStore.closing(build.apply(pool), pool);
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
   }
 
   /** A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built. */

@@ -192,7 +192,10 @@ class BenchmarksRunBrieflyTest {
     Server.useEnvironment(TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER));
     try {
       String[] peers =
-          java.util.Arrays.stream(Peer.values()).map(Peer::name).toArray(String[]::new);
+          java.util.Arrays.stream(Peer.values())
+              .filter(p -> p.server() != Server.MYSQL)
+              .map(Peer::name)
+              .toArray(String[]::new);
       for (RunResult result : run(PeerLockBenchmark.class, Mode.Throughput, 2, "peer", peers)) {
         assertTrue(result.getPrimaryResult().getScore() > 0, result.getParams().getParam("peer"));
       }
@@ -213,6 +216,36 @@ class BenchmarksRunBrieflyTest {
 
   @Test
   @DisplayName(
+      "on MySQL, both stores, their raw baseline and ShedLock's JDBC provider run, when its"
+          + " server is set")
+  void mysql() throws RunnerException {
+    Server.useEnvironment(TestServers.env(Server.MYSQL));
+    try {
+      for (RunResult result :
+          run(
+              ClaimCompleteBenchmark.class,
+              Mode.Throughput,
+              2,
+              "backend",
+              "MYSQL",
+              "MYSQL_DATASOURCE")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, where(result));
+      }
+      for (RunResult result :
+          run(RawBaselineBenchmark.class, Mode.Throughput, 2, "baseline", "MYSQL_SINGLE_JDBC")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, "MYSQL_SINGLE_JDBC");
+      }
+      for (RunResult result :
+          run(PeerLockBenchmark.class, Mode.Throughput, 2, "peer", "SHEDLOCK_JDBC_MYSQL")) {
+        assertTrue(result.getPrimaryResult().getScore() > 0, "SHEDLOCK_JDBC_MYSQL");
+      }
+    } finally {
+      Server.useEnvironment(null);
+    }
+  }
+
+  @Test
+  @DisplayName(
       "the embedded stores are always available; a server store's absence names its variable")
   void availability() {
     assertTrue(
@@ -223,6 +256,7 @@ class BenchmarksRunBrieflyTest {
     assertTrue(
         StoreType.POSTGRES.absence().contains("FENCEKIT_POSTGRES_URL"),
         StoreType.POSTGRES.absence());
+    assertTrue(StoreType.MYSQL.absence().contains("FENCEKIT_MYSQL_URL"), StoreType.MYSQL.absence());
     assertTrue(StoreType.REDIS.absence().contains("FENCEKIT_REDIS_URL"), StoreType.REDIS.absence());
     assertTrue(
         StoreType.REDIS_CLUSTER.absence().contains("FENCEKIT_REDIS_CLUSTER_NODES"),

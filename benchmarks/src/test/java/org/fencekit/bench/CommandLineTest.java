@@ -41,6 +41,7 @@ class CommandLineTest {
             "--out=DIR",
             "--ratios-only",
             "FENCEKIT_POSTGRES_URL",
+            "FENCEKIT_MYSQL_URL",
             "FENCEKIT_REDIS_URL",
             "FENCEKIT_REDIS_CLUSTER_NODES",
             "Exit codes:",
@@ -86,7 +87,8 @@ class CommandLineTest {
   @DisplayName(
       "a server store asked for by name without its variable exits 2 naming the variable, and runs nothing")
   void unavailableStoreAskedFor() {
-    for (StoreType store : List.of(StoreType.POSTGRES, StoreType.REDIS, StoreType.REDIS_CLUSTER)) {
+    for (StoreType store :
+        List.of(StoreType.POSTGRES, StoreType.MYSQL, StoreType.REDIS, StoreType.REDIS_CLUSTER)) {
       Ran ran = run(Map.of(), "--smoke", "--only", "memory," + store.label());
       assertEquals(Main.UNAVAILABLE, ran.status, ran.out);
       assertTrue(
@@ -112,6 +114,14 @@ class CommandLineTest {
     assertTrue(
         secret.out.contains("FENCEKIT_POSTGRES_URL is not a PostgreSQL JDBC URL"), secret.out);
     assertFalse(secret.out.contains("s3cret"), secret.out);
+    Ran mysql = run(Map.of("FENCEKIT_MYSQL_URL", "mysql://shop:s3cret@db/shop"));
+    assertEquals(Main.UNAVAILABLE, mysql.status, mysql.out);
+    assertTrue(
+        mysql.out.contains("ERROR mysql: FENCEKIT_MYSQL_URL is not a MySQL JDBC URL")
+            && mysql.out.contains(
+                "A good value: FENCEKIT_MYSQL_URL=jdbc:mysql://127.0.0.1:3306/test?user=root"),
+        mysql.out);
+    assertFalse(mysql.out.contains("s3cret"), mysql.out);
   }
 
   @Test

@@ -60,8 +60,13 @@ class CompareCommandTest {
   @Test
   @DisplayName("a server store left out without being asked for is named with its variable, once")
   void leftOut() {
-    for (StoreType store : List.of(StoreType.POSTGRES, StoreType.POSTGRES_LOCKING)) {
-      String line = store.label() + ": left out, FENCEKIT_POSTGRES_URL is not set";
+    for (StoreType store :
+        List.of(
+            StoreType.POSTGRES,
+            StoreType.POSTGRES_LOCKING,
+            StoreType.MYSQL,
+            StoreType.MYSQL_DATASOURCE)) {
+      String line = store.label() + ": left out, " + store.server().variable() + " is not set";
       assertEquals(1, out.split(java.util.regex.Pattern.quote(line), -1).length - 1, out);
     }
   }
@@ -87,7 +92,8 @@ class CompareCommandTest {
         md.contains(
             "- command: `org.fencekit.bench.Main --smoke --out " + dir + " (called in-process by "),
         md);
-    assertTrue(md.contains("- servers: none set; not set: FENCEKIT_POSTGRES_URL"), md);
+    assertTrue(
+        md.contains("- servers: none set; not set: FENCEKIT_POSTGRES_URL, FENCEKIT_MYSQL_URL"), md);
     assertTrue(md.contains(Report.HOW_TO_READ) && md.contains(Target.LEGEND), md);
     // the smoke profile runs one iteration: JMH gives no error, and the report says so
     assertTrue(md.contains(" ±?"), md);

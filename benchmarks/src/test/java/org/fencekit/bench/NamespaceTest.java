@@ -67,6 +67,59 @@ class NamespaceTest {
 
   @Test
   @DisplayName(
+      "a MySQL store writes in the namespace's own database, drop removes it, and sweep what a"
+          + " trial left")
+  void mysql() throws SQLException {
+    Map<String, String> env = TestServers.env(Server.MYSQL);
+    String url = env.get(Server.MYSQL.variable());
+    for (StoreType type : List.of(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE)) {
+      Namespace namespace = Namespace.fresh();
+      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env)) {
+        claimOne(store);
+      }
+      assertEquals(
+          1, count(url, "SELECT count(*) FROM " + namespace.database() + ".fencekit_orders"));
+      assertEquals(List.of(namespace.database()), leftoverDatabases(url, namespace));
+      namespace.drop(Server.MYSQL, env);
+      assertEquals(List.of(), leftoverDatabases(url, namespace), type.label());
+    }
+    // a trial whose fork died before its teardown: the run's sweep drops its database
+    Namespace orphan = new Namespace(Namespace.newId(), Namespace.newId());
+    try (PeerLock peer = Peer.SHEDLOCK_JDBC_MYSQL.open(orphan, env, 1)) {
+      peer.session(0).lockUnlock();
+    }
+    assertEquals(
+        1, count(url, "SELECT count(*) FROM " + orphan.database() + ".shedlock"), "no lock row");
+    Namespace.sweep(orphan.run(), env);
+    assertEquals(List.of(), Namespace.leftoverDatabases(url, orphan.run()), "swept");
+  }
+
+  /** The databases of {@code namespace}'s run on the MySQL server, its own among them. */
+  private static List<String> leftoverDatabases(String url, Namespace namespace) {
+    return Namespace.leftoverDatabases(url, namespace.run()).stream()
+        .filter(namespace.database()::equals)
+        .toList();
+  }
+
+  @Test
+  @DisplayName("a MySQL URL names the namespace's database in place of its own, parameters kept")
+  void mysqlUrl() {
+    assertEquals(
+        "jdbc:mysql://127.0.0.1:3306/fencekit_bench_x?user=root&useSSL=false",
+        Namespace.withDatabase(
+            "jdbc:mysql://127.0.0.1:3306/test?user=root&useSSL=false", "fencekit_bench_x"));
+    assertEquals(
+        "jdbc:mysql://db/fencekit_bench_x",
+        Namespace.withDatabase("jdbc:mysql://db", "fencekit_bench_x"));
+    assertEquals(
+        "jdbc:mysql://db/fencekit_bench_x?user=u",
+        Namespace.withDatabase("jdbc:mysql://db?user=u", "fencekit_bench_x"));
+    assertEquals(
+        "jdbc:mysql://db:3306/shop", Namespace.mysqlDriverUrl("jdbc:mariadb://db:3306/shop"));
+  }
+
+  @Test
+  @DisplayName(
       "a Redis store writes under the namespace's own key prefix, and drop removes its keys")
   void redis() {
     Map<String, String> env = TestServers.env(Server.REDIS);
@@ -116,21 +169,8 @@ class NamespaceTest {
   void mainJobCleansUp() throws Exception {
     Map<String, String> env = TestServers.env(Server.POSTGRES, Server.REDIS, Server.REDIS_CLUSTER);
     String url = env.get(Server.POSTGRES.variable());
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String run = Namespace.runId();
-    int status =
-        Main.run(
-            new String[] {
-              "--smoke",
-              "--only",
-              "postgres,redis,redis-cluster,sqlite",
-              "--out",
-              Files.createTempDirectory("fencekit-clean").toString()
-            },
-            new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            env);
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, status, out);
+    smoke(env, "postgres,redis,redis-cluster,sqlite");
     assertEquals(List.of(), Namespace.leftoverSchemas(url, run), "schemas left behind");
     assertEquals(0, leftoverKeys(run, env), "keys left behind");
     try (var folders = Files.list(Files.createTempDirectory("x").getParent())) {
@@ -141,6 +181,42 @@ class NamespaceTest {
               .count(),
           "SQLite folders left behind");
     }
+  }
+
+  @Test
+  @DisplayName(
+      "the main job's smoke run of mysql measures it beside its raw baseline and ShedLock's JDBC"
+          + " provider, and leaves no database behind")
+  void mainJobOnMysql() throws Exception {
+    Map<String, String> env = TestServers.env(Server.MYSQL);
+    String run = Namespace.runId();
+    String out = smoke(env, "mysql");
+    for (String row : List.of("mysql-single-jdbc", "shedlock-jdbc-mysql")) {
+      assertTrue(out.matches("(?s).*\\|\\s*mysql\\s*\\|[^\\n]*" + row + ".*"), row + " in\n" + out);
+    }
+    assertEquals(
+        List.of(),
+        Namespace.leftoverDatabases(env.get(Server.MYSQL.variable()), run),
+        "databases left behind");
+  }
+
+  /** The main job's smoke run of {@code stores}, which must exit 0; its output. */
+  private static String smoke(Map<String, String> env, String stores) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int status =
+        Main.run(
+            new String[] {
+              "--smoke",
+              "--only",
+              stores,
+              "--out",
+              Files.createTempDirectory("fencekit-clean").toString()
+            },
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            env);
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, out);
+    return out;
   }
 
   /** How many keys of {@code run} exist on every Redis configured in {@code env}. */

@@ -21,6 +21,8 @@ class ServerTest {
       value = {
         "POSTGRES jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
         "POSTGRES jdbc:postgresql://db.internal/shop",
+        "MYSQL jdbc:mysql://127.0.0.1:3306/test?user=root",
+        "MYSQL jdbc:mariadb://db.internal/shop",
         "REDIS redis://127.0.0.1:6379",
         "REDIS rediss://:pw@cache.internal:6380/2",
         "REDIS_CLUSTER 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
@@ -38,6 +40,9 @@ class ServerTest {
         "POSTGRES|postgres://shop:s3cret@db/shop|is not a PostgreSQL JDBC URL",
         "POSTGRES|jdbc:postgresql:///test?password=s3cret|has no host",
         "POSTGRES|s3cret|no scheme at all",
+        "MYSQL|mysql://shop:s3cret@db/shop|is not a MySQL JDBC URL",
+        "MYSQL|jdbc:postgresql://db/shop?password=s3cret|is not a MySQL JDBC URL",
+        "MYSQL|jdbc:mysql:///test?password=s3cret|has no host",
         "REDIS|http://127.0.0.1:6379|is not a Redis URL",
         "REDIS|127.0.0.1:6379|is not a Redis URL",
         "REDIS|redis://:s3cret@|has no host",
@@ -60,7 +65,7 @@ class ServerTest {
 
   @ParameterizedTest(name = "{0} unset or blank is not configured")
   @DisplayName("an unset or blank variable means the server is not configured")
-  @CsvSource({"POSTGRES", "REDIS", "REDIS_CLUSTER"})
+  @CsvSource({"POSTGRES", "MYSQL", "REDIS", "REDIS_CLUSTER"})
   void unset(Server server) {
     assertEquals(Optional.empty(), server.lookup(Map.of()));
     assertEquals(Optional.empty(), server.lookup(Map.of(server.variable(), "  ")));

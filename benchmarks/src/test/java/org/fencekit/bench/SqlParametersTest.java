@@ -51,9 +51,11 @@ class SqlParametersTest {
             "/org/fencekit/store/sqlite/update-order.sql",
             "/org/fencekit/store/jdbc/shared/select-order.sql",
             "/org/fencekit/store/postgres/insert-order.sql",
-            "/org/fencekit/store/postgres/update-order.sql",
-            "/org/fencekit/store/postgres/lock-order.sql",
-            "/org/fencekit/store/postgres/complete-fast.sql")) {
+            "/org/fencekit/store/jdbc/shared/update-order.sql",
+            "/org/fencekit/store/jdbc/shared/lock-order.sql",
+            "/org/fencekit/store/postgres/complete-fast.sql",
+            "/org/fencekit/store/mysql/insert-order.sql",
+            "/org/fencekit/store/mysql/complete-fast.sql")) {
       List<String> names = SqlParameters.names(RawJdbc.statement(path));
       assertEquals(
           names.size(),
@@ -63,7 +65,7 @@ class SqlParametersTest {
     for (String read :
         List.of(
             "/org/fencekit/store/jdbc/shared/select-order.sql",
-            "/org/fencekit/store/postgres/lock-order.sql")) {
+            "/org/fencekit/store/jdbc/shared/lock-order.sql")) {
       List<String> columns = SqlParameters.selected(RawJdbc.statement(read));
       assertEquals(
           true, columns.contains("fence") && columns.contains("claim_nonce"), read + " " + columns);

@@ -53,7 +53,8 @@ class TargetTest {
   }
 
   @Test
-  @DisplayName("the targets: PostgreSQL, Redis against both peers, memory and SQLite")
+  @DisplayName(
+      "the targets: PostgreSQL, Redis against both peers, memory and SQLite; MySQL reported only")
   void targets() {
     assertEquals(0.95, Target.peer(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
     assertEquals(0.855, Target.peer(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
@@ -68,5 +69,11 @@ class TargetTest {
     assertEquals(Double.NaN, Target.raw(StoreType.REDIS).minimum());
     assertEquals(
         Double.NaN, Target.peer(StoreType.POSTGRES_PGBOUNCER, Peer.SHEDLOCK_JDBC).minimum());
+    for (StoreType mysql : List.of(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE)) {
+      assertEquals(List.of(Peer.SHEDLOCK_JDBC_MYSQL), Peer.of(mysql));
+      assertEquals(Double.NaN, Target.peer(mysql, Peer.SHEDLOCK_JDBC_MYSQL).minimum());
+      assertEquals(Double.NaN, Target.raw(mysql).minimum());
+      assertEquals(List.of(), Peer.hotOf(mysql));
+    }
   }
 }

@@ -2,6 +2,7 @@ package org.fencekit.bench;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.fencekit.testsupport.TestMysql;
 import org.fencekit.testsupport.TestPostgres;
 import org.fencekit.testsupport.TestRedis;
 
@@ -28,6 +29,8 @@ final class TestServers {
     switch (server) {
       case POSTGRES:
         return TestPostgres.jdbcUrl();
+      case MYSQL:
+        return TestMysql.jdbcUrl();
       case REDIS:
         return TestRedis.nodeUrl();
       default:
