@@ -270,9 +270,13 @@ public final class ServerMain implements Callable<Integer> {
               + Untrusted.id(apiBase)
               + "' (e.g. https://api.stripe.com)");
     }
+    // a customer waits on the page, and the call holds a delivery slot: fail fast, not in 80 s
     return StripeClient.builder()
         .setApiKey(apiKey)
         .setApiBase(base.toString().replaceAll("/+$", ""))
+        .setConnectTimeout(5_000)
+        .setReadTimeout(15_000)
+        .setMaxNetworkRetries(1)
         .build();
   }
 
