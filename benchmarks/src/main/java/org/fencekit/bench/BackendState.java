@@ -32,6 +32,7 @@ public class BackendState {
   BenchClock clock;
   String runPrefix;
   private Namespace namespace;
+  private int threads;
 
   /** Opens the store in a fresh namespace. */
   @Setup(Level.Trial)
@@ -43,7 +44,20 @@ public class BackendState {
     clock = new BenchClock();
     runPrefix = Orders.newRunPrefix();
     namespace = Namespace.fresh();
-    store = backend.open(clock, namespace, Server.environment(), params.getThreads());
+    threads = params.getThreads();
+    store = backend.open(clock, namespace, Server.environment(), threads);
+  }
+
+  /**
+   * Replaces the memory store, which keeps every order in the heap, with an empty one; other stores
+   * are left as they are. A paired round of hundreds of trials would otherwise hold millions of
+   * orders and outgrow its fork's heap ({@link PairedBenchmark.Trial}).
+   */
+  void emptyTheHeap() {
+    if (backend == StoreType.MEMORY) {
+      store.close();
+      store = backend.open(clock, namespace, Server.environment(), threads);
+    }
   }
 
   /** Closes the store and drops its namespace: its SQLite files, its schema or its keys. */

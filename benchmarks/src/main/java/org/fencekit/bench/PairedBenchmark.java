@@ -55,10 +55,28 @@ public class PairedBenchmark {
     }
   }
 
+  /**
+   * Before each trial, empties the in-heap backends (the memory store and its map): both sides
+   * start every trial from no orders, and a long round's heap holds one trial's orders, not all.
+   */
+  @State(Scope.Benchmark)
+  public static class Trial {
+
+    /** Empties the memory store and the raw map; the other backends keep their orders. */
+    @Setup(Level.Iteration)
+    public void empty(BackendState backend, RawBaselineBenchmark.Driver raw) {
+      backend.emptyTheHeap();
+      if (raw.driver instanceof RawMemory memory) {
+        memory.clear();
+      }
+    }
+  }
+
   /** A store's claim + complete, or its raw baseline's. */
   @Benchmark
   public Object overRaw(
       Side side,
+      Trial trial,
       BackendState backend,
       ClaimCompleteBenchmark.Cursor cursor,
       RawBaselineBenchmark.Session raw) {

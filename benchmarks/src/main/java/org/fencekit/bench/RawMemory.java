@@ -75,6 +75,11 @@ final class RawMemory implements RawDriver {
     };
   }
 
+  /** Forgets every order, as {@link BackendState#emptyTheHeap} does for the memory store. */
+  void clear() {
+    orders.clear();
+  }
+
   @Override
   public void close() {
     orders.clear();
