@@ -40,6 +40,10 @@ final class AdminProcess {
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // A short-lived command: the client compiler and the serial collector start it in about two
+    // thirds of the CPU time (these ITs run a few hundred of them); the command runs the same.
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.add("-jar");
     command.add(jar().toAbsolutePath().toString());
     command.addAll(List.of(args));
