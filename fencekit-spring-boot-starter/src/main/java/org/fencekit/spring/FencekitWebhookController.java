@@ -16,7 +16,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.ResponseBody;
+import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
@@ -25,7 +25,7 @@ import org.springframework.web.context.request.async.DeferredResult;
  * WebhookCore} decide, writes its answer (its status, one line of JSON, its headers). Another
  * method on either path is answered 405 as fencekit's server answers it.
  */
-@ResponseBody
+@RestController
 public class FencekitWebhookController {
 
   private final WebhookCore core;
