@@ -45,6 +45,10 @@ public class FencekitAutoConfiguration {
 
   private static final Logger LOG = LoggerFactory.getLogger(FencekitAutoConfiguration.class);
 
+  /** The settings the webhook's answers name: the properties. */
+  static final WebhookCore.Settings SETTINGS =
+      new WebhookCore.Settings("fencekit.stripe.webhook-secret", "fencekit.stripe.api-key");
+
   /** Creates the auto-configuration. */
   public FencekitAutoConfiguration() {}
 
@@ -197,7 +201,7 @@ public class FencekitAutoConfiguration {
             Clock.systemUTC(),
             mapping,
             successPage,
-            "fencekit.stripe.api-key",
+            SETTINGS,
             registries.getIfUnique(SimpleMeterRegistry::new),
             new WebhookCore.Limits(
                 WebhookServer.MAX_BODY_BYTES,

@@ -98,7 +98,7 @@ class BackOffTest {
                         Clock.systemUTC(),
                         new MetadataMapping(),
                         null,
-                        "fencekit.stripe.api-key",
+                        FencekitAutoConfiguration.SETTINGS,
                         new SimpleMeterRegistry(),
                         new WebhookCore.Limits(
                             WebhookServer.MAX_BODY_BYTES,

@@ -122,6 +122,24 @@ public final class WebhookCore implements AutoCloseable {
     }
   }
 
+  /**
+   * The names of the settings an answer tells the operator to fix, as the application calls them.
+   *
+   * @param secret the webhook signing secret's ({@code STRIPE_WEBHOOK_SECRET} for the server)
+   * @param apiKey the Stripe API key's, which turns the success page on ({@code STRIPE_API_KEY})
+   */
+  public record Settings(String secret, String apiKey) {
+
+    /** The server's: its environment variables. */
+    public static final Settings SERVER = new Settings("STRIPE_WEBHOOK_SECRET", "STRIPE_API_KEY");
+
+    /** Checks both are present. */
+    public Settings {
+      Objects.requireNonNull(secret, "secret");
+      Objects.requireNonNull(apiKey, "apiKey");
+    }
+  }
+
   private final FulfilmentHandler handler;
   private final StripeSignature signature;
   private final Clock clock;
@@ -144,7 +162,8 @@ public final class WebhookCore implements AutoCloseable {
    * @param clock the clock signatures are checked against
    * @param mapping how a Checkout session becomes an order
    * @param successPage the success page, or {@code null} to answer its route 404
-   * @param successPageSetting the setting that turns the success page on, named in that 404
+   * @param settings the names of the settings answers name: the signing secret's (when no secret
+   *     matches) and the API key's (when the success page is off)
    * @param registry where the webhook's answers are counted
    * @param limits the limits
    */
@@ -155,7 +174,7 @@ public final class WebhookCore implements AutoCloseable {
       Clock clock,
       SessionMapping mapping,
       SuccessPage successPage,
-      String successPageSetting,
+      Settings settings,
       MeterRegistry registry,
       Limits limits) {
     this.handler = Objects.requireNonNull(handler, "handler");
@@ -168,11 +187,12 @@ public final class WebhookCore implements AutoCloseable {
     if (tolerance.isNegative() || tolerance.isZero()) {
       throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
     }
-    this.signature = new StripeSignature(secrets, tolerance.toSeconds());
+    Objects.requireNonNull(settings, "settings");
+    this.signature = new StripeSignature(secrets, tolerance.toSeconds(), settings.secret());
     this.clock = Objects.requireNonNull(clock, "clock");
     this.mapping = Objects.requireNonNull(mapping, "mapping");
     this.successPage = successPage;
-    this.successPageSetting = Objects.requireNonNull(successPageSetting, "successPageSetting");
+    this.successPageSetting = settings.apiKey();
     this.registry = Objects.requireNonNull(registry, "registry");
     this.limits = Objects.requireNonNull(limits, "limits");
     AtomicInteger threadNumber = new AtomicInteger();

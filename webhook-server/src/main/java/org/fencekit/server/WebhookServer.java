@@ -88,7 +88,7 @@ public final class WebhookServer implements AutoCloseable {
                 builder.stripe == null
                     ? null
                     : new SuccessPage(builder.stripe, builder.mapping, handler),
-                "STRIPE_API_KEY",
+                WebhookCore.Settings.SERVER,
                 registry,
                 new WebhookCore.Limits(
                     MAX_BODY_BYTES,
