@@ -14,9 +14,7 @@ public class ShopApplication {
   @Bean
   Provider provider() {
     return purchase ->
-        new Item(
-            "order-" + purchase.idempotencyKey(),
-            purchase.quantity() + " x " + purchase.productId());
+        new Item(purchase.idempotencyKey(), purchase.quantity() + " x " + purchase.productId());
   }
 
   public static void main(String[] args) {

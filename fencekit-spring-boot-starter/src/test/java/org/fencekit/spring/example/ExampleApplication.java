@@ -19,9 +19,7 @@ public class ExampleApplication {
   @Bean
   Provider provider() {
     return purchase ->
-        new Item(
-            "order-" + purchase.idempotencyKey(),
-            purchase.quantity() + " x " + purchase.productId());
+        new Item(purchase.idempotencyKey(), purchase.quantity() + " x " + purchase.productId());
   }
 
   /** Starts the application. */
