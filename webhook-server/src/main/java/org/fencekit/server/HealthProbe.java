@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * anything. One probe runs at a time on a thread of its own; health checks that arrive meanwhile
  * share its answer, and none waits longer than the timeout.
  */
-final class HealthProbe implements AutoCloseable {
+public final class HealthProbe implements AutoCloseable {
 
   /** The order the probe asks about; never a Checkout session id ({@code cs_...}). */
   static final String PROBE_ORDER = "fencekit-health-probe";
@@ -28,7 +28,13 @@ final class HealthProbe implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthProbe.class);
 
   /** The probe's outcome: ok or not, and its one-line JSON. */
-  record Result(boolean ok, String json) {}
+  /**
+   * The probe's outcome.
+   *
+   * @param ok whether the store takes writes
+   * @param json one line of JSON saying so ({@code status}, {@code reason}; {@code error} if not)
+   */
+  public record Result(boolean ok, String json) {}
 
   private final OrderStore store;
   private final Duration timeout;
@@ -41,13 +47,19 @@ final class HealthProbe implements AutoCloseable {
           });
   private final AtomicReference<CompletableFuture<Result>> running = new AtomicReference<>();
 
-  HealthProbe(OrderStore store, Duration timeout) {
+  /**
+   * A probe of {@code store}; {@link #close()} stops its thread.
+   *
+   * @param store the store to ask
+   * @param timeout how long a check waits for the store
+   */
+  public HealthProbe(OrderStore store, Duration timeout) {
     this.store = store;
     this.timeout = timeout;
   }
 
   /** The current probe's result, or a new probe's if none is running; at most the timeout. */
-  CompletableFuture<Result> check() {
+  public CompletableFuture<Result> check() {
     CompletableFuture<Result> probe = running.get();
     if (probe == null || probe.isDone()) {
       CompletableFuture<Result> fresh = new CompletableFuture<>();
@@ -69,7 +81,7 @@ final class HealthProbe implements AutoCloseable {
   }
 
   /** The probe, run once: the same answer as {@code /health}'s. */
-  Result probe() {
+  public Result probe() {
     try {
       store.extend(PROBE_ORDER, new ClaimId(1, ClaimId.newNonce()), Duration.ofSeconds(1));
     } catch (UnknownOrderException e) {

@@ -24,7 +24,7 @@ final class JsonErrorHandler extends ErrorHandler {
       Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    String body = WebhookEndpoint.error(error(code), reason(code)) + "\n";
+    String body = WebhookCore.error(error(code), reason(code)) + "\n";
     response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
   }
 

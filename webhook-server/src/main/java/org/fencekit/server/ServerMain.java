@@ -1,8 +1,6 @@
 package org.fencekit.server;
 
 import com.stripe.StripeClient;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -249,35 +247,8 @@ public final class ServerMain implements Callable<Integer> {
 
   /** The client the success page reads sessions with; the key is checked, never printed. */
   static StripeClient stripeClient(String apiKey, String apiBase) {
-    if (!apiKey.startsWith("sk_") && !apiKey.startsWith("rk_")) {
-      throw new IllegalArgumentException(
-          "STRIPE_API_KEY must be a secret or restricted key (sk_... or rk_...; the success page"
-              + " reads Checkout sessions with it), got one starting '"
-              + Untrusted.id(apiKey.substring(0, Math.min(3, apiKey.length())))
-              + "'");
-    }
-    URI base;
-    try {
-      base = new URI(apiBase.trim());
-    } catch (URISyntaxException e) {
-      base = null;
-    }
-    if (base == null
-        || base.getHost() == null
-        || !("https".equals(base.getScheme()) || "http".equals(base.getScheme()))) {
-      throw new IllegalArgumentException(
-          "FENCEKIT_STRIPE_API_BASE (or --stripe-api-base) must be an http(s) URL with a host, got '"
-              + Untrusted.id(apiBase)
-              + "' (e.g. https://api.stripe.com)");
-    }
-    // a customer waits on the page, and the call holds a delivery slot: fail fast, not in 80 s
-    return StripeClient.builder()
-        .setApiKey(apiKey)
-        .setApiBase(base.toString().replaceAll("/+$", ""))
-        .setConnectTimeout(5_000)
-        .setReadTimeout(15_000)
-        .setMaxNetworkRetries(1)
-        .build();
+    return SuccessPage.client(
+        "STRIPE_API_KEY", apiKey, "FENCEKIT_STRIPE_API_BASE (or --stripe-api-base)", apiBase);
   }
 
   private Duration providerTimeout(String variable) {

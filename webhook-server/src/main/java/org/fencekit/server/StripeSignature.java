@@ -33,8 +33,13 @@ final class StripeSignature {
 
   private final List<SecretKeySpec> secrets;
   private final long toleranceSeconds;
+  private final String secretSetting;
 
-  StripeSignature(List<String> secrets, long toleranceSeconds) {
+  /**
+   * @param secretSetting the setting the secrets come from, named when no secret matches
+   */
+  StripeSignature(List<String> secrets, long toleranceSeconds, String secretSetting) {
+    this.secretSetting = secretSetting;
     this.secrets = new ArrayList<>();
     for (String secret : secrets) {
       this.secrets.add(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -75,8 +80,9 @@ final class StripeSignature {
       return new Refusal(
           "bad_signature",
           "the Stripe-Signature does not match the body for any configured secret: only Stripe"
-              + " may post here (if it is Stripe, STRIPE_WEBHOOK_SECRET is not this endpoint's"
-              + " signing secret)");
+              + " may post here (if it is Stripe, "
+              + secretSetting
+              + " is not this endpoint's signing secret)");
     }
     long offset = nowSeconds - Long.parseLong(timestamp);
     if (Math.abs(offset) > toleranceSeconds) {

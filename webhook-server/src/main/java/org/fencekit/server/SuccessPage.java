@@ -7,6 +7,8 @@ import com.stripe.exception.AuthenticationException;
 import com.stripe.exception.InvalidRequestException;
 import com.stripe.exception.StripeException;
 import com.stripe.model.checkout.Session;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -226,5 +228,50 @@ public final class SuccessPage {
 
   private static Result refused(String why) {
     return new Result(State.REFUSED, null, why);
+  }
+
+  /**
+   * The client the success page reads sessions with: a secret or restricted key, an http(s) API
+   * base, and timeouts fit for a customer waiting (5 s to connect, 15 s to read, one retry).
+   *
+   * @param keySetting where the key came from, named in an error (never the key itself)
+   * @param apiKey {@code sk_...} or {@code rk_...}
+   * @param baseSetting where the API base came from, named in an error
+   * @param apiBase Stripe's API, {@code https://api.stripe.com} (another for tests)
+   * @throws IllegalArgumentException naming the bad setting
+   */
+  public static StripeClient client(
+      String keySetting, String apiKey, String baseSetting, String apiBase) {
+    if (!apiKey.startsWith("sk_") && !apiKey.startsWith("rk_")) {
+      throw new IllegalArgumentException(
+          keySetting
+              + " must be a secret or restricted key (sk_... or rk_...; the success page"
+              + " reads Checkout sessions with it), got one starting '"
+              + Untrusted.id(apiKey.substring(0, Math.min(3, apiKey.length())))
+              + "'");
+    }
+    URI base;
+    try {
+      base = new URI(apiBase.trim());
+    } catch (URISyntaxException e) {
+      base = null;
+    }
+    if (base == null
+        || base.getHost() == null
+        || !("https".equals(base.getScheme()) || "http".equals(base.getScheme()))) {
+      throw new IllegalArgumentException(
+          baseSetting
+              + " must be an http(s) URL with a host, got '"
+              + Untrusted.id(apiBase)
+              + "' (e.g. https://api.stripe.com)");
+    }
+    // a customer waits on the page, and the call holds a delivery slot: fail fast, not in 80 s
+    return StripeClient.builder()
+        .setApiKey(apiKey)
+        .setApiBase(base.toString().replaceAll("/+$", ""))
+        .setConnectTimeout(5_000)
+        .setReadTimeout(15_000)
+        .setMaxNetworkRetries(1)
+        .build();
   }
 }

@@ -79,21 +79,24 @@ public final class WebhookServer implements AutoCloseable {
     server.addConnector(connector);
     this.endpoint =
         new WebhookEndpoint(
-            handler,
+            new WebhookCore(
+                handler,
+                builder.secrets,
+                builder.tolerance,
+                builder.clock,
+                builder.mapping,
+                builder.stripe == null
+                    ? null
+                    : new SuccessPage(builder.stripe, builder.mapping, handler),
+                WebhookCore.Settings.SERVER,
+                registry,
+                new WebhookCore.Limits(
+                    MAX_BODY_BYTES,
+                    builder.bodyTimeout,
+                    builder.maxConcurrentRequests,
+                    builder.queueTime)),
             builder.store,
-            builder.secrets,
-            builder.tolerance,
-            builder.clock,
-            builder.mapping,
-            builder.stripe == null
-                ? null
-                : new SuccessPage(builder.stripe, builder.mapping, handler),
-            registry,
-            new WebhookEndpoint.Limits(
-                MAX_BODY_BYTES,
-                builder.bodyTimeout,
-                builder.maxConcurrentRequests,
-                builder.queueTime));
+            registry);
     server.setHandler(endpoint);
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(0); // close() drains in-flight deliveries itself
@@ -185,16 +188,7 @@ public final class WebhookServer implements AutoCloseable {
     }
     closed = true;
     endpoint.drain();
-    long deadline = System.nanoTime() + stopTimeout.toNanos();
-    while (endpoint.inFlight() > 0 && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      }
-    }
-    if (endpoint.inFlight() > 0) {
+    if (!endpoint.awaitIdle(stopTimeout)) {
       LOG.warn(
           "stopping with {} deliveries still in flight after {}; Stripe will retry them",
           endpoint.inFlight(),

@@ -18,22 +18,22 @@ import org.fencekit.store.OrderSnapshot;
  * endpoint's secret ({@code t=<seconds>,v1=<HMAC-SHA256 of "t.body">}, stripe-java's helper),
  * posted over real HTTP.
  */
-final class StripeDeliveries {
+public final class StripeDeliveries {
 
-  static final String SECRET = "whsec_test_fencekit_0123456789abcdef";
+  public static final String SECRET = "whsec_test_fencekit_0123456789abcdef";
 
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI base;
   private final Clock clock;
 
-  StripeDeliveries(int port, Clock clock) {
+  public StripeDeliveries(int port, Clock clock) {
     this.base = URI.create("http://127.0.0.1:" + port);
     this.clock = clock;
   }
 
   /** The event JSON Stripe sends for {@code event}, its session carrying product metadata. */
-  static String json(CheckoutEvent event) {
+  public static String json(CheckoutEvent event) {
     JsonObject root = new JsonObject();
     root.addProperty("id", event.eventId());
     root.addProperty("object", "event");
@@ -56,7 +56,7 @@ final class StripeDeliveries {
   }
 
   /** A {@code checkout.session} object as Stripe serialises it. */
-  static JsonObject session(OrderSnapshot order, String paymentStatus) {
+  public static JsonObject session(OrderSnapshot order, String paymentStatus) {
     JsonObject session = new JsonObject();
     session.addProperty("id", order.sessionId());
     session.addProperty("object", "checkout.session");
@@ -76,11 +76,11 @@ final class StripeDeliveries {
   }
 
   /** {@code t=<now>,v1=<signature>} for {@code payload}, signed with each secret in turn. */
-  String signature(String payload, String... secrets) {
+  public String signature(String payload, String... secrets) {
     return signatureAt(clock.instant().getEpochSecond(), payload, secrets);
   }
 
-  static String signatureAt(long timestamp, String payload, String... secrets) {
+  public static String signatureAt(long timestamp, String payload, String... secrets) {
     StringBuilder header = new StringBuilder("t=" + timestamp);
     try {
       for (String secret : secrets) {
@@ -95,13 +95,18 @@ final class StripeDeliveries {
   }
 
   /** Posts {@code event} as Stripe does, signed with the test secret. */
-  HttpResponse<String> deliver(CheckoutEvent event) {
+  public HttpResponse<String> deliver(CheckoutEvent event) {
+    return deliver("/webhook", event);
+  }
+
+  /** Posts {@code event} to {@code path} as Stripe does, signed with the test secret. */
+  public HttpResponse<String> deliver(String path, CheckoutEvent event) {
     String payload = json(event);
-    return post("/webhook", payload, signature(payload, SECRET));
+    return post(path, payload, signature(payload, SECRET));
   }
 
   /** Posts a body with the given {@code Stripe-Signature} ({@code null}: none). */
-  HttpResponse<String> post(String path, String body, String signature) {
+  public HttpResponse<String> post(String path, String body, String signature) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(base.resolve(path))
             .timeout(Duration.ofSeconds(30))
@@ -114,7 +119,7 @@ final class StripeDeliveries {
   }
 
   /** Sends any request. */
-  HttpResponse<String> send(HttpRequest request) {
+  public HttpResponse<String> send(HttpRequest request) {
     try {
       return client.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
@@ -126,7 +131,7 @@ final class StripeDeliveries {
   }
 
   /** A request to {@code path} on the server. */
-  HttpRequest.Builder request(String path) {
+  public HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30));
   }
 }

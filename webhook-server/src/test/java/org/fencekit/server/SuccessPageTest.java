@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.stripe.StripeClient;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -275,66 +273,5 @@ class SuccessPageTest {
             () -> ServerMain.stripeClient("sk_test_secret123", "ftp://stripe"));
     assertTrue(base.getMessage().contains("--stripe-api-base"), base.getMessage());
     assertFalse(base.getMessage().contains("secret123"), base.getMessage());
-  }
-
-  /** Stripe's API for {@code GET /v1/checkout/sessions/{id}}, on a free loopback port. */
-  static final class FakeStripe {
-    final Map<String, String> sessions = new ConcurrentHashMap<>();
-    final Map<String, Integer> failures = new ConcurrentHashMap<>();
-    final List<String> requests = new CopyOnWriteArrayList<>();
-    final List<String> authorizations = new CopyOnWriteArrayList<>();
-    private final ExecutorService threads = Executors.newFixedThreadPool(4);
-    private HttpServer server;
-
-    void session(OrderSnapshot order, String paymentStatus) {
-      sessions.put(order.sessionId(), StripeDeliveries.session(order, paymentStatus).toString());
-    }
-
-    void fail(String sessionId, int status) {
-      failures.put(sessionId, status);
-    }
-
-    void start() throws IOException {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-      server.createContext(
-          "/v1/checkout/sessions/",
-          exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            requests.add(path);
-            authorizations.add(exchange.getRequestHeaders().getFirst("Authorization"));
-            String id = path.substring("/v1/checkout/sessions/".length());
-            int status = 200;
-            String body = sessions.get(id);
-            if (failures.containsKey(id)) {
-              status = failures.get(id);
-              body =
-                  "{\"error\":{\"type\":\"api_error\",\"message\":\"An unknown error occurred\"}}";
-            } else if (body == null) {
-              status = 404;
-              body =
-                  "{\"error\":{\"type\":\"invalid_request_error\",\"code\":\"resource_missing\","
-                      + "\"param\":\"session\",\"message\":\"No such checkout.session: '"
-                      + id
-                      + "'\"}}";
-            }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.getResponseHeaders().add("Request-Id", "req_fake");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-          });
-      server.setExecutor(threads);
-      server.start();
-    }
-
-    int port() {
-      return server.getAddress().getPort();
-    }
-
-    void stop() {
-      server.stop(0);
-      threads.shutdownNow();
-    }
   }
 }

@@ -1,0 +1,52 @@
+package org.fencekit.spring;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParser;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.fencekit.server.HealthProbe;
+import org.fencekit.store.OrderStore;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * UP when the store takes writes, DOWN when it does not answer within 5 s or refuses: the same
+ * probe as fencekit's server's {@code /health} (a heartbeat for an order that never exists, decided
+ * on each store's write path, writing nothing), with its fields as details.
+ */
+public final class FencekitHealthIndicator implements HealthIndicator, AutoCloseable {
+
+  private final HealthProbe probe;
+
+  /** An indicator for {@code store}. */
+  public FencekitHealthIndicator(OrderStore store) {
+    this.probe = new HealthProbe(store, Duration.ofSeconds(5));
+  }
+
+  @Override
+  public Health health() {
+    HealthProbe.Result result;
+    try {
+      result = probe.check().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Health.down().withDetail("reason", "interrupted").build();
+    } catch (ExecutionException e) {
+      return Health.down().withDetail("reason", "the probe failed").build();
+    }
+    Health.Builder health = result.ok() ? Health.up() : Health.down();
+    for (Map.Entry<String, JsonElement> field :
+        JsonParser.parseString(result.json()).getAsJsonObject().entrySet()) {
+      if (!field.getKey().equals("status")) {
+        health.withDetail(field.getKey(), field.getValue().getAsString());
+      }
+    }
+    return health.build();
+  }
+
+  @Override
+  public void close() {
+    probe.close();
+  }
+}

@@ -1,0 +1,154 @@
+package org.fencekit.spring;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.fencekit.server.WebhookCore;
+import org.fencekit.server.WebhookCore.Answer;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+
+/**
+ * The webhook ({@code POST ${fencekit.webhook.path}}) and the success page ({@code GET
+ * ${fencekit.success-page.path}?session_id=...}) on Spring MVC: reads the request, lets the {@link
+ * WebhookCore} decide, writes its answer (its status, one line of JSON, its headers). Another
+ * method on either path is answered 405 as fencekit's server answers it.
+ */
+@RestController
+public class FencekitWebhookController {
+
+  private final WebhookCore core;
+  private final long answerTimeoutMillis;
+
+  /**
+   * @param webhook the core
+   * @param properties the lease, for how long an answer may take
+   */
+  public FencekitWebhookController(FencekitWebhook webhook, FencekitProperties properties) {
+    this.core = webhook.core();
+    // a delivery is cut off before its lease runs out: never wait longer than a slot and a lease
+    this.answerTimeoutMillis =
+        properties
+            .getWebhook()
+            .getQueueTime()
+            .plus(properties.getLease())
+            .plus(Duration.ofSeconds(30))
+            .toMillis();
+  }
+
+  /** A delivery from Stripe. */
+  @PostMapping("${fencekit.webhook.path:/stripe/webhook}")
+  public DeferredResult<ResponseEntity<String>> webhook(HttpServletRequest request) {
+    Answer early = core.beforeBody(request.getContentLengthLong());
+    if (early != null) {
+      return now(early);
+    }
+    int limit = core.limits().maxBodyBytes();
+    long deadline = System.nanoTime() + core.limits().bodyTimeout().toNanos();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    try (InputStream in = request.getInputStream()) {
+      int n;
+      while ((n = in.read(chunk)) != -1) {
+        if (body.size() + n > limit) {
+          return now(core.tooLarge("more than " + limit + " bytes sent"));
+        }
+        body.write(chunk, 0, n);
+        if (System.nanoTime() > deadline) {
+          return now(
+              core.refusal(
+                  408,
+                  WebhookCore.error(
+                      "body_timeout",
+                      "the body did not arrive within "
+                          + core.limits().bodyTimeout().toMillis()
+                          + " ms of its headers")));
+        }
+      }
+    } catch (SocketTimeoutException e) {
+      return now(
+          core.refusal(
+              408,
+              WebhookCore.error(
+                  "body_timeout", "the body stopped arriving (the connection was idle too long)")));
+    } catch (IOException e) {
+      return now(
+          core.refusal(
+              400,
+              WebhookCore.error("unreadable_body", "the body could not be read (broken framing)")));
+    }
+    return later(core.webhook(request.getHeader("Stripe-Signature"), body.toByteArray()));
+  }
+
+  /** Any other method on the webhook's path: 405, as fencekit's server answers it. */
+  @RequestMapping("${fencekit.webhook.path:/stripe/webhook}")
+  public ResponseEntity<String> webhookOtherMethod() {
+    return entity(core.methodNotAllowed("POST", true));
+  }
+
+  /** The customer's landing, asked by the success page's backend. */
+  @GetMapping("${fencekit.success-page.path:/checkout/success}")
+  public DeferredResult<ResponseEntity<String>> successPage(HttpServletRequest request) {
+    return later(core.successPage(request.getParameter("session_id")));
+  }
+
+  /** Any other method on the success page's path: 405. */
+  @RequestMapping("${fencekit.success-page.path:/checkout/success}")
+  public ResponseEntity<String> successPageOtherMethod() {
+    return entity(core.methodNotAllowed("GET", false));
+  }
+
+  private DeferredResult<ResponseEntity<String>> later(CompletableFuture<Answer> answer) {
+    DeferredResult<ResponseEntity<String>> result =
+        new DeferredResult<>(
+            answerTimeoutMillis,
+            () ->
+                entity(
+                    new Answer(
+                            503,
+                            WebhookCore.error(
+                                "answer_timeout",
+                                "no answer within "
+                                    + answerTimeoutMillis
+                                    + " ms; try again after Retry-After"))
+                        .with("Retry-After", WebhookCore.RETRY_AFTER)));
+    answer.whenComplete(
+        (done, failure) ->
+            result.setResult(
+                entity(
+                    done != null
+                        ? done
+                        : new Answer(
+                            500,
+                            WebhookCore.error(
+                                "internal", "the request failed (logged); try again")))));
+    return result;
+  }
+
+  private static DeferredResult<ResponseEntity<String>> now(Answer answer) {
+    DeferredResult<ResponseEntity<String>> result = new DeferredResult<>();
+    result.setResult(entity(answer));
+    return result;
+  }
+
+  private static ResponseEntity<String> entity(Answer answer) {
+    ResponseEntity.BodyBuilder builder =
+        ResponseEntity.status(HttpStatusCode.valueOf(answer.status()))
+            .contentType(MediaType.APPLICATION_JSON);
+    for (Map.Entry<String, String> header : answer.headers().entrySet()) {
+      builder.header(header.getKey(), header.getValue());
+    }
+    return builder.body(answer.body() + "\n");
+  }
+}

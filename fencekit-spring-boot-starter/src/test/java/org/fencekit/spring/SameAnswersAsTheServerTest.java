@@ -1,0 +1,225 @@
+package org.fencekit.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.fulfilment.CheckoutEvent;
+import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.server.StripeDeliveries;
+import org.fencekit.server.WebhookCore;
+import org.fencekit.server.WebhookServer;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.sqlite.SqliteOrderStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The starter answers every delivery and landing as fencekit's own server does: the same requests,
+ * hostile and not, sent to both, get the same status, the same one line of JSON and the same Allow
+ * and Retry-After headers.
+ */
+@SpringBootTest(
+    classes = StarterContract.TestApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+class SameAnswersAsTheServerTest {
+
+  private static OrderStore serverStore;
+  private static WebhookServer server;
+
+  @LocalServerPort int port;
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  @DynamicPropertySource
+  static void properties(DynamicPropertyRegistry properties) throws IOException {
+    Path directory = Files.createTempDirectory("fencekit-parity");
+    properties.add("fencekit.store", () -> "sqlite:" + directory.resolve("starter.db"));
+    properties.add(
+        "spring.autoconfigure.exclude", () -> StarterContract.DATA_SOURCE_AUTO_CONFIGURATION);
+    StarterContract.stripe(properties);
+  }
+
+  @BeforeAll
+  static void startTheServer() throws IOException {
+    Path directory = Files.createTempDirectory("fencekit-parity-server");
+    serverStore = SqliteOrderStore.builder(directory.resolve("server.db")).build();
+    server =
+        WebhookServer.builder(serverStore, new RecordingProvider())
+            .host("127.0.0.1")
+            .port(0)
+            .secret(StripeDeliveries.SECRET)
+            .successPage(
+                org.fencekit.server.SuccessPage.client(
+                    "key",
+                    "sk_test_fencekit_fake",
+                    "base",
+                    "http://127.0.0.1:" + StarterContract.STRIPE.port()))
+            .build()
+            .start();
+  }
+
+  @AfterAll
+  static void stopTheServer() {
+    server.close();
+    serverStore.close();
+  }
+
+  /** One request: its method, the route (webhook or success page), its headers and its body. */
+  private record Case(
+      String name,
+      String method,
+      boolean webhook,
+      String query,
+      Map<String, String> headers,
+      byte[] body) {}
+
+  private static Case post(String name, Map<String, String> headers, byte[] body) {
+    return new Case(name, "POST", true, "", headers, body);
+  }
+
+  private static Map<String, String> signed(byte[] body, String... secrets) {
+    return Map.of(
+        "Stripe-Signature",
+        StripeDeliveries.signatureAt(
+            Clock.systemUTC().instant().getEpochSecond(),
+            new String(body, StandardCharsets.ISO_8859_1),
+            secrets));
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private List<Case> cases() {
+    OrderSnapshot order =
+        new OrderSnapshot("cs_test_parity", "esim-eu-5gb", 1, "buyer@example.com", 1500, "eur");
+    byte[] event =
+        utf8(
+            StripeDeliveries.json(
+                CheckoutEvent.completed("evt_parity", PaymentStatus.PAID, order)));
+    byte[] notJson = utf8("{\"id\": \"evt_1\", \"type\": ");
+    byte[] notUtf8 = {'{', '"', 'i', 'd', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
+    byte[] array = utf8("[1,2,3]");
+    byte[] noType = utf8("{\"id\":\"evt_1\"}");
+    byte[] other = utf8("{\"id\":\"evt_inv\",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}");
+    byte[] noSession =
+        utf8("{\"id\":\"evt_ns\",\"type\":\"checkout.session.completed\",\"data\":{\"object\":7}}");
+    byte[] unmappable =
+        utf8(
+            "{\"id\":\"evt_um\",\"type\":\"checkout.session.completed\",\"data\":{\"object\":"
+                + "{\"id\":\"cs_test_um\",\"object\":\"checkout.session\",\"payment_status\":"
+                + "\"paid\",\"metadata\":{}}}}");
+    byte[] large = new byte[(1 << 20) + 1000];
+    java.util.Arrays.fill(large, (byte) ' ');
+    List<Case> cases = new ArrayList<>();
+    cases.add(post("unsigned", Map.of(), event));
+    cases.add(post("blank signature", Map.of("Stripe-Signature", " "), event));
+    cases.add(post("garbage signature", Map.of("Stripe-Signature", "t=x,v1=zz"), event));
+    cases.add(post("another secret", signed(event, "whsec_someone_else"), event));
+    cases.add(
+        post(
+            "stale",
+            Map.of(
+                "Stripe-Signature",
+                StripeDeliveries.signatureAt(
+                    1_000_000_000L,
+                    new String(event, StandardCharsets.UTF_8),
+                    StripeDeliveries.SECRET)),
+            event));
+    cases.add(post("signed, not JSON", signed(notJson, StripeDeliveries.SECRET), notJson));
+    cases.add(post("signed, not UTF-8", signed(notUtf8, StripeDeliveries.SECRET), notUtf8));
+    cases.add(post("signed, an array", signed(array, StripeDeliveries.SECRET), array));
+    cases.add(post("signed, no type", signed(noType, StripeDeliveries.SECRET), noType));
+    cases.add(post("signed, another event", signed(other, StripeDeliveries.SECRET), other));
+    cases.add(post("signed, no session", signed(noSession, StripeDeliveries.SECRET), noSession));
+    cases.add(post("signed, unmappable", signed(unmappable, StripeDeliveries.SECRET), unmappable));
+    cases.add(post("too large", Map.of(), large));
+    cases.add(post("signed", signed(event, StripeDeliveries.SECRET), event));
+    cases.add(post("signed again", signed(event, StripeDeliveries.SECRET), event));
+    cases.add(new Case("GET on the webhook", "GET", true, "", Map.of(), null));
+    cases.add(new Case("PUT on the webhook", "PUT", true, "", Map.of(), utf8("{}")));
+    cases.add(new Case("landing without id", "GET", false, "", Map.of(), null));
+    cases.add(new Case("landing, bad id", "GET", false, "?session_id=evil%0A1", Map.of(), null));
+    cases.add(
+        new Case("landing, unknown", "GET", false, "?session_id=cs_test_nope", Map.of(), null));
+    cases.add(new Case("POST on the landing", "POST", false, "", Map.of(), utf8("{}")));
+    return cases;
+  }
+
+  private HttpResponse<String> send(int to, String path, Case c) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to + path + c.query()))
+            .timeout(Duration.ofSeconds(30))
+            .method(
+                c.method(),
+                c.body() == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(c.body()));
+    c.headers().forEach(request::header);
+    try {
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(c.name() + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Map<String, String> seen(HttpResponse<String> response) {
+    Map<String, String> seen = new LinkedHashMap<>();
+    seen.put("status", String.valueOf(response.statusCode()));
+    seen.put(
+        "body",
+        response
+            .body()
+            .replace(
+                FencekitAutoConfiguration.SETTINGS.secret(), WebhookCore.Settings.SERVER.secret()));
+    seen.put("content-type", response.headers().firstValue("Content-Type").orElse(""));
+    for (String header : List.of("Allow", "Retry-After")) {
+      seen.put(header, response.headers().firstValue(header).orElse(""));
+    }
+    return seen;
+  }
+
+  @Test
+  void everyRequestIsAnsweredAsTheServerAnswersIt() {
+    for (Case c : cases()) {
+      Map<String, String> fromServer =
+          seen(send(server.port(), c.webhook() ? "/webhook" : "/checkout/success", c));
+      Map<String, String> fromStarter =
+          seen(send(port, c.webhook() ? "/stripe/webhook" : "/checkout/success", c));
+      assertEquals(fromServer, fromStarter, c.name());
+      assertTrue(fromStarter.get("body").endsWith("}\n"), c.name() + ": one line of JSON");
+      if (c.name().equals("another secret")) {
+        assertTrue(
+            send(port, "/stripe/webhook", c).body().contains("fencekit.stripe.webhook-secret"),
+            "the starter names its own property");
+      }
+    }
+  }
+}

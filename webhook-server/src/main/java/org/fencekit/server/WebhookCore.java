@@ -1,0 +1,561 @@
+package org.fencekit.server;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.fencekit.fulfilment.CheckoutEvent;
+import org.fencekit.fulfilment.EventType;
+import org.fencekit.fulfilment.FulfilmentHandler;
+import org.fencekit.fulfilment.FulfilmentOutcome;
+import org.fencekit.store.OrderSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the webhook and the success page answer, whatever HTTP server carries them: a request goes
+ * in as its parts (the {@code Stripe-Signature} header and the body's bytes, the {@code
+ * session_id}), an {@link Answer} comes out (a status, one line of JSON, the headers to send).
+ * fencekit's Jetty server and the Spring Boot starter's controller are thin adapters over it, so
+ * both answer alike, byte for byte.
+ *
+ * <p>A delivery: the signature, the JSON and the mapping are checked on the caller's thread (any
+ * refusal is answered at once, without a delivery slot); then the {@link FulfilmentHandler} handles
+ * it in a delivery slot (a thread of the core's own pool); one that waits for a slot longer than
+ * the queue time is answered 503 {@code overloaded}. Every webhook answer is counted in the
+ * registry ({@code fencekit.webhook.answers} by status, {@code fencekit.webhook.refusals} by
+ * error).
+ */
+public final class WebhookCore implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebhookCore.class);
+
+  /** Retry-After, in seconds, of a 503. */
+  public static final String RETRY_AFTER = "30";
+
+  /**
+   * A body over the limit is read on and discarded up to this many times the limit before the 413
+   * is sent (so the client is not still sending when the connection closes); a declared length over
+   * it is refused at once.
+   */
+  public static final int DRAIN_FACTOR = 4;
+
+  /**
+   * An answer: its status, its one line of JSON (without the line end) and the headers to send
+   * besides {@code Content-Type: application/json}.
+   *
+   * @param status the HTTP status
+   * @param body one line of JSON
+   * @param headers header names and values ({@code Retry-After}, {@code Allow}, {@code Connection})
+   */
+  public record Answer(int status, String body, Map<String, String> headers) {
+
+    /** Copies the headers. */
+    public Answer {
+      Objects.requireNonNull(body, "body");
+      headers = Map.copyOf(headers);
+    }
+
+    /** An answer with no extra header. */
+    public Answer(int status, String body) {
+      this(status, body, Map.of());
+    }
+
+    /** This answer with one more header. */
+    public Answer with(String name, String value) {
+      Map<String, String> more = new LinkedHashMap<>(headers);
+      more.put(name, value);
+      return new Answer(status, body, more);
+    }
+
+    /** Whether the connection is to be closed after this answer. */
+    public boolean closesConnection() {
+      return "close".equals(headers.get("Connection"));
+    }
+  }
+
+  /**
+   * The limits.
+   *
+   * @param maxBodyBytes the largest webhook body accepted
+   * @param bodyTimeout how long a body may take to arrive (the adapter enforces it)
+   * @param slots deliveries handled at once
+   * @param queueTime how long a delivery may wait for a slot before it is answered 503
+   */
+  public record Limits(int maxBodyBytes, Duration bodyTimeout, int slots, Duration queueTime) {
+
+    /** Checks each limit, naming the bad one. */
+    public Limits {
+      Objects.requireNonNull(bodyTimeout, "bodyTimeout");
+      Objects.requireNonNull(queueTime, "queueTime");
+      if (maxBodyBytes < 1) {
+        throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
+      }
+      if (slots < 1 || slots > 1_000) {
+        throw new IllegalArgumentException("slots must be 1 to 1000, got " + slots);
+      }
+      if (queueTime.isNegative() || queueTime.isZero()) {
+        throw new IllegalArgumentException("queueTime must be positive, got " + queueTime);
+      }
+    }
+  }
+
+  /**
+   * The names of the settings an answer tells the operator to fix, as the application calls them.
+   *
+   * @param secret the webhook signing secret's ({@code STRIPE_WEBHOOK_SECRET} for the server)
+   * @param apiKey the Stripe API key's, which turns the success page on ({@code STRIPE_API_KEY})
+   */
+  public record Settings(String secret, String apiKey) {
+
+    /** The server's: its environment variables. */
+    public static final Settings SERVER = new Settings("STRIPE_WEBHOOK_SECRET", "STRIPE_API_KEY");
+
+    /** Checks both are present. */
+    public Settings {
+      Objects.requireNonNull(secret, "secret");
+      Objects.requireNonNull(apiKey, "apiKey");
+    }
+  }
+
+  private final FulfilmentHandler handler;
+  private final StripeSignature signature;
+  private final Clock clock;
+  private final SessionMapping mapping;
+  private final SuccessPage successPage;
+  private final String successPageSetting;
+  private final MeterRegistry registry;
+  private final Limits limits;
+  private final ThreadPoolExecutor deliveries;
+  private final ScheduledExecutorService timer;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean draining;
+
+  /**
+   * A core; {@link #close()} stops its threads.
+   *
+   * @param handler the handler deliveries and landings run
+   * @param secrets the webhook signing secrets ({@code whsec_...}), several while rotating
+   * @param tolerance how far a signature's timestamp may lie from the clock
+   * @param clock the clock signatures are checked against
+   * @param mapping how a Checkout session becomes an order
+   * @param successPage the success page, or {@code null} to answer its route 404
+   * @param settings the names of the settings answers name: the signing secret's (when no secret
+   *     matches) and the API key's (when the success page is off)
+   * @param registry where the webhook's answers are counted
+   * @param limits the limits
+   */
+  public WebhookCore(
+      FulfilmentHandler handler,
+      List<String> secrets,
+      Duration tolerance,
+      Clock clock,
+      SessionMapping mapping,
+      SuccessPage successPage,
+      Settings settings,
+      MeterRegistry registry,
+      Limits limits) {
+    this.handler = Objects.requireNonNull(handler, "handler");
+    if (secrets == null || secrets.isEmpty() || secrets.stream().anyMatch(s -> s.isBlank())) {
+      throw new IllegalArgumentException(
+          "secrets: at least one webhook signing secret (whsec_...), none blank, is required;"
+              + " without it anyone could post fake payments");
+    }
+    Objects.requireNonNull(tolerance, "tolerance");
+    if (tolerance.isNegative() || tolerance.isZero()) {
+      throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
+    }
+    Objects.requireNonNull(settings, "settings");
+    this.signature = new StripeSignature(secrets, tolerance.toSeconds(), settings.secret());
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.mapping = Objects.requireNonNull(mapping, "mapping");
+    this.successPage = successPage;
+    this.successPageSetting = settings.apiKey();
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.limits = Objects.requireNonNull(limits, "limits");
+    AtomicInteger threadNumber = new AtomicInteger();
+    this.deliveries =
+        new ThreadPoolExecutor(
+            limits.slots(),
+            limits.slots(),
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(1024),
+            runnable -> daemon(runnable, "fencekit-delivery-" + threadNumber.incrementAndGet()));
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "fencekit-queue"));
+  }
+
+  private static Thread daemon(Runnable runnable, String name) {
+    Thread thread = new Thread(runnable, name);
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /** The limits. */
+  public Limits limits() {
+    return limits;
+  }
+
+  /**
+   * What to answer a webhook delivery before its body is read: 503 {@code shutting_down} while
+   * draining, 413 if it declares a body far over the limit; {@code null} to read it.
+   *
+   * @param declaredLength the {@code Content-Length}, or -1 if none
+   */
+  public Answer beforeBody(long declaredLength) {
+    if (draining) {
+      return shuttingDown(true);
+    }
+    if (declaredLength > (long) DRAIN_FACTOR * limits.maxBodyBytes()) {
+      return tooLarge(declaredLength + " bytes declared");
+    }
+    return null;
+  }
+
+  /**
+   * The delivery, answered: refused at once if its signature, JSON or mapping is wrong; else
+   * handled in a delivery slot.
+   *
+   * @param signatureHeader the {@code Stripe-Signature} header, or {@code null}
+   * @param body the whole body, at most the limit
+   */
+  public CompletableFuture<Answer> webhook(String signatureHeader, byte[] body) {
+    if (draining) {
+      return CompletableFuture.completedFuture(shuttingDown(true));
+    }
+    Object checked = check(signatureHeader, body);
+    if (checked instanceof Answer refused) {
+      return CompletableFuture.completedFuture(count(refused));
+    }
+    CheckoutEvent event = (CheckoutEvent) checked;
+    return dispatch(true, () -> handle(event));
+  }
+
+  /**
+   * The success page's answer for the {@code session_id} the customer landed with (see {@link
+   * SuccessPage}), run in a delivery slot.
+   *
+   * @param sessionId the query's {@code session_id}, or {@code null}
+   */
+  public CompletableFuture<Answer> successPage(String sessionId) {
+    if (successPage == null) {
+      return CompletableFuture.completedFuture(
+          new Answer(
+              404,
+              error(
+                  "success_page_off",
+                  "this server has no Stripe API key: set "
+                      + successPageSetting
+                      + " to serve the success page")));
+    }
+    if (draining) {
+      return CompletableFuture.completedFuture(shuttingDown(false));
+    }
+    return dispatch(
+        false,
+        () -> {
+          SuccessPage.Result shown = successPage.fulfil(sessionId);
+          return new Answer(shown.state().httpStatus(), shown.json());
+        });
+  }
+
+  /**
+   * 405 with {@code Allow}; counted as a webhook answer if {@code webhook}.
+   *
+   * @param allowed the method the route takes
+   */
+  public Answer methodNotAllowed(String allowed, boolean webhook) {
+    Answer answer =
+        new Answer(405, error("method_not_allowed", "use " + allowed)).with("Allow", allowed);
+    return webhook ? count(answer) : answer;
+  }
+
+  /** 413 {@code body_too_large} (counted, connection closed); {@code what} says by how much. */
+  public Answer tooLarge(String what) {
+    return refusal(
+        413,
+        error(
+            "body_too_large",
+            "a webhook body is at most " + limits.maxBodyBytes() + " bytes (" + what + ")"));
+  }
+
+  /**
+   * A webhook delivery the adapter refuses itself (its body timed out or could not be read):
+   * counted, and its connection closed.
+   */
+  public Answer refusal(int status, String json) {
+    return count(new Answer(status, json).with("Connection", "close"));
+  }
+
+  /** 503 {@code shutting_down} with Retry-After; counted as a webhook answer if {@code webhook}. */
+  public Answer shuttingDown(boolean webhook) {
+    Answer answer =
+        new Answer(
+                503,
+                error("shutting_down", "this server is shutting down; try again after Retry-After"))
+            .with("Retry-After", RETRY_AFTER);
+    return webhook ? count(answer) : answer;
+  }
+
+  /** Whether {@link #drain()} was called. */
+  public boolean draining() {
+    return draining;
+  }
+
+  /**
+   * Runs {@code work} on the delivery pool; answers 503 overloaded if no slot frees up within the
+   * queue time, and 503 shutting_down if draining began meanwhile.
+   */
+  private CompletableFuture<Answer> dispatch(boolean webhook, Supplier<Answer> work) {
+    CompletableFuture<Answer> answered = new CompletableFuture<>();
+    AtomicBoolean taken = new AtomicBoolean();
+    inFlight.incrementAndGet();
+    Runnable delivery =
+        () -> {
+          if (!taken.compareAndSet(false, true)) {
+            return;
+          }
+          try {
+            if (draining) {
+              answered.complete(shuttingDown(webhook));
+              return;
+            }
+            Answer answer = work.get();
+            answered.complete(webhook ? count(answer) : answer);
+          } catch (RuntimeException | Error e) {
+            answered.completeExceptionally(e);
+            throw e;
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        };
+    try {
+      deliveries.execute(delivery);
+    } catch (RejectedExecutionException e) {
+      taken.set(true);
+      inFlight.decrementAndGet();
+      answered.complete(overloaded(webhook));
+      return answered;
+    }
+    try {
+      timer.schedule(
+          () -> {
+            if (taken.compareAndSet(false, true)) {
+              inFlight.decrementAndGet();
+              answered.complete(overloaded(webhook));
+            }
+          },
+          limits.queueTime().toMillis(),
+          TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile: the delivery pool is stopped too, so the work never runs
+      if (taken.compareAndSet(false, true)) {
+        inFlight.decrementAndGet();
+        answered.complete(shuttingDown(webhook));
+      }
+    }
+    return answered;
+  }
+
+  private Answer overloaded(boolean webhook) {
+    Answer answer =
+        new Answer(
+                503,
+                error(
+                    "overloaded",
+                    limits.slots()
+                        + " requests are being handled and this one waited "
+                        + limits.queueTime().toMillis()
+                        + " ms for a slot; "
+                        + (webhook ? "Stripe will retry" : "try again after Retry-After")))
+            .with("Retry-After", RETRY_AFTER);
+    return webhook ? count(answer) : answer;
+  }
+
+  /**
+   * The delivery's event, or the {@link Answer} refusing it: signature, then JSON, then the event's
+   * fields, then the mapping.
+   */
+  Object check(String header, byte[] body) {
+    if (header == null || header.isBlank()) {
+      return new Answer(
+          400, error("missing_signature", "no Stripe-Signature header: only Stripe may post here"));
+    }
+    StripeSignature.Refusal refusal =
+        signature.check(header, body, clock.instant().getEpochSecond());
+    if (refusal != null) {
+      return new Answer(400, error(refusal.error(), refusal.reason()));
+    }
+    JsonObject root;
+    try {
+      String payload =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+      JsonElement parsed = StrictJson.parse(payload);
+      if (!parsed.isJsonObject()) {
+        return malformed("the signed body is not one JSON object (an event)");
+      }
+      root = parsed.getAsJsonObject();
+    } catch (CharacterCodingException e) {
+      return malformed("the signed body is not UTF-8");
+    } catch (JsonParseException e) {
+      return malformed("the signed body is not valid JSON");
+    }
+    String eventId = StrictJson.string(root.get("id"));
+    String type = StrictJson.string(root.get("type"));
+    if (eventId == null || type == null) {
+      return malformed("the event has no \"id\" or no \"type\" string");
+    }
+    if (EventType.of(type) == EventType.OTHER) {
+      return CheckoutEvent.other(Untrusted.id(eventId), Untrusted.id(type));
+    }
+    if (eventId.isBlank()) {
+      return malformed("the Checkout event's \"id\" is blank");
+    }
+    JsonElement data = root.get("data");
+    JsonElement object =
+        data != null && data.isJsonObject() ? data.getAsJsonObject().get("object") : null;
+    if (object == null || !object.isJsonObject()) {
+      return malformed("a Checkout event's data.object must be the session, a JSON object");
+    }
+    JsonObject session = object.getAsJsonObject();
+    try {
+      String paymentStatus = MetadataMapping.string(session, "payment_status");
+      if (paymentStatus == null) {
+        throw new IllegalArgumentException("the session has no payment_status");
+      }
+      OrderSnapshot snapshot = mapping.snapshot(session);
+      return CheckoutEvent.of(Untrusted.id(eventId), type, paymentStatus, snapshot);
+    } catch (RuntimeException e) {
+      String sessionId = Untrusted.id(StrictJson.string(session.get("id")));
+      String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
+      if (e instanceof IllegalArgumentException) {
+        LOG.error(
+            "webhook: a signed Checkout event for session {} cannot be mapped to an order ({});"
+                + " answering 500 so Stripe retries: fix the mapping and the retry fulfils it",
+            sessionId,
+            why);
+      } else {
+        LOG.error("webhook: the session mapping failed on session {}", sessionId, e);
+      }
+      return new Answer(
+          500,
+          error(
+              "unmappable_session",
+              "session " + sessionId + " cannot be mapped to an order: " + why));
+    }
+  }
+
+  private Answer handle(CheckoutEvent event) {
+    FulfilmentOutcome outcome;
+    try {
+      outcome = handler.handle(event);
+    } catch (RuntimeException e) {
+      LOG.error("webhook: the handler failed on event {}", event.eventId(), e);
+      return new Answer(
+          500,
+          error("internal", "the handler failed on this delivery (logged); Stripe will retry"));
+    }
+    JsonObject json = new JsonObject();
+    json.addProperty("outcome", outcome.kind().name().toLowerCase(Locale.ROOT));
+    json.addProperty("reason", outcome.reason());
+    return new Answer(outcome.httpStatus(), json.toString());
+  }
+
+  private static Answer malformed(String reason) {
+    return new Answer(400, error("malformed_json", reason));
+  }
+
+  /**
+   * Counts a webhook answer: {@code fencekit.webhook.answers} by status and, for an error, {@code
+   * fencekit.webhook.refusals} by error.
+   */
+  private Answer count(Answer answer) {
+    Counter.builder("fencekit.webhook.answers")
+        .description("Answers to the webhook by HTTP status")
+        .tag("status", String.valueOf(answer.status()))
+        .register(registry)
+        .increment();
+    String body = answer.body();
+    if (answer.status() >= 400 && body.startsWith("{\"error\":\"")) {
+      Counter.builder("fencekit.webhook.refusals")
+          .description("Error answers to the webhook by error (overloaded, bad_signature, ...)")
+          .tag("error", body.substring(10, body.indexOf('"', 10)))
+          .register(registry)
+          .increment();
+    }
+    return answer;
+  }
+
+  /** From now on new deliveries and landings are answered 503; those in flight go on. */
+  public void drain() {
+    draining = true;
+  }
+
+  /** Deliveries and landings in a slot or waiting for one, not yet answered. */
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  /**
+   * Waits until no delivery or landing is in flight, up to {@code timeout} (after {@link #drain()},
+   * for a graceful stop).
+   *
+   * @return whether none is in flight
+   */
+  public boolean awaitIdle(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return inFlight.get() == 0;
+  }
+
+  /** Stops the delivery pool and the queue timer (after draining). */
+  @Override
+  public void close() {
+    draining = true;
+    deliveries.shutdownNow();
+    timer.shutdownNow();
+  }
+
+  /** A one-line JSON error. */
+  public static String error(String error, String reason) {
+    JsonObject json = new JsonObject();
+    json.addProperty("error", error);
+    json.addProperty("reason", reason);
+    return json.toString();
+  }
+}
