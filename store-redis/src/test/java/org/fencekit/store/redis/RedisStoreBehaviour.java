@@ -252,6 +252,61 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
+      "a complete answers the order as stored, whether this store, another or a re-claim after a"
+          + " failure granted the claim, and after another store's extend")
+  void completeAnswersTheOrderAsStored() {
+    TestClock clock = new TestClock();
+    String fresh = sid("fresh");
+    String extended = sid("extended");
+    String refailed = sid("refailed");
+    String foreign = sid("foreign");
+    String taken = sid("taken");
+    String bare = sid("bare");
+    try (RedisOrderStore a = store(clock);
+        RedisOrderStore b = store(clock)) {
+      Consumer<WriteResult> asStored =
+          result ->
+              assertEquals(
+                  b.get(result.record().sessionId()).orElseThrow(),
+                  result.record(),
+                  "the answer is the order as stored");
+      ClaimId freshClaim = claimed(a.claim(snapshot(fresh), LEASE));
+      ClaimId extendedClaim = claimed(a.claim(snapshot(extended), LEASE));
+      ClaimId failing = claimed(a.claim(snapshot(refailed), LEASE));
+      ClaimId foreignClaim = claimed(b.claim(snapshot(foreign), LEASE));
+      ClaimId stale = claimed(a.claim(snapshot(taken), Duration.ofSeconds(1)));
+      ClaimId bareClaim =
+          claimed(a.claim(new OrderSnapshot(bare, "esim", 2, null, 5, "eur"), LEASE));
+      clock.advance(Duration.ofSeconds(5));
+      assertInstanceOf(WriteResult.Written.class, a.fail(refailed, failing, "provider down"));
+      asStored.accept(b.extend(extended, extendedClaim, LEASE));
+      ClaimId again = claimed(a.claim(snapshot(refailed), LEASE));
+      ClaimId current = claimed(b.claim(snapshot(taken), LEASE));
+      clock.advance(Duration.ofSeconds(5));
+
+      for (WriteResult written :
+          List.of(
+              a.complete(fresh, freshClaim, ESIM),
+              a.complete(extended, extendedClaim, new Item("prov-e", null)),
+              a.complete(refailed, again, ESIM),
+              a.complete(foreign, foreignClaim, ESIM),
+              a.complete(bare, bareClaim, ESIM))) {
+        assertInstanceOf(WriteResult.Written.class, written);
+        asStored.accept(written);
+      }
+      OrderRecord refailedNow = b.get(refailed).orElseThrow();
+      assertEquals(1, refailedNow.failures());
+      assertEquals("provider down", refailedNow.lastError());
+      WriteResult superseded = a.complete(taken, stale, ESIM);
+      assertInstanceOf(WriteResult.Superseded.class, superseded);
+      asStored.accept(superseded);
+      asStored.accept(b.complete(taken, current, ESIM));
+      asStored.accept(a.complete(fresh, freshClaim, ESIM)); // a replay
+    }
+  }
+
+  @Test
+  @DisplayName(
       "failed orders by count walk past the orders below the count in script runs that each look"
           + " at a bounded number, and page without skipping or repeating one")
   void failedByCountResumesAcrossBoundedRuns() {
