@@ -3,9 +3,9 @@ package org.fencekit.bench;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.DoubleStream;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.WriteResult;
 import org.fencekit.store.redis.RedisOrderStore;
@@ -21,11 +21,10 @@ import redis.clients.jedis.util.JedisURIHelper;
  * through the floor (or the floor first: the order alternates A B, B A, ... so that a drift of the
  * machine weighs on both alike), one connection at a time, and reads {@code INFO commandstats}
  * before and after each: the usec Redis spent in EVALSHA and EVAL (a script's commands included),
- * divided by the pairs. The ratio is taken per round; the summary is its median over rounds with a
- * distribution-free 95% interval: the order statistics x(k), x(n+1-k) of the n per-round ratios,
- * with the largest k for which the chance that the median lies outside is at most 5% (binomial, p =
- * 1/2; it needs at least 6 rounds). The time is what Redis spends, not the client's: the JVM and
- * the network do not count, so the figures hold on a loaded machine better than throughput does.
+ * divided by the pairs. The ratio is taken per round; the summary is their median with its
+ * distribution-free 95% interval ({@link Ratio}, as the compare command's; it needs 6 rounds). The
+ * time is what Redis spends, not the client's: the JVM and the network do not count, though a
+ * loaded machine still stretches Redis's own time (hence the interleaving and the interval).
  */
 final class ScriptTime {
 
@@ -43,23 +42,17 @@ final class ScriptTime {
   /** The rounds of a run, and their summary. */
   record Result(int orders, List<Round> rounds) {
 
-    double medianRatio() {
-      return median(rounds.stream().mapToDouble(Round::ratio).toArray());
+    /** The median ratio over the rounds, with its interval. */
+    Ratio ratio() {
+      return Ratio.of(rounds.stream().mapToDouble(Round::ratio).toArray());
     }
 
     double medianStore() {
-      return median(rounds.stream().mapToDouble(Round::storeMicros).toArray());
+      return median(rounds.stream().mapToDouble(Round::storeMicros));
     }
 
     double medianFloor() {
-      return median(rounds.stream().mapToDouble(Round::floorMicros).toArray());
-    }
-
-    /** The 95% interval of the median ratio, {low, high}, or null with fewer than 6 rounds. */
-    double[] interval() {
-      double[] sorted = rounds.stream().mapToDouble(Round::ratio).sorted().toArray();
-      int k = orderStatistic(sorted.length);
-      return k == 0 ? null : new double[] {sorted[k - 1], sorted[sorted.length - k]};
+      return median(rounds.stream().mapToDouble(Round::floorMicros));
     }
 
     /** The table and the summary, one line each. */
@@ -91,17 +84,13 @@ final class ScriptTime {
                 r.floorMicros(),
                 r.ratio()));
       }
-      double[] interval = interval();
       out.append(
           String.format(
               Locale.ROOT,
-              "median: store %.2f µs, floor %.2f µs per pair; ratio %.2f, 95%% interval %s%n",
+              "median: store %.2f µs, floor %.2f µs per pair; store / floor %s%n",
               medianStore(),
               medianFloor(),
-              medianRatio(),
-              interval == null
-                  ? "none (needs at least 6 rounds)"
-                  : String.format(Locale.ROOT, "[%.2f, %.2f]", interval[0], interval[1])));
+              ratio().text()));
       return out.toString();
     }
   }
@@ -210,31 +199,7 @@ final class ScriptTime {
     return usec;
   }
 
-  /**
-   * The k of the distribution-free 95% interval of a median over {@code n} values (x(k), x(n+1-k)),
-   * or 0 if even x(1), x(n) cover it with less than 95%.
-   */
-  static int orderStatistic(int n) {
-    int best = 0;
-    for (int k = 1; k <= n / 2; k++) {
-      // P(median outside) = 2 * P(Binomial(n, 1/2) <= k - 1)
-      double tail = 0;
-      double choose = 1;
-      for (int i = 0; i < k; i++) {
-        tail += choose;
-        choose = choose * (n - i) / (i + 1);
-      }
-      if (2 * tail / Math.pow(2, n) <= 0.05) {
-        best = k;
-      }
-    }
-    return best;
-  }
-
-  static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  private static double median(DoubleStream values) {
+    return Ratio.median(values.sorted().toArray());
   }
 }

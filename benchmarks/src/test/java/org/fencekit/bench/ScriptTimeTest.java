@@ -82,14 +82,4 @@ class ScriptTimeTest {
           "Redis must have spent time in both: " + round);
     }
   }
-
-  @Test
-  @DisplayName("the interval of a median: none under 6 rounds, x(1)..x(n) at 6 to 8, x(2) from 9")
-  void orderStatistic() {
-    assertEquals(0, ScriptTime.orderStatistic(5));
-    assertEquals(1, ScriptTime.orderStatistic(6));
-    assertEquals(1, ScriptTime.orderStatistic(8));
-    assertEquals(2, ScriptTime.orderStatistic(9));
-    assertEquals(6, ScriptTime.orderStatistic(20));
-  }
 }
