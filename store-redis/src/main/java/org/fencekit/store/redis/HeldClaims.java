@@ -6,12 +6,14 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
 
 /**
- * The orders as this store's own claims left them, by session id, so that a complete by the same
- * token can be answered from what the store already knows plus what changed: {@code complete.lua}
- * then answers two values instead of the whole order. While a claim is current only its own extend
- * changes the order (its lease and update time, which a complete overwrites), so the record a claim
- * answered is the one the complete starts from ({@code OrderStateMachine.write}); the script checks
- * that the claim is still current before it writes, and answers the whole order when it is not.
+ * The orders as this store's own claims left them, by session id, so that an extend, complete or
+ * fail by the same token can be answered from what the store already knows plus what changed: the
+ * script then answers two values instead of the whole order. While a claim is current only its own
+ * extend changes the order (its lease and update time, which each later write sets anew), so the
+ * record a claim answered is the one each of its writes starts from ({@code
+ * OrderStateMachine.write}); the script checks that the claim is still current before it writes,
+ * and answers the whole order when it is not. A record is used only for its own token's write and
+ * only when the script finds that token current.
  *
  * <p>Bounded: at most {@value #CAPACITY} claims, the oldest forgotten first (a claim whose complete
  * never comes through this store, a worker that gave up). A forgotten claim costs only the lean
@@ -33,6 +35,12 @@ final class HeldClaims {
   /** Remembers the order as a claim of this store left it ({@code record.claimId()} non-null). */
   synchronized void put(OrderRecord record) {
     records.put(record.sessionId(), record);
+  }
+
+  /** The order as {@code claimId}'s claim left it, or {@code null}; an extend keeps it. */
+  synchronized OrderRecord get(String sessionId, ClaimId claimId) {
+    OrderRecord record = records.get(sessionId);
+    return record != null && claimId.equals(record.claimId()) ? record : null;
   }
 
   /**

@@ -245,26 +245,32 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   /**
    * {@inheritDoc}
    *
-   * <p>On Redis: one run of {@code fail.lua}.
+   * <p>On Redis: one run of {@code fail.lua}, answered as a complete is ({@link HeldClaims}).
    */
   @Override
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
     layout.check("fail", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
-    held.take(sessionId, claimId); // settled either way, or not this store's to settle
+    OrderRecord claimed = held.take(sessionId, claimId);
     return write(
         FAIL,
         request,
-        null,
+        claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
-        List.of(fence(claimId), claimId.nonce(), now(), request.error(), order.tag()));
+        List.of(
+            fence(claimId),
+            claimId.nonce(),
+            now(),
+            request.error(),
+            order.tag(),
+            claimed == null ? "0" : "1"));
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>On Redis: one run of {@code extend.lua}.
+   * <p>On Redis: one run of {@code extend.lua}, answered as a complete is ({@link HeldClaims}).
    */
   @Override
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
@@ -272,13 +278,20 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     layout.check("extend", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
     String now = now();
+    // the claim's record stays as it is: an extend changes only what the next write overwrites
+    OrderRecord claimed = held.get(sessionId, claimId);
     return write(
         EXTEND,
         request,
-        null,
+        claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS)),
         List.of(
-            fence(claimId), claimId.nonce(), now, expiresAfter(now, request.lease()), order.tag()));
+            fence(claimId),
+            claimId.nonce(),
+            now,
+            expiresAfter(now, request.lease()),
+            order.tag(),
+            claimed == null ? "0" : "1"));
   }
 
   /**

@@ -252,9 +252,9 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
-      "a complete answers the order as stored, whether this store, another or a re-claim after a"
-          + " failure granted the claim, and after another store's extend")
-  void completeAnswersTheOrderAsStored() {
+      "an extend, complete or fail answers the order as stored, whether this store, another or a"
+          + " re-claim after a failure granted the claim, and after another store's extend")
+  void writesAnswerTheOrderAsStored() {
     TestClock clock = new TestClock();
     String fresh = sid("fresh");
     String extended = sid("extended");
@@ -270,6 +270,8 @@ abstract class RedisStoreBehaviour {
                   b.get(result.record().sessionId()).orElseThrow(),
                   result.record(),
                   "the answer is the order as stored");
+      Consumer<WriteResult> writtenAsStored =
+          result -> asStored.accept(assertInstanceOf(WriteResult.Written.class, result));
       ClaimId freshClaim = claimed(a.claim(snapshot(fresh), LEASE));
       ClaimId extendedClaim = claimed(a.claim(snapshot(extended), LEASE));
       ClaimId failing = claimed(a.claim(snapshot(refailed), LEASE));
@@ -278,30 +280,32 @@ abstract class RedisStoreBehaviour {
       ClaimId bareClaim =
           claimed(a.claim(new OrderSnapshot(bare, "esim", 2, null, 5, "eur"), LEASE));
       clock.advance(Duration.ofSeconds(5));
-      assertInstanceOf(WriteResult.Written.class, a.fail(refailed, failing, "provider down"));
-      asStored.accept(b.extend(extended, extendedClaim, LEASE));
+      writtenAsStored.accept(a.fail(refailed, failing, "provider down"));
+      writtenAsStored.accept(b.extend(extended, extendedClaim, LEASE));
+      writtenAsStored.accept(a.extend(fresh, freshClaim, LEASE));
+      clock.advance(Duration.ofSeconds(1));
+      writtenAsStored.accept(a.extend(fresh, freshClaim, LEASE));
+      ClaimId twice = claimed(a.claim(snapshot(refailed), LEASE));
+      writtenAsStored.accept(a.fail(refailed, twice, "provider down again"));
       ClaimId again = claimed(a.claim(snapshot(refailed), LEASE));
       ClaimId current = claimed(b.claim(snapshot(taken), LEASE));
       clock.advance(Duration.ofSeconds(5));
 
-      for (WriteResult written :
-          List.of(
-              a.complete(fresh, freshClaim, ESIM),
-              a.complete(extended, extendedClaim, new Item("prov-e", null)),
-              a.complete(refailed, again, ESIM),
-              a.complete(foreign, foreignClaim, ESIM),
-              a.complete(bare, bareClaim, ESIM))) {
-        assertInstanceOf(WriteResult.Written.class, written);
-        asStored.accept(written);
-      }
+      writtenAsStored.accept(a.complete(fresh, freshClaim, ESIM));
+      writtenAsStored.accept(a.complete(extended, extendedClaim, new Item("prov-e", null)));
+      writtenAsStored.accept(a.complete(refailed, again, ESIM));
+      writtenAsStored.accept(a.complete(foreign, foreignClaim, ESIM));
+      writtenAsStored.accept(a.complete(bare, bareClaim, ESIM));
       OrderRecord refailedNow = b.get(refailed).orElseThrow();
-      assertEquals(1, refailedNow.failures());
-      assertEquals("provider down", refailedNow.lastError());
+      assertEquals(2, refailedNow.failures());
+      assertEquals("provider down again", refailedNow.lastError());
       WriteResult superseded = a.complete(taken, stale, ESIM);
       assertInstanceOf(WriteResult.Superseded.class, superseded);
       asStored.accept(superseded);
-      asStored.accept(b.complete(taken, current, ESIM));
-      asStored.accept(a.complete(fresh, freshClaim, ESIM)); // a replay
+      writtenAsStored.accept(b.complete(taken, current, ESIM));
+      writtenAsStored.accept(a.complete(fresh, freshClaim, ESIM)); // a replay
+      asStored.accept(
+          assertInstanceOf(WriteResult.Superseded.class, a.extend(fresh, freshClaim, LEASE)));
     }
   }
 
