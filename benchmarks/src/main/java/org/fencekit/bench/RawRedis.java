@@ -169,7 +169,8 @@ final class RawRedis implements RawDriver {
                         Orders.ITEM.providerOrderId(),
                         "1",
                         Orders.ITEM.payload(),
-                        sessionId));
+                        sessionId,
+                        "1")); // the store holds the record its claim answered: a lean answer
         if (!"written".equals(text(written.get(0)))) {
           throw new IllegalStateException(
               "the owner's complete of " + sessionId + " was refused: " + text(written.get(0)));

@@ -107,6 +107,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   private final boolean serverTime;
   private final Layout layout;
   private final FencedAdmin admin;
+  private final HeldClaims held = new HeldClaims();
 
   private RedisOrderStore(
       ScriptRunner redis,
@@ -180,6 +181,13 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             List.of(key, order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
             args);
     String outcome = HashCodec.text(reply.get(0));
+    if ("claimed".equals(outcome) && !(reply.get(1) instanceof List)) {
+      // a new order: the script answered only its time; the record is what it wrote
+      ClaimResult created =
+          OrderStateMachine.claim(null, request, instant(CLAIM, reply.get(1)), nonce).result();
+      held.put(created.record());
+      return created;
+    }
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
     switch (outcome) {
       case "claimed":
@@ -187,6 +195,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
           throw ScriptRunner.unexpected(
               CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
         }
+        held.put(record);
         return new ClaimResult.Claimed(record.claimId(), record);
       case "provisioned":
         return new ClaimResult.Provisioned(record);
@@ -201,7 +210,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
    * {@inheritDoc}
    *
    * <p>On Redis: one run of {@code complete.lua}; a superseded complete's orphan is written by the
-   * same script as the rejection.
+   * same script as the rejection. A complete by a claim this store granted is answered from the
+   * record that claim answered ({@link HeldClaims}), so the script answers only its time.
    */
   @Override
   public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
@@ -210,9 +220,11 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     OrderKeys.Keys order = keys.of(sessionId);
     String now = now();
     String payload = request.item().payload();
+    OrderRecord claimed = held.take(sessionId, claimId);
     return write(
         COMPLETE,
         request,
+        claimed,
         List.of(
             order.hash(),
             order.orphans(),
@@ -226,30 +238,39 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             request.item().providerOrderId(),
             payload == null ? "0" : "1",
             payload == null ? "" : payload,
-            order.tag()));
+            order.tag(),
+            claimed == null ? "0" : "1"));
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>On Redis: one run of {@code fail.lua}.
+   * <p>On Redis: one run of {@code fail.lua}, answered as a complete is ({@link HeldClaims}).
    */
   @Override
   public WriteResult fail(String sessionId, ClaimId claimId, String error) {
     WriteRequest.Fail request = new WriteRequest.Fail(sessionId, claimId, error);
     layout.check("fail", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
+    OrderRecord claimed = held.take(sessionId, claimId);
     return write(
         FAIL,
         request,
+        claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
-        List.of(fence(claimId), claimId.nonce(), now(), request.error(), order.tag()));
+        List.of(
+            fence(claimId),
+            claimId.nonce(),
+            now(),
+            request.error(),
+            order.tag(),
+            claimed == null ? "0" : "1"));
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>On Redis: one run of {@code extend.lua}.
+   * <p>On Redis: one run of {@code extend.lua}, answered as a complete is ({@link HeldClaims}).
    */
   @Override
   public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
@@ -257,21 +278,43 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     layout.check("extend", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
     String now = now();
+    // the claim's record stays as it is: an extend changes only what the next write overwrites
+    OrderRecord claimed = held.get(sessionId, claimId);
     return write(
         EXTEND,
         request,
+        claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS)),
         List.of(
-            fence(claimId), claimId.nonce(), now, expiresAfter(now, request.lease()), order.tag()));
+            fence(claimId),
+            claimId.nonce(),
+            now,
+            expiresAfter(now, request.lease()),
+            order.tag(),
+            claimed == null ? "0" : "1"));
   }
 
+  /**
+   * Runs a write's script and maps its answer.
+   *
+   * @param claimed the order as the request's claim left it, if the script may answer only its time
+   *     when it writes ({@code written, now}: the record is then {@code claimed} with the write
+   *     applied, as {@link OrderStateMachine#write} decides), else {@code null}
+   */
   private WriteResult write(
-      LuaScript script, WriteRequest request, List<String> keyList, List<String> args) {
+      LuaScript script,
+      WriteRequest request,
+      OrderRecord claimed,
+      List<String> keyList,
+      List<String> args) {
     String sessionId = request.sessionId();
     List<?> reply = redis.script(script, request.operation(), sessionId, keyList, args);
     String outcome = HashCodec.text(reply.get(0));
     if ("unknown".equals(outcome)) {
       throw new UnknownOrderException(BACKEND, request.operation(), sessionId);
+    }
+    if (claimed != null && "written".equals(outcome) && !(reply.get(1) instanceof List)) {
+      return OrderStateMachine.write(claimed, request, instant(script, reply.get(1))).result();
     }
     OrderRecord record = HashCodec.record(keyList.get(0), sessionId, reply.get(1));
     switch (outcome) {
@@ -401,6 +444,15 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
               + " check the Clock given to RedisOrderStore.builder().clock(...)");
     }
     return now;
+  }
+
+  /** A script's answer of an instant, epoch ms. */
+  private static Instant instant(LuaScript script, Object epochMillis) {
+    try {
+      return Instant.ofEpochMilli(Long.parseLong(HashCodec.text(epochMillis)));
+    } catch (NumberFormatException e) {
+      throw ScriptRunner.unexpected(script, "a time of " + HashCodec.text(epochMillis));
+    }
   }
 
   private static String millis(Instant instant) {

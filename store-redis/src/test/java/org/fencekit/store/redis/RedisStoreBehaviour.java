@@ -252,6 +252,65 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
+      "an extend, complete or fail answers the order as stored, whether this store, another or a"
+          + " re-claim after a failure granted the claim, and after another store's extend")
+  void writesAnswerTheOrderAsStored() {
+    TestClock clock = new TestClock();
+    String fresh = sid("fresh");
+    String extended = sid("extended");
+    String refailed = sid("refailed");
+    String foreign = sid("foreign");
+    String taken = sid("taken");
+    String bare = sid("bare");
+    try (RedisOrderStore a = store(clock);
+        RedisOrderStore b = store(clock)) {
+      Consumer<WriteResult> asStored =
+          result ->
+              assertEquals(
+                  b.get(result.record().sessionId()).orElseThrow(),
+                  result.record(),
+                  "the answer is the order as stored");
+      Consumer<WriteResult> writtenAsStored =
+          result -> asStored.accept(assertInstanceOf(WriteResult.Written.class, result));
+      ClaimId freshClaim = claimed(a.claim(snapshot(fresh), LEASE));
+      ClaimId extendedClaim = claimed(a.claim(snapshot(extended), LEASE));
+      ClaimId failing = claimed(a.claim(snapshot(refailed), LEASE));
+      ClaimId foreignClaim = claimed(b.claim(snapshot(foreign), LEASE));
+      ClaimId stale = claimed(a.claim(snapshot(taken), Duration.ofSeconds(1)));
+      ClaimId bareClaim =
+          claimed(a.claim(new OrderSnapshot(bare, "esim", 2, null, 5, "eur"), LEASE));
+      clock.advance(Duration.ofSeconds(5));
+      writtenAsStored.accept(a.fail(refailed, failing, "provider down"));
+      writtenAsStored.accept(b.extend(extended, extendedClaim, LEASE));
+      writtenAsStored.accept(a.extend(fresh, freshClaim, LEASE));
+      clock.advance(Duration.ofSeconds(1));
+      writtenAsStored.accept(a.extend(fresh, freshClaim, LEASE));
+      ClaimId twice = claimed(a.claim(snapshot(refailed), LEASE));
+      writtenAsStored.accept(a.fail(refailed, twice, "provider down again"));
+      ClaimId again = claimed(a.claim(snapshot(refailed), LEASE));
+      ClaimId current = claimed(b.claim(snapshot(taken), LEASE));
+      clock.advance(Duration.ofSeconds(5));
+
+      writtenAsStored.accept(a.complete(fresh, freshClaim, ESIM));
+      writtenAsStored.accept(a.complete(extended, extendedClaim, new Item("prov-e", null)));
+      writtenAsStored.accept(a.complete(refailed, again, ESIM));
+      writtenAsStored.accept(a.complete(foreign, foreignClaim, ESIM));
+      writtenAsStored.accept(a.complete(bare, bareClaim, ESIM));
+      OrderRecord refailedNow = b.get(refailed).orElseThrow();
+      assertEquals(2, refailedNow.failures());
+      assertEquals("provider down again", refailedNow.lastError());
+      WriteResult superseded = a.complete(taken, stale, ESIM);
+      assertInstanceOf(WriteResult.Superseded.class, superseded);
+      asStored.accept(superseded);
+      writtenAsStored.accept(b.complete(taken, current, ESIM));
+      writtenAsStored.accept(a.complete(fresh, freshClaim, ESIM)); // a replay
+      asStored.accept(
+          assertInstanceOf(WriteResult.Superseded.class, a.extend(fresh, freshClaim, LEASE)));
+    }
+  }
+
+  @Test
+  @DisplayName(
       "failed orders by count walk past the orders below the count in script runs that each look"
           + " at a bounded number, and page without skipping or repeating one")
   void failedByCountResumesAcrossBoundedRuns() {

@@ -1,0 +1,85 @@
+package org.fencekit.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import org.fencekit.store.ClaimId;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The floor of the Redis store's script time: a minimal, correct fenced compare-and-set on one hash
+ * per order ({@code floor-claim.lua}, {@code floor-complete.lua} in this module's resources). A
+ * claim reads 4 fields and writes 4, raising the fence; a complete reads 4 and writes 4 if the
+ * token is the current one, else adds the purchase to the order's orphan set. No snapshot, no
+ * listings, no record in the reply: what any fenced store must at least do, and what {@link
+ * ScriptTime} compares the store's scripts with.
+ */
+final class FencedCasFloor {
+
+  private static final String LUA = "/org/fencekit/bench/";
+
+  private final UnifiedJedis client;
+  private final String keyPrefix;
+  private final String claimSha;
+  private final String completeSha;
+
+  /** The floor on {@code client}, its keys under {@code keyPrefix}; loads both scripts there. */
+  FencedCasFloor(UnifiedJedis client, String keyPrefix) {
+    this.client = client;
+    this.keyPrefix = keyPrefix;
+    this.claimSha = client.scriptLoad(Resources.text(LUA + "floor-claim.lua"));
+    this.completeSha = client.scriptLoad(Resources.text(LUA + "floor-complete.lua"));
+  }
+
+  /** A claim: the outcome, and the new token if {@code claimed}. */
+  record Claim(String outcome, ClaimId token) {}
+
+  /** Claims {@code sessionId}'s order at {@code now} for {@code leaseMillis}. */
+  Claim claim(String sessionId, long now, long leaseMillis) {
+    String nonce = ClaimId.newNonce();
+    List<?> reply =
+        (List<?>)
+            client.evalsha(
+                claimSha,
+                List.of(order(sessionId)),
+                List.of(Long.toString(now), Long.toString(now + leaseMillis), nonce));
+    String outcome = text(reply.get(0));
+    return new Claim(
+        outcome,
+        "claimed".equals(outcome) ? new ClaimId(Long.parseLong(text(reply.get(1))), nonce) : null);
+  }
+
+  /**
+   * Completes {@code sessionId}'s order with {@code token}: {@code written} or {@code superseded}.
+   */
+  String complete(String sessionId, ClaimId token, String itemId, String payload, long now) {
+    String order = order(sessionId);
+    List<?> reply =
+        (List<?>)
+            client.evalsha(
+                completeSha,
+                List.of(order, order + ":orphans"),
+                List.of(
+                    Long.toString(token.fence()),
+                    token.nonce(),
+                    itemId,
+                    payload,
+                    Long.toString(now)));
+    return text(reply.get(0));
+  }
+
+  /** The members of the order's orphan set. */
+  Set<String> orphans(String sessionId) {
+    return client.smembers(order(sessionId) + ":orphans");
+  }
+
+  private String order(String sessionId) {
+    return keyPrefix + "{" + sessionId + "}";
+  }
+
+  private static String text(Object reply) {
+    return reply instanceof byte[] bytes
+        ? new String(bytes, StandardCharsets.UTF_8)
+        : String.valueOf(reply);
+  }
+}
