@@ -136,7 +136,9 @@ class MysqlServerTimeTest extends MysqlStoreTestSupport {
           return;
         }
       }
-      Thread.sleep(10);
+      // polling the server's state, not waiting for a lease; InnoDB refreshes innodb_trx only for
+      // a read more than 100 ms after the one before, so faster polling would never see the wait
+      Thread.sleep(150);
     }
     throw new AssertionError("the claim never waited for the row lock");
   }
