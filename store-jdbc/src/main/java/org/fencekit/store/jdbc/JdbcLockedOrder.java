@@ -1,7 +1,9 @@
 package org.fencekit.store.jdbc;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Optional;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.Orphan;
@@ -10,8 +12,9 @@ import org.fencekit.store.spi.Storage;
 /**
  * One order inside a JDBC store's atomic step: its reads and writes are statements on the step's
  * connection, inside its transaction. The first {@link #current()} reads the row with the step's
- * read statement (which for PostgreSQL also locks it) and later calls answer from it. A failed
- * statement is thrown as {@link JdbcFailure}.
+ * read statement (which for PostgreSQL and MySQL also locks it, and with server time also reads the
+ * server's clock: {@link Statements#serverTime}) and later calls answer from it. A failed statement
+ * is thrown as {@link JdbcFailure}.
  */
 public abstract class JdbcLockedOrder implements Storage.LockedOrder {
 
@@ -26,9 +29,38 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
    *     then {@code WHERE session_id = ?}
    * @param insertOrphan records an orphan unless the same purchase is recorded already (or fails
    *     with an error {@link #duplicateKey} recognises)
+   * @param serverTime whether {@code read} also reads the server's clock after the row lock is
+   *     held: it then always returns one row, the order's columns all NULL when there is no order,
+   *     and the time in epoch milliseconds in a column {@value #SERVER_NOW_COLUMN}, which {@link
+   *     #now()} answers (a store's {@code serverTime(true)})
    */
   public record Statements(
-      String read, String insertOrder, String updateOrder, String insertOrphan) {}
+      String read,
+      String insertOrder,
+      String updateOrder,
+      String insertOrphan,
+      boolean serverTime) {
+
+    /** Statements whose read returns the order alone: {@code now} is the store's clock's. */
+    public Statements(String read, String insertOrder, String updateOrder, String insertOrphan) {
+      this(read, insertOrder, updateOrder, insertOrphan, false);
+    }
+
+    /**
+     * These statements with {@code serverTimeRead} in place of the read when {@code serverTime},
+     * else these.
+     *
+     * @param serverTimeRead the read with the server's clock, as {@link #serverTime} describes
+     */
+    public Statements withServerTime(boolean serverTime, String serverTimeRead) {
+      return serverTime
+          ? new Statements(serverTimeRead, insertOrder, updateOrder, insertOrphan, true)
+          : this;
+    }
+  }
+
+  /** The column of a {@link Statements#serverTime} read that holds the server's time. */
+  public static final String SERVER_NOW_COLUMN = "server_now_ms";
 
   private final String backend;
   private final String where;
@@ -36,6 +68,7 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
   private final Statements sql;
   private boolean read;
   private OrderRecord current;
+  private Instant serverNow;
   private boolean wrote;
 
   /**
@@ -68,11 +101,23 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
   }
 
   /**
-   * Runs the step's bound read statement and maps its row, or {@code null} for none; a store whose
-   * read also returns more (PostgreSQL's server time) overrides it.
+   * Runs the step's bound read statement and maps its row, or {@code null} for none; with {@link
+   * Statements#serverTime}, also keeps the server's time for {@link #now()}.
    */
-  protected OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
-    return OrderRows.orderIfAny(statement).orElse(null);
+  private OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
+    if (!sql.serverTime()) {
+      return OrderRows.orderIfAny(statement).orElse(null);
+    }
+    try (ResultSet rows = statement.executeQuery()) {
+      if (!rows.next()) {
+        throw new SQLException(
+            "the locking read with the server's time returned no row; it must return one row"
+                + " whether or not the order exists",
+            "XX000");
+      }
+      serverNow = Instant.ofEpochMilli(rows.getLong(SERVER_NOW_COLUMN));
+      return rows.getString(1) == null ? null : OrderRows.order(rows);
+    }
   }
 
   /**
@@ -104,6 +149,18 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
       read = true;
     }
     return Optional.ofNullable(current);
+  }
+
+  /**
+   * With {@link Statements#serverTime}, the server's time read with the order (reading it first if
+   * {@link #current()} has not); otherwise empty, for the store's clock.
+   */
+  @Override
+  public Optional<Instant> now() {
+    if (sql.serverTime()) {
+      current();
+    }
+    return Optional.ofNullable(serverNow);
   }
 
   @Override

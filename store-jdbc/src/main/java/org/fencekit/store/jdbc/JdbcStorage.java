@@ -476,7 +476,7 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
      * @param sessionId the order of the step
      * @param sql the statements an order step runs
      */
-    protected StepOrder(Tx tx, String sessionId, Statements sql) {
+    public StepOrder(Tx tx, String sessionId, Statements sql) {
       super(backend, target, sessionId, sql);
       this.tx = tx;
     }

@@ -11,9 +11,10 @@ import org.fencekit.store.spi.Validate;
 /**
  * What the builders of the SQL stores on a database server (PostgreSQL, MySQL) share beyond {@link
  * JdbcStoreBuilder}: the connections, either the user's {@link DataSource} or a HikariCP pool the
- * store builds from a JDBC URL and owns, and the query timeout. {@code build()} takes them through
- * {@link #queryTimeoutSeconds()} and {@link #connections}; a dialect says which URLs are its own
- * and tunes its driver ({@link #driverUrl}, {@link #tune}).
+ * store builds from a JDBC URL and owns, the query timeout, and leases on the server's clock
+ * ({@link #serverTime}). {@code build()} takes them through {@link #queryTimeoutSeconds()} and
+ * {@link #connections}; a dialect says which URLs are its own and tunes its driver ({@link
+ * #driverUrl}, {@link #tune}).
  *
  * @param <B> the store's builder, which every setter returns
  */
@@ -38,6 +39,7 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   private Integer maximumPoolSize;
   private Duration connectionTimeout;
   private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
+  private boolean serverTime;
 
   /**
    * @param createSchema the store's default for {@link #createSchema(boolean)}
@@ -131,6 +133,28 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   public final B queryTimeout(Duration queryTimeout) {
     this.queryTimeout = queryTimeout;
     return self();
+  }
+
+  /**
+   * Whether lease arithmetic takes {@code now} from the database server instead of {@link #clock}:
+   * each claim, complete, fail and extend reads the server's clock in its transaction's locking
+   * statement, after the order's row lock is held (no extra round trip; the store's class says how
+   * its server is read), so a host whose clock is wrong can neither take over a live order nor keep
+   * a dead one. The state machine still decides; only where {@code now} comes from changes. Calls
+   * then use the locking transactions only (the fast path's single statements take {@code now} from
+   * the client), so {@code singleStatementFastPath} is ignored. The ages of the admin listings stay
+   * on {@link #clock}. Default false (the clock).
+   *
+   * @return this builder
+   */
+  public final B serverTime(boolean serverTime) {
+    this.serverTime = serverTime;
+    return self();
+  }
+
+  /** Whether {@link #serverTime} is on, for {@code build()}. */
+  protected final boolean takesServerTime() {
+    return serverTime;
   }
 
   /**

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -49,13 +50,19 @@ class JdbcLockedOrderTest {
     connection.close();
   }
 
+  private JdbcLockedOrder.Statements statements() {
+    return new JdbcLockedOrder.Statements(
+        sql.statement("select-order.sql"),
+        sql.statement("insert-order.sql"),
+        sql.statement("update-order.sql"),
+        sql.statement("insert-orphan.sql"));
+  }
+
   private JdbcLockedOrder order(String sessionId) {
-    JdbcLockedOrder.Statements statements =
-        new JdbcLockedOrder.Statements(
-            sql.statement("select-order.sql"),
-            sql.statement("insert-order.sql"),
-            sql.statement("update-order.sql"),
-            sql.statement("insert-orphan.sql"));
+    return order(sessionId, statements());
+  }
+
+  private JdbcLockedOrder order(String sessionId, JdbcLockedOrder.Statements statements) {
     return new JdbcLockedOrder("test", "memory", sessionId, statements) {
       @Override
       protected PreparedStatement prepare(String statementSql) throws SQLException {
@@ -157,6 +164,37 @@ class JdbcLockedOrderTest {
         assertThrows(IllegalStateException.class, () -> order("cs_3").update(claimed("cs_3")));
     assertTrue(unread.getMessage().contains("read current() before update()"), unread.getMessage());
     assertThrows(IllegalArgumentException.class, () -> order("cs_3").insert(claimed("cs_4")));
+  }
+
+  @Test
+  @DisplayName(
+      "a server-time read gives now() with or without the order, in the same read; without it now() is empty")
+  void serverTimeRead() {
+    JdbcLockedOrder plain = order("cs_time");
+    assertEquals(Optional.empty(), plain.now(), "the store's clock decides");
+    JdbcLockedOrder.Statements timed =
+        statements().withServerTime(true, sql.statement("select-order-server-time.sql"));
+    Instant server = Instant.ofEpochMilli(1789000000123L);
+    JdbcLockedOrder missing = order("cs_time", timed);
+    assertEquals(Optional.of(server), missing.now(), "now() reads the row first");
+    assertTrue(missing.current().isEmpty());
+    assertTrue(missing.insert(claimed("cs_time")));
+    JdbcLockedOrder existing = order("cs_time", timed);
+    assertEquals(claimed("cs_time"), existing.current().orElseThrow());
+    assertEquals(Optional.of(server), existing.now());
+    assertEquals(
+        statements(), statements().withServerTime(false, "unused"), "off: the same statements");
+  }
+
+  @Test
+  @DisplayName("a server-time read that returns no row fails, saying it must return one")
+  void serverTimeReadWithoutRow() {
+    JdbcLockedOrder.Statements timed =
+        statements().withServerTime(true, sql.statement("select-order.sql"));
+    JdbcFailure failure = assertThrows(JdbcFailure.class, () -> order("cs_none", timed).now());
+    assertTrue(
+        failure.getCause().getMessage().contains("must return one row"),
+        failure.getCause().getMessage());
   }
 
   @Test

@@ -36,7 +36,8 @@ import org.fencekit.store.spi.WriteRequest;
  * and a read of what it wrote ({@link #write}); otherwise, and then, one READ COMMITTED transaction
  * that reads the order's row {@code FOR UPDATE}, decides with {@link OrderStateMachine}, writes the
  * row (or a superseded complete's orphan) and commits ({@link MysqlStorage}). A first claim that
- * lost the insert race is decided again against the winner's row.
+ * lost the insert race is decided again against the winner's row. With {@link Builder#serverTime}
+ * the transaction alone decides, on the server's clock read in its locking {@code SELECT}.
  *
  * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
  * the failure hit the COMMIT of a transaction that wrote, or the fast path's insert after it was
@@ -128,8 +129,12 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
    * Configures a {@link MysqlOrderStore}. Give exactly one of {@link #dataSource} (yours; you close
    * it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is checked
    * in {@link #build()}, whose exceptions name the property at fault. The clock, the table names,
-   * {@link #createSchema}, the connections and the query timeout are the SQL stores' shared
-   * settings ({@link PooledStoreBuilder}); the tables live in the database the connections use.
+   * {@link #createSchema}, the connections, the query timeout and {@link #serverTime} are the SQL
+   * stores' shared settings ({@link PooledStoreBuilder}); the tables live in the database the
+   * connections use. The server's time is {@code UTC_TIMESTAMP(6)} at the locking {@code SELECT}'s
+   * start plus how long it waited for the row lock ({@code SYSDATE(6) - NOW(6)}), in milliseconds:
+   * UTC whatever the session's {@code time_zone} (lock-order-server-time.sql says how a daylight
+   * saving change during a lock wait is met).
    *
    * <p>The URL names the database: {@code jdbc:mysql://host:3306/db?user=...} ({@code
    * jdbc:mariadb:} is read as {@code jdbc:mysql:}: the store runs on MySQL Connector/J). The pool
@@ -152,9 +157,9 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
      * Whether a claim is first tried as one auto-commit insert of a fresh order (one round trip
      * where the transaction is three), and the current owner's complete as one auto-commit
      * conditional update and a read (two), falling back to the locking transaction when the
-     * statement writes nothing; default true. A claim of an order that exists, or a superseded
-     * complete, pays the statement on top, so turn it off (false) where most claims are of orders
-     * claimed before.
+     * statement writes nothing; default true, ignored with {@link #serverTime}. A claim of an order
+     * that exists, or a superseded complete, pays the statement on top, so turn it off (false)
+     * where most claims are of orders claimed before.
      *
      * @return this builder
      */
@@ -176,23 +181,24 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
       Clock clock = checkedClock();
       Tables tables = checkedTables("MySQL on Windows and macOS folds table names to lower case");
       Sql sql = Sql.forTables(tables.orders(), tables.orphans());
-      MysqlStorage storage = new MysqlStorage(connections(MysqlStorage.BACKEND), sql);
+      boolean serverTime = takesServerTime();
+      MysqlStorage storage = new MysqlStorage(connections(MysqlStorage.BACKEND), sql, serverTime);
       try {
         storage.checkSchemaAtStart(createsSchema(), false);
       } catch (RuntimeException e) {
         storage.close();
         throw e;
       }
+      boolean fast = singleStatementFastPath && !serverTime;
       String description =
           String.join(
               ", ",
               storage.target(),
               "orders " + tables.orders(),
               "orphans " + tables.orphans(),
-              singleStatementFastPath
-                  ? "single-statement first claims and completes"
-                  : "locking transactions only");
-      return new MysqlOrderStore(storage, clock, singleStatementFastPath, description);
+              fast ? "single-statement first claims and completes" : "locking transactions only");
+      return new MysqlOrderStore(
+          storage, clock, fast, serverTime ? description + ", server time" : description);
     }
 
     @Override

@@ -48,10 +48,18 @@ final class MysqlStorage extends JdbcStorage {
   private static final Set<Integer> CONNECTION_LOST = Set.of(1927, 1053, 1077, 2006, 2013);
 
   private final Sql sql;
+  private final boolean serverTime;
 
-  MysqlStorage(Connections connections, Sql sql) {
+  /**
+   * @param connections where and how the storage connects
+   * @param sql the statements for the configured tables
+   * @param serverTime whether each step reads {@code now} from the server (in its locking read,
+   *     lock-order-server-time.sql)
+   */
+  MysqlStorage(Connections connections, Sql sql, boolean serverTime) {
     super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.sql = sql;
+    this.serverTime = serverTime;
   }
 
   /**
@@ -113,7 +121,7 @@ final class MysqlStorage extends JdbcStorage {
 
   @Override
   protected JdbcLockedOrder lockedOrder(Tx tx, String sessionId) {
-    return new StepOrder(tx, sessionId, sql.steps()) {
+    return new StepOrder(tx, sessionId, sql.steps(serverTime)) {
       @Override
       protected boolean duplicateKey(SQLException e) {
         return e.getErrorCode() == DUPLICATE_KEY;

@@ -11,7 +11,7 @@ import org.fencekit.store.jdbc.SqlTemplates;
  * keeps a table name's case). Every value travels as a bound parameter. Beside the statements all
  * SQL stores or the row-locking ones share, MySQL has its own inserts (no {@code ON CONFLICT}), the
  * fast path's complete, its admin listings (a range starts at the cursor only when its key is spelt
- * out) and its migration lock.
+ * out), its migration lock and its locking read with the server's clock.
  */
 record Sql(
     SqlTemplates templates,
@@ -23,6 +23,7 @@ record Sql(
     String completeFast,
     String selectOrphans,
     JdbcLockedOrder.Statements steps,
+    String lockOrderServerTime,
     JdbcAdminStorage.AdminStatements admin) {
 
   /** The statements for these names, each already validated as a plain identifier. */
@@ -52,12 +53,21 @@ record Sql(
             insertOrder,
             sql.statement(SqlTemplates.SHARED + "update-order.sql"),
             sql.statement("insert-orphan.sql")),
+        sql.statement("lock-order-server-time.sql"),
         new JdbcAdminStorage.AdminStatements(
             sql.statement("admin/unreconciled-orphans.sql"),
             sql.statement(admin + "orphan.sql"),
             sql.statement(admin + "mark-reconciled.sql"),
             sql.statement("admin/stuck-orders.sql"),
             sql.statement("admin/failed-orders.sql")));
+  }
+
+  /**
+   * What a locking step runs: its first read locks the order's row, and with {@code serverTime}
+   * also reads the server's clock (lock-order-server-time.sql).
+   */
+  JdbcLockedOrder.Statements steps(boolean serverTime) {
+    return steps.withServerTime(serverTime, lockOrderServerTime);
   }
 
   /** The text of a migration script exactly as shipped, for users who run their own migrations. */

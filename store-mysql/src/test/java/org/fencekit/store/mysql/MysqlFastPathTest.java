@@ -34,7 +34,8 @@ class MysqlFastPathTest extends MysqlStoreTestSupport {
     return track(
         new MysqlStorage(
             new JdbcStorage.Connections("mysql", dataSource, null, 30, "test", Credentials.NONE),
-            sql));
+            sql,
+            false));
   }
 
   @Test
@@ -90,6 +91,7 @@ class MysqlFastPathTest extends MysqlStoreTestSupport {
                 .replace("item_payload = ?", "item_payload = CONCAT('drifted: ', ?)"),
             real.selectOrphans(),
             real.steps(),
+            real.lockOrderServerTime(),
             real.admin());
     WriteRequest.Complete owner =
         new WriteRequest.Complete(sid, claimId, new Item("prov-1", "code"));

@@ -140,19 +140,20 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
    * Configures a {@link PostgresOrderStore}. Give exactly one of {@link #dataSource} (yours; you
    * close it) or {@link #jdbcUrl} (the store builds a HikariCP pool and closes it). Everything is
    * checked in {@link #build()}, whose exceptions name the property at fault. The clock, the table
-   * names, {@link #createSchema}, the connections and the query timeout are the SQL stores' shared
-   * settings ({@link PooledStoreBuilder}). The URL is a PostgreSQL JDBC URL ({@code
-   * jdbc:postgresql://host:5432/db?user=...}). Behind a transaction-pooling PgBouncer before 1.21,
-   * configure your own DataSource with {@code prepareThreshold=0} (or use {@link
-   * #pgBouncerBefore121} on a pool the store builds). pgjdbc counts the pool's validation timeout
-   * in whole seconds, so a borrow's validation waits up to 1 s.
+   * names, {@link #createSchema}, the connections, the query timeout and {@link #serverTime} are
+   * the SQL stores' shared settings ({@link PooledStoreBuilder}); PostgreSQL's time is {@code
+   * clock_timestamp()}, read in the locking {@code SELECT} after the row lock is held. The URL is a
+   * PostgreSQL JDBC URL ({@code jdbc:postgresql://host:5432/db?user=...}). Behind a
+   * transaction-pooling PgBouncer before 1.21, configure your own DataSource with {@code
+   * prepareThreshold=0} (or use {@link #pgBouncerBefore121} on a pool the store builds). pgjdbc
+   * counts the pool's validation timeout in whole seconds, so a borrow's validation waits up to 1
+   * s.
    */
   public static final class Builder extends PooledStoreBuilder<Builder> {
 
     private String schema;
     private boolean singleStatementFastPath = true;
     private boolean pgBouncerBefore121;
-    private boolean serverTime;
 
     private Builder() {
       super(false);
@@ -202,22 +203,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * Whether lease arithmetic takes {@code now} from the PostgreSQL server ({@code
-     * clock_timestamp()}, read in each transaction's locking statement after the row lock is held:
-     * no extra round trip) instead of {@link #clock}: a host whose clock is wrong can then neither
-     * take over a live order nor keep a dead one. The state machine still decides; only where
-     * {@code now} comes from changes. Calls then use the locking transactions only (the fast path's
-     * single statements take {@code now} from the client), so {@link #singleStatementFastPath} is
-     * ignored. Default false (the clock).
-     *
-     * @return this builder
-     */
-    public Builder serverTime(boolean serverTime) {
-      this.serverTime = serverTime;
-      return this;
-    }
-
-    /**
      * Checks every property, builds the pool if the store owns one, checks the schema version and
      * brings it up to date if asked to ({@link #createSchema}).
      *
@@ -233,6 +218,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
         Validate.identifier("schema", schema);
       }
       Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
+      boolean serverTime = takesServerTime();
       PostgresStorage storage = new PostgresStorage(connections("postgres"), sql, serverTime);
       try {
         storage.checkSchemaAtStart(createsSchema(), schema != null);

@@ -1,7 +1,6 @@
 package org.fencekit.store.postgres;
 
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
@@ -109,7 +108,7 @@ final class PostgresStorage extends JdbcStorage {
 
   @Override
   protected JdbcLockedOrder lockedOrder(Tx tx, String sessionId) {
-    return new PostgresLockedOrder(tx, sessionId);
+    return new StepOrder(tx, sessionId, sql.forSteps(serverTime));
   }
 
   /**
@@ -318,37 +317,5 @@ final class PostgresStorage extends JdbcStorage {
       return "the server is a read-only standby: point the store at the primary";
     }
     return "see the cause for the driver's exception";
-  }
-
-  /** One order inside a locking transaction: its row is locked by the first read. */
-  private final class PostgresLockedOrder extends StepOrder {
-
-    private Instant serverNow;
-
-    PostgresLockedOrder(Tx tx, String sessionId) {
-      super(tx, sessionId, sql.forSteps(serverTime));
-    }
-
-    @Override
-    protected OrderRecord readCurrent(PreparedStatement statement) throws SQLException {
-      if (!serverTime) {
-        return super.readCurrent(statement);
-      }
-      try (ResultSet rows = statement.executeQuery()) {
-        if (!rows.next()) {
-          throw new SQLException("lock-order-server-time.sql returned no row", "XX000");
-        }
-        serverNow = Instant.ofEpochMilli(rows.getLong("server_now_ms"));
-        return rows.getString(1) == null ? null : OrderRows.order(rows);
-      }
-    }
-
-    @Override
-    public Optional<Instant> now() {
-      if (serverTime) {
-        current(); // the time comes with the locking read
-      }
-      return Optional.ofNullable(serverNow);
-    }
   }
 }

@@ -80,8 +80,8 @@ record Sql(
    * also reads the server's clock.
    */
   JdbcLockedOrder.Statements forSteps(boolean serverTime) {
-    return new JdbcLockedOrder.Statements(
-        serverTime ? lockOrderServerTime : lockOrder, insertOrder, updateOrder, insertOrphan);
+    return new JdbcLockedOrder.Statements(lockOrder, insertOrder, updateOrder, insertOrphan)
+        .withServerTime(serverTime, lockOrderServerTime);
   }
 
   private static String quote(String identifier) {

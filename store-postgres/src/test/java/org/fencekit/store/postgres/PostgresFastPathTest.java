@@ -571,7 +571,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         lock.executeQuery().close();
       }
       Future<WriteResult> complete = executor.submit(() -> store.complete(sid, claimId, ITEM));
-      PostgresOrderStoreTest.awaitLockWait("%SET status = 'PROVISIONED'%");
+      // this schema's statement only: other test classes (another fork) complete orders too
+      PostgresOrderStoreTest.awaitLockWait(
+          "%\"" + schema.name() + "\".\"fencekit_orders\" AS o%SET status = 'PROVISIONED'%");
       try (PreparedStatement touch =
           other.prepareStatement(
               "UPDATE " + orders + " SET updated_at = updated_at WHERE session_id = ?")) {
