@@ -15,7 +15,7 @@ public class FencekitProperties {
   /**
    * Where orders live, as the webhook server's FENCEKIT_STORE and the admin command's --store take
    * it: sqlite:orders.db, jdbc:postgresql://host/db?user=..., jdbc:mysql://host/db?user=...,
-   * redis://host:6379 or redis-cluster://host:7001,host:7002. Unset: the store is kept over the
+   * redis://host:6379 or redis-cluster:host:7001,host:7002. Unset: the store is kept over the
    * application's PostgreSQL DataSource.
    */
   private String store;
