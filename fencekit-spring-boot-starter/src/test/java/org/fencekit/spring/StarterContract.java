@@ -17,13 +17,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.server.FakeStripe;
+import org.fencekit.server.Race;
 import org.fencekit.server.StripeDeliveries;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
@@ -172,29 +171,14 @@ abstract class StarterContract {
         STRIPE.session(order, "paid");
         CheckoutEvent event =
             CheckoutEvent.completed(unique("evt_race"), PaymentStatus.PAID, order);
-        CountDownLatch go = new CountDownLatch(1);
-        boolean landingFirst = round % 2 == 0;
-        Future<HttpResponse<String>> landing =
-            both.submit(
-                () -> {
-                  go.await();
-                  if (!landingFirst) {
-                    Thread.sleep(2); // lets the other request start first
-                  }
-                  return land(sessionId);
-                });
-        Future<HttpResponse<String>> webhook =
-            both.submit(
-                () -> {
-                  go.await();
-                  if (landingFirst) {
-                    Thread.sleep(2);
-                  }
-                  return deliveries().deliver("/stripe/webhook", event);
-                });
-        go.countDown();
-        HttpResponse<String> shown = landing.get();
-        HttpResponse<String> answered = webhook.get();
+        Race.Answers<HttpResponse<String>, HttpResponse<String>> race =
+            Race.run(
+                both,
+                round % 2 == 0,
+                () -> land(sessionId),
+                () -> deliveries().deliver("/stripe/webhook", event));
+        HttpResponse<String> shown = race.a();
+        HttpResponse<String> answered = race.b();
         String state = json(shown).get("state").getAsString();
         assertTrue(
             List.of("fulfilled", "processing").contains(state),

@@ -21,10 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.fulfilment.Provider;
@@ -216,30 +214,16 @@ class SuccessPageTest {
         String eventId = "evt_race" + round;
         OrderSnapshot order = order(sessionId);
         stripeApi.session(order, "paid");
-        CountDownLatch go = new CountDownLatch(1);
-        boolean landingFirst = round % 2 == 0;
-        Future<HttpResponse<String>> landing =
-            both.submit(
-                () -> {
-                  go.await();
-                  if (!landingFirst) {
-                    Thread.sleep(2);
-                  }
-                  return land(sessionId);
-                });
-        Future<HttpResponse<String>> webhook =
-            both.submit(
-                () -> {
-                  go.await();
-                  if (landingFirst) {
-                    Thread.sleep(2);
-                  }
-                  return deliveries.deliver(
-                      CheckoutEvent.completed(eventId, PaymentStatus.PAID, order));
-                });
-        go.countDown();
-        HttpResponse<String> shown = landing.get();
-        HttpResponse<String> answered = webhook.get();
+        Race.Answers<HttpResponse<String>, HttpResponse<String>> race =
+            Race.run(
+                both,
+                round % 2 == 0,
+                () -> land(sessionId),
+                () ->
+                    deliveries.deliver(
+                        CheckoutEvent.completed(eventId, PaymentStatus.PAID, order)));
+        HttpResponse<String> shown = race.a();
+        HttpResponse<String> answered = race.b();
         assertTrue(
             List.of("fulfilled", "processing").contains(state(shown)),
             "round " + round + ": " + shown.body());
