@@ -17,7 +17,7 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * The floor is a correct fenced compare-and-set, and {@link ScriptTime} measures it beside the
  * Redis store on a Redis node of this test's own. Briefly by default; the measurement of record is
- * this test with {@code -Dfencekit.scriptTime.orders=20000 -Dfencekit.scriptTime.rounds=8} (its
+ * this test with {@code -Dfencekit.scriptTime.orders=2000 -Dfencekit.scriptTime.rounds=40} (its
  * table goes to standard output).
  */
 class ScriptTimeTest {
