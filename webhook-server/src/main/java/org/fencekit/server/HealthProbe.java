@@ -27,7 +27,6 @@ public final class HealthProbe implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(HealthProbe.class);
 
-  /** The probe's outcome: ok or not, and its one-line JSON. */
   /**
    * The probe's outcome.
    *
