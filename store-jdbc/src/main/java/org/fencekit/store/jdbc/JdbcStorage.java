@@ -3,6 +3,9 @@ package org.fencekit.store.jdbc;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -162,13 +165,14 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
   /**
    * Checks the schema at build. A store that may not create its schema and cannot reach the server
    * yet is built all the same: its first call checks instead, so it starts working when the server
-   * comes back.
+   * comes back. A check that fails closes this storage (and the pool it built) before it throws.
    */
   public void checkSchemaAtStart(boolean create, boolean namespace) {
     try {
       prepareSchema(create, namespace);
-    } catch (StoreUnavailableException e) {
-      if (create) {
+    } catch (RuntimeException e) {
+      if (create || !(e instanceof StoreUnavailableException)) {
+        close();
         throw e;
       }
     }
@@ -439,6 +443,16 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
   /** The SQLState, or "" when the driver or the pool gave none. */
   protected static String state(SQLException e) {
     return e.getSQLState() == null ? "" : e.getSQLState();
+  }
+
+  /**
+   * Whether the driver or the pool typed the failure as a lost or unusable connection (transient,
+   * non-transient or recoverable): a statement it hit may have committed.
+   */
+  protected static boolean connectionFailure(SQLException e) {
+    return e instanceof SQLTransientConnectionException
+        || e instanceof SQLNonTransientConnectionException
+        || e instanceof SQLRecoverableException;
   }
 
   /** The failure as the store reports it, its message masked, with the dialect's remedy. */

@@ -183,12 +183,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
       Sql sql = Sql.forTables(tables.orders(), tables.orphans());
       boolean serverTime = takesServerTime();
       MysqlStorage storage = new MysqlStorage(connections(MysqlStorage.BACKEND), sql, serverTime);
-      try {
-        storage.checkSchemaAtStart(createsSchema(), false);
-      } catch (RuntimeException e) {
-        storage.close();
-        throw e;
-      }
+      storage.checkSchemaAtStart(createsSchema(), false);
       boolean fast = singleStatementFastPath && !serverTime;
       String description =
           String.join(

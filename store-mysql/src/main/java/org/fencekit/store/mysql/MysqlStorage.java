@@ -3,10 +3,7 @@ package org.fencekit.store.mysql;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -218,9 +215,7 @@ final class MysqlStorage extends JdbcStorage {
         && code < 2000
         && !CONNECTION_LOST.contains(code)
         && !state(e).startsWith("08")
-        && !(e instanceof SQLTransientConnectionException)
-        && !(e instanceof SQLNonTransientConnectionException)
-        && !(e instanceof SQLRecoverableException);
+        && !connectionFailure(e);
   }
 
   @Override
@@ -236,9 +231,7 @@ final class MysqlStorage extends JdbcStorage {
     if (state(e).startsWith("08")
         || CONNECTION_LOST.contains(code)
         || code == 1040
-        || e instanceof SQLTransientConnectionException
-        || e instanceof SQLNonTransientConnectionException
-        || e instanceof SQLRecoverableException) {
+        || connectionFailure(e)) {
       return "check that MySQL is up and reachable at "
           + target()
           + ", and that the pool has connections to spare for the callers waiting";

@@ -170,6 +170,39 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
   }
 
   @Test
+  @DisplayName("a refused build closes the pool it built: no connection of it stays open")
+  void refusedBuildClosesItsPool() throws Exception {
+    String url = ownDatabase("refused");
+    String name = database.name() + "_refused";
+    store(at(url)).close();
+    TestMysql.execute(
+        url, "INSERT INTO fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+    for (boolean create : new boolean[] {true, false}) {
+      assertThrows(IllegalStateException.class, at(url).createSchema(create)::build);
+    }
+    long deadline = System.nanoTime() + 10_000_000_000L; // the server ends a closed session soon
+    int open;
+    do {
+      try (Connection connection = TestMysql.connect(database.jdbcUrl());
+          PreparedStatement query =
+              connection.prepareStatement(
+                  "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = ?")) {
+        query.setString(1, name);
+        try (ResultSet rows = query.executeQuery()) {
+          rows.next();
+          open = rows.getInt(1);
+        }
+      }
+    } while (open > 0 && System.nanoTime() < deadline && pause());
+    assertEquals(0, open, "connections of the refused builds' pools still open");
+  }
+
+  private static boolean pause() throws InterruptedException {
+    Thread.sleep(50);
+    return true;
+  }
+
+  @Test
   @DisplayName(
       "stores starting at once on a first-release database upgrade it once, all of them working")
   void concurrentStartsUpgradeOnce() throws Exception {

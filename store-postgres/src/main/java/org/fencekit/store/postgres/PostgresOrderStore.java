@@ -220,12 +220,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
       boolean serverTime = takesServerTime();
       PostgresStorage storage = new PostgresStorage(connections("postgres"), sql, serverTime);
-      try {
-        storage.checkSchemaAtStart(createsSchema(), schema != null);
-      } catch (RuntimeException e) {
-        storage.close();
-        throw e;
-      }
+      storage.checkSchemaAtStart(createsSchema(), schema != null);
       StringJoiner description = new StringJoiner(", ");
       description.add(storage.target());
       String prefix = schema == null ? "" : schema + ".";

@@ -2,9 +2,6 @@ package org.fencekit.store.postgres;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
@@ -263,9 +260,7 @@ final class PostgresStorage extends JdbcStorage {
     return !state.isEmpty()
         && !state.startsWith("08")
         && !state.startsWith("57P")
-        && !(e instanceof SQLTransientConnectionException)
-        && !(e instanceof SQLNonTransientConnectionException)
-        && !(e instanceof SQLRecoverableException);
+        && !connectionFailure(e);
   }
 
   @Override
@@ -287,9 +282,7 @@ final class PostgresStorage extends JdbcStorage {
         || state.equals("57P01")
         || state.equals("57P02")
         || state.equals("57P03")
-        || e instanceof SQLTransientConnectionException
-        || e instanceof SQLNonTransientConnectionException
-        || e instanceof SQLRecoverableException) {
+        || connectionFailure(e)) {
       return "check that PostgreSQL is up and reachable at "
           + target()
           + ", and that the pool has connections to spare for the callers waiting";

@@ -127,6 +127,42 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
   }
 
   @Test
+  @DisplayName("a refused build closes the pool it built: no connection of it stays open")
+  void refusedBuildClosesItsPool() throws Exception {
+    String own = ownSchema("refused");
+    store(pooled().schema(own)).close();
+    TestPostgres.execute(
+        "INSERT INTO " + own + ".fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+    String application = own.replace('_', '-');
+    String url = TestPostgres.jdbcUrl();
+    url += (url.contains("?") ? "&" : "?") + "ApplicationName=" + application;
+    for (boolean create : new boolean[] {true, false}) {
+      PostgresOrderStore.Builder builder = pooled().jdbcUrl(url).schema(own).createSchema(create);
+      assertThrows(IllegalStateException.class, builder::build);
+    }
+    long deadline = System.nanoTime() + 10_000_000_000L; // the server ends a closed backend soon
+    int open;
+    do {
+      try (Connection connection = TestPostgres.connect();
+          PreparedStatement query =
+              connection.prepareStatement(
+                  "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
+        query.setString(1, application);
+        try (ResultSet rows = query.executeQuery()) {
+          rows.next();
+          open = rows.getInt(1);
+        }
+      }
+    } while (open > 0 && System.nanoTime() < deadline && pause());
+    assertEquals(0, open, "connections of the refused builds' pools still open");
+  }
+
+  private static boolean pause() throws InterruptedException {
+    Thread.sleep(50);
+    return true;
+  }
+
+  @Test
   @DisplayName(
       "stores starting at once on a first-release schema upgrade it once, all of them working")
   void concurrentStartsUpgradeOnce() throws Exception {
