@@ -63,14 +63,6 @@ public class BackendState {
   /** Closes the store and drops its namespace: its SQLite files, its schema or its keys. */
   @TearDown(Level.Trial)
   public void close() {
-    try {
-      if (store != null) {
-        store.close();
-      }
-    } finally {
-      if (namespace != null) {
-        namespace.drop(backend.server(), Server.environment());
-      }
-    }
+    Namespace.closeThenDrop(store, namespace, backend.server());
   }
 }

@@ -3,7 +3,6 @@ package org.fencekit.bench;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.WriteResult;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -57,22 +56,6 @@ public class ClaimCompleteBenchmark {
   /** Claims a fresh order and completes it; fails the run if either is refused. */
   @Benchmark
   public WriteResult claimComplete(BackendState backend, Cursor cursor) {
-    return once(backend, cursor);
-  }
-
-  /** The benchmark's one operation, for {@link PairedBenchmark} too. */
-  static WriteResult once(BackendState backend, Cursor cursor) {
-    String sessionId = cursor.nextSessionId();
-    ClaimResult claim = backend.store.claim(Orders.snapshot(sessionId), LEASE);
-    if (!(claim instanceof ClaimResult.Claimed)) {
-      throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + claim);
-    }
-    WriteResult write =
-        backend.store.complete(sessionId, ((ClaimResult.Claimed) claim).claimId(), Orders.ITEM);
-    if (!(write instanceof WriteResult.Written)) {
-      throw new IllegalStateException(
-          "the owner's complete of " + sessionId + " was refused: " + write);
-    }
-    return write;
+    return Orders.claimComplete(backend.store, cursor.nextSessionId());
   }
 }

@@ -292,11 +292,9 @@ final class Comparison {
             started,
             Machine.describe(),
             loadBefore + " before, " + loadAfter + " after");
-    List<RunResult> all = new ArrayList<>();
-    jobs.forEach(job -> all.addAll(job.results));
     ResultFormatFactory.getInstance(
             ResultFormatType.JSON, outDir.resolve("results.json").toString())
-        .writeOut(all);
+        .writeOut(jobs.stream().flatMap(job -> job.results.stream()).toList());
     String heap =
         "Memory store heap per provisioned order (after a full GC): "
             + HeapPerOrder.measure(20_000)

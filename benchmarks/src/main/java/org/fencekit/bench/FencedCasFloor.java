@@ -1,6 +1,5 @@
 package org.fencekit.bench;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import org.fencekit.store.ClaimId;
@@ -43,10 +42,12 @@ final class FencedCasFloor {
                 claimSha,
                 List.of(order(sessionId)),
                 List.of(Long.toString(now), Long.toString(now + leaseMillis), nonce));
-    String outcome = text(reply.get(0));
+    String outcome = RawRedis.text(reply.get(0));
     return new Claim(
         outcome,
-        "claimed".equals(outcome) ? new ClaimId(Long.parseLong(text(reply.get(1))), nonce) : null);
+        "claimed".equals(outcome)
+            ? new ClaimId(Long.parseLong(RawRedis.text(reply.get(1))), nonce)
+            : null);
   }
 
   /**
@@ -65,7 +66,7 @@ final class FencedCasFloor {
                     itemId,
                     payload,
                     Long.toString(now)));
-    return text(reply.get(0));
+    return RawRedis.text(reply.get(0));
   }
 
   /** The members of the order's orphan set. */
@@ -75,11 +76,5 @@ final class FencedCasFloor {
 
   private String order(String sessionId) {
     return keyPrefix + "{" + sessionId + "}";
-  }
-
-  private static String text(Object reply) {
-    return reply instanceof byte[] bytes
-        ? new String(bytes, StandardCharsets.UTF_8)
-        : String.valueOf(reply);
   }
 }

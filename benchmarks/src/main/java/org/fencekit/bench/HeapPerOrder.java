@@ -2,9 +2,6 @@ package org.fencekit.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.time.Duration;
-import org.fencekit.store.ClaimId;
-import org.fencekit.store.ClaimResult;
 import org.fencekit.store.memory.MemoryOrderStore;
 
 /**
@@ -23,10 +20,7 @@ final class HeapPerOrder {
     long before = usedAfterGc(memory);
     MemoryOrderStore store = new MemoryOrderStore();
     for (int i = 0; i < orders; i++) {
-      String sessionId = prefix + i;
-      ClaimResult claim = store.claim(Orders.snapshot(sessionId), Duration.ofMinutes(2));
-      ClaimId claimId = ((ClaimResult.Claimed) claim).claimId();
-      store.complete(sessionId, claimId, Orders.ITEM);
+      Orders.claimComplete(store, prefix + i);
     }
     long after = usedAfterGc(memory);
     if (store.get(prefix + (orders - 1)).isEmpty()) {

@@ -1,9 +1,8 @@
 package org.fencekit.bench;
 
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
 import org.fencekit.store.WriteResult;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
@@ -40,30 +39,12 @@ public final class HotLock {
   /** The one order every thread fights over; a fresh one after each complete. */
   @State(Scope.Benchmark)
   public static class HotOrder {
-    private final AtomicReference<OrderSnapshot> current = new AtomicReference<>();
-    private final AtomicLong generation = new AtomicLong();
-    private String prefix;
+    HotSlots order;
 
     /** Creates the first order's snapshot (its first claim creates the order). */
     @Setup(Level.Trial)
     public void create(BackendState backend) {
-      prefix = backend.runPrefix + "hotlock_";
-      current.set(fresh());
-    }
-
-    private OrderSnapshot fresh() {
-      return Orders.snapshot(prefix + generation.getAndIncrement());
-    }
-
-    OrderSnapshot current() {
-      return current.get();
-    }
-
-    /** Puts a fresh order in place of {@code done}, unless another thread did already. */
-    void replace(OrderSnapshot done) {
-      if (current.get() == done) {
-        current.compareAndSet(done, fresh());
-      }
+      order = new HotSlots(backend.runPrefix + "hotlock_", 1);
     }
   }
 
@@ -99,34 +80,31 @@ public final class HotLock {
   }
 
   /**
-   * One claim won: claims of the hot order until one is granted (each refusal counted in {@link
-   * Wins#lost}), then the winner's settle.
+   * One claim won on {@code store}: claims of the order in {@code hot}'s one slot until one is
+   * granted (each refusal counted in {@link Wins#lost}), then the winner's settle.
    *
    * @throws IllegalStateException if the winner's settle is refused (nobody can take over a lease
    *     this long, so that would be a bug)
    */
-  static WriteResult claimWon(BackendState backend, HotOrder hot, Wins wins) {
+  static WriteResult claimWon(OrderStore store, HotSlots hot, Wins wins) {
     while (true) {
-      OrderSnapshot order = hot.current();
-      ClaimResult claim = backend.store.claim(order, ClaimCompleteBenchmark.LEASE);
+      OrderSnapshot order = hot.at(0);
+      ClaimResult claim = store.claim(order, ClaimCompleteBenchmark.LEASE);
       if (claim instanceof ClaimResult.Claimed won) {
         boolean complete = ++wins.streak % HotOrderBenchmark.COMPLETE_EVERY == 0;
-        WriteResult settle =
-            complete
-                ? backend.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
-                : backend.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
+        WriteResult settle = Orders.settle(store, order.sessionId(), won.claimId(), complete);
         if (!(settle instanceof WriteResult.Written)) {
           throw new IllegalStateException(
               "the winner's settle of hot order " + order.sessionId() + " was refused: " + settle);
         }
         if (complete) {
-          hot.replace(order);
+          hot.replace(0, order);
         }
         return settle;
       }
       wins.lost++;
       if (claim instanceof ClaimResult.Provisioned) {
-        hot.replace(order);
+        hot.replace(0, order);
       }
     }
   }

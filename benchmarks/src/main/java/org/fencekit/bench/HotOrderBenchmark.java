@@ -3,8 +3,6 @@ package org.fencekit.bench;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.WriteResult;
@@ -62,39 +60,18 @@ public class HotOrderBenchmark {
     @Param({"20"})
     public long leaseMillis;
 
-    private AtomicReferenceArray<OrderSnapshot> slots;
-    private final AtomicLong generation = new AtomicLong();
-    private String prefix;
+    HotSlots slots;
     Duration lease;
 
     /** Creates the K orders' snapshots (the first claim creates the orders themselves). */
     @Setup(Level.Trial)
     public void create(BackendState backend) {
-      prefix = backend.runPrefix + "hot_";
+      slots = new HotSlots(backend.runPrefix + "hot_", orders);
       lease = Duration.ofMillis(leaseMillis);
-      slots = new AtomicReferenceArray<>(orders);
-      for (int i = 0; i < orders; i++) {
-        slots.set(i, fresh());
-      }
-    }
-
-    private OrderSnapshot fresh() {
-      return Orders.snapshot(prefix + generation.getAndIncrement());
     }
 
     int pick() {
       return orders == 1 ? 0 : ThreadLocalRandom.current().nextInt(orders);
-    }
-
-    OrderSnapshot at(int slot) {
-      return slots.get(slot);
-    }
-
-    /** Puts a fresh order in the slot of {@code done}, unless another thread did already. */
-    void replace(int slot, OrderSnapshot done) {
-      if (slots.get(slot) == done) {
-        slots.compareAndSet(slot, done, fresh());
-      }
     }
   }
 
@@ -134,19 +111,16 @@ public class HotOrderBenchmark {
   @Benchmark
   public Object claimAndSettle(BackendState backend, HotOrders hot, Outcomes outcomes) {
     int slot = hot.pick();
-    OrderSnapshot order = hot.at(slot);
+    OrderSnapshot order = hot.slots.at(slot);
     ClaimResult claim = backend.store.claim(order, hot.lease);
     if (claim instanceof ClaimResult.Claimed won) {
       outcomes.claimed++;
       boolean complete = ++outcomes.wins % COMPLETE_EVERY == 0;
-      WriteResult settle =
-          complete
-              ? backend.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
-              : backend.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
+      WriteResult settle = Orders.settle(backend.store, order.sessionId(), won.claimId(), complete);
       if (settle instanceof WriteResult.Written) {
         outcomes.written++;
         if (complete) {
-          hot.replace(slot, order);
+          hot.slots.replace(slot, order);
         }
       } else {
         outcomes.superseded++;
@@ -157,7 +131,7 @@ public class HotOrderBenchmark {
       outcomes.inFlight++;
     } else {
       outcomes.provisioned++;
-      hot.replace(slot, order);
+      hot.slots.replace(slot, order);
     }
     return claim;
   }

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -269,9 +270,7 @@ public final class Main implements Callable<Integer> {
    */
   static Path resultsRoot() {
     try {
-      Path code =
-          Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-              .toAbsolutePath();
+      Path code = codeSource();
       Path folder = code.getParent();
       while (folder != null && !folder.getFileName().toString().equals("target")) {
         folder = folder.getParent();
@@ -305,11 +304,16 @@ public final class Main implements Callable<Integer> {
   /** Whether {@code jar} is the file this class was loaded from. */
   private static boolean isThisJar(Path jar) {
     try {
-      Path code = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return java.nio.file.Files.isSameFile(code, jar);
+      return Files.isSameFile(codeSource(), jar);
     } catch (URISyntaxException | IOException | RuntimeException e) {
       return false;
     }
+  }
+
+  /** The jar, or the classes folder, this class was loaded from. */
+  private static Path codeSource() throws URISyntaxException {
+    return Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        .toAbsolutePath();
   }
 
   /** Which server variables were set: names only. */

@@ -159,10 +159,27 @@ record Namespace(String run, String id) {
     } else if (server == Server.MYSQL) {
       SqlNamespace.DATABASE.drop(server.lookup(env).orElseThrow(), List.of(database()));
     } else if (server != null) {
-      for (Jedis node : redisNodes(server, env)) {
-        try (node) {
-          unlinkKeys(node, keyPrefix() + "*");
-        }
+      unlinkKeys(server, env, keyPrefix() + "*");
+    }
+  }
+
+  /**
+   * Closes {@code opened}, what a benchmark's setup opened in {@code namespace}, then drops the
+   * namespace on {@code server} (null for an embedded store) even if the close failed. Either may
+   * be null: the setup failed before it.
+   */
+  static void closeThenDrop(AutoCloseable opened, Namespace namespace, Server server) {
+    try {
+      if (opened != null) {
+        opened.close();
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) { // the stores, drivers and libraries throw none
+      throw new IllegalStateException("could not close " + opened + ": " + e.getMessage(), e);
+    } finally {
+      if (namespace != null) {
+        namespace.drop(server, Server.environment());
       }
     }
   }
@@ -186,11 +203,7 @@ record Namespace(String run, String id) {
       }
     }
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
-      for (Jedis node : redisNodes(redis, env)) {
-        try (node) {
-          unlinkKeys(node, "fencekit-bench-" + run + "-*");
-        }
-      }
+      unlinkKeys(redis, env, "fencekit-bench-" + run + "-*");
     }
   }
 
@@ -289,9 +302,14 @@ record Namespace(String run, String id) {
     return nodes;
   }
 
-  private static void unlinkKeys(Jedis node, String pattern) {
-    for (String key : scan(node, pattern)) {
-      node.unlink(key); // one key at a time: on a cluster node, keys of one page span slots
+  /** Unlinks the keys matching {@code pattern} on the node or every master of {@code redis}. */
+  private static void unlinkKeys(Server redis, Map<String, String> env, String pattern) {
+    for (Jedis node : redisNodes(redis, env)) {
+      try (node) {
+        for (String key : scan(node, pattern)) {
+          node.unlink(key); // one key at a time: on a cluster node, keys of one page span slots
+        }
+      }
     }
   }
 

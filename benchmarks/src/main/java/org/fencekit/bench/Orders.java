@@ -1,8 +1,12 @@
 package org.fencekit.bench;
 
 import java.util.UUID;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.WriteResult;
 
 /**
  * The orders the benchmarks create: session ids unique to one run (so runs against a shared server
@@ -26,5 +30,32 @@ final class Orders {
   /** The order a Checkout session for one eSIM would create. */
   static OrderSnapshot snapshot(String sessionId) {
     return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "customer@example.com", 1999, "usd");
+  }
+
+  /**
+   * Claims the fresh order {@code sessionId} on {@code store} with {@link
+   * ClaimCompleteBenchmark#LEASE} and completes it with {@link #ITEM}: the happy path of a webhook
+   * handler, the one operation of {@link ClaimCompleteBenchmark}.
+   *
+   * @throws IllegalStateException if the claim or the complete was refused
+   */
+  static WriteResult claimComplete(OrderStore store, String sessionId) {
+    ClaimResult claim = store.claim(snapshot(sessionId), ClaimCompleteBenchmark.LEASE);
+    if (!(claim instanceof ClaimResult.Claimed claimed)) {
+      throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + claim);
+    }
+    WriteResult write = store.complete(sessionId, claimed.claimId(), ITEM);
+    if (!(write instanceof WriteResult.Written)) {
+      throw new IllegalStateException(
+          "the owner's complete of " + sessionId + " was refused: " + write);
+    }
+    return write;
+  }
+
+  /** A winner's settle of {@code sessionId}: a complete with {@link #ITEM}, or a fail. */
+  static WriteResult settle(OrderStore store, String sessionId, ClaimId claimId, boolean complete) {
+    return complete
+        ? store.complete(sessionId, claimId, ITEM)
+        : store.fail(sessionId, claimId, ERROR);
   }
 }

@@ -81,7 +81,7 @@ public class PairedBenchmark {
       ClaimCompleteBenchmark.Cursor cursor,
       RawBaselineBenchmark.Session raw) {
     if (side.a) {
-      return ClaimCompleteBenchmark.once(backend, cursor);
+      return Orders.claimComplete(backend.store, cursor.nextSessionId());
     }
     raw.claimComplete();
     return raw;
@@ -95,7 +95,7 @@ public class PairedBenchmark {
       ClaimCompleteBenchmark.Cursor cursor,
       PeerLockBenchmark.Holder peer) {
     if (side.a) {
-      return ClaimCompleteBenchmark.once(backend, cursor);
+      return Orders.claimComplete(backend.store, cursor.nextSessionId());
     }
     peer.session.lockUnlock();
     return peer;
@@ -110,7 +110,7 @@ public class PairedBenchmark {
       HotLock.Wins wins,
       HotLock.Contender lock) {
     if (side.a) {
-      return HotLock.claimWon(backend, hot, wins);
+      return HotLock.claimWon(backend.store, hot.order, wins);
     }
     HotLock.lockWon(lock, wins);
     return wins;

@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +27,7 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * The lock libraries people use today, measured beside the stores on the same servers: a lock and
  * an unlock per operation, each thread on a lock of its own, against a store's claim and complete
- * of a fresh order. {@link #stores()} says which stores each is the peer of.
+ * of a fresh order. {@link #of} says which peers a store has.
  */
 public enum Peer implements Labelled {
 
@@ -70,11 +71,6 @@ public enum Peer implements Labelled {
     this.stores = stores;
   }
 
-  /** The stores this library is the peer of. */
-  List<StoreType> stores() {
-    return stores;
-  }
-
   /** The server it runs on. */
   Server server() {
     return server;
@@ -82,7 +78,7 @@ public enum Peer implements Labelled {
 
   /** The peers of {@code store}, in table order; none for the embedded stores. */
   static List<Peer> of(StoreType store) {
-    return java.util.Arrays.stream(values()).filter(p -> p.stores.contains(store)).toList();
+    return Arrays.stream(values()).filter(p -> p.stores.contains(store)).toList();
   }
 
   /**
@@ -97,25 +93,18 @@ public enum Peer implements Labelled {
 
   /** What it does per operation, for the report. */
   String description() {
-    switch (this) {
-      case SHEDLOCK_JDBC:
-      case SHEDLOCK_JDBC_MYSQL:
-        return "ShedLock JdbcLockProvider: lock (UPDATE ... WHERE lock_until <= now) and unlock"
-            + " (UPDATE lock_until), each an auto-commit statement, over HikariCP at its defaults"
-            + " with one connection per thread and the driver at its defaults";
-      case SHEDLOCK_REDIS:
-      case SHEDLOCK_REDIS_CLUSTER:
-        return "ShedLock JedisLockProvider: SET NX PX to lock, DEL to unlock, on a Jedis client"
-            + " pooled as the store's (32 connections)";
-      default:
-        return "Redisson RFencedLock at Redisson's defaults: lockAndGetToken(lease) then unlock,"
-            + " two Lua scripts";
-    }
-  }
-
-  /** Whether its server is configured in {@code env}. */
-  boolean available(Map<String, String> env) {
-    return server.lookup(env).isPresent();
+    return switch (this) {
+      case SHEDLOCK_JDBC, SHEDLOCK_JDBC_MYSQL ->
+          "ShedLock JdbcLockProvider: lock (UPDATE ... WHERE lock_until <= now) and unlock"
+              + " (UPDATE lock_until), each an auto-commit statement, over HikariCP at its defaults"
+              + " with one connection per thread and the driver at its defaults";
+      case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER ->
+          "ShedLock JedisLockProvider: SET NX PX to lock, DEL to unlock, on a Jedis client"
+              + " pooled as the store's (32 connections)";
+      case REDISSON_FENCED, REDISSON_FENCED_CLUSTER ->
+          "Redisson RFencedLock at Redisson's defaults: lockAndGetToken(lease) then unlock,"
+              + " two Lua scripts";
+    };
   }
 
   /**
@@ -128,63 +117,60 @@ public enum Peer implements Labelled {
             .lookup(env)
             .orElseThrow(
                 () ->
-                    new IllegalStateException(label() + ": " + server.variable() + " is not set"));
-    switch (this) {
-      case SHEDLOCK_JDBC:
-        return shedlockJdbc(setting, namespace, threads);
-      case SHEDLOCK_JDBC_MYSQL:
-        return shedlockMysql(namespace.mysqlDatabase(setting), threads);
-      case SHEDLOCK_REDIS:
-        return shedlock(RawRedis.nodeClient(setting), namespace);
-      case SHEDLOCK_REDIS_CLUSTER:
-        return shedlock(RawRedis.clusterClient(setting), namespace);
-      case REDISSON_FENCED:
-        return redisson(nodeConfig(setting), namespace);
-      case REDISSON_FENCED_CLUSTER:
-        return redisson(clusterConfig(setting), namespace);
-      default:
-        throw new AssertionError(this);
-    }
+                    new IllegalStateException(
+                        label() + ": left out, " + server.variable() + " is not set"));
+    String schema = namespace.schema();
+    return switch (this) {
+      case SHEDLOCK_JDBC ->
+          shedlockJdbc(
+              setting,
+              threads,
+              schema + ".shedlock",
+              "CREATE SCHEMA IF NOT EXISTS " + schema,
+              "CREATE TABLE IF NOT EXISTS "
+                  + schema
+                  + ".shedlock (name VARCHAR(64) NOT NULL PRIMARY KEY,"
+                  + " lock_until TIMESTAMP NOT NULL, locked_at TIMESTAMP NOT NULL,"
+                  + " locked_by VARCHAR(255) NOT NULL)");
+      case SHEDLOCK_JDBC_MYSQL ->
+          shedlockJdbc(
+              namespace.mysqlDatabase(setting),
+              threads,
+              "shedlock",
+              "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL PRIMARY KEY,"
+                  + " lock_until TIMESTAMP(3) NOT NULL,"
+                  + " locked_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+                  + " locked_by VARCHAR(255) NOT NULL)");
+      case SHEDLOCK_REDIS -> shedlock(RawRedis.nodeClient(setting), namespace);
+      case SHEDLOCK_REDIS_CLUSTER -> shedlock(RawRedis.clusterClient(setting), namespace);
+      case REDISSON_FENCED -> redisson(nodeConfig(setting), namespace);
+      case REDISSON_FENCED_CLUSTER -> redisson(clusterConfig(setting), namespace);
+    };
   }
 
-  private static PeerLock shedlockJdbc(String jdbcUrl, Namespace namespace, int threads) {
-    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
-    String table = namespace.schema() + ".shedlock";
-    try (Connection c = pool.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("CREATE SCHEMA IF NOT EXISTS " + namespace.schema());
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS "
-              + table
-              + " (name VARCHAR(64) NOT NULL PRIMARY KEY, lock_until TIMESTAMP NOT NULL,"
-              + " locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL)");
-    } catch (SQLException e) {
-      pool.close();
-      throw new IllegalStateException("could not create ShedLock's table " + table, e);
-    }
-    return new Shedlock(new JdbcLockProvider(pool, table), pool::close, "lock-");
-  }
-
-  private static PeerLock shedlockMysql(String jdbcUrl, int threads) {
+  /**
+   * ShedLock's JDBC provider on {@code table}, which the statements {@code create} create, over a
+   * {@link PeerDataSource} of {@code threads} connections to {@code jdbcUrl}.
+   */
+  private static PeerLock shedlockJdbc(
+      String jdbcUrl, int threads, String table, String... create) {
     HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
     try (Connection c = pool.getConnection();
         Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS shedlock (name VARCHAR(64) NOT NULL PRIMARY KEY,"
-              + " lock_until TIMESTAMP(3) NOT NULL,"
-              + " locked_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
-              + " locked_by VARCHAR(255) NOT NULL)");
+      for (String statement : create) {
+        s.execute(statement);
+      }
     } catch (SQLException e) {
       pool.close();
       throw new IllegalStateException(
-          "could not create ShedLock's table shedlock in MySQL: " + e.getMessage(), e);
+          "could not create ShedLock's table " + table + ": " + e.getMessage(), e);
     }
-    return new Shedlock(new JdbcLockProvider(pool, "shedlock"), pool::close, "lock-");
+    return new Shedlock(new JdbcLockProvider(pool, table), pool::close);
   }
 
   private static PeerLock shedlock(UnifiedJedis client, Namespace namespace) {
     String environment = namespace.keyPrefix().substring(0, namespace.keyPrefix().length() - 1);
-    return new Shedlock(new JedisLockProvider(client, environment), client::close, "lock-");
+    return new Shedlock(new JedisLockProvider(client, environment), client::close);
   }
 
   private static Config nodeConfig(String url) {
@@ -253,12 +239,11 @@ public enum Peer implements Labelled {
   }
 
   /** A ShedLock provider, each thread locking and unlocking a name of its own. */
-  private record Shedlock(LockProvider provider, Runnable closer, String namePrefix)
-      implements PeerLock {
+  private record Shedlock(LockProvider provider, Runnable closer) implements PeerLock {
 
     @Override
     public Session session(int thread) {
-      String name = namePrefix + thread;
+      String name = "lock-" + thread;
       return () -> {
         SimpleLock lock =
             provider
@@ -270,7 +255,7 @@ public enum Peer implements Labelled {
 
     @Override
     public Attempt hot() {
-      String name = namePrefix + "hot";
+      String name = "lock-hot";
       return () -> {
         Optional<SimpleLock> lock =
             provider.lock(new LockConfiguration(ClockProvider.now(), name, LEASE, Duration.ZERO));

@@ -42,13 +42,12 @@ public class PeerLockBenchmark {
     private Namespace namespace;
     private final AtomicInteger threads = new AtomicInteger();
 
-    /** Opens the library in a fresh namespace, with a connection per thread where it pools. */
+    /**
+     * Opens the library in a fresh namespace, with a connection per thread where it pools; fails
+     * naming its server's variable if that is not set.
+     */
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) {
-      if (!peer.available(Server.environment())) {
-        throw new IllegalStateException(
-            peer.label() + ": left out, " + peer.server().variable() + " is not set");
-      }
       namespace = Namespace.fresh();
       lock = peer.open(namespace, Server.environment(), params.getThreads());
     }
@@ -56,15 +55,7 @@ public class PeerLockBenchmark {
     /** Closes it and drops its namespace. */
     @TearDown(Level.Trial)
     public void close() {
-      try {
-        if (lock != null) {
-          lock.close();
-        }
-      } finally {
-        if (namespace != null) {
-          namespace.drop(peer.server(), Server.environment());
-        }
-      }
+      Namespace.closeThenDrop(lock, namespace, peer.server());
     }
   }
 

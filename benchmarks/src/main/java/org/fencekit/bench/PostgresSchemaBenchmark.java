@@ -9,10 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.fencekit.store.ClaimResult;
-import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.WriteResult;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -81,28 +77,18 @@ public class PostgresSchemaBenchmark {
     final String table;
     final String prefix = Orders.newRunPrefix();
     final AtomicInteger threads = new AtomicInteger();
-    private final AtomicReference<OrderSnapshot> hot = new AtomicReference<>();
-    private final AtomicLong generation = new AtomicLong();
+    final HotSlots hot = new HotSlots(prefix + "hot_", 1);
 
-    Side(String label, String url) {
+    Side(String label) {
       this.label = label;
       store =
           StoreType.POSTGRES_DATASOURCE.open(
               new BenchClock(), namespace, Server.environment(), THREADS);
       table = namespace.schema() + ".fencekit_orders";
-      hot.set(fresh());
-    }
-
-    private OrderSnapshot fresh() {
-      return Orders.snapshot(prefix + "hot_" + generation.getAndIncrement());
     }
 
     void close() {
-      try {
-        store.close();
-      } finally {
-        namespace.drop(Server.POSTGRES, Server.environment());
-      }
+      Namespace.closeThenDrop(store, namespace, Server.POSTGRES);
     }
   }
 
@@ -124,8 +110,8 @@ public class PostgresSchemaBenchmark {
           Server.POSTGRES
               .lookup(Server.environment())
               .orElseThrow(() -> new IllegalStateException(Server.POSTGRES.variable() + " unset"));
-      control = new Side("AS_CREATED", url);
-      changed = new Side(variant.name(), url);
+      control = new Side("AS_CREATED");
+      changed = new Side(variant.name());
       try (Connection c = DriverManager.getConnection(url);
           Statement s = c.createStatement()) {
         for (String statement : variant.statements) {
@@ -173,55 +159,24 @@ public class PostgresSchemaBenchmark {
     }
   }
 
-  /** One thread's fresh session ids and win streak. */
+  /** One thread's fresh session ids and wins on the hot order. */
   @State(Scope.Thread)
   public static class Cursor {
     private String prefix;
     private long next;
-    private long streak;
+    private final HotLock.Wins wins = new HotLock.Wins();
 
-    String next(Side side) {
+    /** Claims a fresh order on {@code side}'s store and completes it. */
+    WriteResult fresh(Side side) {
       if (prefix == null) {
         prefix = side.prefix + side.threads.getAndIncrement() + "_";
       }
-      return prefix + next++;
+      return Orders.claimComplete(side.store, prefix + next++);
     }
-  }
 
-  private static WriteResult fresh(Side side, Cursor cursor) {
-    String sessionId = cursor.next(side);
-    ClaimResult claim = side.store.claim(Orders.snapshot(sessionId), ClaimCompleteBenchmark.LEASE);
-    if (!(claim instanceof ClaimResult.Claimed won)) {
-      throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + claim);
-    }
-    WriteResult write = side.store.complete(sessionId, won.claimId(), Orders.ITEM);
-    if (!(write instanceof WriteResult.Written)) {
-      throw new IllegalStateException("the complete of " + sessionId + " was refused: " + write);
-    }
-    return write;
-  }
-
-  private static WriteResult hot(Side side, Cursor cursor) {
-    while (true) {
-      OrderSnapshot order = side.hot.get();
-      ClaimResult claim = side.store.claim(order, ClaimCompleteBenchmark.LEASE);
-      if (claim instanceof ClaimResult.Claimed won) {
-        boolean complete = ++cursor.streak % HotOrderBenchmark.COMPLETE_EVERY == 0;
-        WriteResult settle =
-            complete
-                ? side.store.complete(order.sessionId(), won.claimId(), Orders.ITEM)
-                : side.store.fail(order.sessionId(), won.claimId(), Orders.ERROR);
-        if (!(settle instanceof WriteResult.Written)) {
-          throw new IllegalStateException("the winner's settle was refused: " + settle);
-        }
-        if (complete) {
-          side.hot.compareAndSet(order, side.fresh());
-        }
-        return settle;
-      }
-      if (claim instanceof ClaimResult.Provisioned) {
-        side.hot.compareAndSet(order, side.fresh());
-      }
+    /** Wins a claim on {@code side}'s hot order and settles it. */
+    WriteResult hot(Side side) {
+      return HotLock.claimWon(side.store, side.hot, wins);
     }
   }
 
@@ -230,7 +185,7 @@ public class PostgresSchemaBenchmark {
   @Group("fresh")
   @GroupThreads(THREADS)
   public WriteResult freshAsCreated(Pair pair, Cursor cursor) {
-    return fresh(pair.control, cursor);
+    return cursor.fresh(pair.control);
   }
 
   /** Claim + complete of a fresh order on the variant. */
@@ -238,7 +193,7 @@ public class PostgresSchemaBenchmark {
   @Group("fresh")
   @GroupThreads(THREADS)
   public WriteResult freshVariant(Pair pair, Cursor cursor) {
-    return fresh(pair.changed, cursor);
+    return cursor.fresh(pair.changed);
   }
 
   /** One claim won on the hot order of the store as created. */
@@ -246,7 +201,7 @@ public class PostgresSchemaBenchmark {
   @Group("hot")
   @GroupThreads(THREADS)
   public WriteResult hotAsCreated(Pair pair, Cursor cursor) {
-    return hot(pair.control, cursor);
+    return cursor.hot(pair.control);
   }
 
   /** One claim won on the hot order of the variant. */
@@ -254,6 +209,6 @@ public class PostgresSchemaBenchmark {
   @Group("hot")
   @GroupThreads(THREADS)
   public WriteResult hotVariant(Pair pair, Cursor cursor) {
-    return hot(pair.changed, cursor);
+    return cursor.hot(pair.changed);
   }
 }

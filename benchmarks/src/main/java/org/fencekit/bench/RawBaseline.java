@@ -1,6 +1,5 @@
 package org.fencekit.bench;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.fencekit.store.sqlite.SqliteOrderStore;
@@ -37,19 +36,15 @@ public enum RawBaseline implements Labelled {
   /** The Redis store's scripts through Jedis EVALSHA, on the cluster. */
   REDIS_CLUSTER_EVALSHA(StoreType.REDIS_CLUSTER);
 
-  private final StoreType store;
   private final List<StoreType> stores;
 
-  RawBaseline(StoreType store, StoreType... others) {
-    this.store = store;
-    List<StoreType> all = new ArrayList<>(List.of(store));
-    all.addAll(List.of(others));
-    this.stores = List.copyOf(all);
+  RawBaseline(StoreType... stores) {
+    this.stores = List.of(stores);
   }
 
   /** The store configuration this is the baseline of (the first, when there are several). */
   StoreType store() {
-    return store;
+    return stores.get(0);
   }
 
   /** Every store configuration this is the baseline of. */
@@ -69,51 +64,40 @@ public enum RawBaseline implements Labelled {
 
   /** Opens the driver, writing only inside {@code namespace}; the caller closes it. */
   RawDriver open(Namespace namespace, Map<String, String> env) {
-    switch (this) {
-      case MEMORY_MAP:
-        return new RawMemory();
-      case SQLITE_JDBC:
-        return RawJdbc.sqlite(SqliteOrderStore.Synchronous.FULL, namespace);
-      case SQLITE_NORMAL_JDBC:
-        return RawJdbc.sqlite(SqliteOrderStore.Synchronous.NORMAL, namespace);
-      case POSTGRES_LOCKING_JDBC:
-        return RawJdbc.postgres(store.setting(env), namespace, false);
-      case POSTGRES_SINGLE_JDBC:
-        return RawJdbc.postgres(store.setting(env), namespace, true);
-      case MYSQL_SINGLE_JDBC:
-        return RawJdbc.mysql(store.setting(env), namespace);
-      case REDIS_EVALSHA:
-        return RawRedis.node(store.setting(env), namespace);
-      case REDIS_CLUSTER_EVALSHA:
-        return RawRedis.cluster(store.setting(env), namespace);
-      default:
-        throw new AssertionError(this);
-    }
+    return switch (this) {
+      case MEMORY_MAP -> new RawMemory();
+      case SQLITE_JDBC -> RawJdbc.sqlite(SqliteOrderStore.Synchronous.FULL, namespace);
+      case SQLITE_NORMAL_JDBC -> RawJdbc.sqlite(SqliteOrderStore.Synchronous.NORMAL, namespace);
+      case POSTGRES_LOCKING_JDBC -> RawJdbc.postgres(store().setting(env), namespace, false);
+      case POSTGRES_SINGLE_JDBC -> RawJdbc.postgres(store().setting(env), namespace, true);
+      case MYSQL_SINGLE_JDBC -> RawJdbc.mysql(store().setting(env), namespace);
+      case REDIS_EVALSHA -> RawRedis.node(store().setting(env), namespace);
+      case REDIS_CLUSTER_EVALSHA -> RawRedis.cluster(store().setting(env), namespace);
+    };
   }
 
   /** What the baseline sends, for the report. */
   String description() {
-    switch (this) {
-      case MEMORY_MAP:
-        return "ConcurrentHashMap.compute creating the order, then compute comparing the nonce and settling";
-      case SQLITE_JDBC:
-      case SQLITE_NORMAL_JDBC:
-        return "the store's select-order.sql, insert-order.sql and update-order.sql, prepared once per"
-            + " connection, in BEGIN IMMEDIATE transactions behind one process-wide lock, a connection per thread";
-      case POSTGRES_LOCKING_JDBC:
-        return "the store's lock-order.sql (SELECT ... FOR UPDATE), insert-order.sql and update-order.sql in"
-            + " two transactions, a connection per thread, driver defaults (server-side prepared statements)";
-      case POSTGRES_SINGLE_JDBC:
-        return "the store's fast-path statements in autocommit: insert-order.sql (INSERT ... ON CONFLICT DO"
-            + " NOTHING) to claim and complete-fast.sql (UPDATE ... WHERE fence and nonce match) to complete,"
-            + " a connection per thread, driver defaults";
-      case MYSQL_SINGLE_JDBC:
-        return "the store's fast-path statements in autocommit: insert-order.sql (a plain INSERT) to claim,"
-            + " complete-fast.sql (UPDATE ... WHERE fence and nonce match) and select-order.sql (the"
-            + " read-back, MySQL having no RETURNING) to complete, a connection per thread at READ COMMITTED";
-      default:
-        return "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
-            + " 32 connections";
-    }
+    return switch (this) {
+      case MEMORY_MAP ->
+          "ConcurrentHashMap.compute creating the order, then compute comparing the nonce and settling";
+      case SQLITE_JDBC, SQLITE_NORMAL_JDBC ->
+          "the store's select-order.sql, insert-order.sql and update-order.sql, prepared once per"
+              + " connection, in BEGIN IMMEDIATE transactions behind one process-wide lock, a connection per thread";
+      case POSTGRES_LOCKING_JDBC ->
+          "the store's lock-order.sql (SELECT ... FOR UPDATE), insert-order.sql and update-order.sql in"
+              + " two transactions, a connection per thread, driver defaults (server-side prepared statements)";
+      case POSTGRES_SINGLE_JDBC ->
+          "the store's fast-path statements in autocommit: insert-order.sql (INSERT ... ON CONFLICT DO"
+              + " NOTHING) to claim and complete-fast.sql (UPDATE ... WHERE fence and nonce match) to complete,"
+              + " a connection per thread, driver defaults";
+      case MYSQL_SINGLE_JDBC ->
+          "the store's fast-path statements in autocommit: insert-order.sql (a plain INSERT) to claim,"
+              + " complete-fast.sql (UPDATE ... WHERE fence and nonce match) and select-order.sql (the"
+              + " read-back, MySQL having no RETURNING) to complete, a connection per thread at READ COMMITTED";
+      case REDIS_EVALSHA, REDIS_CLUSTER_EVALSHA ->
+          "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
+              + " 32 connections";
+    };
   }
 }

@@ -42,13 +42,10 @@ public class RawBaselineBenchmark {
 
     /**
      * Opens the driver in a fresh namespace (creating the tables through the store, where there are
-     * tables).
+     * tables); fails naming the variable of a server that is not set.
      */
     @Setup(Level.Trial)
     public void open() {
-      if (!baseline.store().available(Server.environment())) {
-        throw new IllegalStateException(baseline.store().absence());
-      }
       runPrefix = Orders.newRunPrefix();
       namespace = Namespace.fresh();
       driver = baseline.open(namespace, Server.environment());
@@ -57,15 +54,7 @@ public class RawBaselineBenchmark {
     /** Closes the driver and drops its namespace. */
     @TearDown(Level.Trial)
     public void close() {
-      try {
-        if (driver != null) {
-          driver.close();
-        }
-      } finally {
-        if (namespace != null) {
-          namespace.drop(baseline.store().server(), Server.environment());
-        }
-      }
+      Namespace.closeThenDrop(driver, namespace, baseline.store().server());
     }
   }
 

@@ -7,14 +7,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.jdbc.SqlTemplates;
 import org.fencekit.store.mysql.MysqlOrderStore;
-import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.sqlite.SQLiteConfig;
 
@@ -39,57 +40,52 @@ import org.sqlite.SQLiteConfig;
  */
 final class RawJdbc implements RawDriver {
 
-  /** What each parameter of the statements is bound to. */
+  /**
+   * What a parameter is bound to that each call gives, or SQL NULL; every other parameter is bound
+   * to a constant, a String or a Long.
+   */
   private enum Value {
     SESSION_ID,
     NONCE,
     NOW,
     LEASE_END,
     FENCE,
-    PRODUCT,
-    QUANTITY,
-    EMAIL,
-    AMOUNT,
-    CURRENCY,
-    PENDING,
-    PROVISIONED,
-    ITEM_ID,
-    ITEM_PAYLOAD,
-    ONE,
-    ZERO,
     NULL
   }
 
+  /** The order of every claim but for its session id, as the stores' benchmarks create it. */
+  private static final OrderSnapshot ORDER = Orders.snapshot("raw");
+
   /** A first claim's row: PENDING, fence 1, the claim, nothing settled. */
-  private static final Map<String, Value> CLAIM =
+  private static final Map<String, Object> CLAIM =
       Map.ofEntries(
           Map.entry("session_id", Value.SESSION_ID),
-          Map.entry("product_id", Value.PRODUCT),
-          Map.entry("quantity", Value.QUANTITY),
-          Map.entry("customer_email", Value.EMAIL),
-          Map.entry("amount_total", Value.AMOUNT),
-          Map.entry("currency", Value.CURRENCY),
-          Map.entry("status", Value.PENDING),
+          Map.entry("product_id", ORDER.productId()),
+          Map.entry("quantity", (long) ORDER.quantity()),
+          Map.entry("customer_email", ORDER.customerEmail()),
+          Map.entry("amount_total", ORDER.amountTotal()),
+          Map.entry("currency", ORDER.currency()),
+          Map.entry("status", "PENDING"),
           Map.entry("provider_order_id", Value.NULL),
           Map.entry("item_payload", Value.NULL),
           Map.entry("last_error", Value.NULL),
-          Map.entry("fence", Value.ONE),
-          Map.entry("claim_fence", Value.ONE),
+          Map.entry("fence", 1L),
+          Map.entry("claim_fence", 1L),
           Map.entry("claim_nonce", Value.NONCE),
           Map.entry("claimed_at", Value.NOW),
           Map.entry("lease_expires_at", Value.LEASE_END),
           Map.entry("settled_fence", Value.NULL),
           Map.entry("settled_nonce", Value.NULL),
           Map.entry("updated_at", Value.NOW),
-          Map.entry("failures", Value.ZERO),
+          Map.entry("failures", 0L),
           Map.entry("failed_since", Value.NULL));
 
   /** The owner's complete: PROVISIONED, the item, no claim, settled by the token. */
-  private static final Map<String, Value> COMPLETE =
+  private static final Map<String, Object> COMPLETE =
       Map.ofEntries(
-          Map.entry("status", Value.PROVISIONED),
-          Map.entry("provider_order_id", Value.ITEM_ID),
-          Map.entry("item_payload", Value.ITEM_PAYLOAD),
+          Map.entry("status", "PROVISIONED"),
+          Map.entry("provider_order_id", Orders.ITEM.providerOrderId()),
+          Map.entry("item_payload", Orders.ITEM.payload()),
           Map.entry("last_error", Value.NULL),
           Map.entry("fence", Value.FENCE),
           Map.entry("claim_fence", Value.NULL),
@@ -99,14 +95,14 @@ final class RawJdbc implements RawDriver {
           Map.entry("settled_fence", Value.FENCE),
           Map.entry("settled_nonce", Value.NONCE),
           Map.entry("updated_at", Value.NOW),
-          Map.entry("failures", Value.ZERO),
+          Map.entry("failures", 0L),
           Map.entry("failed_since", Value.NULL),
           Map.entry("where.session_id", Value.SESSION_ID),
           Map.entry("where.fence", Value.FENCE),
           Map.entry("where.claim_nonce", Value.NONCE));
 
   /** Reading an order by its id. */
-  private static final Map<String, Value> READ = Map.of("where.session_id", Value.SESSION_ID);
+  private static final Map<String, Object> READ = Map.of("where.session_id", Value.SESSION_ID);
 
   /** Opens one thread's connection. */
   @FunctionalInterface
@@ -170,12 +166,7 @@ final class RawJdbc implements RawDriver {
    * locking transactions, or the fast path's single statements.
    */
   static RawJdbc postgres(String url, Namespace namespace, boolean singleStatement) {
-    PostgresOrderStore.builder()
-        .jdbcUrl(url)
-        .schema(namespace.schema())
-        .createSchema(true)
-        .build()
-        .close();
+    StoreType.postgres(Clock.systemUTC(), namespace).jdbcUrl(url).build().close();
     String inSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + namespace.schema();
     String sql = "/org/fencekit/store/postgres/";
     return new RawJdbc(
@@ -236,13 +227,13 @@ final class RawJdbc implements RawDriver {
   @Override
   public void close() {}
 
-  /** A statement and what each of its parameters is bound to. */
-  private record Bound(PreparedStatement statement, Value[] values) {
+  /** A statement and what each of its parameters is bound to: a {@link Value} or a constant. */
+  private record Bound(PreparedStatement statement, Object[] values) {
 
-    static Bound prepare(Connection connection, String sql, Map<String, Value> known)
+    static Bound prepare(Connection connection, String sql, Map<String, Object> known)
         throws SQLException {
       List<String> names = SqlParameters.names(sql);
-      Value[] values = new Value[names.size()];
+      Object[] values = new Object[names.size()];
       for (int i = 0; i < values.length; i++) {
         values[i] = known.get(names.get(i));
         if (values[i] == null) {
@@ -260,22 +251,16 @@ final class RawJdbc implements RawDriver {
         throws SQLException {
       for (int i = 0; i < values.length; i++) {
         int p = i + 1;
-        switch (values[i]) {
+        if (!(values[i] instanceof Value value)) {
+          statement.setObject(p, values[i]);
+          continue;
+        }
+        switch (value) {
           case SESSION_ID -> statement.setString(p, sessionId);
           case NONCE -> statement.setString(p, nonce);
           case NOW -> statement.setLong(p, now);
           case LEASE_END -> statement.setLong(p, now + ClaimCompleteBenchmark.LEASE.toMillis());
           case FENCE -> statement.setLong(p, fence);
-          case PRODUCT -> statement.setString(p, "esim-eu-5gb");
-          case QUANTITY, ONE -> statement.setLong(p, 1);
-          case ZERO -> statement.setLong(p, 0);
-          case EMAIL -> statement.setString(p, "customer@example.com");
-          case AMOUNT -> statement.setLong(p, 1999);
-          case CURRENCY -> statement.setString(p, "usd");
-          case PENDING -> statement.setString(p, "PENDING");
-          case PROVISIONED -> statement.setString(p, "PROVISIONED");
-          case ITEM_ID -> statement.setString(p, Orders.ITEM.providerOrderId());
-          case ITEM_PAYLOAD -> statement.setString(p, Orders.ITEM.payload());
           case NULL -> statement.setNull(p, Types.NULL);
         }
       }

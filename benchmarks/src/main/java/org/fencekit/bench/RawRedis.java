@@ -182,7 +182,8 @@ final class RawRedis implements RawDriver {
     };
   }
 
-  private static String text(Object reply) {
+  /** A script's reply, a status or a bulk string, as text. */
+  static String text(Object reply) {
     return reply instanceof byte[] bytes
         ? new String(bytes, StandardCharsets.UTF_8)
         : String.valueOf(reply);

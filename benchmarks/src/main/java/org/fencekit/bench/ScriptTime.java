@@ -6,13 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.DoubleStream;
-import org.fencekit.store.ClaimResult;
-import org.fencekit.store.WriteResult;
 import org.fencekit.store.redis.RedisOrderStore;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Redis's own time per claim + complete: the Redis store's scripts beside the floor ({@link
@@ -27,8 +23,6 @@ import redis.clients.jedis.util.JedisURIHelper;
  * loaded machine still stretches Redis's own time (hence the interleaving and the interval).
  */
 final class ScriptTime {
-
-  private static final Duration LEASE = Duration.ofMinutes(2);
 
   private ScriptTime() {}
 
@@ -107,16 +101,9 @@ final class ScriptTime {
     }
     String prefix = Orders.newRunPrefix();
     long deadline = System.nanoTime() + maxTime.toNanos();
-    URI uri = URI.create(url);
     try (RedisOrderStore store = RedisOrderStore.builder().url(url).keyPrefix(prefix).build();
         UnifiedJedis floorClient = RawRedis.nodeClient(url);
-        Jedis stats =
-            new Jedis(
-                JedisURIHelper.getHostAndPort(uri),
-                DefaultJedisClientConfig.builder()
-                    .user(JedisURIHelper.getUser(uri))
-                    .password(JedisURIHelper.getPassword(uri))
-                    .build())) {
+        Jedis stats = new Jedis(URI.create(url))) {
       FencedCasFloor floor = new FencedCasFloor(floorClient, prefix + "floor:");
       storePairs(store, prefix + "ws_", Math.min(orders, 2_000)); // warm-up: JIT, script caches
       floorPairs(floor, prefix + "wf_", Math.min(orders, 2_000));
@@ -124,24 +111,12 @@ final class ScriptTime {
       for (int r = 1; r <= rounds; r++) {
         boolean storeFirst = r % 2 == 1;
         String ids = prefix + "r" + r + "_";
-        double storeMicros = 0;
-        double floorMicros = 0;
-        for (int turn = 0; turn < 2; turn++) {
-          boolean storeTurn = (turn == 0) == storeFirst;
-          long before = scriptMicros(stats);
-          if (storeTurn) {
-            storePairs(store, ids + "s_", orders);
-          } else {
-            floorPairs(floor, ids + "f_", orders);
-          }
-          double perPair = (double) (scriptMicros(stats) - before) / orders;
-          if (storeTurn) {
-            storeMicros = perPair;
-          } else {
-            floorMicros = perPair;
-          }
-        }
-        done.add(new Round(r, storeFirst, storeMicros, floorMicros));
+        Runnable storeTurn = () -> storePairs(store, ids + "s_", orders);
+        Runnable floorTurn = () -> floorPairs(floor, ids + "f_", orders);
+        double first = perPair(stats, storeFirst ? storeTurn : floorTurn, orders);
+        double second = perPair(stats, storeFirst ? floorTurn : storeTurn, orders);
+        done.add(
+            new Round(r, storeFirst, storeFirst ? first : second, storeFirst ? second : first));
         if (System.nanoTime() > deadline) {
           break;
         }
@@ -150,17 +125,16 @@ final class ScriptTime {
     }
   }
 
+  /** Redis's µs in scripts per pair while {@code turn} runs {@code orders} pairs. */
+  private static double perPair(Jedis stats, Runnable turn, int orders) {
+    long before = scriptMicros(stats);
+    turn.run();
+    return (double) (scriptMicros(stats) - before) / orders;
+  }
+
   private static void storePairs(RedisOrderStore store, String ids, int orders) {
     for (int i = 0; i < orders; i++) {
-      String sessionId = ids + i;
-      ClaimResult claim = store.claim(Orders.snapshot(sessionId), LEASE);
-      if (!(claim instanceof ClaimResult.Claimed claimed)) {
-        throw new IllegalStateException("fresh order " + sessionId + " was not claimed: " + claim);
-      }
-      WriteResult written = store.complete(sessionId, claimed.claimId(), Orders.ITEM);
-      if (!(written instanceof WriteResult.Written)) {
-        throw new IllegalStateException("the owner's complete of " + sessionId + ": " + written);
-      }
+      Orders.claimComplete(store, ids + i);
     }
   }
 
@@ -168,7 +142,8 @@ final class ScriptTime {
     for (int i = 0; i < orders; i++) {
       String sessionId = ids + i;
       long now = System.currentTimeMillis();
-      FencedCasFloor.Claim claim = floor.claim(sessionId, now, LEASE.toMillis());
+      FencedCasFloor.Claim claim =
+          floor.claim(sessionId, now, ClaimCompleteBenchmark.LEASE.toMillis());
       if (claim.token() == null) {
         throw new IllegalStateException("fresh order " + sessionId + ": " + claim.outcome());
       }

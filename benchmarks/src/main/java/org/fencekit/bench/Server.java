@@ -2,6 +2,7 @@ package org.fencekit.bench;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,49 +14,31 @@ import java.util.Optional;
 enum Server {
 
   /** PostgreSQL, as a JDBC URL. */
-  POSTGRES("FENCEKIT_POSTGRES_URL", "jdbc:postgresql://127.0.0.1:5432/test?user=postgres") {
-    @Override
-    String problem(String value) {
-      if (!value.startsWith("jdbc:postgresql://")) {
-        return "is not a PostgreSQL JDBC URL: it must start with jdbc:postgresql://, and this one"
-            + " starts with "
-            + Server.start(value);
-      }
-      return hostProblem(value.substring("jdbc:".length()));
-    }
-  },
+  POSTGRES(
+      "FENCEKIT_POSTGRES_URL",
+      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres",
+      "a PostgreSQL JDBC URL",
+      "jdbc:postgresql://"),
 
   /**
    * MySQL or MariaDB, as a JDBC URL naming a database the user may create databases beside ({@code
    * jdbc:mariadb://} is read as {@code jdbc:mysql://}, as the store reads it).
    */
-  MYSQL("FENCEKIT_MYSQL_URL", "jdbc:mysql://127.0.0.1:3306/test?user=root") {
-    @Override
-    String problem(String value) {
-      if (!value.startsWith("jdbc:mysql://") && !value.startsWith("jdbc:mariadb://")) {
-        return "is not a MySQL JDBC URL: it must start with jdbc:mysql:// or jdbc:mariadb://, and"
-            + " this one starts with "
-            + Server.start(value);
-      }
-      return hostProblem(value.substring("jdbc:".length()));
-    }
-  },
+  MYSQL(
+      "FENCEKIT_MYSQL_URL",
+      "jdbc:mysql://127.0.0.1:3306/test?user=root",
+      "a MySQL JDBC URL",
+      "jdbc:mysql://",
+      "jdbc:mariadb://"),
 
   /** A single Redis node, as a redis:// or rediss:// URL. */
-  REDIS("FENCEKIT_REDIS_URL", "redis://127.0.0.1:6379") {
-    @Override
-    String problem(String value) {
-      if (!value.startsWith("redis://") && !value.startsWith("rediss://")) {
-        return "is not a Redis URL: it must start with redis:// or rediss://, and this one starts"
-            + " with "
-            + Server.start(value);
-      }
-      return hostProblem(value);
-    }
-  },
+  REDIS("FENCEKIT_REDIS_URL", "redis://127.0.0.1:6379", "a Redis URL", "redis://", "rediss://"),
 
   /** A Redis Cluster, as a comma-separated list of seed nodes. */
-  REDIS_CLUSTER("FENCEKIT_REDIS_CLUSTER_NODES", "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003") {
+  REDIS_CLUSTER(
+      "FENCEKIT_REDIS_CLUSTER_NODES",
+      "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
+      "a list of host:port seed nodes") {
     @Override
     String problem(String value) {
       String[] nodes = value.split(",", -1);
@@ -66,7 +49,9 @@ enum Server {
         if (host.isEmpty()
             || !host.chars().allMatch(c -> Character.isLetterOrDigit(c) || ".-_[]:".indexOf(c) >= 0)
             || !isPort(node.substring(colon + 1))) {
-          return "is not a list of host:port seed nodes: entry "
+          return "is not "
+              + form
+              + ": entry "
               + (i + 1)
               + (node.contains("@") ? " holds an '@'" : " is '" + node + "'")
               + " (a URL or a password does not belong here)";
@@ -83,10 +68,18 @@ enum Server {
 
   private final String variable;
   private final String example;
+  final String form; // not private: the cluster's problem() names it too
+  private final List<String> schemes;
 
-  Server(String variable, String example) {
+  /**
+   * @param form what a value is, for the error message: {@code a Redis URL}
+   * @param schemes the URL schemes a value may start with (none for the cluster's node list)
+   */
+  Server(String variable, String example, String form, String... schemes) {
     this.variable = variable;
     this.example = example;
+    this.form = form;
+    this.schemes = List.of(schemes);
   }
 
   /**
@@ -132,13 +125,22 @@ enum Server {
     return Optional.of(value.trim());
   }
 
-  /** What is wrong with {@code value}, without repeating any secret it holds, or null. */
-  abstract String problem(String value);
-
-  /** Checks the host and port of a URL whose scheme is fine. */
-  static String hostProblem(String url) {
+  /**
+   * What is wrong with {@code value}, without repeating any secret it holds, or null: a URL must
+   * start with one of this server's schemes and name a host.
+   */
+  String problem(String value) {
+    if (schemes.stream().noneMatch(value::startsWith)) {
+      return "is not "
+          + form
+          + ": it must start with "
+          + String.join(" or ", schemes)
+          + ", and this one starts with "
+          + start(value);
+    }
     try {
-      URI uri = new URI(url);
+      // a JDBC URL's host is that of the URL after "jdbc:"
+      URI uri = new URI(value.startsWith("jdbc:") ? value.substring("jdbc:".length()) : value);
       if (uri.getHost() == null || uri.getHost().isEmpty()) {
         return "has no host: it must look like scheme://host:port/...";
       }

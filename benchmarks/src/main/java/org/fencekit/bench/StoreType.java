@@ -24,7 +24,7 @@ public enum StoreType implements Labelled {
   /** The in-memory reference store. */
   MEMORY(null) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return new MemoryOrderStore(clock);
     }
   },
@@ -32,7 +32,7 @@ public enum StoreType implements Labelled {
   /** SQLite on a fresh file, synchronous=FULL (the default: every commit is on disk). */
   SQLITE(null) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return SqliteOrderStore.builder(namespace.sqliteFile("sqlite")).clock(clock).build();
     }
   },
@@ -43,7 +43,7 @@ public enum StoreType implements Labelled {
    */
   SQLITE_NORMAL(null) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return SqliteOrderStore.builder(namespace.sqliteFile("sqlite-normal"))
           .synchronous(SqliteOrderStore.Synchronous.NORMAL)
           .clock(clock)
@@ -57,8 +57,8 @@ public enum StoreType implements Labelled {
    */
   POSTGRES(Server.POSTGRES) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-      return postgres(clock, namespace, env).build();
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      return postgres(clock, namespace).jdbcUrl(setting(env)).build();
     }
   },
 
@@ -68,8 +68,8 @@ public enum StoreType implements Labelled {
    */
   POSTGRES_PGBOUNCER(Server.POSTGRES) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-      return postgres(clock, namespace, env).pgBouncerBefore121(true).build();
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      return postgres(clock, namespace).jdbcUrl(setting(env)).pgBouncerBefore121(true).build();
     }
   },
 
@@ -80,30 +80,20 @@ public enum StoreType implements Labelled {
    */
   POSTGRES_DATASOURCE(Server.POSTGRES) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-      return open(clock, namespace, env, 4);
-    }
-
-    @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return overPeerDataSource(
-          setting(env),
-          threads,
-          pool ->
-              PostgresOrderStore.builder()
-                  .dataSource(pool)
-                  .schema(namespace.schema())
-                  .createSchema(true)
-                  .clock(clock)
-                  .build());
+          setting(env), threads, pool -> postgres(clock, namespace).dataSource(pool).build());
     }
   },
 
   /** PostgreSQL with locking transactions only ({@code singleStatementFastPath(false)}). */
   POSTGRES_LOCKING(Server.POSTGRES) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-      return postgres(clock, namespace, env).singleStatementFastPath(false).build();
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+      return postgres(clock, namespace)
+          .jdbcUrl(setting(env))
+          .singleStatementFastPath(false)
+          .build();
     }
   },
 
@@ -113,7 +103,7 @@ public enum StoreType implements Labelled {
    */
   MYSQL(Server.MYSQL) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return MysqlOrderStore.builder()
           .jdbcUrl(namespace.mysqlDatabase(setting(env)))
           .createSchema(true)
@@ -130,11 +120,6 @@ public enum StoreType implements Labelled {
    */
   MYSQL_DATASOURCE(Server.MYSQL) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-      return open(clock, namespace, env, 4);
-    }
-
-    @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return overPeerDataSource(
           namespace.mysqlDatabase(setting(env)),
@@ -147,7 +132,7 @@ public enum StoreType implements Labelled {
   /** A single Redis node. */
   REDIS(Server.REDIS) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return RedisOrderStore.builder()
           .url(setting(env))
           .keyPrefix(namespace.keyPrefix())
@@ -159,7 +144,7 @@ public enum StoreType implements Labelled {
   /** A Redis Cluster, reached through its seed nodes. */
   REDIS_CLUSTER(Server.REDIS_CLUSTER) {
     @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return RedisOrderStore.builder()
           .clusterNodes(setting(env))
           .keyPrefix(namespace.keyPrefix())
@@ -175,17 +160,15 @@ public enum StoreType implements Labelled {
   }
 
   /**
-   * Opens a store of this type on {@code clock}, writing only inside {@code namespace}; the caller
-   * closes it.
+   * Opens a store of this type on {@code clock} for {@code threads} benchmark threads, writing only
+   * inside {@code namespace}; the caller closes it. A store over a pool of the caller's sizes it to
+   * one connection per thread; the others take no notice of {@code threads}.
    */
-  abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env);
+  abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads);
 
-  /**
-   * The same, for {@code threads} benchmark threads: a store over a pool of the caller's sizes it
-   * to one connection per thread.
-   */
-  OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-    return open(clock, namespace, env);
+  /** The same, for 4 threads. */
+  OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
+    return open(clock, namespace, env, 4);
   }
 
   /**
@@ -204,13 +187,12 @@ public enum StoreType implements Labelled {
     }
   }
 
-  /** A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built. */
-  PostgresOrderStore.Builder postgres(Clock clock, Namespace namespace, Map<String, String> env) {
-    return PostgresOrderStore.builder()
-        .jdbcUrl(setting(env))
-        .schema(namespace.schema())
-        .createSchema(true)
-        .clock(clock);
+  /**
+   * A PostgreSQL store's builder in {@code namespace}'s schema, as a user's store is built; the
+   * caller gives it a URL or a DataSource.
+   */
+  static PostgresOrderStore.Builder postgres(Clock clock, Namespace namespace) {
+    return PostgresOrderStore.builder().schema(namespace.schema()).createSchema(true).clock(clock);
   }
 
   /** The server this type needs, or null for an embedded store. */
