@@ -48,8 +48,14 @@ class CommandLineTest {
             "benchmarks/results/<UTC timestamp>/")) {
       assertTrue(ran.out.contains(text), "no '" + text + "' in\n" + ran.out);
     }
+    String listed =
+        ran.out
+            .substring(ran.out.indexOf("comma-separated:"), ran.out.indexOf("A server store"))
+            .replaceAll("\\s+", " ");
     for (StoreType store : StoreType.values()) {
-      assertTrue(ran.out.contains(store.label()), store.label() + " missing from\n" + ran.out);
+      assertTrue(
+          listed.matches(".*[: ]" + store.label() + "[,.].*"),
+          store.label() + " missing from --only's list: " + listed);
     }
     for (int code : List.of(0, 1, 2, 64)) {
       assertTrue(
