@@ -66,27 +66,13 @@ public class FencekitWebhookController {
         }
         body.write(chunk, 0, n);
         if (System.nanoTime() > deadline) {
-          return now(
-              core.refusal(
-                  408,
-                  WebhookCore.error(
-                      "body_timeout",
-                      "the body did not arrive within "
-                          + core.limits().bodyTimeout().toMillis()
-                          + " ms of its headers")));
+          return now(core.bodyTimedOut());
         }
       }
     } catch (SocketTimeoutException e) {
-      return now(
-          core.refusal(
-              408,
-              WebhookCore.error(
-                  "body_timeout", "the body stopped arriving (the connection was idle too long)")));
+      return now(core.bodyStalled());
     } catch (IOException e) {
-      return now(
-          core.refusal(
-              400,
-              WebhookCore.error("unreadable_body", "the body could not be read (broken framing)")));
+      return now(core.unreadableBody());
     }
     return later(core.webhook(request.getHeader("Stripe-Signature"), body.toByteArray()));
   }
@@ -124,15 +110,7 @@ public class FencekitWebhookController {
                                     + " ms; try again after Retry-After"))
                         .with("Retry-After", WebhookCore.RETRY_AFTER)));
     answer.whenComplete(
-        (done, failure) ->
-            result.setResult(
-                entity(
-                    done != null
-                        ? done
-                        : new Answer(
-                            500,
-                            WebhookCore.error(
-                                "internal", "the request failed (logged); try again")))));
+        (done, failure) -> result.setResult(entity(done != null ? done : WebhookCore.failed())));
     return result;
   }
 

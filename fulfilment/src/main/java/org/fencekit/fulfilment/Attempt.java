@@ -89,7 +89,7 @@ final class Attempt implements Ownership {
 
   private CallResult await() {
     try {
-      return new CallResult(call.get(), null, false);
+      call.get();
     } catch (InterruptedException e) {
       // Stop waiting, but leave the call's result to be recorded when it comes: completing
       // the future here makes the provider thread take the late path.
@@ -100,27 +100,20 @@ final class Attempt implements Ownership {
       if (abandoned) {
         return new CallResult(null, null, true);
       }
-      return resultNow();
     } catch (ExecutionException e) {
-      return failed(e.getCause());
+      // the call failed: read as its result below
     }
-  }
-
-  // The call's result, which is known already.
-  private CallResult resultNow() {
+    // The call's result, which is known now.
     try {
       return new CallResult(call.getNow(null), null, false);
     } catch (CompletionException e) {
-      return failed(e.getCause());
+      Throwable cause = e.getCause();
+      ProviderException failure =
+          cause instanceof ProviderException provided
+              ? provided
+              : ProviderException.outcomeUnknown(cause.getMessage(), cause);
+      return new CallResult(null, failure, false);
     }
-  }
-
-  private CallResult failed(Throwable cause) {
-    ProviderException failure =
-        cause instanceof ProviderException provided
-            ? provided
-            : ProviderException.outcomeUnknown(cause.getMessage(), cause);
-    return new CallResult(null, failure, false);
   }
 
   /** Runs on a provider thread: the purchase, then hands its result over. */

@@ -79,28 +79,22 @@ public record CheckoutEvent(
   /** A {@code checkout.session.completed} event. */
   public static CheckoutEvent completed(
       String eventId, PaymentStatus paymentStatus, OrderSnapshot snapshot) {
-    return new CheckoutEvent(
-        eventId, EventType.COMPLETED, EventType.COMPLETED.stripeName(), paymentStatus, snapshot);
+    return checkout(eventId, EventType.COMPLETED, paymentStatus, snapshot);
   }
 
   /** A {@code checkout.session.async_payment_succeeded} event (the session is now paid). */
   public static CheckoutEvent asyncPaymentSucceeded(String eventId, OrderSnapshot snapshot) {
-    return new CheckoutEvent(
-        eventId,
-        EventType.ASYNC_PAYMENT_SUCCEEDED,
-        EventType.ASYNC_PAYMENT_SUCCEEDED.stripeName(),
-        PaymentStatus.PAID,
-        snapshot);
+    return checkout(eventId, EventType.ASYNC_PAYMENT_SUCCEEDED, PaymentStatus.PAID, snapshot);
   }
 
   /** A {@code checkout.session.async_payment_failed} event (the session stays unpaid). */
   public static CheckoutEvent asyncPaymentFailed(String eventId, OrderSnapshot snapshot) {
-    return new CheckoutEvent(
-        eventId,
-        EventType.ASYNC_PAYMENT_FAILED,
-        EventType.ASYNC_PAYMENT_FAILED.stripeName(),
-        PaymentStatus.UNPAID,
-        snapshot);
+    return checkout(eventId, EventType.ASYNC_PAYMENT_FAILED, PaymentStatus.UNPAID, snapshot);
+  }
+
+  private static CheckoutEvent checkout(
+      String eventId, EventType type, PaymentStatus paymentStatus, OrderSnapshot snapshot) {
+    return new CheckoutEvent(eventId, type, type.stripeName(), paymentStatus, snapshot);
   }
 
   /** An event of another type, which the handler acknowledges and ignores. */

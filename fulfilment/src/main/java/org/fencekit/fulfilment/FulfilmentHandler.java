@@ -87,12 +87,12 @@ public final class FulfilmentHandler implements AutoCloseable {
   private final ScheduledThreadPoolExecutor ownedScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private FulfilmentHandler(Builder builder) {
+  private FulfilmentHandler(Builder builder, Duration heartbeat) {
     this.store = builder.store;
     this.provider = builder.provider;
     this.clock = builder.clock;
     this.lease = builder.lease;
-    this.heartbeat = builder.heartbeat != null ? builder.heartbeat : builder.lease.dividedBy(4);
+    this.heartbeat = heartbeat;
     this.providerTimeout = builder.providerTimeout;
     this.settleAttempts = builder.settleAttempts;
     this.orphanListener = builder.orphanListener;
@@ -409,7 +409,7 @@ public final class FulfilmentHandler implements AutoCloseable {
       if (settleAttempts < 1 || settleAttempts > 10) {
         throw new IllegalArgumentException("settleAttempts must be 1 to 10, got " + settleAttempts);
       }
-      return new FulfilmentHandler(this);
+      return new FulfilmentHandler(this, beat);
     }
   }
 }

@@ -11,7 +11,9 @@ import org.fencekit.store.OrderRecord;
 public sealed interface FulfilmentOutcome {
 
   /** The kind of outcome, which fixes the HTTP status. */
-  Kind kind();
+  default Kind kind() {
+    return Kind.of(this);
+  }
 
   /** One line saying what happened, for the webhook's answer body and the logs. */
   String reason();
@@ -21,48 +23,62 @@ public sealed interface FulfilmentOutcome {
     return kind().httpStatus();
   }
 
-  /** Every kind of outcome and the HTTP status it answers: the one table of answers. */
+  /**
+   * Every kind of outcome, the record that carries it and the HTTP status it answers: the one table
+   * of answers.
+   */
   enum Kind {
     /** Claimed, bought, recorded: 200. */
-    FULFILLED(200),
+    FULFILLED(200, Fulfilled.class),
     /** Already provisioned: a duplicate delivery, nothing bought: 200. */
-    DUPLICATE(200),
+    DUPLICATE(200, Duplicate.class),
     /** Another attempt holds a live lease: 409, so Stripe retries later. */
-    IN_FLIGHT(409),
+    IN_FLIGHT(409, InFlight.class),
     /** Checkout completed but unpaid: 200, nothing claimed (the async event will come). */
-    AWAITING_PAYMENT(200),
+    AWAITING_PAYMENT(200, AwaitingPayment.class),
     /** The delayed payment failed: 200, nothing bought. */
-    PAYMENT_FAILED(200),
+    PAYMENT_FAILED(200, PaymentFailed.class),
     /** Not a Checkout event this handler acts on: 200. */
-    IGNORED(200),
+    IGNORED(200, Ignored.class),
     /** The provider failed; the order was failed, so a retry may claim it: 500. */
-    PROVIDER_FAILED(500),
+    PROVIDER_FAILED(500, ProviderFailed.class),
     /**
      * This attempt's purchase arrived after another attempt took the order: the store kept it as an
      * orphan and the listener was told: 200 (the order is the other attempt's).
      */
-    ORPHANED(200),
+    ORPHANED(200, Orphaned.class),
     /** This attempt's failure arrived after another attempt took the order; harmless: 200. */
-    STALE_FAILURE(200),
+    STALE_FAILURE(200, StaleFailure.class),
     /** The store could not be reached (after bounded retries of a settle): 503. */
-    STORE_UNAVAILABLE(503),
+    STORE_UNAVAILABLE(503, StoreUnavailable.class),
     /** The order vanished from the store while it was being provisioned: 500, so Stripe retries. */
-    ORDER_LOST(500),
+    ORDER_LOST(500, OrderLost.class),
     /**
      * The handler's thread was interrupted (a shutdown) while the provider call ran: 503. The
      * call's result is still recorded when it comes.
      */
-    INTERRUPTED(503);
+    INTERRUPTED(503, Interrupted.class);
 
     private final int httpStatus;
+    private final Class<? extends FulfilmentOutcome> record;
 
-    Kind(int httpStatus) {
+    Kind(int httpStatus, Class<? extends FulfilmentOutcome> record) {
       this.httpStatus = httpStatus;
+      this.record = record;
     }
 
     /** The HTTP status this kind answers. */
     public int httpStatus() {
       return httpStatus;
+    }
+
+    private static Kind of(FulfilmentOutcome outcome) {
+      for (Kind kind : values()) {
+        if (kind.record.isInstance(outcome)) {
+          return kind;
+        }
+      }
+      throw new AssertionError("no kind for " + outcome.getClass().getName());
     }
   }
 
@@ -75,11 +91,6 @@ public sealed interface FulfilmentOutcome {
     /** Checks the record is present. */
     public Fulfilled {
       Objects.requireNonNull(record, "record");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.FULFILLED;
     }
 
     @Override
@@ -100,11 +111,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.DUPLICATE;
-    }
-
-    @Override
     public String reason() {
       return "order " + record.sessionId() + " was fulfilled already; nothing bought";
     }
@@ -119,11 +125,6 @@ public sealed interface FulfilmentOutcome {
     /** Checks the record is present. */
     public InFlight {
       Objects.requireNonNull(record, "record");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.IN_FLIGHT;
     }
 
     @Override
@@ -148,11 +149,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.AWAITING_PAYMENT;
-    }
-
-    @Override
     public String reason() {
       return "order " + sessionId + " is not paid yet; waiting for async_payment_succeeded";
     }
@@ -170,11 +166,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.PAYMENT_FAILED;
-    }
-
-    @Override
     public String reason() {
       return "the payment for order " + sessionId + " failed; nothing bought";
     }
@@ -189,11 +180,6 @@ public sealed interface FulfilmentOutcome {
     /** Checks the type is present. */
     public Ignored {
       Objects.requireNonNull(typeName, "typeName");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.IGNORED;
     }
 
     @Override
@@ -216,11 +202,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.PROVIDER_FAILED;
-    }
-
-    @Override
     public String reason() {
       return "order " + record.sessionId() + " failed: " + record.lastError();
     }
@@ -235,11 +216,6 @@ public sealed interface FulfilmentOutcome {
     /** Checks the report is present. */
     public Orphaned {
       Objects.requireNonNull(report, "report");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.ORPHANED;
     }
 
     @Override
@@ -259,11 +235,6 @@ public sealed interface FulfilmentOutcome {
     public StaleFailure {
       Objects.requireNonNull(current, "current");
       Objects.requireNonNull(error, "error");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.STALE_FAILURE;
     }
 
     @Override
@@ -296,11 +267,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.STORE_UNAVAILABLE;
-    }
-
-    @Override
     public String reason() {
       return "the order store is unavailable ("
           + operation
@@ -327,11 +293,6 @@ public sealed interface FulfilmentOutcome {
     }
 
     @Override
-    public Kind kind() {
-      return Kind.ORDER_LOST;
-    }
-
-    @Override
     public String reason() {
       return "order "
           + sessionId
@@ -351,11 +312,6 @@ public sealed interface FulfilmentOutcome {
     /** Checks the session id is present. */
     public Interrupted {
       Objects.requireNonNull(sessionId, "sessionId");
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.INTERRUPTED;
     }
 
     @Override

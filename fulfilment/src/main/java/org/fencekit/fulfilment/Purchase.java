@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.fencekit.store.OrderSnapshot;
 
 /**
@@ -19,6 +20,7 @@ public record Purchase(OrderSnapshot snapshot, String idempotencyKey, Ownership 
 
   private static final String PREFIX = "fencekit-order-";
   private static final int MAX_KEY_LENGTH = 255;
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_-]+");
 
   /** Checks every field is present. */
   public Purchase {
@@ -63,21 +65,6 @@ public record Purchase(OrderSnapshot snapshot, String idempotencyKey, Ownership 
   }
 
   private static boolean plain(String text) {
-    if (text.isEmpty() || text.startsWith("sha256-")) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '_'
-              || c == '-';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
+    return PLAIN.matcher(text).matches() && !text.startsWith("sha256-");
   }
 }

@@ -39,11 +39,7 @@ public final class HealthProbe implements AutoCloseable {
   private final Duration timeout;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "fencekit-health");
-            thread.setDaemon(true);
-            return thread;
-          });
+          runnable -> WebhookCore.daemon(runnable, "fencekit-health"));
   private final AtomicReference<CompletableFuture<Result>> running = new AtomicReference<>();
 
   /**

@@ -49,9 +49,6 @@ import org.fencekit.store.Item;
  */
 public final class HttpProvider implements Provider {
 
-  /** How long one purchase may take unless told otherwise: 30 s. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
-
   /** The most of an answer read: room for an item's 65,536-character payload, JSON-escaped. */
   static final int MAX_ANSWER_BYTES = 512 * 1024;
 
@@ -199,14 +196,8 @@ public final class HttpProvider implements Provider {
       throw unknown(
           "it answered " + status + " with more than " + MAX_ANSWER_BYTES + " bytes", null);
     }
-    JsonObject json;
-    try {
-      JsonElement parsed = StrictJson.parse(answer.text());
-      if (!parsed.isJsonObject()) {
-        throw new JsonParseException("not an object");
-      }
-      json = parsed.getAsJsonObject();
-    } catch (JsonParseException e) {
+    JsonObject json = answer.json();
+    if (json == null) {
       throw unknown("it answered " + status + " " + quote(answer), null);
     }
     String itemId = StrictJson.string(json.get("item_id"));
@@ -249,21 +240,11 @@ public final class HttpProvider implements Provider {
     if (text.isEmpty()) {
       return "with no body";
     }
-    if (!answer.cut()) {
-      try {
-        JsonElement parsed = StrictJson.parse(text);
-        String error =
-            parsed.isJsonObject() ? StrictJson.string(parsed.getAsJsonObject().get("error")) : null;
-        String message =
-            parsed.isJsonObject()
-                ? StrictJson.string(parsed.getAsJsonObject().get("message"))
-                : null;
-        if (error != null || message != null) {
-          return Untrusted.id(error) + ": " + Untrusted.text(message, Untrusted.REASON_LENGTH);
-        }
-      } catch (JsonParseException e) {
-        // quoted as text below
-      }
+    JsonObject json = answer.json();
+    String error = json == null ? null : StrictJson.string(json.get("error"));
+    String message = json == null ? null : StrictJson.string(json.get("message"));
+    if (error != null || message != null) {
+      return Untrusted.id(error) + ": " + Untrusted.text(message, Untrusted.REASON_LENGTH);
     }
     return "with a body that is not the protocol's JSON error ("
         + Untrusted.text(text, Untrusted.REASON_LENGTH)
@@ -277,7 +258,21 @@ public final class HttpProvider implements Provider {
   }
 
   /** An answer's body as read: at most {@link #MAX_ANSWER_BYTES}, and whether it was cut. */
-  private record Answer(String text, boolean cut) {}
+  private record Answer(String text, boolean cut) {
+
+    /** The body as one strict JSON object, or {@code null} if it is not one or was cut. */
+    JsonObject json() {
+      if (cut) {
+        return null;
+      }
+      try {
+        JsonElement parsed = StrictJson.parse(text);
+        return parsed.isJsonObject() ? parsed.getAsJsonObject() : null;
+      } catch (JsonParseException e) {
+        return null;
+      }
+    }
+  }
 
   /** Reads an answer's body up to {@link #MAX_ANSWER_BYTES}, then hangs up. */
   private static final class BoundedAnswer implements HttpResponse.BodySubscriber<Answer> {

@@ -24,32 +24,25 @@ final class JsonErrorHandler extends ErrorHandler {
       Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    String body = WebhookCore.error(error(code), reason(code)) + "\n";
+    String body = answer(code) + "\n";
     response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
   }
 
-  private static String error(int code) {
+  /** The one line of JSON each status is answered with: its error and a fixed reason. */
+  private static String answer(int code) {
     return switch (code) {
-      case 404 -> "not_found";
-      case 408 -> "body_timeout";
-      case 413 -> "body_too_large";
-      default -> code >= 500 && code != 501 && code != 505 ? "internal" : "bad_request";
-    };
-  }
-
-  private static String reason(int code) {
-    return switch (code) {
-      case 404 -> "no such route; Stripe posts to /webhook";
-      case 408 -> "the request did not arrive in time";
-      case 413 -> "the request is too large";
-      case 414 -> "the request line is too long";
-      case 431 -> "the request's headers are too large";
-      case 501 -> "this server does not implement that";
-      case 505 -> "this server speaks HTTP/1.1 and HTTP/1.0 only";
+      case 404 -> WebhookCore.error("not_found", "no such route; Stripe posts to /webhook");
+      case 408 -> WebhookCore.error("body_timeout", "the request did not arrive in time");
+      case 413 -> WebhookCore.error("body_too_large", "the request is too large");
+      case 414 -> WebhookCore.error("bad_request", "the request line is too long");
+      case 431 -> WebhookCore.error("bad_request", "the request's headers are too large");
+      case 501 -> WebhookCore.error("bad_request", "this server does not implement that");
+      case 505 -> WebhookCore.error("bad_request", "this server speaks HTTP/1.1 and HTTP/1.0 only");
       default ->
           code >= 500
-              ? "the server failed on this request (logged); Stripe will retry"
-              : "the request is not well-formed HTTP/1.1";
+              ? WebhookCore.error(
+                  "internal", "the server failed on this request (logged); Stripe will retry")
+              : WebhookCore.error("bad_request", "the request is not well-formed HTTP/1.1");
     };
   }
 }

@@ -314,27 +314,23 @@ public final class ServerMain implements Callable<Integer> {
   }
 
   static <T> T instance(String variable, String className, Class<T> type) {
+    String named = variable + " names " + className + ", ";
     try {
       Class<?> found = Class.forName(className.trim());
       if (!type.isAssignableFrom(found)) {
-        throw new IllegalArgumentException(
-            variable + " names " + className + ", which does not implement " + type.getName());
+        throw new IllegalArgumentException(named + "which does not implement " + type.getName());
       }
       return type.cast(found.getDeclaredConstructor().newInstance());
     } catch (ClassNotFoundException e) {
       throw new IllegalArgumentException(
-          variable
-              + " names "
-              + className
-              + ", which is not on the classpath: run with -cp"
+          named
+              + "which is not on the classpath: run with -cp"
               + " fencekit-webhook-server.jar:your.jar org.fencekit.server.ServerMain");
     } catch (java.lang.reflect.InvocationTargetException e) {
       Throwable cause = e.getCause();
       throw new IllegalArgumentException(
-          variable
-              + " names "
-              + className
-              + ", whose constructor threw "
+          named
+              + "whose constructor threw "
               + cause.getClass().getSimpleName()
               + ": "
               + cause.getMessage()
@@ -342,12 +338,7 @@ public final class ServerMain implements Callable<Integer> {
           cause);
     } catch (ReflectiveOperationException e) {
       throw new IllegalArgumentException(
-          variable
-              + " names "
-              + className
-              + ", which has no public no-argument constructor ("
-              + e
-              + ")");
+          named + "which has no public no-argument constructor (" + e + ")");
     }
   }
 }

@@ -89,11 +89,6 @@ public final class WebhookCore implements AutoCloseable {
       more.put(name, value);
       return new Answer(status, body, more);
     }
-
-    /** Whether the connection is to be closed after this answer. */
-    public boolean closesConnection() {
-      return "close".equals(headers.get("Connection"));
-    }
   }
 
   /**
@@ -116,9 +111,7 @@ public final class WebhookCore implements AutoCloseable {
       if (slots < 1 || slots > 1_000) {
         throw new IllegalArgumentException("slots must be 1 to 1000, got " + slots);
       }
-      if (queueTime.isNegative() || queueTime.isZero()) {
-        throw new IllegalArgumentException("queueTime must be positive, got " + queueTime);
-      }
+      positive("queueTime", queueTime);
     }
   }
 
@@ -183,10 +176,7 @@ public final class WebhookCore implements AutoCloseable {
           "secrets: at least one webhook signing secret (whsec_...), none blank, is required;"
               + " without it anyone could post fake payments");
     }
-    Objects.requireNonNull(tolerance, "tolerance");
-    if (tolerance.isNegative() || tolerance.isZero()) {
-      throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
-    }
+    positive("tolerance", tolerance);
     Objects.requireNonNull(settings, "settings");
     this.signature = new StripeSignature(secrets, tolerance.toSeconds(), settings.secret());
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -208,10 +198,19 @@ public final class WebhookCore implements AutoCloseable {
         Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "fencekit-queue"));
   }
 
-  private static Thread daemon(Runnable runnable, String name) {
+  /** A daemon thread named {@code name}: none of the server's threads keeps the JVM up. */
+  static Thread daemon(Runnable runnable, String name) {
     Thread thread = new Thread(runnable, name);
     thread.setDaemon(true);
     return thread;
+  }
+
+  /** Checks the setting {@code name} is present and more than zero, naming it if not. */
+  static void positive(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
   }
 
   /** The limits. */
@@ -303,10 +302,35 @@ public final class WebhookCore implements AutoCloseable {
   }
 
   /**
-   * A webhook delivery the adapter refuses itself (its body timed out or could not be read):
-   * counted, and its connection closed.
+   * 408 {@code body_timeout} (counted, connection closed): the body did not arrive whole within the
+   * body timeout of its headers.
    */
-  public Answer refusal(int status, String json) {
+  public Answer bodyTimedOut() {
+    return refusal(
+        408,
+        error(
+            "body_timeout",
+            "the body did not arrive within "
+                + limits.bodyTimeout().toMillis()
+                + " ms of its headers"));
+  }
+
+  /**
+   * 408 {@code body_timeout} (counted, connection closed): the body stopped arriving, the
+   * connection idle too long.
+   */
+  public Answer bodyStalled() {
+    return refusal(
+        408, error("body_timeout", "the body stopped arriving (the connection was idle too long)"));
+  }
+
+  /** 400 {@code unreadable_body} (counted, connection closed): its framing is broken. */
+  public Answer unreadableBody() {
+    return refusal(400, error("unreadable_body", "the body could not be read (broken framing)"));
+  }
+
+  /** A webhook delivery the adapter refuses itself: counted, and its connection closed. */
+  private Answer refusal(int status, String json) {
     return count(new Answer(status, json).with("Connection", "close"));
   }
 
@@ -549,6 +573,11 @@ public final class WebhookCore implements AutoCloseable {
     draining = true;
     deliveries.shutdownNow();
     timer.shutdownNow();
+  }
+
+  /** 500 {@code internal}: what an adapter answers when the core failed to make an answer. */
+  public static Answer failed() {
+    return new Answer(500, error("internal", "the request failed (logged); try again"));
   }
 
   /** A one-line JSON error. */

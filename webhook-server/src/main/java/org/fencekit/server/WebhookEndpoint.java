@@ -21,20 +21,9 @@ import org.slf4j.LoggerFactory;
  * The server's routes on Jetty: {@code POST /webhook}, {@code GET /checkout/success}, {@code GET
  * /health} and {@code GET /metrics}. Every answer is one line of JSON (Prometheus text for the
  * metrics). What the webhook and the success page answer is decided by the {@link WebhookCore};
- * this class reads requests and writes answers.
- *
- * <p>A delivery:
- *
- * <ol>
- *   <li>its body is read without holding a thread, within the body deadline and the size limit; a
- *       slow client holds its connection only, and is cut off at the deadline (408);
- *   <li>on a Jetty thread: the core checks the signature, the JSON and the mapping (any refusal is
- *       answered here, without a delivery slot);
- *   <li>in a delivery slot of the core, the handler handles it; a delivery that waits for a slot
- *       longer than the queue time is answered 503.
- * </ol>
- *
- * {@code /health} and {@code /metrics} never wait for a delivery slot.
+ * this class reads requests (a delivery's body without holding a thread, so a slow client holds its
+ * connection only) and writes answers. {@code /health} and {@code /metrics} never wait for a
+ * delivery slot.
  */
 final class WebhookEndpoint extends Handler.Abstract {
 
@@ -57,23 +46,33 @@ final class WebhookEndpoint extends Handler.Abstract {
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
-    String method = request.getMethod();
+    String allowed =
+        switch (path) {
+          case "/webhook" -> "POST";
+          case "/health", "/metrics", SuccessPage.PATH -> "GET";
+          default -> null;
+        };
+    if (allowed == null) {
+      return write(
+          response,
+          callback,
+          new WebhookCore.Answer(
+              404,
+              WebhookCore.error(
+                  "not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook")));
+    }
+    if (!request.getMethod().equals(allowed)) {
+      return write(response, callback, core.methodNotAllowed(allowed, path.equals("/webhook")));
+    }
     switch (path) {
       case "/webhook" -> {
-        if (!method.equals("POST")) {
-          return write(response, callback, core.methodNotAllowed("POST", true));
-        }
         WebhookCore.Answer early = core.beforeBody(request.getLength());
         if (early != null) {
           return write(response, callback, early);
         }
         new BodyReader(request, response, callback).start();
-        return true;
       }
       case "/health" -> {
-        if (!method.equals("GET")) {
-          return write(response, callback, core.methodNotAllowed("GET", false));
-        }
         if (core.draining()) {
           return write(response, callback, core.shuttingDown(false));
         }
@@ -88,39 +87,22 @@ final class WebhookEndpoint extends Handler.Abstract {
                             ? new WebhookCore.Answer(
                                 503, WebhookCore.error("store_unavailable", "no answer"))
                             : new WebhookCore.Answer(result.ok() ? 200 : 503, result.json())));
-        return true;
       }
       case SuccessPage.PATH -> {
-        if (!method.equals("GET")) {
-          return write(response, callback, core.methodNotAllowed("GET", false));
-        }
         String sessionId = Request.extractQueryParameters(request).getValue("session_id");
         core.successPage(sessionId)
             .whenComplete((answer, failure) -> write(response, callback, answer, failure));
-        return true;
       }
       case "/metrics" -> {
-        if (!method.equals("GET")) {
-          return write(response, callback, core.methodNotAllowed("GET", false));
-        }
         response.setStatus(200);
         response
             .getHeaders()
             .put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
         response.write(
             true, ByteBuffer.wrap(registry.scrape().getBytes(StandardCharsets.UTF_8)), callback);
-        return true;
-      }
-      default -> {
-        return write(
-            response,
-            callback,
-            new WebhookCore.Answer(
-                404,
-                WebhookCore.error(
-                    "not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook")));
       }
     }
+    return true;
   }
 
   /**
@@ -163,15 +145,7 @@ final class WebhookEndpoint extends Handler.Abstract {
         if (chunk.getFailure() != null) {
           boolean idle = chunk.getFailure() instanceof java.util.concurrent.TimeoutException;
           chunk.release();
-          refuse(
-              core.refusal(
-                  idle ? 408 : 400,
-                  idle
-                      ? WebhookCore.error(
-                          "body_timeout",
-                          "the body stopped arriving (the connection was idle too long)")
-                      : WebhookCore.error(
-                          "unreadable_body", "the body could not be read (broken framing)")));
+          refuse(idle ? core.bodyStalled() : core.unreadableBody());
           return;
         }
         ByteBuffer bytes = chunk.getByteBuffer();
@@ -216,14 +190,7 @@ final class WebhookEndpoint extends Handler.Abstract {
         refuse(core.tooLarge("more than " + maxBodyBytes + " bytes sent"));
         return;
       }
-      refuse(
-          core.refusal(
-              408,
-              WebhookCore.error(
-                  "body_timeout",
-                  "the body did not arrive within "
-                      + bodyTimeout.toMillis()
-                      + " ms of its headers")));
+      refuse(core.bodyTimedOut());
     }
 
     private void refuse(WebhookCore.Answer answer) {
@@ -232,21 +199,6 @@ final class WebhookEndpoint extends Handler.Abstract {
         write(response, callback, answer);
       }
     }
-  }
-
-  /** From now on new deliveries are answered 503; those in flight go on. */
-  void drain() {
-    core.drain();
-  }
-
-  /** Deliveries whose body has arrived and which are not yet answered. */
-  int inFlight() {
-    return core.inFlight();
-  }
-
-  /** Waits up to {@code timeout} for the deliveries in flight; whether none is left. */
-  boolean awaitIdle(Duration timeout) {
-    return core.awaitIdle(timeout);
   }
 
   /** Stops the delivery pool and the health thread (after draining). */
@@ -260,9 +212,7 @@ final class WebhookEndpoint extends Handler.Abstract {
       Response response, Callback callback, WebhookCore.Answer answer, Throwable failure) {
     if (answer == null) {
       LOG.error("the answer could not be made", failure);
-      answer =
-          new WebhookCore.Answer(
-              500, WebhookCore.error("internal", "the request failed (logged); try again"));
+      answer = WebhookCore.failed();
     }
     write(response, callback, answer);
   }

@@ -51,6 +51,7 @@ public final class WebhookServer implements AutoCloseable {
 
   private final Server server;
   private final ServerConnector connector;
+  private final WebhookCore core;
   private final WebhookEndpoint endpoint;
   private final FulfilmentHandler handler;
   private final PrometheusMeterRegistry registry;
@@ -77,26 +78,24 @@ public final class WebhookServer implements AutoCloseable {
     connector.setPort(builder.port);
     connector.setIdleTimeout(builder.idleTimeout.toMillis());
     server.addConnector(connector);
-    this.endpoint =
-        new WebhookEndpoint(
-            new WebhookCore(
-                handler,
-                builder.secrets,
-                builder.tolerance,
-                builder.clock,
-                builder.mapping,
-                builder.stripe == null
-                    ? null
-                    : new SuccessPage(builder.stripe, builder.mapping, handler),
-                WebhookCore.Settings.SERVER,
-                registry,
-                new WebhookCore.Limits(
-                    MAX_BODY_BYTES,
-                    builder.bodyTimeout,
-                    builder.maxConcurrentRequests,
-                    builder.queueTime)),
-            builder.store,
-            registry);
+    this.core =
+        new WebhookCore(
+            handler,
+            builder.secrets,
+            builder.tolerance,
+            builder.clock,
+            builder.mapping,
+            builder.stripe == null
+                ? null
+                : new SuccessPage(builder.stripe, builder.mapping, handler),
+            WebhookCore.Settings.SERVER,
+            registry,
+            new WebhookCore.Limits(
+                MAX_BODY_BYTES,
+                builder.bodyTimeout,
+                builder.maxConcurrentRequests,
+                builder.queueTime));
+    this.endpoint = new WebhookEndpoint(core, builder.store, registry);
     server.setHandler(endpoint);
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(0); // close() drains in-flight deliveries itself
@@ -187,11 +186,11 @@ public final class WebhookServer implements AutoCloseable {
       return;
     }
     closed = true;
-    endpoint.drain();
-    if (!endpoint.awaitIdle(stopTimeout)) {
+    core.drain();
+    if (!core.awaitIdle(stopTimeout)) {
       LOG.warn(
           "stopping with {} deliveries still in flight after {}; Stripe will retry them",
-          endpoint.inFlight(),
+          core.inFlight(),
           stopTimeout);
     }
     try {
@@ -354,9 +353,7 @@ public final class WebhookServer implements AutoCloseable {
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
       }
-      if (tolerance.isNegative() || tolerance.isZero()) {
-        throw new IllegalArgumentException("tolerance must be positive, got " + tolerance);
-      }
+      WebhookCore.positive("tolerance", tolerance);
       if (threads < 4 || threads > 1_000) {
         throw new IllegalArgumentException("threads must be 4 to 1000, got " + threads);
       }
@@ -364,15 +361,9 @@ public final class WebhookServer implements AutoCloseable {
         throw new IllegalArgumentException(
             "maxConcurrentRequests must be 1 to 1000, got " + maxConcurrentRequests);
       }
-      if (bodyTimeout.isNegative() || bodyTimeout.isZero()) {
-        throw new IllegalArgumentException("bodyTimeout must be positive, got " + bodyTimeout);
-      }
-      if (queueTime.isNegative() || queueTime.isZero()) {
-        throw new IllegalArgumentException("queueTime must be positive, got " + queueTime);
-      }
-      if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-        throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
-      }
+      WebhookCore.positive("bodyTimeout", bodyTimeout);
+      WebhookCore.positive("queueTime", queueTime);
+      WebhookCore.positive("idleTimeout", idleTimeout);
       if (stopTimeout.isNegative()) {
         throw new IllegalArgumentException("stopTimeout must not be negative, got " + stopTimeout);
       }
