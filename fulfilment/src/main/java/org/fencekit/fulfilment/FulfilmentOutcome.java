@@ -72,6 +72,11 @@ public sealed interface FulfilmentOutcome {
       return httpStatus;
     }
 
+    /** The record that carries this kind. */
+    Class<? extends FulfilmentOutcome> record() {
+      return record;
+    }
+
     private static Kind of(FulfilmentOutcome outcome) {
       for (Kind kind : values()) {
         if (kind.record.isInstance(outcome)) {

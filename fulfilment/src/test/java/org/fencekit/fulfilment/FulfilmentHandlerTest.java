@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,6 +98,19 @@ class FulfilmentHandlerTest {
     assertEquals(expected.size(), Kind.values().length, "a kind without a row here");
     for (Kind kind : Kind.values()) {
       assertEquals(expected.get(kind), kind.httpStatus(), kind.name());
+    }
+  }
+
+  @Test
+  void everyOutcomeRecordIsTheRecordOfExactlyOneKind() {
+    Class<?>[] records = FulfilmentOutcome.class.getPermittedSubclasses();
+    assertEquals(
+        Kind.values().length, records.length, "a record without a kind, or a kind too many");
+    for (Class<?> record : records) {
+      assertEquals(
+          1,
+          Arrays.stream(Kind.values()).filter(kind -> kind.record() == record).count(),
+          record.getSimpleName() + " is not the record of exactly one kind");
     }
   }
 
