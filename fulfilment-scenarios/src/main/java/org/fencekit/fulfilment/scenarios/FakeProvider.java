@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
@@ -78,12 +79,9 @@ public final class FakeProvider {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw run.failure(
-              "the provider got "
-                  + calls.size()
-                  + " call(s) within "
-                  + Timeline.format(run.patience())
-                  + ", the scenario waits for call "
-                  + n);
+              String.format(
+                  "the provider got %s call(s) within %s, the scenario waits for call %s",
+                  calls.size(), Timeline.format(run.patience()), n));
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -109,13 +107,9 @@ public final class FakeProvider {
   public void releaseWithFailure(int n, String error, boolean nothingBought) {
     run.replay()
         .line(
-            "run.provider().releaseWithFailure("
-                + n
-                + ", "
-                + Replay.quote(error)
-                + ", "
-                + nothingBought
-                + ");");
+            String.format(
+                "run.provider().releaseWithFailure(%s, %s, %s);",
+                n, Replay.quote(error), nothingBought));
     call(n)
         .release(
             nothingBought
@@ -138,24 +132,15 @@ public final class FakeProvider {
 
   /** The items bought for the order, in the order they were bought. */
   public synchronized List<Item> items(String sessionId) {
-    List<Item> items = new ArrayList<>();
-    for (Bought bought : purchases) {
-      if (bought.sessionId().equals(sessionId)) {
-        items.add(bought.item());
-      }
-    }
-    return items;
+    return purchases.stream()
+        .filter(bought -> bought.sessionId().equals(sessionId))
+        .map(Bought::item)
+        .collect(Collectors.toList());
   }
 
   /** How many calls reached the provider for the order. */
   public synchronized int calls(String sessionId) {
-    int count = 0;
-    for (ProviderCall call : calls) {
-      if (call.sessionId().equals(sessionId)) {
-        count++;
-      }
-    }
-    return count;
+    return (int) calls.stream().filter(call -> call.sessionId().equals(sessionId)).count();
   }
 
   /** All calls so far, in arrival order. */
@@ -180,14 +165,12 @@ public final class FakeProvider {
     run.timeline()
         .add(
             instance.name(),
-            "provider call #"
-                + call.number()
-                + " for "
-                + run.report().label(purchase.sessionId())
-                + " with key "
-                + purchase.idempotencyKey()
-                + ": "
-                + call.behaviour().kind());
+            String.format(
+                "provider call #%s for %s with key %s: %s",
+                call.number(),
+                run.report().label(purchase.sessionId()),
+                purchase.idempotencyKey(),
+                call.behaviour().kind()));
     return call.perform();
   }
 

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
@@ -386,13 +387,9 @@ public final class ScenarioRun implements AutoCloseable {
   /** The orphan reports the handler instances made for the order, in order. */
   public synchronized List<OrphanReport> reports(String order) {
     String sessionId = sessionId(order);
-    List<OrphanReport> found = new ArrayList<>();
-    for (OrphanReport report : reports) {
-      if (report.sessionId().equals(sessionId)) {
-        found.add(report);
-      }
-    }
-    return found;
+    return reports.stream()
+        .filter(report -> report.sessionId().equals(sessionId))
+        .collect(Collectors.toList());
   }
 
   /** The order as the store holds it now, read past every instance's faults. */
