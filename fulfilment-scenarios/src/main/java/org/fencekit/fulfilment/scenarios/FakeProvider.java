@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
@@ -39,13 +40,10 @@ public final class FakeProvider {
 
   /** Queues what the next calls do, in order. */
   public FakeProvider next(Behaviour... behaviours) {
-    StringBuilder java = new StringBuilder();
     synchronized (this) {
-      for (Behaviour behaviour : behaviours) {
-        script.add(behaviour);
-        java.append(java.length() == 0 ? "" : ", ").append(behaviour.java());
-      }
+      script.addAll(List.of(behaviours));
     }
+    String java = Stream.of(behaviours).map(Behaviour::java).collect(Collectors.joining(", "));
     run.replay().line("run.provider().next(" + java + ");");
     return this;
   }
