@@ -88,11 +88,7 @@ public final class Checks {
     line("answered(" + groupVar(group) + ", " + join(statuses) + ")");
     eventually(
         () -> {
-          List<Integer> wanted = new ArrayList<>();
-          for (int status : statuses) {
-            wanted.add(judged(status));
-          }
-          wanted.sort(null);
+          List<Integer> wanted = IntStream.of(statuses).map(this::judged).sorted().boxed().toList();
           List<Integer> answered = new ArrayList<>();
           List<Integer> statusesAnswered = new ArrayList<>();
           for (Delivery delivery : group) {
@@ -105,10 +101,7 @@ public final class Checks {
           if (answered.equals(wanted)) {
             return null;
           }
-          List<String> wantedNames = new ArrayList<>();
-          for (int status : wanted) {
-            wantedNames.add(expected(status));
-          }
+          List<String> wantedNames = wanted.stream().map(status -> expected(status)).toList();
           String text =
               String.format(
                   "the deliveries %s have answered %s (%s still working), expected %s",

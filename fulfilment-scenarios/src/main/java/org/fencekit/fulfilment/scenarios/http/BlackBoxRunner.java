@@ -200,18 +200,14 @@ public final class BlackBoxRunner {
     ProviderServer provider;
     try {
       provider = ProviderServer.start(options.providerPort);
-    } catch (BindException e) {
-      err.println(
-          "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
-              + options.providerPort
-              + ": the port is taken; stop what listens there or give another --provider-port");
-      return CANNOT_RUN;
     } catch (IOException e) {
       err.println(
           "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
               + options.providerPort
               + ": "
-              + e.getMessage());
+              + (e instanceof BindException
+                  ? "the port is taken; stop what listens there or give another --provider-port"
+                  : e.getMessage()));
       return CANNOT_RUN;
     }
     Path log = options.replayDir.resolve("fencekit-scenarios-endpoint.log");

@@ -133,11 +133,7 @@ final class HttpRun {
    */
   String summary() {
     List<String> answers = new ArrayList<>();
-    List<CompletableFuture<Answer>> all;
-    synchronized (this) {
-      all = List.copyOf(pending);
-    }
-    for (CompletableFuture<Answer> answer : all) {
+    for (CompletableFuture<Answer> answer : pending()) {
       Answer got = answer.getNow(null);
       answers.add(got == null ? "pending" : got.statusText());
     }
@@ -503,13 +499,14 @@ final class HttpRun {
   }
 
   private void awaitAll() {
-    List<CompletableFuture<Answer>> all;
-    synchronized (this) {
-      all = List.copyOf(pending);
-    }
-    for (CompletableFuture<Answer> answer : all) {
+    for (CompletableFuture<Answer> answer : pending()) {
       await(answer);
     }
+  }
+
+  /** The deliveries posted so far, answered or not, in the order they were posted. */
+  private synchronized List<CompletableFuture<Answer>> pending() {
+    return List.copyOf(pending);
   }
 
   /** Throws the first problem a check on an answer or a provider call found. */
