@@ -3,7 +3,6 @@ package org.fencekit.fulfilment.scenarios;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -436,11 +435,7 @@ public final class ScenarioRun implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "ScenarioRun["
-        + report.id()
-        + ", "
-        + Arrays.toString(instances.keySet().toArray())
-        + "]";
+    return "ScenarioRun[" + report.id() + ", " + instances.keySet() + "]";
   }
 
   /**

@@ -286,13 +286,12 @@ final class HttpRun {
       public void arrived(ProviderServer.Call call) {
         timeline.add(
             "provider",
-            "call #"
-                + call.number
-                + " for "
-                + name
-                + (call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key))
-                + ": "
-                + call.steer.description());
+            String.format(
+                "call #%s for %s%s: %s",
+                call.number,
+                name,
+                call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key),
+                call.steer.description()));
         boolean paying;
         synchronized (HttpRun.this) {
           paying = paid.contains(call.order);
