@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.history.Answer;
 import org.fencekit.history.Call;
@@ -67,19 +69,14 @@ public final class Checks {
             }
           }
           return never(
-              "delivery "
-                  + delivery
-                  + " of "
-                  + delivery.event().eventId()
-                  + " to "
-                  + delivery.instance().name()
-                  + " was answered "
-                  + delivery.status()
-                  + (delivery.thrown() == null
-                      ? ""
-                      : " (the handler threw " + delivery.thrown() + ")")
-                  + ", expected "
-                  + expected(statuses));
+              String.format(
+                  "delivery %s of %s to %s was answered %s%s, expected %s",
+                  delivery,
+                  delivery.event().eventId(),
+                  delivery.instance().name(),
+                  delivery.status(),
+                  delivery.thrown() == null ? "" : " (the handler threw " + delivery.thrown() + ")",
+                  expected(statuses)));
         });
   }
 
@@ -91,11 +88,7 @@ public final class Checks {
     line("answered(" + groupVar(group) + ", " + join(statuses) + ")");
     eventually(
         () -> {
-          List<Integer> wanted = new ArrayList<>();
-          for (int status : statuses) {
-            wanted.add(judged(status));
-          }
-          wanted.sort(null);
+          List<Integer> wanted = IntStream.of(statuses).map(this::judged).sorted().boxed().toList();
           List<Integer> answered = new ArrayList<>();
           List<Integer> statusesAnswered = new ArrayList<>();
           for (Delivery delivery : group) {
@@ -108,19 +101,14 @@ public final class Checks {
           if (answered.equals(wanted)) {
             return null;
           }
-          List<String> wantedNames = new ArrayList<>();
-          for (int status : wanted) {
-            wantedNames.add(expected(status));
-          }
+          List<String> wantedNames = wanted.stream().map(status -> expected(status)).toList();
           String text =
-              "the deliveries "
-                  + groupVar(group)
-                  + " have answered "
-                  + statusesAnswered
-                  + " ("
-                  + (group.size() - answered.size())
-                  + " still working), expected "
-                  + String.join(" and ", wantedNames);
+              String.format(
+                  "the deliveries %s have answered %s (%s still working), expected %s",
+                  groupVar(group),
+                  statusesAnswered,
+                  group.size() - answered.size(),
+                  String.join(" and ", wantedNames));
           return answered.size() < wanted.size() ? waitFor(text) : never(text);
         });
   }
@@ -134,29 +122,25 @@ public final class Checks {
           String other = provider.keySharedWith(sessionId);
           if (other != null) {
             return never(
-                "a provider call for order '"
-                    + order
-                    + "' sent the idempotency key of order '"
-                    + report.label(other)
-                    + "' and was handed that order's purchase: a key must name one order (its"
-                    + " session), never a cart, a customer or a product");
+                String.format(
+                    "a provider call for order '%s' sent the idempotency key of order '%s' and was"
+                        + " handed that order's purchase: a key must name one order (its session),"
+                        + " never a cart, a customer or a product",
+                    order, report.label(other)));
           }
           int made = provider.purchases(sessionId);
           if (made == purchases) {
             return null;
           }
           String text =
-              "the provider bought "
-                  + made
-                  + " item(s) for order '"
-                  + order
-                  + "' ("
-                  + provider.items(sessionId)
-                  + ", "
-                  + provider.calls(sessionId)
-                  + " call(s)), expected "
-                  + purchases
-                  + (made > purchases && purchases > 0
+              String.format(
+                  "the provider bought %s item(s) for order '%s' (%s, %s call(s)), expected %s%s",
+                  made,
+                  order,
+                  provider.items(sessionId),
+                  provider.calls(sessionId),
+                  purchases,
+                  made > purchases && purchases > 0
                       ? ": the customer's order was bought more than once"
                       : made > purchases ? ": bought before the scenario allowed it" : "");
           return made < purchases ? waitFor(text) : never(text);
@@ -175,12 +159,9 @@ public final class Checks {
           return record.get().status() == status
               ? null
               : waitFor(
-                  "order '"
-                      + order
-                      + "' is "
-                      + report.describe(record.get())
-                      + " in the store, expected "
-                      + status);
+                  String.format(
+                      "order '%s' is %s in the store, expected %s",
+                      order, report.describe(record.get()), status));
         });
   }
 
@@ -200,17 +181,15 @@ public final class Checks {
             return null;
           }
           return waitFor(
-              "order '"
-                  + order
-                  + "' shows "
-                  + record
+              String.format(
+                  "order '%s' shows %s, expected purchase %s (%s): the customer's item is missing"
+                      + " or was replaced",
+                  order,
+                  record
                       .map(r -> "item " + r.item() + "; it is " + report.describe(r))
-                      .orElse("nothing")
-                  + ", expected purchase "
-                  + n
-                  + " ("
-                  + expected.providerOrderId()
-                  + "): the customer's item is missing or was replaced");
+                      .orElse("nothing"),
+                  n,
+                  expected.providerOrderId()));
         });
   }
 
@@ -250,8 +229,7 @@ public final class Checks {
                   + reported
                   + " for order '"
                   + order
-                  + "' to its orphan"
-                  + " listener",
+                  + "' to its orphan listener",
               reported.isEmpty()
                   ? ": a superseded complete is a purchase nobody was shown (real money);"
                       + " report it to the listener the context gives"
@@ -269,13 +247,12 @@ public final class Checks {
             return null;
           }
           String text =
-              "the store granted "
-                  + granted
-                  + " claim(s) on order '"
-                  + order
-                  + "', expected "
-                  + claims
-                  + (granted > claims
+              String.format(
+                  "the store granted %s claim(s) on order '%s', expected %s%s",
+                  granted,
+                  order,
+                  claims,
+                  granted > claims
                       ? ": another attempt became owner while one was still working"
                       : "");
           return granted < claims ? waitFor(text) : never(text);
@@ -286,18 +263,15 @@ public final class Checks {
   public void notClaimed(String order) {
     line("notClaimed(" + Replay.quote(order) + ")");
     eventually(
-        () -> {
-          return run.record(order)
-              .map(
-                  r ->
-                      never(
-                          "order '"
-                              + order
-                              + "' was claimed ("
-                              + report.describe(r)
-                              + "), expected untouched"))
-              .orElse(null);
-        });
+        () ->
+            run.record(order)
+                .map(
+                    r ->
+                        never(
+                            String.format(
+                                "order '%s' was claimed (%s), expected untouched",
+                                order, report.describe(r))))
+                .orElse(null));
   }
 
   /** The order's last error mentions {@code text}. */
@@ -309,13 +283,9 @@ public final class Checks {
           return error != null && error.contains(text)
               ? null
               : waitFor(
-                  "order '"
-                      + order
-                      + "' has last error "
-                      + (error == null ? "none" : "'" + error + "'")
-                      + ", expected one that mentions '"
-                      + text
-                      + "'");
+                  String.format(
+                      "order '%s' has last error %s, expected one that mentions '%s'",
+                      order, error == null ? "none" : "'" + error + "'", text));
         });
   }
 
@@ -335,14 +305,13 @@ public final class Checks {
                 unknown.add(call.claimId());
               } else if (call.operation() == Operation.FAIL && unknown.contains(call.claimId())) {
                 return never(
-                    "instance "
-                        + instance.name()
-                        + " sent fail("
-                        + report.label(call.sessionId())
-                        + ", "
-                        + RunReport.shortForm(call.claimId())
-                        + ") after a complete with that token whose outcome was unknown: retry the"
-                        + " complete (a replay answers Written), never fail it");
+                    String.format(
+                        "instance %s sent fail(%s, %s) after a complete with that token whose"
+                            + " outcome was unknown: retry the complete (a replay answers"
+                            + " Written), never fail it",
+                        instance.name(),
+                        report.label(call.sessionId()),
+                        RunReport.shortForm(call.claimId())));
               }
             }
           }
@@ -360,13 +329,10 @@ public final class Checks {
             for (Call call : storeCalls(instance)) {
               if (call.sessionId().equals(sessionId) && call.operation() == Operation.FAIL) {
                 return never(
-                    "instance "
-                        + instance.name()
-                        + " sent fail for order '"
-                        + order
-                        + "' with "
-                        + RunReport.shortForm(call.claimId())
-                        + ", expected the order never to be failed");
+                    String.format(
+                        "instance %s sent fail for order '%s' with %s, expected the order never"
+                            + " to be failed",
+                        instance.name(), order, RunReport.shortForm(call.claimId())));
               }
             }
           }
@@ -387,22 +353,19 @@ public final class Checks {
     line("callCutOff(" + n + ")");
     FakeProvider.ProviderCall call = provider.awaitCall(n);
     eventually(
-        () -> {
-          return !call.purchase().ownership().owned() || call.interrupted()
-              ? null
-              : waitFor(
-                  "provider call #"
-                      + call.number()
-                      + " of "
-                      + call.instance().name()
-                      + " for order '"
-                      + report.label(call.sessionId())
-                      + "' was not cut off: its ownership still reads true and its thread was"
-                      + " not interrupted (clock at +"
-                      + run.timeline().now()
-                      + "); a heartbeat answered Superseded, and a deadline reached, must tell"
-                      + " the call at once");
-        });
+        () ->
+            !call.purchase().ownership().owned() || call.interrupted()
+                ? null
+                : waitFor(
+                    String.format(
+                        "provider call #%s of %s for order '%s' was not cut off: its ownership"
+                            + " still reads true and its thread was not interrupted (clock at"
+                            + " +%s); a heartbeat answered Superseded, and a deadline reached,"
+                            + " must tell the call at once",
+                        call.number(),
+                        call.instance().name(),
+                        report.label(call.sessionId()),
+                        run.timeline().now())));
   }
 
   /**
@@ -421,16 +384,14 @@ public final class Checks {
               }
               if (lost.contains(call.claimId())) {
                 return never(
-                    "instance "
-                        + instance.name()
-                        + " sent extend("
-                        + report.label(call.sessionId())
-                        + ", "
-                        + RunReport.shortForm(call.claimId())
-                        + ") at +"
-                        + run.timeline().sinceStart(call.at())
-                        + " after an extend with that token was answered Superseded: stop the"
-                        + " heartbeat once the order is taken over");
+                    String.format(
+                        "instance %s sent extend(%s, %s) at +%s after an extend with that token"
+                            + " was answered Superseded: stop the heartbeat once the order is"
+                            + " taken over",
+                        instance.name(),
+                        report.label(call.sessionId()),
+                        RunReport.shortForm(call.claimId()),
+                        run.timeline().sinceStart(call.at())));
               }
               if (call.answer() == Answer.SUPERSEDED) {
                 lost.add(call.claimId());
@@ -465,11 +426,7 @@ public final class Checks {
   }
 
   private static String join(int[] values) {
-    StringBuilder out = new StringBuilder();
-    for (int value : values) {
-      out.append(out.length() == 0 ? "" : ", ").append(value);
-    }
-    return out.toString();
+    return IntStream.of(values).mapToObj(String::valueOf).collect(Collectors.joining(", "));
   }
 
   private static String leadingComma(int[] values) {

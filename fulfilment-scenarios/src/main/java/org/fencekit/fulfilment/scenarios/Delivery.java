@@ -58,11 +58,9 @@ public final class Delivery {
     try {
       if (!done.await(run.patience().toNanos(), TimeUnit.NANOSECONDS)) {
         throw run.failure(
-            "delivery "
-                + this
-                + " got no answer within "
-                + Timeline.format(run.patience())
-                + " of real time while the scenario waited for it");
+            String.format(
+                "delivery %s got no answer within %s of real time while the scenario waited for it",
+                this, Timeline.format(run.patience())));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -110,11 +108,9 @@ public final class Delivery {
     run.timeline()
         .add(
             instance.name(),
-            "answers "
-                + answer
-                + " to "
-                + event.eventId()
-                + (thrown == null ? "" : " (threw " + thrown + ")"));
+            String.format(
+                "answers %s to %s%s",
+                answer, event.eventId(), thrown == null ? "" : " (threw " + thrown + ")"));
     done.countDown();
   }
 

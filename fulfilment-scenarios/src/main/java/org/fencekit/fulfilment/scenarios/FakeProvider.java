@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
@@ -38,13 +40,10 @@ public final class FakeProvider {
 
   /** Queues what the next calls do, in order. */
   public FakeProvider next(Behaviour... behaviours) {
-    StringBuilder java = new StringBuilder();
     synchronized (this) {
-      for (Behaviour behaviour : behaviours) {
-        script.add(behaviour);
-        java.append(java.length() == 0 ? "" : ", ").append(behaviour.java());
-      }
+      script.addAll(List.of(behaviours));
     }
+    String java = Stream.of(behaviours).map(Behaviour::java).collect(Collectors.joining(", "));
     run.replay().line("run.provider().next(" + java + ");");
     return this;
   }
@@ -78,12 +77,9 @@ public final class FakeProvider {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw run.failure(
-              "the provider got "
-                  + calls.size()
-                  + " call(s) within "
-                  + Timeline.format(run.patience())
-                  + ", the scenario waits for call "
-                  + n);
+              String.format(
+                  "the provider got %s call(s) within %s, the scenario waits for call %s",
+                  calls.size(), Timeline.format(run.patience()), n));
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(this, left);
@@ -109,13 +105,9 @@ public final class FakeProvider {
   public void releaseWithFailure(int n, String error, boolean nothingBought) {
     run.replay()
         .line(
-            "run.provider().releaseWithFailure("
-                + n
-                + ", "
-                + Replay.quote(error)
-                + ", "
-                + nothingBought
-                + ");");
+            String.format(
+                "run.provider().releaseWithFailure(%s, %s, %s);",
+                n, Replay.quote(error), nothingBought));
     call(n)
         .release(
             nothingBought
@@ -138,24 +130,15 @@ public final class FakeProvider {
 
   /** The items bought for the order, in the order they were bought. */
   public synchronized List<Item> items(String sessionId) {
-    List<Item> items = new ArrayList<>();
-    for (Bought bought : purchases) {
-      if (bought.sessionId().equals(sessionId)) {
-        items.add(bought.item());
-      }
-    }
-    return items;
+    return purchases.stream()
+        .filter(bought -> bought.sessionId().equals(sessionId))
+        .map(Bought::item)
+        .collect(Collectors.toList());
   }
 
   /** How many calls reached the provider for the order. */
   public synchronized int calls(String sessionId) {
-    int count = 0;
-    for (ProviderCall call : calls) {
-      if (call.sessionId().equals(sessionId)) {
-        count++;
-      }
-    }
-    return count;
+    return (int) calls.stream().filter(call -> call.sessionId().equals(sessionId)).count();
   }
 
   /** All calls so far, in arrival order. */
@@ -180,14 +163,12 @@ public final class FakeProvider {
     run.timeline()
         .add(
             instance.name(),
-            "provider call #"
-                + call.number()
-                + " for "
-                + run.report().label(purchase.sessionId())
-                + " with key "
-                + purchase.idempotencyKey()
-                + ": "
-                + call.behaviour().kind());
+            String.format(
+                "provider call #%s for %s with key %s: %s",
+                call.number(),
+                run.report().label(purchase.sessionId()),
+                purchase.idempotencyKey(),
+                call.behaviour().kind()));
     return call.perform();
   }
 

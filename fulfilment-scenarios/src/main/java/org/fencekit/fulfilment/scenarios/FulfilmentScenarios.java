@@ -120,127 +120,106 @@ public abstract class FulfilmentScenarios {
     toClose.clear();
   }
 
-  /** See {@link Scenario#S01_CONCURRENT_DELIVERIES}. */
   @Test
   void s01_concurrentDeliveriesBuyOnce() {
     play(Scenario.S01_CONCURRENT_DELIVERIES);
   }
 
-  /** See {@link Scenario#S02_LEASE_OVERRUN}. */
   @Test
   void s02_leaseOverrunCannotUndoProvisioned() {
     play(Scenario.S02_LEASE_OVERRUN);
   }
 
-  /** See {@link Scenario#S03_STALE_COMPLETION}. */
   @Test
   void s03_staleCompletionIsReportedOrphan() {
     play(Scenario.S03_STALE_COMPLETION);
   }
 
-  /** See {@link Scenario#S04_CRASH_BEFORE_PURCHASE}. */
   @Test
   void s04_crashBeforePurchaseRetryBuysOnce() {
     play(Scenario.S04_CRASH_BEFORE_PURCHASE);
   }
 
-  /** See {@link Scenario#S05_CRASH_AFTER_PURCHASE}. */
   @Test
   void s05_crashAfterPurchaseRetryGetsSameItem() {
     play(Scenario.S05_CRASH_AFTER_PURCHASE);
   }
 
-  /** See {@link Scenario#S06_UNPAID_THEN_PAID}. */
   @Test
   void s06_unpaidThenAsyncSucceededBuysOnceAfterPayment() {
     play(Scenario.S06_UNPAID_THEN_PAID);
   }
 
-  /** See {@link Scenario#S07_ASYNC_PAYMENT_FAILED}. */
   @Test
   void s07_asyncPaymentFailedBuysNothing() {
     play(Scenario.S07_ASYNC_PAYMENT_FAILED);
   }
 
-  /** See {@link Scenario#S08_DUPLICATE_AFTER_SUCCESS}. */
   @Test
   void s08_duplicateDeliveryAfterSuccessBuysNothing() {
     play(Scenario.S08_DUPLICATE_AFTER_SUCCESS);
   }
 
-  /** See {@link Scenario#S09_STORE_DOWN_DURING_COMPLETE}. */
   @Test
   void s09_storeDownDuringCompleteNeverFailsAndBuysOnce() {
     play(Scenario.S09_STORE_DOWN_DURING_COMPLETE);
   }
 
-  /** See {@link Scenario#S10_PROVIDER_FAILURE_THEN_RETRY}. */
   @Test
   void s10_providerFailureThenRetryProvisionsKeepingError() {
     play(Scenario.S10_PROVIDER_FAILURE_THEN_RETRY);
   }
 
-  /** See {@link Scenario#S11_SLOW_CALL_HEARTBEATS}. */
   @Test
   void s11_slowCallHeartbeatsKeepOneOwner() {
     play(Scenario.S11_SLOW_CALL_HEARTBEATS);
   }
 
-  /** See {@link Scenario#S12_REDELIVERY_NEW_EVENT_ID}. */
   @Test
   void s12_redeliveryWithNewEventIdBuysOnce() {
     play(Scenario.S12_REDELIVERY_NEW_EVENT_ID);
   }
 
-  /** See {@link Scenario#S13_PAYMENT_EVENTS_IN_ANY_ORDER}. */
   @Test
   void s13_paymentEventsInAnyOrderBuyOnceAfterPayment() {
     play(Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER);
   }
 
-  /** See {@link Scenario#S14_FREE_ORDER}. */
   @Test
   void s14_freeOrderIsFulfilled() {
     play(Scenario.S14_FREE_ORDER);
   }
 
-  /** See {@link Scenario#S15_UNKNOWN_PROVIDER_OUTCOME}. */
   @Test
   void s15_unknownProviderOutcomeRetriedWithSameKey() {
     play(Scenario.S15_UNKNOWN_PROVIDER_OUTCOME);
   }
 
-  /** See {@link Scenario#S16_RETRY_IN_SAME_PROCESS}. */
   @Test
   void s16_retryInSameProcessSettlesWithNewToken() {
     play(Scenario.S16_RETRY_IN_SAME_PROCESS);
   }
 
-  /** See {@link Scenario#S17_HEARTBEAT_KEEPS_FULL_LEASE}. */
   @Test
   void s17_eachHeartbeatKeepsOrderForFullLease() {
     play(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE);
   }
 
-  /** See {@link Scenario#S18_SUPERSEDED_HEARTBEAT}. */
   @Test
   void s18_supersededHeartbeatStopsAndTellsCall() {
     play(Scenario.S18_SUPERSEDED_HEARTBEAT);
   }
 
-  /** See {@link Scenario#S19_TWO_ORDERS_ONE_CART}. */
   @Test
   void s19_twoOrdersOfOneCartBuyTwice() {
     play(Scenario.S19_TWO_ORDERS_ONE_CART);
   }
 
-  /** See {@link Scenario#S20_CUT_OFF_BEFORE_LEASE_LAPSES}. */
   @Test
   void s20_callCutOffBeforeUnrenewedLeaseLapses() {
     play(Scenario.S20_CUT_OFF_BEFORE_LEASE_LAPSES);
   }
 
-  /** See {@link Scenario#S21_PROVIDER_TIMEOUT}. */
   @Test
   void s21_hungProviderCallGivenUpAtTimeout() {
     play(Scenario.S21_PROVIDER_TIMEOUT);

@@ -1,5 +1,6 @@
 package org.fencekit.fulfilment.scenarios;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,23 +76,17 @@ final class RunReport {
       Map<String, OrderSnapshot> orders,
       FakeProvider provider,
       int reports) {
-    StringBuilder answers = new StringBuilder();
+    List<String> answers = new ArrayList<>();
     for (Delivery delivery : deliveries) {
-      answers.append(answers.length() == 0 ? "" : " ");
-      answers.append(delivery.answered() ? String.valueOf(delivery.status()) : "-");
+      answers.add(delivery.answered() ? String.valueOf(delivery.status()) : "-");
     }
-    StringBuilder bought = new StringBuilder();
-    for (Map.Entry<String, OrderSnapshot> order : orders.entrySet()) {
-      bought.append(bought.length() == 0 ? "" : ", ");
-      bought
-          .append(provider.purchases(order.getValue().sessionId()))
-          .append(" bought for ")
-          .append(order.getKey());
-    }
+    List<String> bought = new ArrayList<>();
+    orders.forEach(
+        (name, order) -> bought.add(provider.purchases(order.sessionId()) + " bought for " + name));
     if (reports > 0) {
-      bought.append(", ").append(reports).append(" orphan(s) reported");
+      bought.add(reports + " orphan(s) reported");
     }
-    return "answers " + answers + "; " + bought;
+    return "answers " + String.join(" ", answers) + "; " + String.join(", ", bought);
   }
 
   /** A failure of this run's scenario, with the timeline and the replay so far. */

@@ -74,14 +74,10 @@ final class RunThreads {
 
   /** Why a delivery that has not answered is a failure once the patience is spent. */
   String noAnswer(Delivery delivery) {
-    return "delivery "
-        + delivery
-        + " to "
-        + delivery.instance().name()
-        + " got no answer within "
-        + Timeline.format(patience)
-        + " of real time (does the handler wait for a provider call to be released, or"
-        + " for the clock to move?)";
+    return String.format(
+        "delivery %s to %s got no answer within %s of real time (does the handler wait for a"
+            + " provider call to be released, or for the clock to move?)",
+        delivery, delivery.instance().name(), Timeline.format(patience));
   }
 
   /**

@@ -3,7 +3,6 @@ package org.fencekit.fulfilment.scenarios;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
@@ -386,13 +386,9 @@ public final class ScenarioRun implements AutoCloseable {
   /** The orphan reports the handler instances made for the order, in order. */
   public synchronized List<OrphanReport> reports(String order) {
     String sessionId = sessionId(order);
-    List<OrphanReport> found = new ArrayList<>();
-    for (OrphanReport report : reports) {
-      if (report.sessionId().equals(sessionId)) {
-        found.add(report);
-      }
-    }
-    return found;
+    return reports.stream()
+        .filter(report -> report.sessionId().equals(sessionId))
+        .collect(Collectors.toList());
   }
 
   /** The order as the store holds it now, read past every instance's faults. */
@@ -439,11 +435,7 @@ public final class ScenarioRun implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "ScenarioRun["
-        + report.id()
-        + ", "
-        + Arrays.toString(instances.keySet().toArray())
-        + "]";
+    return "ScenarioRun[" + report.id() + ", " + instances.keySet() + "]";
   }
 
   /**

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
 import org.fencekit.store.spec.DurationText;
 import picocli.CommandLine;
@@ -162,15 +165,13 @@ public final class BlackBoxRunner {
       for (String name : options.scenarios) {
         HttpScenario scenario = HttpScenario.byName(name.trim());
         if (scenario == null) {
-          List<String> ids = new ArrayList<>();
-          for (HttpScenario each : HttpScenario.values()) {
-            ids.add(each.shortId());
-          }
           throw new IllegalArgumentException(
               "--scenario '"
                   + HttpRun.shorten(name)
                   + "' is not a scenario the runner plays; give an id or its first part: "
-                  + String.join(", ", ids));
+                  + Stream.of(HttpScenario.values())
+                      .map(HttpScenario::shortId)
+                      .collect(Collectors.joining(", ")));
         }
         chosen.add(scenario);
       }
@@ -195,22 +196,18 @@ public final class BlackBoxRunner {
       Redactor redactor,
       PrintStream out,
       PrintStream err) {
-    String nonce = HexFormat.of().formatHex(randomBytes());
+    String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     ProviderServer provider;
     try {
       provider = ProviderServer.start(options.providerPort);
-    } catch (BindException e) {
-      err.println(
-          "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
-              + options.providerPort
-              + ": the port is taken; stop what listens there or give another --provider-port");
-      return CANNOT_RUN;
     } catch (IOException e) {
       err.println(
           "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
               + options.providerPort
               + ": "
-              + e.getMessage());
+              + (e instanceof BindException
+                  ? "the port is taken; stop what listens there or give another --provider-port"
+                  : e.getMessage()));
       return CANNOT_RUN;
     }
     Path log = options.replayDir.resolve("fencekit-scenarios-endpoint.log");
@@ -274,14 +271,8 @@ public final class BlackBoxRunner {
 
   /** Plays the scenarios that need no crash side by side, then the others one at a time. */
   private static List<Outcome> playAll(List<HttpScenario> scenarios, RunContext context) {
-    List<Outcome> outcomes = new ArrayList<>();
-    List<HttpScenario> together = new ArrayList<>();
-    for (HttpScenario scenario : scenarios) {
-      if (!scenario.needsCrash()) {
-        together.add(scenario);
-      }
-    }
-    Map<HttpScenario, Outcome> done = new java.util.EnumMap<>(HttpScenario.class);
+    List<HttpScenario> together = scenarios.stream().filter(s -> !s.needsCrash()).toList();
+    Map<HttpScenario, Outcome> done = new EnumMap<>(HttpScenario.class);
     if (!together.isEmpty()) {
       ExecutorService pool = Executors.newFixedThreadPool(together.size());
       try {
@@ -307,10 +298,7 @@ public final class BlackBoxRunner {
                 : Outcome.skipped(scenario, "needs --launch or --restart-command"));
       }
     }
-    for (HttpScenario scenario : scenarios) {
-      outcomes.add(done.get(scenario));
-    }
-    return outcomes;
+    return scenarios.stream().map(done::get).toList();
   }
 
   private static Outcome playOne(HttpScenario scenario, RunContext context) {
@@ -341,11 +329,5 @@ public final class BlackBoxRunner {
         run.steering(),
         null,
         (System.nanoTime() - start) / 1_000_000);
-  }
-
-  private static byte[] randomBytes() {
-    byte[] bytes = new byte[4];
-    ThreadLocalRandom.current().nextBytes(bytes);
-    return bytes;
   }
 }

@@ -113,22 +113,18 @@ final class EndpointControl implements AutoCloseable {
     while (!answers()) {
       if (process != null && !process.isAlive()) {
         throw new EndpointDown(
-            "the endpoint's --launch command exited with status "
-                + process.exitValue()
-                + " before "
-                + endpoint
-                + " answered; its output is in "
-                + log
-                + tail());
+            String.format(
+                "the endpoint's --launch command exited with status %s before %s answered; its"
+                    + " output is in %s%s",
+                process.exitValue(), endpoint, log, tail()));
       }
       if (System.nanoTime() > deadline) {
         throw new EndpointDown(
-            "nothing answers HTTP at "
-                + endpoint
-                + " within "
-                + patience.toSeconds()
-                + "s"
-                + (launch != null
+            String.format(
+                "nothing answers HTTP at %s within %ss%s",
+                endpoint,
+                patience.toSeconds(),
+                launch != null
                     ? " of launching it; its output is in " + log + tail()
                     : ": start the endpoint first, or give --launch \"CMD\" to have the runner"
                         + " start it"));

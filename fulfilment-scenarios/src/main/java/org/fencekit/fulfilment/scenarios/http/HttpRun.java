@@ -19,6 +19,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.scenarios.Timeline;
 
 /**
@@ -66,7 +69,6 @@ final class HttpRun {
   private final RunContext context;
   private final Timeline timeline = new Timeline(Clock.systemUTC());
   private final Map<String, String> orders = new LinkedHashMap<>(); // name -> session id
-  private final Map<String, Boolean> honoursKeys = new LinkedHashMap<>();
   private final Set<String> paid = new LinkedHashSet<>(); // session ids
   private final Map<String, StripeEvent> events = new LinkedHashMap<>(); // by event id
   private final Set<String> accepted = new LinkedHashSet<>(); // event ids answered 2xx
@@ -114,22 +116,15 @@ final class HttpRun {
    * @param honourKeys whether a key bought before gets that item back rather than a new purchase
    */
   void steer(String name, boolean honourKeys, Steer... script) {
-    String sessionId = order(name);
-    synchronized (this) {
-      honoursKeys.put(name, honourKeys);
-    }
-    context.provider().plan(sessionId, name, honourKeys, List.of(script), listener(name));
+    context.provider().plan(order(name), honourKeys, List.of(script), listener(name));
     if (script.length > 0 || !honourKeys) {
-      StringBuilder steering = new StringBuilder();
-      for (Steer steer : script) {
-        steering.append(steering.length() == 0 ? "" : ", ").append(steer);
-      }
+      String steering = Stream.of(script).map(Steer::name).collect(Collectors.joining(", "));
       timeline.add(
           "runner",
           "provider for "
               + name
               + (honourKeys ? " (keys honoured)" : " (keys ignored: a replayed key buys again)")
-              + (steering.length() == 0 ? "" : ": calls " + steering + ", then SUCCEED"));
+              + (steering.isEmpty() ? "" : ": calls " + steering + ", then SUCCEED"));
     }
   }
 
@@ -138,11 +133,7 @@ final class HttpRun {
    */
   String summary() {
     List<String> answers = new ArrayList<>();
-    List<CompletableFuture<Answer>> all;
-    synchronized (this) {
-      all = List.copyOf(pending);
-    }
-    for (CompletableFuture<Answer> answer : all) {
+    for (CompletableFuture<Answer> answer : pending()) {
       Answer got = answer.getNow(null);
       answers.add(got == null ? "pending" : got.statusText());
     }
@@ -161,10 +152,7 @@ final class HttpRun {
       for (ProviderServer.Call call : context.provider().calls(order.getValue())) {
         calls.add("#" + call.number + " " + call.steer + ": " + call.what());
       }
-      boolean honours;
-      synchronized (this) {
-        honours = honoursKeys.getOrDefault(order.getKey(), true);
-      }
+      boolean honours = context.provider().honoursKeys(order.getValue());
       calls.add(0, honours ? "keys honoured" : "keys ignored");
       steering.put(order.getKey(), calls);
     }
@@ -279,18 +267,15 @@ final class HttpRun {
     }
     if (answer.accepted() && answer.event().paying() && purchases != 1) {
       problem(
-          "d"
-              + answer.number()
-              + " ("
-              + answer.event().describe()
-              + ") for "
-              + name(answer.event())
-              + " was answered "
-              + answer.status()
-              + ", so Stripe stops retrying, with the order bought "
-              + purchases
-              + " time(s): a paid order must be bought exactly once by then"
-              + (purchases == 0 ? " (this customer paid and gets nothing)" : ""));
+          String.format(
+              "d%s (%s) for %s was answered %s, so Stripe stops retrying, with the order bought"
+                  + " %s time(s): a paid order must be bought exactly once by then%s",
+              answer.number(),
+              answer.event().describe(),
+              name(answer.event()),
+              answer.status(),
+              purchases,
+              purchases == 0 ? " (this customer paid and gets nothing)" : ""));
     }
     return answer;
   }
@@ -301,38 +286,33 @@ final class HttpRun {
       public void arrived(ProviderServer.Call call) {
         timeline.add(
             "provider",
-            "call #"
-                + call.number
-                + " for "
-                + name
-                + (call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key))
-                + ": "
-                + call.steer.description());
+            String.format(
+                "call #%s for %s%s: %s",
+                call.number,
+                name,
+                call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key),
+                call.steer.description()));
         boolean paying;
         synchronized (HttpRun.this) {
           paying = paid.contains(call.order);
         }
         if (!paying) {
           problem(
-              "the provider was called (call #"
-                  + call.number
-                  + ") for "
-                  + name
-                  + ", which no paid event was delivered for: an unpaid order must not be bought");
+              String.format(
+                  "the provider was called (call #%s) for %s, which no paid event was delivered"
+                      + " for: an unpaid order must not be bought",
+                  call.number, name));
         }
         if (!StripeEvent.PRODUCT.equals(call.product) || call.quantity != 1) {
           problem(
-              "call #"
-                  + call.number
-                  + " for "
-                  + name
-                  + " bought product "
-                  + shorten(String.valueOf(call.product))
-                  + " x"
-                  + call.quantity
-                  + "; the session says "
-                  + StripeEvent.PRODUCT
-                  + " x1 (its metadata.product_id and metadata.quantity)");
+              String.format(
+                  "call #%s for %s bought product %s x%s; the session says %s x1 (its"
+                      + " metadata.product_id and metadata.quantity)",
+                  call.number,
+                  name,
+                  shorten(String.valueOf(call.product)),
+                  call.quantity,
+                  StripeEvent.PRODUCT));
         }
       }
 
@@ -341,14 +321,10 @@ final class HttpRun {
         int purchases = context.provider().purchases(call.order);
         if (purchases > 1) {
           problem(
-              name
-                  + " was bought "
-                  + purchases
-                  + " times: call #"
-                  + call.number
-                  + " bought again ("
-                  + keys(call.order)
-                  + "); an order is bought at most once");
+              String.format(
+                  "%s was bought %s times: call #%s bought again (%s); an order is bought at most"
+                      + " once",
+                  name, purchases, call.number, keys(call.order)));
         }
       }
 
@@ -381,15 +357,13 @@ final class HttpRun {
       check();
       if (call == null) {
         throw new Breach(
-            "the provider got "
-                + context.provider().calls(order(name)).size()
-                + " call(s) for "
-                + name
-                + " within "
-                + context.deliveryTimeout().toSeconds()
-                + "s; the scenario waits for call #"
-                + n
-                + " (does the endpoint buy from the runner's provider, POST /purchases?)");
+            String.format(
+                "the provider got %s call(s) for %s within %ss; the scenario waits for call #%s"
+                    + " (does the endpoint buy from the runner's provider, POST /purchases?)",
+                context.provider().calls(order(name)).size(),
+                name,
+                context.deliveryTimeout().toSeconds(),
+                n));
       }
       return call;
     } catch (InterruptedException e) {
@@ -429,15 +403,10 @@ final class HttpRun {
     check();
     if (answer.accepted()) {
       throw new Breach(
-          "d"
-              + answer.number()
-              + " for "
-              + name(answer.event())
-              + " was answered "
-              + answer.status()
-              + ", so Stripe stops retrying, but "
-              + because
-              + ": it must answer anything but 2xx so Stripe retries");
+          String.format(
+              "d%s for %s was answered %s, so Stripe stops retrying, but %s: it must answer"
+                  + " anything but 2xx so Stripe retries",
+              answer.number(), name(answer.event()), answer.status(), because));
     }
   }
 
@@ -446,14 +415,12 @@ final class HttpRun {
     check();
     if (!answer.accepted()) {
       throw new Breach(
-          "d"
-              + answer.number()
-              + " for "
-              + name(answer.event())
-              + (answer.status() < 0 ? " got no answer" : " was answered " + answer.status())
-              + ", so Stripe retries, but "
-              + because
-              + ": it must answer 2xx");
+          String.format(
+              "d%s for %s%s, so Stripe retries, but %s: it must answer 2xx",
+              answer.number(),
+              name(answer.event()),
+              answer.status() < 0 ? " got no answer" : " was answered " + answer.status(),
+              because));
     }
   }
 
@@ -463,14 +430,8 @@ final class HttpRun {
     int purchases = context.provider().purchases(order(name));
     if (purchases != n) {
       throw new Breach(
-          name
-              + " was bought "
-              + purchases
-              + " time(s), expected "
-              + n
-              + " ("
-              + keys(order(name))
-              + ")");
+          String.format(
+              "%s was bought %s time(s), expected %s (%s)", name, purchases, n, keys(order(name))));
     }
   }
 
@@ -514,18 +475,16 @@ final class HttpRun {
       }
     }
     throw new Breach(
-        event.id()
-            + " ("
-            + event.describe()
-            + ") for "
-            + name(event)
-            + " was never answered 2xx: Stripe gave up after "
-            + RETRY_WAITS.length
-            + " retries over "
-            + Math.round(sum(RETRY_WAITS) * 100) / 100.0
-            + " leases (last answer "
-            + last.statusText()
-            + "); a correct endpoint answers 2xx once the order is fulfilled or needs nothing");
+        String.format(
+            "%s (%s) for %s was never answered 2xx: Stripe gave up after %s retries over %s leases"
+                + " (last answer %s); a correct endpoint answers 2xx once the order is fulfilled"
+                + " or needs nothing",
+            event.id(),
+            event.describe(),
+            name(event),
+            RETRY_WAITS.length,
+            Math.round(DoubleStream.of(RETRY_WAITS).sum() * 100) / 100.0,
+            last.statusText()));
   }
 
   private synchronized boolean delivered(StripeEvent event) {
@@ -539,13 +498,14 @@ final class HttpRun {
   }
 
   private void awaitAll() {
-    List<CompletableFuture<Answer>> all;
-    synchronized (this) {
-      all = List.copyOf(pending);
-    }
-    for (CompletableFuture<Answer> answer : all) {
+    for (CompletableFuture<Answer> answer : pending()) {
       await(answer);
     }
+  }
+
+  /** The deliveries posted so far, answered or not, in the order they were posted. */
+  private synchronized List<CompletableFuture<Answer>> pending() {
+    return List.copyOf(pending);
   }
 
   /** Throws the first problem a check on an answer or a provider call found. */
@@ -602,14 +562,6 @@ final class HttpRun {
       out.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
     }
     return text.length() > 120 ? out + "..." : out.toString();
-  }
-
-  private static double sum(double[] values) {
-    double sum = 0;
-    for (double value : values) {
-      sum += value;
-    }
-    return sum;
   }
 
   static void sleep(Duration wait) {

@@ -14,14 +14,14 @@ import org.fencekit.fulfilment.scenarios.Scenario;
  */
 enum HttpScenario {
   S01(
-      Scenario.S01_CONCURRENT_DELIVERIES,
+      Scenario.S01_CONCURRENT_DELIVERIES.id(),
       "two concurrent deliveries of one event buy one item; the one that finds the order in flight"
           + " is asked to retry",
       false,
       "how many claims the store granted",
       HttpScenarioSteps::concurrentDeliveries),
   S02(
-      Scenario.S02_LEASE_OVERRUN,
+      Scenario.S02_LEASE_OVERRUN.id(),
       "a call that outlives the lease and is then refused cannot reopen the order another delivery"
           + " bought: a final redelivery buys nothing",
       false,
@@ -29,21 +29,21 @@ enum HttpScenario {
           + " buys again)",
       HttpScenarioSteps::leaseOverrun),
   S03(
-      Scenario.S03_STALE_COMPLETION,
+      Scenario.S03_STALE_COMPLETION.id(),
       "a call that outlives the lease and then succeeds leaves one purchase (the provider honours"
           + " the key) and the order fulfilled",
       false,
       "the orphan kept in the store and reported once",
       HttpScenarioSteps::staleCompletion),
   S04(
-      Scenario.S04_CRASH_BEFORE_PURCHASE,
+      Scenario.S04_CRASH_BEFORE_PURCHASE.id(),
       "the endpoint killed while its provider call hangs, before anything is bought: Stripe's"
           + " retries buy once",
       true,
       "",
       HttpScenarioSteps::crashBeforePurchase),
   S05(
-      Scenario.S05_CRASH_AFTER_PURCHASE,
+      Scenario.S05_CRASH_AFTER_PURCHASE.id(),
       "the endpoint killed after the provider bought, before it read the answer: Stripe's retries"
           + " get the same item, one purchase",
       true,
@@ -57,57 +57,57 @@ enum HttpScenario {
       "",
       HttpScenarioSteps::droppedAnswerAfterPurchase),
   S06(
-      Scenario.S06_UNPAID_THEN_PAID,
+      Scenario.S06_UNPAID_THEN_PAID.id(),
       "an unpaid completion buys nothing; async_payment_succeeded then buys once",
       false,
       "that the unpaid completion claimed nothing",
       HttpScenarioSteps::unpaidThenPaid),
   S07(
-      Scenario.S07_ASYNC_PAYMENT_FAILED,
+      Scenario.S07_ASYNC_PAYMENT_FAILED.id(),
       "async_payment_failed is answered 2xx and buys nothing",
       false,
       "that nothing was claimed",
       HttpScenarioSteps::asyncPaymentFailed),
   S08(
-      Scenario.S08_DUPLICATE_AFTER_SUCCESS,
+      Scenario.S08_DUPLICATE_AFTER_SUCCESS.id(),
       "the same event delivered again after success is answered 2xx and buys nothing",
       false,
       "how many claims the store granted",
       HttpScenarioSteps::duplicateAfterSuccess),
   S10(
-      Scenario.S10_PROVIDER_FAILURE_THEN_RETRY,
+      Scenario.S10_PROVIDER_FAILURE_THEN_RETRY.id(),
       "a provider refusal is answered for a retry, and Stripe's retry buys once",
       false,
       "the order's last error kept in the store",
       HttpScenarioSteps::providerFailureThenRetry),
   S12(
-      Scenario.S12_REDELIVERY_NEW_EVENT_ID,
+      Scenario.S12_REDELIVERY_NEW_EVENT_ID.id(),
       "the session under a new event id is answered 2xx and buys nothing more",
       false,
       "how many claims the store granted",
       HttpScenarioSteps::redeliveryNewEventId),
   S13(
-      Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER,
+      Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER.id(),
       "async_payment_succeeded is fulfilled whether the unpaid completion came first, comes later"
           + " or never comes: one purchase after payment, none before",
       false,
       "which instance saw which event (one endpoint URL is one instance from outside)",
       HttpScenarioSteps::paymentEventsInAnyOrder),
   S14(
-      Scenario.S14_FREE_ORDER,
+      Scenario.S14_FREE_ORDER.id(),
       "a free order (no_payment_required) is fulfilled like a paid one",
       false,
       "",
       HttpScenarioSteps::freeOrder),
   S15(
-      Scenario.S15_UNKNOWN_PROVIDER_OUTCOME,
+      Scenario.S15_UNKNOWN_PROVIDER_OUTCOME.id(),
       "the provider buys and answers 503, twice: each delivery is asked to retry, and the order"
           + " ends bought once (the same key every attempt)",
       false,
       "the key seen in the store's record",
       HttpScenarioSteps::unknownProviderOutcome),
   S19(
-      Scenario.S19_TWO_ORDERS_ONE_CART,
+      Scenario.S19_TWO_ORDERS_ONE_CART.id(),
       "two orders of the same cart by the same customer are bought once each",
       false,
       "",
@@ -121,11 +121,6 @@ enum HttpScenario {
   private final boolean needsCrash;
   private final String notJudged;
   private final Consumer<HttpRun> body;
-
-  HttpScenario(
-      Scenario kit, String rule, boolean needsCrash, String notJudged, Consumer<HttpRun> body) {
-    this(kit.id(), rule, needsCrash, notJudged, body);
-  }
 
   HttpScenario(
       String id, String rule, boolean needsCrash, String notJudged, Consumer<HttpRun> body) {

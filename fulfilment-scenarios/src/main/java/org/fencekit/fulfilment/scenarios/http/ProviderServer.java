@@ -12,7 +12,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -55,7 +54,6 @@ final class ProviderServer implements AutoCloseable {
     final String key;
     final String product;
     final int quantity;
-    final Instant at;
     final Steer steer;
     private final CompletableFuture<Steer> release = new CompletableFuture<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -68,7 +66,6 @@ final class ProviderServer implements AutoCloseable {
       this.key = key;
       this.product = product;
       this.quantity = quantity;
-      this.at = Instant.now();
       this.steer = steer;
       this.what = steer.description();
     }
@@ -84,41 +81,30 @@ final class ProviderServer implements AutoCloseable {
     }
   }
 
-  /** Hears of an order's calls: when each arrives, and when it has answered (or dropped). */
+  /**
+   * Hears of an order's calls: when each arrives, and when it has answered (or dropped). Each
+   * method does nothing unless overridden.
+   */
   interface Listener {
     /** {@code call} reached the provider; its steering is known, its outcome not yet. */
-    void arrived(Call call);
+    default void arrived(Call call) {}
 
     /** {@code call} made a new purchase, now counted; nothing is answered yet. */
-    void bought(Call call);
+    default void bought(Call call) {}
 
     /** {@code call} was answered, dropped or abandoned; {@link Call#what()} says which. */
-    void finished(Call call);
+    default void finished(Call call) {}
   }
-
-  private static final Listener NOBODY =
-      new Listener() {
-        @Override
-        public void arrived(Call call) {}
-
-        @Override
-        public void bought(Call call) {}
-
-        @Override
-        public void finished(Call call) {}
-      };
 
   /** How one order's calls are steered, who is told of them, and what they bought. */
   static final class Plan {
-    final String name;
     final boolean honourKeys;
     final Listener listener;
     private final Deque<Steer> script;
     private final List<Call> calls = new ArrayList<>();
     private int purchases;
 
-    Plan(String name, boolean honourKeys, List<Steer> script, Listener listener) {
-      this.name = name;
+    Plan(boolean honourKeys, List<Steer> script, Listener listener) {
       this.honourKeys = honourKeys;
       this.script = new ArrayDeque<>(script);
       this.listener = listener;
@@ -182,27 +168,22 @@ final class ProviderServer implements AutoCloseable {
    * Steers the calls for {@code order}: each takes the next of {@code script}; {@code listener}
    * hears of each call as it arrives.
    *
-   * @param name the order's name in its scenario, for the timeline
    * @param honourKeys whether a key bought before hands that item back instead of buying again
    */
-  synchronized void plan(
-      String order, String name, boolean honourKeys, List<Steer> script, Listener listener) {
-    plans.put(order, new Plan(name, honourKeys, script, listener));
-  }
-
-  /** Queues more steering for {@code order}'s next calls. */
-  synchronized void next(String order, Steer... script) {
-    Plan plan = plans.get(order);
-    if (plan == null) {
-      throw new IllegalStateException("order " + order + " has no plan: plan it first");
-    }
-    plan.script.addAll(List.of(script));
+  synchronized void plan(String order, boolean honourKeys, List<Steer> script, Listener listener) {
+    plans.put(order, new Plan(honourKeys, script, listener));
   }
 
   /** The new purchases made for {@code order} so far. */
   synchronized int purchases(String order) {
     Plan plan = plans.get(order);
     return plan == null ? 0 : plan.purchases;
+  }
+
+  /** Whether a key bought before hands that item back for {@code order} (planned or not). */
+  synchronized boolean honoursKeys(String order) {
+    Plan plan = plans.get(order);
+    return plan == null || plan.honourKeys;
   }
 
   /** The calls made for {@code order} so far, in the order they came. */
@@ -301,7 +282,7 @@ final class ProviderServer implements AutoCloseable {
     Call call;
     Plan plan;
     synchronized (this) {
-      plan = plans.computeIfAbsent(order, o -> new Plan(o, true, List.of(), NOBODY));
+      plan = plans.computeIfAbsent(order, o -> new Plan(true, List.of(), new Listener() {}));
       Steer steer = plan.script.isEmpty() ? Steer.SUCCEED : plan.script.poll();
       call = new Call(plan.calls.size() + 1, order, key, product, quantity, steer);
       plan.calls.add(call);
@@ -325,7 +306,8 @@ final class ProviderServer implements AutoCloseable {
     switch (steer) {
       case SUCCEED -> {
         Item item = buy(call);
-        answerItem(exchange, call, item);
+        call.what = bought(call, item) + ", answered 200";
+        answerJson(exchange, call, item);
       }
       case REFUSE -> {
         call.what = "refused with 402, nothing bought";
@@ -339,7 +321,7 @@ final class ProviderServer implements AutoCloseable {
       case DROP_AFTER_BUYING -> {
         Item item = buy(call);
         call.what = bought(call, item) + ", then dropped the connection";
-        drop(exchange);
+        exchange.close(); // no headers sent: the JDK server drops the connection
       }
       case HANG -> {
         Steer then = awaitRelease(call);
@@ -356,7 +338,7 @@ final class ProviderServer implements AutoCloseable {
         Steer then = awaitRelease(call);
         if (then == Steer.DROP_AFTER_BUYING) {
           call.what = bought + ", held the answer, then dropped the connection";
-          drop(exchange);
+          exchange.close(); // no headers sent: the JDK server drops the connection
         } else {
           call.what = bought + ", held the answer, then answered 200";
           answerJson(exchange, call, item);
@@ -398,11 +380,6 @@ final class ProviderServer implements AutoCloseable {
     return call.bought ? "bought " + item.id() : "replayed " + item.id() + " for its key";
   }
 
-  private void answerItem(HttpExchange exchange, Call call, Item item) throws IOException {
-    call.what = bought(call, item) + ", answered 200";
-    answerJson(exchange, call, item);
-  }
-
   private void answerJson(HttpExchange exchange, Call call, Item item) throws IOException {
     JsonObject json = new JsonObject();
     json.addProperty("item_id", item.id());
@@ -411,11 +388,6 @@ final class ProviderServer implements AutoCloseable {
       exchange.getResponseHeaders().add("Idempotent-Replayed", "true");
     }
     answer(exchange, 200, json.toString());
-  }
-
-  /** Closes the connection without an answer: the JDK server drops it when no headers were sent. */
-  private static void drop(HttpExchange exchange) {
-    exchange.close();
   }
 
   private static void answer(HttpExchange exchange, int status, String json) throws IOException {

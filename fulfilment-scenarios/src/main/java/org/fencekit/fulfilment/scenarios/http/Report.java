@@ -5,7 +5,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
 
 /**
@@ -39,15 +38,13 @@ final class Report {
   /** The report as text: the table, the failures, what was not judged, a total. */
   String text() {
     StringBuilder out = new StringBuilder();
-    out.append("fencekit-scenarios against ")
-        .append(context.endpoint())
-        .append(" (lease ")
-        .append(context.lease().toMillis())
-        .append("ms, provider ")
-        .append(context.provider().baseUrl())
-        .append(", run ")
-        .append(context.nonce())
-        .append(")\n\n");
+    out.append(
+        String.format(
+            "fencekit-scenarios against %s (lease %sms, provider %s, run %s)\n\n",
+            context.endpoint(),
+            context.lease().toMillis(),
+            context.provider().baseUrl(),
+            context.nonce()));
     int width = 8;
     for (Outcome outcome : outcomes) {
       width = Math.max(width, outcome.scenario().id().length());
@@ -62,28 +59,25 @@ final class Report {
       if (outcome.verdict() != Verdict.FAILED) {
         continue;
       }
-      out.append("\n")
-          .append(outcome.scenario().id())
-          .append(" FAILED: ")
-          .append(outcome.reason())
-          .append("\n  rule: ")
-          .append(outcome.scenario().rule())
-          .append("\n  if this fails, check: ")
-          .append(outcome.scenario().ifThisFails())
-          .append("\n  orders: ");
       List<String> orders = new ArrayList<>();
       outcome.orders().forEach((name, id) -> orders.add(name + "=" + id));
-      out.append(String.join(", ", orders))
-          .append("\n  what happened (clock since the scenario started):\n");
+      out.append(
+          String.format(
+              "\n%s FAILED: %s\n  rule: %s\n  if this fails, check: %s\n  orders: %s\n"
+                  + "  what happened (clock since the scenario started):\n",
+              outcome.scenario().id(),
+              outcome.reason(),
+              outcome.scenario().rule(),
+              outcome.scenario().ifThisFails(),
+              String.join(", ", orders)));
       for (String line : outcome.timeline()) {
         out.append("  ").append(line).append('\n');
       }
       if (outcome.replayFile() != null) {
-        out.append("  replay: ")
-            .append(outcome.replayFile())
-            .append(" (play it again alone: --replay ")
-            .append(outcome.replayFile())
-            .append(")\n");
+        out.append(
+            String.format(
+                "  replay: %s (play it again alone: --replay %s)\n",
+                outcome.replayFile(), outcome.replayFile()));
       }
     }
     out.append(
@@ -91,29 +85,22 @@ final class Report {
             + " judges these):\n");
     for (Outcome outcome : outcomes) {
       if (!outcome.scenario().notJudged().isEmpty()) {
-        out.append("  ")
-            .append(outcome.scenario().shortId())
-            .append(": ")
-            .append(outcome.scenario().notJudged())
-            .append('\n');
+        out.append(
+            String.format(
+                "  %s: %s\n", outcome.scenario().shortId(), outcome.scenario().notJudged()));
       }
     }
-    for (Map.Entry<String, String> other : HttpScenario.NOT_PORTED.entrySet()) {
-      out.append("  ")
-          .append(other.getKey(), 0, other.getKey().indexOf('_'))
-          .append(" not played: ")
-          .append(other.getValue())
-          .append('\n');
-    }
-    out.append('\n')
-        .append(count(Verdict.HELD))
-        .append(" held, ")
-        .append(count(Verdict.FAILED))
-        .append(" FAILED, ")
-        .append(count(Verdict.SKIPPED))
-        .append(" skipped in ")
-        .append(Math.round(millis / 100.0) / 10.0)
-        .append("s\n");
+    HttpScenario.NOT_PORTED.forEach(
+        (id, why) ->
+            out.append(
+                String.format("  %s not played: %s\n", id.substring(0, id.indexOf('_')), why)));
+    out.append(
+        String.format(
+            "\n%s held, %s FAILED, %s skipped in %ss\n",
+            count(Verdict.HELD),
+            count(Verdict.FAILED),
+            count(Verdict.SKIPPED),
+            Math.round(millis / 100.0) / 10.0));
     return redactor.clean(out.toString());
   }
 

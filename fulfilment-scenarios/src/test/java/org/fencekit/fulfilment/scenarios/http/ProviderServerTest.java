@@ -44,7 +44,6 @@ class ProviderServerTest {
   private void plan(String order, boolean honourKeys, Steer... script) {
     provider.plan(
         order,
-        order,
         honourKeys,
         List.of(script),
         new ProviderServer.Listener() {
