@@ -178,4 +178,14 @@ public enum Scenario {
   public void play(ScenarioRun run) {
     body.accept(run);
   }
+
+  /** The scenario whose id is {@code id}. */
+  public static Scenario byId(String id) {
+    for (Scenario scenario : values()) {
+      if (scenario.id.equals(id)) {
+        return scenario;
+      }
+    }
+    throw new IllegalArgumentException("no scenario has id '" + id + "'");
+  }
 }

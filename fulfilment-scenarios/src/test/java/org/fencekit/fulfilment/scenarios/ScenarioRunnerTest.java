@@ -3,6 +3,7 @@ package org.fencekit.fulfilment.scenarios;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -33,6 +34,16 @@ class ScenarioRunnerTest {
     assertTrue(concurrent.summary().contains("1 bought for order"), concurrent.summary());
     String stale = results.get(2).summary();
     assertTrue(stale.contains("2 bought for order, 1 orphan(s) reported"), stale);
+  }
+
+  @Test
+  void eachScenarioIsFoundByItsIdAndAnUnknownIdIsNamed() {
+    for (Scenario scenario : Scenario.values()) {
+      assertEquals(scenario, Scenario.byId(scenario.id()));
+    }
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Scenario.byId("s99"));
+    assertEquals("no scenario has id 's99'", e.getMessage());
   }
 
   @Test
