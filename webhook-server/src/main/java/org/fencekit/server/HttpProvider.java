@@ -49,6 +49,9 @@ import org.fencekit.store.Item;
  */
 public final class HttpProvider implements Provider {
 
+  /** How long one purchase may take unless told otherwise: 30 s. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
   /** The most of an answer read: room for an item's 65,536-character payload, JSON-escaped. */
   static final int MAX_ANSWER_BYTES = 512 * 1024;
 
