@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.fencekit.store.jdbc.FirstReleaseOrders;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.OpenSessions;
 import org.fencekit.testsupport.TestMysql;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -180,26 +182,14 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
     for (boolean create : new boolean[] {true, false}) {
       assertThrows(IllegalStateException.class, at(url).createSchema(create)::build);
     }
-    long deadline = System.nanoTime() + 10_000_000_000L; // the server ends a closed session soon
-    int open;
-    do {
-      try (Connection connection = TestMysql.connect(database.jdbcUrl());
-          PreparedStatement query =
-              connection.prepareStatement(
-                  "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = ?")) {
-        query.setString(1, name);
-        try (ResultSet rows = query.executeQuery()) {
-          rows.next();
-          open = rows.getInt(1);
-        }
-      }
-    } while (open > 0 && System.nanoTime() < deadline && pause());
-    assertEquals(0, open, "connections of the refused builds' pools still open");
-  }
-
-  private static boolean pause() throws InterruptedException {
-    Thread.sleep(50);
-    return true;
+    assertEquals(
+        0,
+        OpenSessions.awaitNone(
+            () -> TestMysql.connect(database.jdbcUrl()),
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE DB = ?",
+            name,
+            Duration.ofSeconds(10)),
+        "connections of the refused builds' pools still open");
   }
 
   @Test

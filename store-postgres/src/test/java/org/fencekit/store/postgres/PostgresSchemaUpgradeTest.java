@@ -10,11 +10,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.fencekit.store.jdbc.FirstReleaseOrders;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.tck.TestClock;
+import org.fencekit.testsupport.OpenSessions;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -140,26 +142,14 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
       PostgresOrderStore.Builder builder = pooled().jdbcUrl(url).schema(own).createSchema(create);
       assertThrows(IllegalStateException.class, builder::build);
     }
-    long deadline = System.nanoTime() + 10_000_000_000L; // the server ends a closed backend soon
-    int open;
-    do {
-      try (Connection connection = TestPostgres.connect();
-          PreparedStatement query =
-              connection.prepareStatement(
-                  "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?")) {
-        query.setString(1, application);
-        try (ResultSet rows = query.executeQuery()) {
-          rows.next();
-          open = rows.getInt(1);
-        }
-      }
-    } while (open > 0 && System.nanoTime() < deadline && pause());
-    assertEquals(0, open, "connections of the refused builds' pools still open");
-  }
-
-  private static boolean pause() throws InterruptedException {
-    Thread.sleep(50);
-    return true;
+    assertEquals(
+        0,
+        OpenSessions.awaitNone(
+            TestPostgres::connect,
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = ?",
+            application,
+            Duration.ofSeconds(10)),
+        "connections of the refused builds' pools still open");
   }
 
   @Test
