@@ -101,6 +101,10 @@ final class WebhookEndpoint extends Handler.Abstract {
         response.write(
             true, ByteBuffer.wrap(registry.scrape().getBytes(StandardCharsets.UTF_8)), callback);
       }
+      default ->
+          // a path with a method above and no handler here would otherwise never be answered
+          throw new IllegalStateException(
+              "route " + path + " allows " + allowed + " but has no handler in WebhookEndpoint");
     }
     return true;
   }
