@@ -347,7 +347,16 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
     }
   }
 
-  /** Borrows a connection and turns off auto-commit (a client-side flag, no session state). */
+  /**
+   * Called on each transaction's connection once auto-commit is off, before its first statement:
+   * where a store sets what its transactions need of a connection it was lent. Does nothing here.
+   */
+  protected void beginning(Connection connection) throws SQLException {}
+
+  /**
+   * Borrows a connection, turns off auto-commit (a client-side flag, no session state) and calls
+   * {@link #beginning}.
+   */
   private Tx connect(String operation, String sessionId) {
     Connection connection;
     try {
@@ -360,6 +369,7 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
       if (tx.restoreAutoCommit) {
         connection.setAutoCommit(false);
       }
+      beginning(connection);
       return tx;
     } catch (SQLException e) {
       closeQuietly(connection, e);

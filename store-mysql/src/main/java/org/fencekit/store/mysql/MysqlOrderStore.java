@@ -138,10 +138,11 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
    *
    * <p>The URL names the database: {@code jdbc:mysql://host:3306/db?user=...} ({@code
    * jdbc:mariadb:} is read as {@code jdbc:mysql:}: the store runs on MySQL Connector/J). The pool
-   * the store builds runs its transactions at READ COMMITTED; configure your own DataSource so too
-   * (HikariCP: {@code transactionIsolation=TRANSACTION_READ_COMMITTED}): at REPEATABLE READ, the
-   * MySQL default, the store stays correct, but two first claims of one order take gap locks and
-   * deadlock (one is run again), and a claim's gap lock holds up inserts of neighbouring orders.
+   * the store builds runs its transactions at READ COMMITTED. Over your own DataSource at another
+   * level (REPEATABLE READ, MySQL's default, where first claims of one order would take gap locks
+   * and deadlock), each transaction sets READ COMMITTED for itself first, one more round trip that
+   * configuring the DataSource so saves (HikariCP: {@code
+   * transactionIsolation=TRANSACTION_READ_COMMITTED}); your connections go back as they were lent.
    * The query timeout is enforced by the driver, which has the server kill a statement that ran
    * over it (waiting for a row or a table lock included).
    */

@@ -1,9 +1,11 @@
 package org.fencekit.store.mysql;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +48,12 @@ final class MysqlStorage extends JdbcStorage {
 
   private final Sql sql;
   private final boolean serverTime;
+
+  /**
+   * Whether the DataSource lends connections at another isolation than READ COMMITTED, so that each
+   * transaction sets it first; null until the first transaction has read it.
+   */
+  private volatile Boolean setReadCommitted;
 
   /**
    * @param connections where and how the storage connects
@@ -114,6 +122,26 @@ final class MysqlStorage extends JdbcStorage {
             }
           }
         });
+  }
+
+  /**
+   * Runs read-committed.sql first when the DataSource lends connections at another isolation
+   * (REPEATABLE READ, MySQL's default, takes gap locks on which racing first claims deadlock): it
+   * applies to this transaction only, so the connection goes back as it was lent. The isolation is
+   * read from the first transaction's connection; connections of one DataSource share it.
+   */
+  @Override
+  protected void beginning(Connection connection) throws SQLException {
+    Boolean set = setReadCommitted;
+    if (set == null) {
+      set = connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED;
+      setReadCommitted = set;
+    }
+    if (set) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute(sql.readCommitted());
+      }
+    }
   }
 
   @Override

@@ -24,6 +24,7 @@ record Sql(
     String selectOrphans,
     JdbcLockedOrder.Statements steps,
     String lockOrderServerTime,
+    String readCommitted,
     JdbcAdminStorage.AdminStatements admin) {
 
   /** The statements for these names, each already validated as a plain identifier. */
@@ -54,6 +55,7 @@ record Sql(
             sql.statement(SqlTemplates.SHARED + "update-order.sql"),
             sql.statement("insert-orphan.sql")),
         sql.statement("lock-order-server-time.sql"),
+        sql.statement("read-committed.sql"),
         new JdbcAdminStorage.AdminStatements(
             sql.statement("admin/unreconciled-orphans.sql"),
             sql.statement(admin + "orphan.sql"),

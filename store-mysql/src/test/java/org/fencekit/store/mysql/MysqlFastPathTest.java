@@ -92,6 +92,7 @@ class MysqlFastPathTest extends MysqlStoreTestSupport {
             real.selectOrphans(),
             real.steps(),
             real.lockOrderServerTime(),
+            real.readCommitted(),
             real.admin());
     WriteRequest.Complete owner =
         new WriteRequest.Complete(sid, claimId, new Item("prov-1", "code"));

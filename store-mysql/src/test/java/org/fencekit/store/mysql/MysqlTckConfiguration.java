@@ -31,7 +31,8 @@ abstract class MysqlTckConfiguration extends OrderStoreTck {
     UNPOOLED_DATA_SOURCE,
     /**
      * The user's own HikariCP pool (four connections), left at the server's default REPEATABLE
-     * READ: the store must stay correct there too (first-claim races deadlock and run again).
+     * READ: the store sets READ COMMITTED in each of its transactions and must leave the pool's
+     * connections as it was lent them.
      */
     USER_POOL
   }
