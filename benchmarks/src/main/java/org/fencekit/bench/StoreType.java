@@ -52,13 +52,13 @@ public enum StoreType implements Labelled {
   },
 
   /**
-   * PostgreSQL, as built by default: the single-statement fast path, falling back to the locking
-   * transaction on a miss.
+   * PostgreSQL built from a URL, as by default but for the pool's size: the single-statement fast
+   * path, falling back to the locking transaction on a miss.
    */
   POSTGRES(Server.POSTGRES) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgres(clock, namespace).jdbcUrl(setting(env)).build();
+      return postgres(clock, namespace).jdbcUrl(setting(env)).maximumPoolSize(threads).build();
     }
   },
 
@@ -69,7 +69,11 @@ public enum StoreType implements Labelled {
   POSTGRES_PGBOUNCER(Server.POSTGRES) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgres(clock, namespace).jdbcUrl(setting(env)).pgBouncerBefore121(true).build();
+      return postgres(clock, namespace)
+          .jdbcUrl(setting(env))
+          .maximumPoolSize(threads)
+          .pgBouncerBefore121(true)
+          .build();
     }
   },
 
@@ -92,20 +96,23 @@ public enum StoreType implements Labelled {
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return postgres(clock, namespace)
           .jdbcUrl(setting(env))
+          .maximumPoolSize(threads)
           .singleStatementFastPath(false)
           .build();
     }
   },
 
   /**
-   * MySQL or MariaDB, as built by default from a URL (its own HikariCP pool at READ COMMITTED): the
-   * single-statement first claim and complete, falling back to the locking transaction on a miss.
+   * MySQL or MariaDB built from a URL, as by default but for the pool's size (its own HikariCP pool
+   * at READ COMMITTED): the single-statement first claim and complete, falling back to the locking
+   * transaction on a miss.
    */
   MYSQL(Server.MYSQL) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
       return MysqlOrderStore.builder()
           .jdbcUrl(namespace.mysqlDatabase(setting(env)))
+          .maximumPoolSize(threads)
           .createSchema(true)
           .clock(clock)
           .build();
@@ -161,8 +168,10 @@ public enum StoreType implements Labelled {
 
   /**
    * Opens a store of this type on {@code clock} for {@code threads} benchmark threads, writing only
-   * inside {@code namespace}; the caller closes it. A store over a pool of the caller's sizes it to
-   * one connection per thread; the others take no notice of {@code threads}.
+   * inside {@code namespace}; the caller closes it. A SQL server store has one connection per
+   * thread, as the peers' DataSource has: the pool it builds from a URL is sized so (as its README
+   * says to size it for the callers), a pool of the caller's likewise; the others take no notice of
+   * {@code threads}.
    */
   abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads);
 
