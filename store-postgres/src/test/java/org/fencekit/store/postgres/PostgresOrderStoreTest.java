@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -267,6 +268,50 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       "a serialization failure (40001) on a server running SERIALIZABLE is retried, not surfaced")
   void creationRaceSerializable() throws Exception {
     creationRace(true);
+  }
+
+  @Test
+  @DisplayName(
+      "on a server running SERIALIZABLE, eight first claims of a fresh order at once, 40 times: one Claimed, seven InFlight, none fails (serialization failures are run again)")
+  void serializableFirstClaimRaces() throws Exception {
+    PGSimpleDataSource serializable = simpleDataSource();
+    serializable.setOptions("-c default_transaction_isolation=serializable");
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(serializable)
+                .schema(schema.name())
+                .createSchema(true)
+                .singleStatementFastPath(false)
+                .clock(clock));
+    int racers = 8;
+    ExecutorService executor = Executors.newFixedThreadPool(racers);
+    try {
+      for (int round = 0; round < 40; round++) {
+        String sid = sid("serializable_race");
+        CyclicBarrier start = new CyclicBarrier(racers);
+        List<Future<ClaimResult>> claims = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+          claims.add(
+              executor.submit(
+                  () -> {
+                    start.await(30, TimeUnit.SECONDS);
+                    return store.claim(snapshot(sid), LEASE);
+                  }));
+        }
+        int claimed = 0;
+        for (Future<ClaimResult> claim : claims) {
+          ClaimResult result = claim.get(60, TimeUnit.SECONDS); // a failed claim throws here
+          claimed += result instanceof ClaimResult.Claimed ? 1 : 0;
+          assertTrue(
+              result instanceof ClaimResult.Claimed || result instanceof ClaimResult.InFlight,
+              () -> "round of " + sid + ": " + result);
+        }
+        assertEquals(1, claimed, "Claimed answers for " + sid);
+      }
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   /**
