@@ -45,7 +45,6 @@ import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The single-statement fast path against a real PostgreSQL (see {@link TestPostgres}): that it
@@ -550,15 +549,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   @DisplayName(
       "at SERIALIZABLE, a fast settle that meets a concurrent update is rolled back (40001) and the locking transaction decides")
   void serializationFailureFallsBack() throws Exception {
-    PGSimpleDataSource serializable = simpleDataSource();
-    serializable.setOptions("-c default_transaction_isolation=serializable");
-    PostgresOrderStore store =
-        store(
-            PostgresOrderStore.builder()
-                .dataSource(serializable)
-                .schema(schema.name())
-                .createSchema(true)
-                .clock(clock));
+    PostgresOrderStore store = store(serializable());
     String sid = sid("serializable");
     ClaimId claimId = claimed(store, sid);
     String orders = schema.name() + ".fencekit_orders";

@@ -274,16 +274,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   @DisplayName(
       "on a server running SERIALIZABLE, eight first claims of a fresh order at once, 40 times: one Claimed, seven InFlight, none fails (serialization failures are run again)")
   void serializableFirstClaimRaces() throws Exception {
-    PGSimpleDataSource serializable = simpleDataSource();
-    serializable.setOptions("-c default_transaction_isolation=serializable");
-    PostgresOrderStore store =
-        store(
-            PostgresOrderStore.builder()
-                .dataSource(serializable)
-                .schema(schema.name())
-                .createSchema(true)
-                .singleStatementFastPath(false)
-                .clock(clock));
+    PostgresOrderStore store = store(serializable().singleStatementFastPath(false));
     int racers = 8;
     ExecutorService executor = Executors.newFixedThreadPool(racers);
     try {

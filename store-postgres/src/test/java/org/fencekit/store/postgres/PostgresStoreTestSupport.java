@@ -65,6 +65,20 @@ abstract class PostgresStoreTestSupport {
         .clock(clock);
   }
 
+  /**
+   * A store over an unpooled DataSource whose sessions run SERIALIZABLE ({@code
+   * default_transaction_isolation}), in this class's schema, on the test clock.
+   */
+  PostgresOrderStore.Builder serializable() {
+    PGSimpleDataSource serializable = simpleDataSource();
+    serializable.setOptions("-c default_transaction_isolation=serializable");
+    return PostgresOrderStore.builder()
+        .dataSource(serializable)
+        .schema(schema.name())
+        .createSchema(true)
+        .clock(clock);
+  }
+
   PostgresOrderStore store(PostgresOrderStore.Builder builder) {
     return track(builder.build());
   }
