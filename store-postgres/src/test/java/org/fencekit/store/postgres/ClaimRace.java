@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -38,10 +37,17 @@ import org.fencekit.testsupport.TestPostgres;
  *       and must never land.
  * </ol>
  *
- * Every result becomes one line (see {@link #run}), which the test reads back from both processes
- * and checks as a whole. Run as a program, this is the forked JVM: it builds its stores, prints
- * {@code READY}, waits for {@code GO} on its standard input, races, prints its lines and {@code
- * DONE}.
+ * The two processes go round by round together ({@link Gate}): neither starts a round before both
+ * have finished the one before, so a process that starts late or runs slowly still races (a process
+ * rounds ahead would find every order held by a lease of a later round). In each round a process's
+ * racers go over the orders in one direction and the other process's the other way, swapping every
+ * round, so each process wins orders at its end and in the next round starts by taking over what
+ * the other won: ownership passes between the processes in every round but the first.
+ *
+ * <p>Every result becomes one line (see {@link Racer#round}), which the test reads back from both
+ * processes and checks as a whole. Run as a program, this is the forked JVM: it builds its stores,
+ * prints {@code READY}, then for each round waits for {@code GO}, races it and prints {@code
+ * ROUND}; at the end its lines and {@code DONE}.
  */
 final class ClaimRace {
 
@@ -74,30 +80,36 @@ final class ClaimRace {
         .build();
   }
 
-  /**
-   * Runs one racer and returns its lines, in the order it did things:
-   *
-   * <pre>
-   * CLAIM  racer sid fence nonce claimedAtMs leaseExpiresAtMs
-   * BUSY   racer sid result
-   * EXTEND racer sid fence result recordFence recordNonce|-
-   * STALE  racer sid fence result currentFence
-   * </pre>
-   */
-  static List<String> run(
-      String racer,
-      OrderStore store,
-      TestClock clock,
-      List<String> ids,
-      int rounds,
-      boolean reverse) {
-    List<String> order = new ArrayList<>(ids);
-    if (reverse) {
-      Collections.reverse(order);
+  /** One racer: its store and clock, the tokens it got in earlier rounds, and its lines. */
+  static final class Racer {
+    private final String name;
+    private final OrderStore store;
+    private final TestClock clock;
+    private final Map<String, ClaimId> held = new HashMap<>();
+    final List<String> lines = new ArrayList<>();
+
+    Racer(String name, OrderStore store, TestClock clock) {
+      this.name = name;
+      this.store = store;
+      this.clock = clock;
     }
-    Map<String, ClaimId> held = new HashMap<>();
-    List<String> lines = new ArrayList<>();
-    for (int round = 0; round < rounds; round++) {
+
+    /**
+     * Races round {@code round} over {@code ids} (backwards if {@code backward}), adding a line per
+     * result, in the order it did things:
+     *
+     * <pre>
+     * CLAIM  racer sid fence nonce claimedAtMs leaseExpiresAtMs
+     * BUSY   racer sid result
+     * EXTEND racer sid fence result recordFence recordNonce|-
+     * STALE  racer sid fence result currentFence
+     * </pre>
+     */
+    void round(List<String> ids, int round, boolean backward) {
+      List<String> order = new ArrayList<>(ids);
+      if (backward) {
+        Collections.reverse(order);
+      }
       clock.set(TestClock.START.plus(LEASE.multipliedBy(2L * round)));
       for (String sid : order) {
         ClaimResult result =
@@ -110,7 +122,7 @@ final class ClaimRace {
               String.join(
                   " ",
                   "CLAIM",
-                  racer,
+                  name,
                   sid,
                   Long.toString(claimId.fence()),
                   claimId.nonce(),
@@ -122,22 +134,22 @@ final class ClaimRace {
               String.join(
                   " ",
                   "EXTEND",
-                  racer,
+                  name,
                   sid,
                   Long.toString(claimId.fence()),
                   extended.getClass().getSimpleName(),
                   Long.toString(extended.record().fence()),
                   now == null ? "-" : now.nonce()));
         } else {
-          lines.add(String.join(" ", "BUSY", racer, sid, result.getClass().getSimpleName()));
+          lines.add(String.join(" ", "BUSY", name, sid, result.getClass().getSimpleName()));
         }
         if (old != null) {
-          WriteResult stale = store.fail(sid, old, "stale attempt of " + racer);
+          WriteResult stale = store.fail(sid, old, "stale attempt of " + name);
           lines.add(
               String.join(
                   " ",
                   "STALE",
-                  racer,
+                  name,
                   sid,
                   Long.toString(old.fence()),
                   stale.getClass().getSimpleName(),
@@ -145,48 +157,59 @@ final class ClaimRace {
         }
       }
     }
-    return lines;
+  }
+
+  /** Where a process waits for the other before each round. */
+  @FunctionalInterface
+  interface Gate {
+    /** Returns once the other process has finished round {@code round - 1} too. */
+    void before(int round) throws Exception;
   }
 
   /**
-   * Runs {@code count} racers on threads released together, racer {@code i} named {@code prefix +
-   * i} and going over the orders backwards when {@code i} is odd.
+   * Runs this process's racers, racer {@code i} named {@code prefix + i}, round by round: each
+   * round starts once {@code gate} lets it and every racer has finished the round before, all
+   * racers released together and going over the orders backwards in the rounds where {@code
+   * backwardFirst} is true for round 0 and alternates after. Returns every racer's lines.
    */
   static List<String> runAll(
       String prefix,
       List<PostgresOrderStore> stores,
       List<TestClock> clocks,
       List<String> ids,
-      int rounds)
+      int rounds,
+      boolean backwardFirst,
+      Gate gate)
       throws Exception {
-    int count = stores.size();
-    ExecutorService pool = Executors.newFixedThreadPool(count);
+    List<Racer> racers = new ArrayList<>();
+    for (int i = 0; i < stores.size(); i++) {
+      racers.add(new Racer(prefix + i, stores.get(i), clocks.get(i)));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(racers.size());
     try {
-      CyclicBarrier start = new CyclicBarrier(count);
-      List<Future<List<String>>> futures = new ArrayList<>();
-      for (int i = 0; i < count; i++) {
-        int index = i;
-        Callable<List<String>> racer =
-            () -> {
-              start.await(60, TimeUnit.SECONDS);
-              return run(
-                  prefix + index,
-                  stores.get(index),
-                  clocks.get(index),
-                  ids,
-                  rounds,
-                  index % 2 == 1);
-            };
-        futures.add(pool.submit(racer));
+      for (int round = 0; round < rounds; round++) {
+        gate.before(round);
+        boolean backward = backwardFirst ^ (round % 2 == 1);
+        int r = round;
+        CyclicBarrier start = new CyclicBarrier(racers.size());
+        List<Future<?>> futures = new ArrayList<>();
+        for (Racer racer : racers) {
+          futures.add(
+              pool.submit(
+                  () -> {
+                    start.await(60, TimeUnit.SECONDS);
+                    racer.round(ids, r, backward);
+                    return null;
+                  }));
+        }
+        for (Future<?> future : futures) {
+          future.get(120, TimeUnit.SECONDS);
+        }
       }
-      List<String> lines = new ArrayList<>();
-      for (Future<List<String>> future : futures) {
-        lines.addAll(future.get(120, TimeUnit.SECONDS));
-      }
-      return lines;
     } finally {
       pool.shutdownNow();
     }
+    return racers.stream().flatMap(racer -> racer.lines.stream()).toList();
   }
 
   private static String millis(Instant instant) {
@@ -216,10 +239,17 @@ final class ClaimRace {
       System.out.flush();
       BufferedReader in =
           new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      if (!"GO".equals(in.readLine())) {
-        System.exit(2);
-      }
-      for (String line : runAll("child-", stores, clocks, ids, rounds)) {
+      Gate gate =
+          round -> {
+            if (round > 0) {
+              System.out.println("ROUND");
+              System.out.flush();
+            }
+            if (!"GO".equals(in.readLine())) {
+              System.exit(2);
+            }
+          };
+      for (String line : runAll("child-", stores, clocks, ids, rounds, true, gate)) {
         System.out.println(line);
       }
       System.out.println("DONE");

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
@@ -34,11 +35,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A forked JVM with pools of its own races this JVM for claims over 200 orders (see {@link
- * ClaimRace} for what each racer does; in each process one racer is on the fast path and one on
- * locking transactions), then the union of both processes' results is checked against the contract:
- * one owner per fence, fences strictly increasing with no gap, no two live leases overlapping, and
- * no stale write landing.
+ * A forked JVM with pools of its own races this JVM for claims over 200 orders, round by round (see
+ * {@link ClaimRace} for what each racer does and how the rounds go; in each process one racer is on
+ * the fast path and one on locking transactions), then the union of both processes' results is
+ * checked against the contract: one owner per fence, fences strictly increasing with no gap, no two
+ * live leases overlapping, and no stale write landing.
  */
 class PostgresProcessRaceTest {
 
@@ -97,11 +98,22 @@ class PostgresProcessRaceTest {
       assertTrue(
           output.ready.await(CHILD_SECONDS, TimeUnit.SECONDS),
           () -> "the forked JVM never printed READY; its stderr: " + read(errors));
+      List<String> lines;
       try (Writer go = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-        go.write("GO\n");
+        ClaimRace.Gate gate =
+            round -> {
+              if (round > 0) {
+                assertTrue(
+                    output.rounds.tryAcquire(CHILD_SECONDS, TimeUnit.SECONDS),
+                    () ->
+                        "the forked JVM did not finish round " + (round - 1) + ": " + read(errors));
+              }
+              go.write("GO\n");
+              go.flush();
+            };
+        lines =
+            new ArrayList<>(ClaimRace.runAll("parent-", stores, clocks, ids, ROUNDS, false, gate));
       }
-      List<String> lines =
-          new ArrayList<>(ClaimRace.runAll("parent-", stores, clocks, ids, ROUNDS));
       assertTrue(
           child.waitFor(CHILD_SECONDS, TimeUnit.SECONDS), "the forked JVM did not finish in time");
       output.join();
@@ -264,6 +276,7 @@ class PostgresProcessRaceTest {
   /** The child's standard output, read on a thread of its own. */
   private static final class ChildOutput extends Thread {
     final CountDownLatch ready = new CountDownLatch(1);
+    final Semaphore rounds = new Semaphore(0);
     final List<String> lines = new ArrayList<>();
     volatile boolean done;
     private final Process child;
@@ -282,6 +295,8 @@ class PostgresProcessRaceTest {
         for (String line = out.readLine(); line != null; line = out.readLine()) {
           if (line.equals("READY")) {
             ready.countDown();
+          } else if (line.equals("ROUND")) {
+            rounds.release();
           } else if (line.equals("DONE")) {
             done = true;
           } else {
