@@ -58,7 +58,7 @@ public enum StoreType implements Labelled {
   POSTGRES(Server.POSTGRES) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgres(clock, namespace).jdbcUrl(setting(env)).maximumPoolSize(threads).build();
+      return postgresFromUrl(clock, namespace, env, threads).build();
     }
   },
 
@@ -69,11 +69,7 @@ public enum StoreType implements Labelled {
   POSTGRES_PGBOUNCER(Server.POSTGRES) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgres(clock, namespace)
-          .jdbcUrl(setting(env))
-          .maximumPoolSize(threads)
-          .pgBouncerBefore121(true)
-          .build();
+      return postgresFromUrl(clock, namespace, env, threads).pgBouncerBefore121(true).build();
     }
   },
 
@@ -94,11 +90,7 @@ public enum StoreType implements Labelled {
   POSTGRES_LOCKING(Server.POSTGRES) {
     @Override
     OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgres(clock, namespace)
-          .jdbcUrl(setting(env))
-          .maximumPoolSize(threads)
-          .singleStatementFastPath(false)
-          .build();
+      return postgresFromUrl(clock, namespace, env, threads).singleStatementFastPath(false).build();
     }
   },
 
@@ -202,6 +194,15 @@ public enum StoreType implements Labelled {
    */
   static PostgresOrderStore.Builder postgres(Clock clock, Namespace namespace) {
     return PostgresOrderStore.builder().schema(namespace.schema()).createSchema(true).clock(clock);
+  }
+
+  /**
+   * {@link #postgres}'s builder from this type's URL, its pool one connection per thread as the
+   * peers' DataSource has.
+   */
+  PostgresOrderStore.Builder postgresFromUrl(
+      Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+    return postgres(clock, namespace).jdbcUrl(setting(env)).maximumPoolSize(threads);
   }
 
   /** The server this type needs, or null for an embedded store. */

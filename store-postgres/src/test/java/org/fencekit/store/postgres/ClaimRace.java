@@ -42,7 +42,8 @@ import org.fencekit.testsupport.TestPostgres;
  * rounds ahead would find every order held by a lease of a later round). In each round a process's
  * racers go over the orders in one direction and the other process's the other way, swapping every
  * round, so each process wins orders at its end and in the next round starts by taking over what
- * the other won: ownership passes between the processes in every round but the first.
+ * the other won: ownership passes between the processes in each round after the first in which both
+ * won something (the test checks that it passed at least once).
  *
  * <p>Every result becomes one line (see {@link Racer#round}), which the test reads back from both
  * processes and checks as a whole. Run as a program, this is the forked JVM: it builds its stores,
@@ -169,8 +170,9 @@ final class ClaimRace {
   /**
    * Runs this process's racers, racer {@code i} named {@code prefix + i}, round by round: each
    * round starts once {@code gate} lets it and every racer has finished the round before, all
-   * racers released together and going over the orders backwards in the rounds where {@code
-   * backwardFirst} is true for round 0 and alternates after. Returns every racer's lines.
+   * racers released together and going over the orders the same way: round 0 backwards if {@code
+   * backwardFirst}, and each later round the other way from the one before. Returns every racer's
+   * lines.
    */
   static List<String> runAll(
       String prefix,
