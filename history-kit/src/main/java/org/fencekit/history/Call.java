@@ -144,20 +144,13 @@ public record Call(
   /** The call in one line, for a violation's message. */
   public String describe() {
     String value = value();
-    return "#"
-        + invoked
-        + " "
-        + caller
-        + " "
-        + operation().label()
-        + "("
-        + sessionId()
-        + (claimId() == null ? "" : ", " + claimId())
-        + (value == null ? "" : ", " + value)
-        + ") -> "
-        + answer().label()
-        + (failure == null
+    String call = "#" + invoked + " " + caller + " " + operation().label() + "(" + sessionId();
+    String arguments =
+        (claimId() == null ? "" : ", " + claimId()) + (value == null ? "" : ", " + value);
+    String threw =
+        failure == null
             ? ""
-            : " [" + failure.getClass().getSimpleName() + ": " + failure.getMessage() + "]");
+            : " [" + failure.getClass().getSimpleName() + ": " + failure.getMessage() + "]";
+    return call + arguments + ") -> " + answer().label() + threw;
   }
 }

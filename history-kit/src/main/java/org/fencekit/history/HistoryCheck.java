@@ -142,10 +142,9 @@ public final class HistoryCheck {
           && call.startNanos() > faultEnd + recoveryBoundNanos) {
         check.violation(
             'f',
-            "a call started "
-                + millis(call.startNanos() - faultEnd)
-                + " ms after the fault was over still failed: "
-                + call.describe());
+            "a call started %s ms after the fault was over still failed: %s",
+            millis(call.startNanos() - faultEnd),
+            call.describe());
       }
     }
     if (faultStart >= 0 && recoveredNanos < 0) {
@@ -218,16 +217,12 @@ public final class HistoryCheck {
         if (lost != null) {
           violation(
               'a',
-              "a written answer was lost ("
-                  + lost
-                  + "): "
-                  + write.describe()
-                  + " wrote "
-                  + brief(written)
-                  + ", later "
-                  + read.describe()
-                  + " read "
-                  + brief(seen));
+              "a written answer was lost (%s): %s wrote %s, later %s read %s",
+              lost,
+              write.describe(),
+              brief(written),
+              read.describe(),
+              brief(seen));
           break;
         }
       }
@@ -258,11 +253,9 @@ public final class HistoryCheck {
           && side(granted.get(call.claimId())) == 0) {
         violation(
             'b',
-            "a token granted before the data loss settled the recreated order: "
-                + call.describe()
-                + " (granted by "
-                + granted.get(call.claimId()).describe()
-                + ")");
+            "a token granted before the data loss settled the recreated order: %s (granted by %s)",
+            call.describe(),
+            granted.get(call.claimId()).describe());
       }
     }
     for (Call read : observations) {
@@ -279,35 +272,28 @@ public final class HistoryCheck {
             value == null ? List.of() : byValue.getOrDefault(key(order, value), List.of());
         Call writer = writer(senders, seen.settledBy());
         if (writer == null) {
-          violation('b', "order " + order + " shows " + brief(seen) + ", which no call sent");
+          violation('b', "order %s shows %s, which no call sent", order, brief(seen));
         } else if (writer.answer() == Answer.SUPERSEDED) {
           violation(
               'b',
-              "a superseded write landed: "
-                  + writer.describe()
-                  + ", yet "
-                  + read.describe()
-                  + " read "
-                  + brief(seen));
+              "a superseded write landed: %s, yet %s read %s",
+              writer.describe(),
+              read.describe(),
+              brief(seen));
         } else if (writer.answer() == Answer.UNAVAILABLE_NOTHING_WRITTEN) {
           violation(
               'c',
-              "a call said nothing was written, yet it landed: "
-                  + writer.describe()
-                  + ", then "
-                  + read.describe()
-                  + " read "
-                  + brief(seen));
+              "a call said nothing was written, yet it landed: %s, then %s read %s",
+              writer.describe(),
+              read.describe(),
+              brief(seen));
         } else if (!Objects.equals(seen.settledBy(), writer.claimId())) {
           violation(
               'b',
-              "order "
-                  + order
-                  + " is settled by "
-                  + seen.settledBy()
-                  + " with what "
-                  + writer.describe()
-                  + " sent");
+              "order %s is settled by %s with what %s sent",
+              order,
+              seen.settledBy(),
+              writer.describe());
         }
       }
       ClaimId claim = seen.claimId() != null ? seen.claimId() : seen.settledBy();
@@ -315,16 +301,12 @@ public final class HistoryCheck {
         if (!claimMayHaveLanded) {
           violation(
               claimRefused ? 'c' : 'a',
-              "order "
-                  + order
-                  + " carries the claim "
-                  + claim
-                  + " that no call was granted"
-                  + (claimRefused ? " (a claim said nothing was written)" : "")
-                  + ": "
-                  + read.describe()
-                  + " read "
-                  + brief(seen));
+              "order %s carries the claim %s that no call was granted%s: %s read %s",
+              order,
+              claim,
+              claimRefused ? " (a claim said nothing was written)" : "",
+              read.describe(),
+              brief(seen));
         }
       }
     }
@@ -343,21 +325,19 @@ public final class HistoryCheck {
           || call.claimId().fence() != record.fence()) {
         violation(
             'd',
-            "a Claimed answer is not a PENDING record holding its claim id at its fence: "
-                + call.describe()
-                + " carried "
-                + brief(record));
+            "a Claimed answer is not a PENDING record holding its claim id at its fence: %s"
+                + " carried %s",
+            call.describe(),
+            brief(record));
       }
       Call other = byFence.putIfAbsent(side(call) + ":" + call.claimId().fence(), call);
       if (other != null && side(call) >= 0) {
         violation(
             'd',
-            "two claims were granted fence "
-                + call.claimId().fence()
-                + ": "
-                + other.describe()
-                + " and "
-                + call.describe());
+            "two claims were granted fence %s: %s and %s",
+            call.claimId().fence(),
+            other.describe(),
+            call.describe());
       }
     }
     for (Call first : observations) {
@@ -369,15 +349,11 @@ public final class HistoryCheck {
             && second.record().fence() < first.record().fence()) {
           violation(
               'd',
-              "the fence went down from "
-                  + first.record().fence()
-                  + " ("
-                  + first.describe()
-                  + ") to "
-                  + second.record().fence()
-                  + " ("
-                  + second.describe()
-                  + ")");
+              "the fence went down from %s (%s) to %s (%s)",
+              first.record().fence(),
+              first.describe(),
+              second.record().fence(),
+              second.describe());
           return;
         }
       }
@@ -395,10 +371,9 @@ public final class HistoryCheck {
       if (call.answer() == Answer.SUPERSEDED && copies != 1) {
         violation(
             'e',
-            "a superseded complete is in orphans "
-                + copies
-                + " times, not once: "
-                + call.describe());
+            "a superseded complete is in orphans %s times, not once: %s",
+            copies,
+            call.describe());
       } else if (copies > 1) {
         violation('e', "a complete is in orphans " + copies + " times: " + call.describe());
       }
@@ -420,12 +395,11 @@ public final class HistoryCheck {
       } else if (senders.stream().noneMatch(call -> sent(call, orphan))) {
         violation(
             'e',
-            "order "
-                + order
-                + " has an orphan no complete sent as it is (its order, claim id or item differ): "
-                + orphan
-                + "; sent: "
-                + senders.get(0).describe());
+            "order %s has an orphan no complete sent as it is (its order, claim id or item differ):"
+                + " %s; sent: %s",
+            order,
+            orphan,
+            senders.get(0).describe());
       }
     }
   }
@@ -485,7 +459,11 @@ public final class HistoryCheck {
     return side >= 0 && side == side(second);
   }
 
-  private void violation(char check, String message) {
+  /** Counts a violation of {@code check}, keeping its message (made as by String.format). */
+  private void violation(char check, String message, Object... args) {
+    if (args.length > 0) {
+      message = String.format(message, args);
+    }
     counts[check - 'a']++;
     long ofThisCheck = violations.stream().filter(v -> v.check() == check).count();
     if (ofThisCheck < MAX_KEPT) {

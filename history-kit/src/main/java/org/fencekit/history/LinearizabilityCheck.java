@@ -136,14 +136,9 @@ public final class LinearizabilityCheck {
     for (Call call : calls) {
       if (call.failure() != null && call.answer() != Answer.UNKNOWN_ORDER) {
         throw new AssertionError(
-            "a call on order '"
-                + sid
-                + "' threw "
-                + call.failure()
-                + "; "
-                + replay
-                + "\n"
-                + format(calls),
+            String.format(
+                "a call on order '%s' threw %s; %s\n%s",
+                sid, call.failure(), replay, format(calls)),
             call.failure());
       }
     }
@@ -274,26 +269,14 @@ public final class LinearizabilityCheck {
 
   private String explain(String replay, Deepest deepest) {
     StringBuilder out =
-        new StringBuilder()
-            .append("invariant 5 (linearizability) violated on order '")
-            .append(sid)
-            .append("': no")
-            .append(" sequential order of its ")
-            .append(calls.size())
-            .append(" calls respects real time")
-            .append(
-                " and gives the answers the store gave when replayed through OrderStateMachine.\n")
-            .append(replay)
-            .append(".\n")
-            .append("Times are after ")
-            .append(origin)
-            .append(", the clock as the first call began.\n")
-            .append("The longest valid sequential prefix has ")
-            .append(deepest.path.size())
-            .append(" calls:\n");
-    for (Call call : deepest.path) {
-      out.append("  ").append(format(call)).append('\n');
-    }
+        new StringBuilder(
+            String.format(
+                "invariant 5 (linearizability) violated on order '%s': no sequential order of its"
+                    + " %s calls respects real time and gives the answers the store gave when"
+                    + " replayed through OrderStateMachine.\n%s.\nTimes are after %s, the clock as"
+                    + " the first call began.\nThe longest valid sequential prefix has %s calls:\n",
+                sid, calls.size(), replay, origin, deepest.path.size()));
+    out.append(format(deepest.path));
     out.append("after which the model's order is ")
         .append(brief(deepest.state.record()))
         .append(" with orphans ")
@@ -329,18 +312,14 @@ public final class LinearizabilityCheck {
   }
 
   private String format(Call call) {
-    return "["
-        + call.invoked()
-        + ".."
-        + call.responded()
-        + "] "
-        + call.caller()
-        + " at "
-        + t(call.at())
-        + ": "
-        + brief(call.request())
-        + " -> "
-        + brief(outcome(call));
+    return String.format(
+        "[%s..%s] %s at %s: %s -> %s",
+        call.invoked(),
+        call.responded(),
+        call.caller(),
+        t(call.at()),
+        brief(call.request()),
+        brief(outcome(call)));
   }
 
   private String t(Instant instant) {
@@ -360,11 +339,9 @@ public final class LinearizabilityCheck {
   private static String brief(Request request) {
     return switch (request.operation()) {
       case CLAIM ->
-          "claim(quantity "
-              + request.snapshot().quantity()
-              + ", lease "
-              + request.lease().toMillis()
-              + "ms)";
+          String.format(
+              "claim(quantity %s, lease %sms)",
+              request.snapshot().quantity(), request.lease().toMillis());
       case COMPLETE ->
           "complete(" + brief(request.claimId()) + ", " + request.item().providerOrderId() + ")";
       case FAIL -> "fail(" + brief(request.claimId()) + ", " + request.error() + ")";
@@ -388,26 +365,17 @@ public final class LinearizabilityCheck {
       return found.isEmpty() ? "empty" : brief(found.get());
     }
     if (value instanceof OrderRecord r) {
-      return "{"
-          + r.status()
-          + " fence "
-          + r.fence()
-          + " claim "
-          + brief(r.claimId())
-          + (r.claimId() == null
-              ? ""
-              : " [" + t(r.claimedAt()) + ", " + t(r.leaseExpiresAt()) + ")")
-          + " settledBy "
-          + brief(r.settledBy())
-          + " item "
-          + (r.item() == null ? "-" : r.item().providerOrderId())
-          + " lastError "
-          + r.lastError()
-          + " quantity "
-          + r.snapshot().quantity()
-          + " updated "
-          + t(r.updatedAt())
-          + "}";
+      return String.format(
+          "{%s fence %s claim %s%s settledBy %s item %s lastError %s quantity %s updated %s}",
+          r.status(),
+          r.fence(),
+          brief(r.claimId()),
+          r.claimId() == null ? "" : " [" + t(r.claimedAt()) + ", " + t(r.leaseExpiresAt()) + ")",
+          brief(r.settledBy()),
+          r.item() == null ? "-" : r.item().providerOrderId(),
+          r.lastError(),
+          r.snapshot().quantity(),
+          t(r.updatedAt()));
     }
     if (value instanceof List<?> list) {
       StringBuilder out = new StringBuilder("[");

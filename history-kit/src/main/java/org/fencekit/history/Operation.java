@@ -1,29 +1,25 @@
 package org.fencekit.history;
 
+import java.util.Locale;
+
 /** The calls of an {@link org.fencekit.store.OrderStore} a {@link History} records. */
 public enum Operation {
   /** {@code claim(snapshot, lease)}. */
-  CLAIM("claim"),
+  CLAIM,
   /** {@code complete(sessionId, claimId, item)}. */
-  COMPLETE("complete"),
+  COMPLETE,
   /** {@code fail(sessionId, claimId, error)}. */
-  FAIL("fail"),
+  FAIL,
   /** {@code extend(sessionId, claimId, lease)}. */
-  EXTEND("extend"),
+  EXTEND,
   /** {@code get(sessionId)}. */
-  GET("get"),
+  GET,
   /** {@code orphans(sessionId)}. */
-  ORPHANS("orphans");
-
-  private final String label;
-
-  Operation(String label) {
-    this.label = label;
-  }
+  ORPHANS;
 
   /** The method's name: "claim", "complete", ... */
   public String label() {
-    return label;
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /** Whether it settles the order: complete or fail. */
