@@ -80,12 +80,7 @@ public final class FaultReport {
    */
   public String summary() {
     StringBuilder line =
-        new StringBuilder("fault-run ")
-            .append(name)
-            .append(": calls=")
-            .append(calls)
-            .append(" faults=")
-            .append(faults);
+        new StringBuilder("fault-run " + name + ": calls=" + calls + " faults=" + faults);
     for (Answer answer : Answer.values()) {
       line.append(' ').append(answer.label()).append('=').append(count(answer));
     }

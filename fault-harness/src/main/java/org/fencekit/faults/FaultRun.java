@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -103,9 +104,9 @@ public final class FaultRun {
     private Duration lease = Duration.ofSeconds(30);
 
     private Builder(String name, OrderStore store, ManualClock clock) {
-      this.name = requireNonNull("name", name);
-      this.store = requireNonNull("store", store);
-      this.clock = requireNonNull("clock", clock);
+      this.name = Objects.requireNonNull(name, "name must not be null");
+      this.store = Objects.requireNonNull(store, "store must not be null");
+      this.clock = Objects.requireNonNull(clock, "clock must not be null");
     }
 
     /** How many threads make calls; default 4. */
@@ -134,7 +135,7 @@ public final class FaultRun {
 
     /** The fault; without one the run is load only. */
     public Builder fault(Fault fault) {
-      this.fault = requireNonNull("fault", fault);
+      this.fault = Objects.requireNonNull(fault, "fault must not be null");
       return this;
     }
 
@@ -150,13 +151,13 @@ public final class FaultRun {
 
     /** How long the store may take to answer again once the fault is over; default 20 s. */
     public Builder recoveryBound(Duration bound) {
-      this.recoveryBound = requireNonNull("recoveryBound", bound);
+      this.recoveryBound = Objects.requireNonNull(bound, "recoveryBound must not be null");
       return this;
     }
 
     /** When the threads stop whatever they have done; default 90 s. */
     public Builder deadline(Duration deadline) {
-      this.deadline = requireNonNull("deadline", deadline);
+      this.deadline = Objects.requireNonNull(deadline, "deadline must not be null");
       return this;
     }
 
@@ -168,13 +169,6 @@ public final class FaultRun {
     private static int atLeast(String name, int value, int min) {
       if (value < min) {
         throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
-      }
-      return value;
-    }
-
-    private static <T> T requireNonNull(String name, T value) {
-      if (value == null) {
-        throw new NullPointerException(name + " must not be null");
       }
       return value;
     }
