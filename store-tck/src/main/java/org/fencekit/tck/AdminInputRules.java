@@ -25,9 +25,7 @@ import org.junit.jupiter.api.Test;
 public abstract class AdminInputRules extends AdminRules {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  AdminInputRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  AdminInputRules() {}
 
   /**
    * Two orphans, two stuck orders and two failed orders, so each listing has a next page at page

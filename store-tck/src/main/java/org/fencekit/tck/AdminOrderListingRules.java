@@ -26,9 +26,7 @@ import org.junit.jupiter.api.Test;
 public abstract class AdminOrderListingRules extends AdminRules {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  AdminOrderListingRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  AdminOrderListingRules() {}
 
   /**
    * Orders with a lease that ran out 10 and 5 minutes ago, one that runs out exactly at the cutoff,
@@ -54,12 +52,12 @@ public abstract class AdminOrderListingRules extends AdminRules {
     claimed(a);
     claimed(store(), snapshot(live), Duration.ofHours(24));
     ClaimId d = claimed(done);
-    written(store().complete(done, d, ESIM), "the complete", done, d);
+    completeWritten(done, d, ESIM, "the complete");
     ClaimId f = claimed(failed);
-    written(store().fail(failed, f, "declined"), "the fail", failed, f);
+    failWritten(failed, f, "declined", "the fail");
     ClaimId e = claimed(extended);
     clock.advance(Duration.ofMinutes(1));
-    written(store().extend(extended, e, Duration.ofHours(1)), "the extend", extended, e);
+    extendWritten(extended, e, Duration.ofHours(1), "the extend");
     clock.set(t0.plus(Duration.ofMinutes(5)));
     claimed(b);
     clock.set(t0.plus(Duration.ofMinutes(12)));
@@ -156,7 +154,7 @@ public abstract class AdminOrderListingRules extends AdminRules {
     claimed(retrying);
     failTimes(recovered, 1);
     ClaimId last = claimed(recovered);
-    written(store().complete(recovered, last, ESIM), "the complete", recovered, last);
+    completeWritten(recovered, last, ESIM, "the complete");
     clock.set(t0.plus(Duration.ofMinutes(1)));
     failTimes(thrice, 3);
     clock.set(t0.plus(Duration.ofMinutes(4)));
@@ -213,7 +211,7 @@ public abstract class AdminOrderListingRules extends AdminRules {
   /** Fails {@code sid} with {@code claimId} {@code minutes} after {@code t0}. */
   private void failedAt(Instant t0, int minutes, String sid, ClaimId claimId) {
     clock.set(t0.plus(Duration.ofMinutes(minutes)));
-    written(store().fail(sid, claimId, "declined at minute " + minutes), "the fail", sid, claimId);
+    failWritten(sid, claimId, "declined at minute " + minutes, "the fail");
   }
 
   /**
@@ -241,7 +239,7 @@ public abstract class AdminOrderListingRules extends AdminRules {
     claimedAt(t0, 1, c, 5);
     claimedAt(t0, 2, b, 10);
     ClaimId extended = claimedAt(t0, 3, d, 1);
-    written(store().extend(d, extended, Duration.ofMinutes(3)), "the extend", d, extended);
+    extendWritten(d, extended, Duration.ofMinutes(3), "the extend");
     claimedAt(t0, 4, e, 1);
     clock.set(t0.plus(Duration.ofMinutes(40)));
     Set<String> mine = Set.of(a, b, c, d, e);

@@ -29,9 +29,7 @@ import org.junit.jupiter.api.Test;
 public abstract class AdminOrphanListingRules extends AdminRules {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  AdminOrphanListingRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  AdminOrphanListingRules() {}
 
   /**
    * Seven orphans over three orders, three of them recorded at one instant by one token, are listed
@@ -91,7 +89,7 @@ public abstract class AdminOrphanListingRules extends AdminRules {
   /** Records the orphan of a stale complete by {@code stale}, at the clock's instant. */
   private Orphan orphanOf(String sid, ClaimId stale, String providerOrderId) {
     Item item = new Item(providerOrderId, "payload of " + providerOrderId);
-    superseded(store().complete(sid, stale, item), "a stale complete", sid, stale);
+    completeSuperseded(sid, stale, item, "a stale complete");
     return new Orphan(sid, stale, item, now());
   }
 
@@ -103,13 +101,9 @@ public abstract class AdminOrphanListingRules extends AdminRules {
 
   /** An orphan's sort key, for messages: recordedAt, session id, token, provider order id. */
   private static String key(Orphan orphan) {
-    return orphan.recordedAt()
-        + " "
-        + orphan.sessionId()
-        + " "
-        + orphan.claimId()
-        + " "
-        + orphan.item().providerOrderId();
+    String id = orphan.item().providerOrderId();
+    return String.format(
+        "%s %s %s %s", orphan.recordedAt(), orphan.sessionId(), orphan.claimId(), id);
   }
 
   /**
@@ -124,14 +118,14 @@ public abstract class AdminOrphanListingRules extends AdminRules {
           List.copyOf(mine),
           listed.stream().map(OrphanRecord::id).toList(),
           () ->
-              situation
-                  + ", with page size "
-                  + pageSize
-                  + ": the orphans must be listed each once by (recordedAt, session id, the"
-                  + " token's fence, its nonce, provider order id); expected "
-                  + expected.stream().map(AdminOrphanListingRules::key).toList()
-                  + " but listed "
-                  + listed.stream().map(o -> key(o.orphan())).toList());
+              String.format(
+                  "%s, with page size %s: the orphans must be listed each once by (recordedAt,"
+                      + " session id, the token's fence, its nonce, provider order id); expected %s"
+                      + " but listed %s",
+                  situation,
+                  pageSize,
+                  expected.stream().map(AdminOrphanListingRules::key).toList(),
+                  listed.stream().map(o -> key(o.orphan())).toList()));
     }
   }
 

@@ -31,9 +31,7 @@ import org.junit.jupiter.api.Test;
 public abstract class AdminReconcileRules extends AdminRules {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  AdminReconcileRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  AdminReconcileRules() {}
 
   /**
    * Eight threads released together reconcile one orphan with notes of three kinds and instants of
@@ -66,14 +64,9 @@ public abstract class AdminReconcileRules extends AdminRules {
           recorded,
           result.orphan(),
           () ->
-              "caller "
-                  + caller
-                  + " ("
-                  + note
-                  + ") was answered "
-                  + result
-                  + " but the store holds "
-                  + recorded);
+              String.format(
+                  "caller %s (%s) was answered %s but the store holds %s",
+                  caller, note, result, recorded));
       if (note.equals(recorded.note())) {
         reconciled++;
         assertInstanceOf(
@@ -149,31 +142,18 @@ public abstract class AdminReconcileRules extends AdminRules {
             recorded,
             answer.orphan(),
             () ->
-                "race "
-                    + race
-                    + " of "
-                    + races
-                    + ": caller "
-                    + caller
-                    + " (note "
-                    + caller
-                    + ") was answered "
-                    + answer
-                    + " but the store holds "
-                    + recorded
-                    + "; did two callers both find the orphan unmarked and each write its note?");
+                String.format(
+                    "race %s of %s: caller %s (note %s) was answered %s but the store holds %s;"
+                        + " did two callers both find the orphan unmarked and each write its note?",
+                    race, races, caller, caller, answer, recorded));
         assertEquals(
             caller == winner,
             answer instanceof ReconcileResult.Reconciled,
             () ->
-                "race "
-                    + race
-                    + ": only the caller whose note is recorded (caller "
-                    + winner
-                    + ") is Reconciled, the others AlreadyReconciled; caller "
-                    + caller
-                    + " was answered "
-                    + answer);
+                String.format(
+                    "race %s: only the caller whose note is recorded (caller %s) is Reconciled,"
+                        + " the others AlreadyReconciled; caller %s was answered %s",
+                    race, winner, caller, answer));
       }
     }
   }
@@ -207,10 +187,11 @@ public abstract class AdminReconcileRules extends AdminRules {
         admin().reconcile(id, "refunded", now()),
         "the same note again answers what was recorded first");
     assertEquals(Optional.of(expected), admin().orphan(id), "the lookup after two marks");
-    assertEquals(
+    orphansAre(
         List.of(orphan),
-        orphans(store(), sid),
-        says("orphans(sessionId) keeps a reconciled orphan as it was", sid, orphan.claimId()));
+        sid,
+        orphan.claimId(),
+        "orphans(sessionId) keeps a reconciled orphan as it was");
   }
 
   /**
@@ -253,7 +234,7 @@ public abstract class AdminReconcileRules extends AdminRules {
     clock.advance(LEASE);
     claimed(sid);
     for (int i = 0; i < 3; i++) {
-      superseded(store().complete(sid, stale, item(i)), "stale complete " + i, sid, stale);
+      completeSuperseded(sid, stale, item(i), "stale complete " + i);
       three.add(new Orphan(sid, stale, item(i), now()));
       clock.advance(Duration.ofMillis(1));
     }
@@ -271,10 +252,7 @@ public abstract class AdminReconcileRules extends AdminRules {
         Optional.of(new OrphanRecord(three.get(1), "voided at the provider", now())),
         admin().orphan(middle),
         "the lookup of the reconciled orphan");
-    assertEquals(
-        three,
-        orphans(store(), sid),
-        says("orphans(sessionId) lists all three, as recorded", sid, stale));
+    orphansAre(three, sid, stale, "orphans(sessionId) lists all three, as recorded");
   }
 
   /**
@@ -299,9 +277,9 @@ public abstract class AdminReconcileRules extends AdminRules {
     claimed(x);
     Item a = new Item("prov-shared", "A");
     Item b = new Item("prov-other", "B");
-    superseded(store().complete(x, first, a), "stale complete a", x, first);
-    superseded(store().complete(x, first, b), "stale complete b", x, first);
-    superseded(store().complete(x, second, a), "stale complete a by the second token", x, second);
+    completeSuperseded(x, first, a, "stale complete a");
+    completeSuperseded(x, first, b, "stale complete b");
+    completeSuperseded(x, second, a, "stale complete a by the second token");
     List<Orphan> expected = new ArrayList<>(orphans(store(), x));
     expected.addAll(orphansOf(y, new Item("prov-shared", "Y")));
     assertEquals(4, expected.size(), () -> "four orphans recorded, found " + expected);
@@ -346,8 +324,7 @@ public abstract class AdminReconcileRules extends AdminRules {
     claimed(sid);
     ClaimId forged = new ClaimId(Long.MAX_VALUE, ClaimId.newNonce());
     Item item = new Item("prov-edge", "payload edge");
-    superseded(
-        store().complete(sid, forged, item), "a complete with the largest fence", sid, forged);
+    completeSuperseded(sid, forged, item, "a complete with the largest fence");
     Orphan orphan = new Orphan(sid, forged, item, now());
     OrphanId id = OrphanId.of(orphan);
     assertEquals(

@@ -39,9 +39,7 @@ import org.junit.jupiter.api.Assumptions;
 public abstract class AdminRules extends TckFixture {
 
   /** Only the admin rule groups extend it. */
-  AdminRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  AdminRules() {}
 
   /** How many items a listing may show before a rule gives up on it ending. */
   static final int MAX_LISTED = 20_000;
@@ -77,7 +75,7 @@ public abstract class AdminRules extends TckFixture {
     claimed(sid);
     List<Orphan> made = new ArrayList<>();
     for (Item item : items) {
-      superseded(store().complete(sid, stale, item), "the stale complete", sid, stale);
+      completeSuperseded(sid, stale, item, "the stale complete");
       made.add(new Orphan(sid, stale, item, now()));
     }
     return made;
@@ -114,14 +112,10 @@ public abstract class AdminRules extends TckFixture {
       for (OrphanRecord orphan : page.items()) {
         if (!seen.add(orphan.id())) {
           fail(
-              "the listing of unreconciled orphans repeated the "
-                  + orphan.id()
-                  + " (page size "
-                  + pageSize
-                  + ", after cursor "
-                  + cursor
-                  + "); mine in the order listed so far: "
-                  + listed);
+              String.format(
+                  "the listing of unreconciled orphans repeated the %s (page size %s, after cursor"
+                      + " %s); mine in the order listed so far: %s",
+                  orphan.id(), pageSize, cursor, listed));
         }
         assertFalse(
             orphan.reconciled(), () -> "a reconciled orphan was listed as unreconciled: " + orphan);
@@ -158,21 +152,17 @@ public abstract class AdminRules extends TckFixture {
         Set.of(),
         missing,
         () ->
-            situation
-                + ": the listing skipped these orphans; listed (mine, in order): "
-                + ids
-                + ", expected each of "
-                + expected);
+            String.format(
+                "%s: the listing skipped these orphans; listed (mine, in order): %s, expected each"
+                    + " of %s",
+                situation, ids, expected));
     assertEquals(
         expected.size(),
         ids.size(),
         () ->
-            situation
-                + ": the listing listed "
-                + ids
-                + ", expected exactly "
-                + expected
-                + " each once");
+            String.format(
+                "%s: the listing listed %s, expected exactly %s each once",
+                situation, ids, expected));
     for (int i = 1; i < listed.size(); i++) {
       Instant before = listed.get(i - 1).orphan().recordedAt();
       Instant after = listed.get(i).orphan().recordedAt();
@@ -180,23 +170,18 @@ public abstract class AdminRules extends TckFixture {
       assertFalse(
           after.isBefore(before),
           () ->
-              situation
-                  + ": orphans must be listed oldest first, but "
-                  + listed.get(at).id()
-                  + " recorded at "
-                  + after
-                  + " comes after "
-                  + listed.get(at - 1).id()
-                  + " recorded at "
-                  + before);
+              String.format(
+                  "%s: orphans must be listed oldest first, but %s recorded at %s comes after %s"
+                      + " recorded at %s",
+                  situation, listed.get(at).id(), after, listed.get(at - 1).id(), before));
     }
   }
 
   void failTimes(String sid, int times) {
     for (int i = 0; i < times; i++) {
       ClaimId claimId = claimed(sid);
-      written(store().fail(sid, claimId, "declined " + i), "fail " + i, sid, claimId);
-      written(store().fail(sid, claimId, "declined " + i), "the replay of fail " + i, sid, claimId);
+      failWritten(sid, claimId, "declined " + i, "fail " + i);
+      failWritten(sid, claimId, "declined " + i, "the replay of fail " + i);
       clock.advance(Duration.ofSeconds(1));
     }
   }

@@ -21,9 +21,7 @@ import org.junit.jupiter.api.Test;
 public abstract class BasicRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  BasicRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  BasicRules() {}
 
   /**
    * Every time the store keeps or compares comes from the clock it was built with, never from the
@@ -58,11 +56,9 @@ public abstract class BasicRules extends TckFixture {
       clock.advance(Duration.ofSeconds(10));
       claimAnswers(
           ClaimResult.InFlight.class,
-          store().claim(snapshot(sid), LEASE),
           sid,
           "the lease is live by the store's clock, whatever the system clock says");
-      OrderRecord extended =
-          written(store().extend(sid, claimId, LEASE), "the extend", sid, claimId);
+      OrderRecord extended = extendWritten(sid, claimId, LEASE, "the extend");
       assertEquals(
           now().plus(LEASE),
           extended.leaseExpiresAt(),
@@ -77,15 +73,15 @@ public abstract class BasicRules extends TckFixture {
           says(
               "the lease is over by the store's clock, whatever the system clock says", sid, next));
       clock.advance(Duration.ofMillis(1));
-      written(store().fail(sid, next, "declined"), "the fail", sid, next);
+      failWritten(sid, next, "declined", "the fail");
       assertEquals(now(), record(sid, next).updatedAt(), says("updatedAt of the fail", sid, next));
       clock.advance(Duration.ofMillis(1));
-      superseded(
-          store().complete(sid, claimId, ESIM_2), "the first token's complete", sid, claimId);
-      assertEquals(
+      completeSuperseded(sid, claimId, ESIM_2, "the first token's complete");
+      orphansAre(
           List.of(new Orphan(sid, claimId, ESIM_2, now())),
-          orphans(store(), sid),
-          says("the orphan's recordedAt is the clock's reading", sid, claimId));
+          sid,
+          claimId,
+          "the orphan's recordedAt is the clock's reading");
     }
   }
 
@@ -116,17 +112,9 @@ public abstract class BasicRules extends TckFixture {
     assertEquals(ms, claimed.updatedAt(), says("updatedAt", sid, claimId, claimed));
     Instant expires = claimed.leaseExpiresAt();
     clock.set(expires.minusNanos(1));
-    claimAnswers(
-        ClaimResult.InFlight.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "1 ns before expiry reads as 1 ms before");
+    claimAnswers(ClaimResult.InFlight.class, sid, "1 ns before expiry reads as 1 ms before");
     clock.set(expires.plusNanos(999_999));
-    written(
-        store().extend(sid, claimId, Duration.ofMillis(250)),
-        "an extend at a sub-millisecond instant",
-        sid,
-        claimId);
+    extendWritten(sid, claimId, Duration.ofMillis(250), "an extend at a sub-millisecond instant");
     OrderRecord extended = record(sid, claimId);
     assertEquals(
         expires.plusMillis(250),
@@ -137,7 +125,7 @@ public abstract class BasicRules extends TckFixture {
     assertEquals(
         expires.plusMillis(250),
         record(sid, second).claimedAt(),
-        says("claimedAt of the" + " re-claim", sid, second));
+        says("claimedAt of the re-claim", sid, second));
   }
 
   /**
@@ -153,11 +141,7 @@ public abstract class BasicRules extends TckFixture {
     ClaimId first = claimed(store(), snapshot(sid), Duration.ofMillis(1500));
     Instant expires = record(sid, first).leaseExpiresAt();
     clock.set(expires.minusMillis(1));
-    claimAnswers(
-        ClaimResult.InFlight.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "1 ms before leaseExpiresAt the lease is live");
+    claimAnswers(ClaimResult.InFlight.class, sid, "1 ms before leaseExpiresAt the lease is live");
     clock.set(expires);
     ClaimId second = claimed(sid);
     assertEquals(2, second.fence(), says("the claim at leaseExpiresAt", sid, second));

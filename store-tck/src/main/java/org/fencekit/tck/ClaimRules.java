@@ -25,9 +25,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ClaimRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  ClaimRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  ClaimRules() {}
 
   /**
    * The first claim creates a PENDING order with fence 1, the snapshot, and a claim from now to now
@@ -48,25 +46,24 @@ public abstract class ClaimRules extends TckFixture {
             sid,
             "the order is new");
     ClaimId claimId = claimed.claimId();
-    OrderRecord expected =
-        new OrderRecord(
-            snapshot(sid),
-            OrderStatus.PENDING,
-            null,
-            null,
-            claimId,
-            at,
-            at.plusSeconds(90),
-            1,
-            null,
-            at);
+    OrderRecord expected = pending(sid, claimId, at, Duration.ofSeconds(90), 1);
     assertEquals(
         1, claimId.fence(), says("the first claim has fence 1", sid, claimId, claimed.record()));
     sameRecord(expected, claimed.record(), "the created order", sid, claimId);
     sameRecord(
         expected, record(sid, claimId), "get must return the record claim answered", sid, claimId);
-    assertEquals(
-        List.of(), orphans(store(), sid), says("a new order has no orphans", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "a new order has no orphans");
+  }
+
+  /**
+   * The order {@code sid} as a claim with {@code claimId} at {@code at} leaves it: PENDING, the
+   * first snapshot, the claim from {@code at} to {@code at + lease}, and nothing settled.
+   */
+  private static OrderRecord pending(
+      String sid, ClaimId claimId, Instant at, Duration lease, long fence) {
+    Instant end = at.plus(lease);
+    return new OrderRecord(
+        snapshot(sid), OrderStatus.PENDING, null, null, claimId, at, end, fence, null, at);
   }
 
   /**
@@ -80,15 +77,11 @@ public abstract class ClaimRules extends TckFixture {
   void claim_provisionedNeverClaimedAgain() {
     String sid = sid("provisioned");
     ClaimId claimId = claimed(sid);
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
     for (Duration later : List.of(Duration.ZERO, LEASE, Duration.ofHours(25))) {
       clock.advance(later);
       ClaimResult.Provisioned answer =
-          claimAnswers(
-              ClaimResult.Provisioned.class,
-              store().claim(snapshot(sid), LEASE),
-              sid,
-              "PROVISIONED is terminal");
+          claimAnswers(ClaimResult.Provisioned.class, sid, "PROVISIONED is terminal");
       sameRecord(done, answer.record(), "Provisioned must carry the order as it is", sid, claimId);
     }
     unchanged(done, sid, claimId, "claims of a provisioned order");
@@ -111,11 +104,7 @@ public abstract class ClaimRules extends TckFixture {
         List.of(Duration.ZERO, Duration.ofSeconds(1), LEASE.minusSeconds(1).minusMillis(1))) {
       clock.advance(step);
       ClaimResult.InFlight answer =
-          claimAnswers(
-              ClaimResult.InFlight.class,
-              store().claim(snapshot(sid), LEASE),
-              sid,
-              "the holder's lease is live at " + now());
+          claimAnswers(ClaimResult.InFlight.class, sid, "the holder's lease is live at " + now());
       sameRecord(held, answer.record(), "InFlight must carry the holder's record", sid, holder);
     }
     unchanged(held, sid, holder, "claims turned away as in flight");
@@ -150,18 +139,7 @@ public abstract class ClaimRules extends TckFixture {
         first.nonce(),
         second.nonce(),
         says("the re-claim's nonce must be new", sid, second, again.record()));
-    OrderRecord expected =
-        new OrderRecord(
-            snapshot(sid),
-            OrderStatus.PENDING,
-            null,
-            null,
-            second,
-            at,
-            at.plusSeconds(45),
-            2,
-            null,
-            at);
+    OrderRecord expected = pending(sid, second, at, Duration.ofSeconds(45), 2);
     sameRecord(expected, again.record(), "the re-claimed order", sid, second);
     sameRecord(expected, record(sid, second), "get after the re-claim", sid, second);
   }
@@ -177,16 +155,12 @@ public abstract class ClaimRules extends TckFixture {
   void claim_failedOrderClaimedAgain() {
     String sid = sid("failed-reclaim");
     ClaimId first = claimed(sid);
-    written(store().fail(sid, first, "provider said 503"), "the fail", sid, first);
+    failWritten(sid, first, "provider said 503", "the fail");
     Instant failedAt = now();
     clock.advance(Duration.ofMillis(5));
     Instant at = now();
     ClaimResult.Claimed again =
-        claimAnswers(
-            ClaimResult.Claimed.class,
-            store().claim(snapshot(sid), LEASE),
-            sid,
-            "a FAILED order is claimable");
+        claimAnswers(ClaimResult.Claimed.class, sid, "a FAILED order is claimable");
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid),
@@ -229,23 +203,20 @@ public abstract class ClaimRules extends TckFixture {
     assertEquals(
         first,
         inFlight.record().snapshot(),
-        says("an in-flight claim keeps the first" + " snapshot", sid, claimId, inFlight.record()));
-    written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
+        says("an in-flight claim keeps the first snapshot", sid, claimId, inFlight.record()));
+    failWritten(sid, claimId, "declined", "the fail");
     ClaimId second = claimed(store(), later, LEASE);
     assertEquals(
         first,
         record(sid, second).snapshot(),
-        says("a granted re-claim keeps the first" + " snapshot", sid, second));
-    written(store().complete(sid, second, ESIM), "the complete", sid, second);
+        says("a granted re-claim keeps the first snapshot", sid, second));
+    completeWritten(sid, second, ESIM, "the complete");
     ClaimResult done = store().claim(later, LEASE);
     assertEquals(
         first,
         done.record().snapshot(),
         says(
-            "a claim of a provisioned order keeps the" + " first snapshot",
-            sid,
-            second,
-            done.record()));
+            "a claim of a provisioned order keeps the first snapshot", sid, second, done.record()));
     assertEquals(first, record(sid, second).snapshot(), says("the stored snapshot", sid, second));
   }
 
@@ -271,11 +242,7 @@ public abstract class ClaimRules extends TckFixture {
           record(sid, claimId).fence(),
           says("the record's fence after claim " + expected, sid, claimId));
       if (expected % 2 == 1) {
-        written(
-            store().fail(sid, claimId, "attempt " + expected + " failed"),
-            "the fail",
-            sid,
-            claimId);
+        failWritten(sid, claimId, "attempt " + expected + " failed", "the fail");
       } else {
         clock.advance(LEASE);
       }
@@ -317,20 +284,19 @@ public abstract class ClaimRules extends TckFixture {
   void claim_lastErrorKept() {
     String sid = sid("last-error");
     ClaimId first = claimed(sid);
-    written(store().fail(sid, first, "provider said 503"), "the first fail", sid, first);
+    failWritten(sid, first, "provider said 503", "the first fail");
     ClaimId second = claimed(sid);
     assertEquals(
         "provider said 503",
         record(sid, second).lastError(),
-        says("lastError after the" + " re-claim", sid, second));
+        says("lastError after the re-claim", sid, second));
     clock.advance(LEASE);
     ClaimId third = claimed(sid);
     assertEquals(
         "provider said 503",
         record(sid, third).lastError(),
-        says("lastError after a" + " re-claim of an expired lease", sid, third));
-    OrderRecord failed =
-        written(store().fail(sid, third, "card declined"), "the second fail", sid, third);
+        says("lastError after a re-claim of an expired lease", sid, third));
+    OrderRecord failed = failWritten(sid, third, "card declined", "the second fail");
     assertEquals(
         "card declined",
         failed.lastError(),

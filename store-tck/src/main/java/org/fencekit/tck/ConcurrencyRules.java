@@ -24,9 +24,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ConcurrencyRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  ConcurrencyRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  ConcurrencyRules() {}
 
   /**
    * {@link OrderStoreTck#stressThreads()} threads retry one superseded complete at the same moment:
@@ -50,10 +48,11 @@ public abstract class ConcurrencyRules extends TckFixture {
       superseded(result, "a concurrent retry of the stale complete", sid, slow);
     }
     unchanged(live, sid, slow, "concurrent stale completes");
-    assertEquals(
+    orphansAre(
         List.of(new Orphan(sid, slow, ESIM_2, now())),
-        orphans(store(), sid),
-        says("one orphan however many concurrent retries", sid, slow));
+        sid,
+        slow,
+        "one orphan however many concurrent retries");
   }
 
   /**
@@ -76,7 +75,7 @@ public abstract class ConcurrencyRules extends TckFixture {
       OrderRecord answered = written(result, "a concurrent retry of the complete", sid, claimId);
       sameRecord(stored, answered, "every retry answers the one settled record", sid, claimId);
     }
-    assertEquals(List.of(), orphans(store(), sid), says("replays are not orphans", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "replays are not orphans");
   }
 
   /**
@@ -228,8 +227,7 @@ public abstract class ConcurrencyRules extends TckFixture {
       superseded(result, "a stale complete through either instance", sid, slow);
     }
     List<Orphan> expected = List.of(new Orphan(sid, slow, ESIM_2, now()));
-    assertEquals(
-        expected, orphans(store(), sid), says("orphans through the first instance", sid, slow));
+    orphansAre(expected, sid, slow, "orphans through the first instance");
     assertEquals(expected, orphans(other, sid), says("orphans through the peer", sid, slow));
   }
 }

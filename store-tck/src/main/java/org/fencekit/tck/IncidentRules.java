@@ -22,9 +22,7 @@ import org.junit.jupiter.api.Test;
 public abstract class IncidentRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  IncidentRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  IncidentRules() {}
 
   /**
    * Attempt A claims and overruns its lease; attempt B re-claims and provisions; A's late fail must
@@ -41,9 +39,9 @@ public abstract class IncidentRules extends TckFixture {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    written(store().complete(sid, fresh, ESIM), "the fresh attempt's complete", sid, fresh);
+    completeWritten(sid, fresh, ESIM, "the fresh attempt's complete");
 
-    superseded(store().fail(sid, slow, "provider outage"), "the stale fail", sid, slow);
+    failSuperseded(sid, slow, "provider outage", "the stale fail");
 
     OrderRecord record = record(sid, slow);
     assertEquals(
@@ -53,10 +51,7 @@ public abstract class IncidentRules extends TckFixture {
     assertEquals(
         ESIM, record.item(), says("the item must be the fresh attempt's", sid, slow, record));
     claimAnswers(
-        ClaimResult.Provisioned.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "the order must not be re-opened for a third purchase");
+        ClaimResult.Provisioned.class, sid, "the order must not be re-opened for a third purchase");
   }
 
   /**
@@ -73,16 +68,16 @@ public abstract class IncidentRules extends TckFixture {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord shown =
-        written(store().complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
+    OrderRecord shown = completeWritten(sid, fresh, ESIM, "the fresh complete");
 
-    superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow);
+    completeSuperseded(sid, slow, ESIM_2, "the stale complete");
 
     unchanged(shown, sid, slow, "a stale complete");
-    assertEquals(
+    orphansAre(
         List.of(new Orphan(sid, slow, ESIM_2, now())),
-        orphans(store(), sid),
-        says("the stale attempt's item must be recorded as an orphan", sid, slow));
+        sid,
+        slow,
+        "the stale attempt's item must be recorded as an orphan");
   }
 
   /**
@@ -99,17 +94,16 @@ public abstract class IncidentRules extends TckFixture {
     ClaimId slow = claimed(sid);
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord failed =
-        written(store().fail(sid, fresh, "card declined"), "the fresh fail", sid, fresh);
+    OrderRecord failed = failWritten(sid, fresh, "card declined", "the fresh fail");
 
-    superseded(store().fail(sid, slow, "timeout"), "the stale fail", sid, slow);
-    superseded(store().complete(sid, slow, ESIM), "the stale complete", sid, slow);
+    failSuperseded(sid, slow, "timeout", "the stale fail");
+    completeSuperseded(sid, slow, ESIM, "the stale complete");
 
     unchanged(failed, sid, slow, "stale writes on a failed order");
     assertEquals(
         "card declined",
         failed.lastError(),
-        says("the newer attempt's error must be" + " kept", sid, slow, failed));
+        says("the newer attempt's error must be kept", sid, slow, failed));
     assertEquals(
         fresh, failed.settledBy(), says("settledBy must be the newer attempt", sid, slow, failed));
     ClaimId next = claimed(sid);
@@ -130,28 +124,19 @@ public abstract class IncidentRules extends TckFixture {
   void incident_settledOrderRejectsSecondWrite() {
     String sid = sid("settled-twice");
     ClaimId claimId = claimed(sid);
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
     clock.advance(Duration.ofSeconds(1));
-    superseded(
-        store().complete(sid, claimId, ESIM_2),
-        "a second complete with another item",
-        sid,
-        claimId);
-    superseded(
-        store().fail(sid, claimId, "late failure"), "a fail after the complete", sid, claimId);
-    superseded(store().extend(sid, claimId, LEASE), "an extend after the complete", sid, claimId);
+    completeSuperseded(sid, claimId, ESIM_2, "a second complete with another item");
+    failSuperseded(sid, claimId, "late failure", "a fail after the complete");
+    extendSuperseded(sid, claimId, LEASE, "an extend after the complete");
     unchanged(done, sid, claimId, "second writes from the settling token");
 
     String other = sid("failed-twice");
     ClaimId loser = claimed(other);
-    OrderRecord failed = written(store().fail(other, loser, "declined"), "the fail", other, loser);
+    OrderRecord failed = failWritten(other, loser, "declined", "the fail");
     clock.advance(Duration.ofSeconds(1));
-    superseded(
-        store().fail(other, loser, "another error"),
-        "a second fail with another error",
-        other,
-        loser);
-    superseded(store().extend(other, loser, LEASE), "an extend after the fail", other, loser);
+    failSuperseded(other, loser, "another error", "a second fail with another error");
+    extendSuperseded(other, loser, LEASE, "an extend after the fail");
     unchanged(failed, other, loser, "second writes from the failing token");
   }
 
@@ -169,10 +154,10 @@ public abstract class IncidentRules extends TckFixture {
     ClaimId real = claimed(sid);
     OrderRecord before = record(sid, real);
     ClaimId madeUp = new ClaimId(7, ClaimId.newNonce());
-    superseded(store().fail(sid, madeUp, "forged"), "a fail with a made-up token", sid, madeUp);
-    superseded(store().extend(sid, madeUp, LEASE), "an extend with a made-up token", sid, madeUp);
+    failSuperseded(sid, madeUp, "forged", "a fail with a made-up token");
+    extendSuperseded(sid, madeUp, LEASE, "an extend with a made-up token");
     unchanged(before, sid, madeUp, "writes with a made-up token");
-    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+    completeWritten(sid, real, ESIM, "the real token's complete");
   }
 
   /**
@@ -190,26 +175,18 @@ public abstract class IncidentRules extends TckFixture {
     String sid = sid("outlived");
     ClaimId slow = claimed(sid);
     clock.advance(LEASE.dividedBy(2));
-    written(store().extend(sid, slow, LEASE), "the slow attempt's heartbeat", sid, slow);
+    extendWritten(sid, slow, LEASE, "the slow attempt's heartbeat");
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
-    OrderRecord done =
-        written(store().complete(sid, fresh, ESIM), "the fresh complete", sid, fresh);
+    OrderRecord done = completeWritten(sid, fresh, ESIM, "the fresh complete");
     clock.advance(LEASE.dividedBy(3));
 
-    superseded(store().extend(sid, slow, LEASE), "the slow attempt's late heartbeat", sid, slow);
-    superseded(
-        store().fail(sid, slow, "provider timeout after 160 s"),
-        "the slow attempt's fail",
-        sid,
-        slow);
+    extendSuperseded(sid, slow, LEASE, "the slow attempt's late heartbeat");
+    failSuperseded(sid, slow, "provider timeout after 160 s", "the slow attempt's fail");
 
     unchanged(done, sid, slow, "the outlived attempt's writes");
     claimAnswers(
-        ClaimResult.Provisioned.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "a provisioned order is never claimable again");
+        ClaimResult.Provisioned.class, sid, "a provisioned order is never claimable again");
   }
 
   /**
@@ -232,18 +209,16 @@ public abstract class IncidentRules extends TckFixture {
     clock.advance(Duration.ofSeconds(3));
     Instant rejectedAt = now();
 
-    superseded(store().complete(sid, slow, ESIM_2), "the superseded attempt's complete", sid, slow);
+    completeSuperseded(sid, slow, ESIM_2, "the superseded attempt's complete");
 
     unchanged(live, sid, slow, "the superseded complete");
-    assertEquals(
+    orphansAre(
         List.of(new Orphan(sid, slow, ESIM_2, rejectedAt)),
-        orphans(store(), sid),
-        says(
-            "the superseded purchase must be listed as an orphan, with its token, item and the"
-                + " time it was rejected",
-            sid,
-            slow));
-    OrderRecord done = written(store().complete(sid, fresh, ESIM), "the live complete", sid, fresh);
+        sid,
+        slow,
+        "the superseded purchase must be listed as an orphan, with its token, item and the"
+            + " time it was rejected");
+    OrderRecord done = completeWritten(sid, fresh, ESIM, "the live complete");
     assertEquals(
         ESIM, done.item(), says("the live attempt's item must be the order's", sid, fresh, done));
     assertEquals(
@@ -272,10 +247,9 @@ public abstract class IncidentRules extends TckFixture {
               .map(r -> ((ClaimResult.Claimed) r).claimId())
               .findFirst()
               .orElseThrow();
-      written(store().complete(sid, winner, ESIM), "the winner's complete", sid, winner);
+      completeWritten(sid, winner, ESIM, "the winner's complete");
       claimAnswers(
           ClaimResult.Provisioned.class,
-          store().claim(snapshot(sid), LEASE),
           sid,
           "a third delivery after the winner completed is a duplicate");
     }
@@ -300,38 +274,22 @@ public abstract class IncidentRules extends TckFixture {
         2, fresh.fence(), says("the peer's re-claim must see the first claim", sid, fresh));
     OrderRecord done = written(other.complete(sid, fresh, ESIM), "the peer's complete", sid, fresh);
 
-    superseded(
-        store().fail(sid, slow, "provider outage"),
-        "the stale fail through the first instance",
-        sid,
-        slow);
-    superseded(
-        store().complete(sid, slow, ESIM_2),
-        "the stale complete through the first instance",
-        sid,
-        slow);
+    failSuperseded(sid, slow, "provider outage", "the stale fail through the first instance");
+    completeSuperseded(sid, slow, ESIM_2, "the stale complete through the first instance");
 
     sameRecord(
         done,
         record(store(), sid, slow),
-        "the first instance must read the peer's" + " write, unchanged",
+        "the first instance must read the peer's write, unchanged",
         sid,
         slow);
     sameRecord(
-        done,
-        record(other, sid, slow),
-        "the peer must read its own write," + " unchanged",
-        sid,
-        slow);
+        done, record(other, sid, slow), "the peer must read its own write, unchanged", sid, slow);
     assertEquals(
         List.of(new Orphan(sid, slow, ESIM_2, now())),
         orphans(other, sid),
         says("the peer must list the orphan recorded through the first instance", sid, slow));
-    claimAnswers(
-        ClaimResult.Provisioned.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "provisioned through the peer");
+    claimAnswers(ClaimResult.Provisioned.class, sid, "provisioned through the peer");
   }
 
   /**

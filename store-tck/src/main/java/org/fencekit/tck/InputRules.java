@@ -25,9 +25,7 @@ import org.junit.jupiter.api.Test;
 public abstract class InputRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  InputRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  InputRules() {}
 
   /**
    * claim(null, lease) throws NullPointerException naming the snapshot.
@@ -103,8 +101,7 @@ public abstract class InputRules extends TckFixture {
     OrderRecord before = record(sid, claimId);
     rejects("item", sid, "complete with a null item", () -> store().complete(sid, claimId, null));
     unchanged(before, sid, claimId, "a complete with a null item");
-    assertEquals(
-        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "no orphan from a rejected input");
   }
 
   /**
@@ -148,8 +145,7 @@ public abstract class InputRules extends TckFixture {
     rejects("claimId", sid, "fail with a null token", () -> store().fail(sid, null, "declined"));
     rejects("claimId", sid, "extend with a null token", () -> store().extend(sid, null, LEASE));
     unchanged(before, sid, claimId, "writes with a null token");
-    assertEquals(
-        List.of(), orphans(store(), sid), says("no orphan from a rejected input", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "no orphan from a rejected input");
   }
 
   /**
@@ -352,7 +348,7 @@ public abstract class InputRules extends TckFixture {
     assertTrue(
         store().get(sibling).isEmpty(),
         says(
-            "an id differing in its last character is" + " another order",
+            "an id differing in its last character is another order",
             sibling,
             claimId,
             store().get(sibling).orElse(null)));
@@ -382,26 +378,21 @@ public abstract class InputRules extends TckFixture {
             "Eur");
     ClaimId first = claimed(store(), hostile, LEASE);
     String error = "line 1: 'quoted' \"double\"\nline 2: ]] .. redis.call('FLUSHALL') --[[ 🙂\t\\";
-    OrderRecord failed =
-        written(store().fail(sid, first, error), "a fail with a hostile error", sid, first);
+    OrderRecord failed = failWritten(sid, first, error, "a fail with a hostile error");
     assertEquals(error, failed.lastError(), says("the error as fail answered", sid, first, failed));
     assertEquals(error, record(sid, first).lastError(), says("the error as stored", sid, first));
     ClaimId second = claimed(store(), hostile, LEASE);
     Item orphaned = new Item("prov'}{\"1", "%s %d ' \" \\n\n\u2028 🙂 ]]");
     Item item = new Item("prov-ok-{" + sid + "}", "{\"json\": \"yes\", \"quote\": \"'\"}\r\n");
-    superseded(
-        store().complete(sid, first, orphaned), "a stale complete with a hostile item", sid, first);
-    OrderRecord done =
-        written(store().complete(sid, second, item), "a complete with a hostile item", sid, second);
+    completeSuperseded(sid, first, orphaned, "a stale complete with a hostile item");
+    OrderRecord done = completeWritten(sid, second, item, "a complete with a hostile item");
     assertEquals(item, done.item(), says("the item as complete answered", sid, second, done));
     OrderRecord stored = record(sid, second);
     assertEquals(hostile, stored.snapshot(), says("the snapshot as stored", sid, second, stored));
     assertEquals(item, stored.item(), says("the item as stored", sid, second, stored));
     assertEquals(error, stored.lastError(), says("the error as stored", sid, second, stored));
-    assertEquals(
-        List.of(new Orphan(sid, first, orphaned, now())),
-        orphans(store(), sid),
-        says("the orphan as stored", sid, first));
+    orphansAre(
+        List.of(new Orphan(sid, first, orphaned, now())), sid, first, "the orphan as stored");
   }
 
   /**
@@ -417,20 +408,16 @@ public abstract class InputRules extends TckFixture {
     String sid = sid("largest");
     ClaimId first = claimed(sid);
     String error = "e".repeat(Validate.MAX_ERROR_LENGTH - 1) + "é";
-    written(store().fail(sid, first, error), "a fail with the longest error", sid, first);
+    failWritten(sid, first, error, "a fail with the longest error");
     assertEquals(error, record(sid, first).lastError(), says("the longest error", sid, first));
     ClaimId second = claimed(sid);
     Item big =
         new Item("p".repeat(Validate.MAX_ID_LENGTH), "ü".repeat(Validate.MAX_PAYLOAD_LENGTH));
-    superseded(
-        store().complete(sid, first, big), "a stale complete with the largest item", sid, first);
-    written(store().complete(sid, second, ESIM_3), "a complete with a null payload", sid, second);
+    completeSuperseded(sid, first, big, "a stale complete with the largest item");
+    completeWritten(sid, second, ESIM_3, "a complete with a null payload");
     OrderRecord stored = record(sid, second);
     assertEquals(
         ESIM_3, stored.item(), says("a null payload must read back as null", sid, second, stored));
-    assertEquals(
-        List.of(new Orphan(sid, first, big, now())),
-        orphans(store(), sid),
-        says("the largest orphan", sid, first));
+    orphansAre(List.of(new Orphan(sid, first, big, now())), sid, first, "the largest orphan");
   }
 }

@@ -31,8 +31,13 @@ import org.fencekit.store.OrderStore;
  * <p>How it is checked: per order, by {@link LinearizabilityCheck}, for a sequential order of the
  * calls that respects real time and whose replay through the state machine answers every call
  * exactly as the store did.
+ *
+ * @param stores the instances threads call through, round robin (one, or a store and its peer)
+ * @param clock the clock every instance reads
+ * @param seed the seed of every random choice
+ * @param histories how many histories to make and check
  */
-final class Linearizability {
+record Linearizability(List<OrderStore> stores, TestClock clock, long seed, int histories) {
 
   static final int THREADS = 4;
   static final int ORDERS = 3;
@@ -55,29 +60,6 @@ final class Linearizability {
           Duration.ofMillis(3000));
   private static final List<Item> ITEMS = List.of(new Item("p-1", "code-1"), new Item("p-2", null));
   private static final List<String> ERRORS = List.of("timeout", "declined");
-
-  private final List<OrderStore> stores;
-
-  /** Whether the stores count failures, so the model's failure fields are compared too. */
-  private final boolean countsFailures;
-
-  private final TestClock clock;
-  private final long seed;
-  private final int histories;
-
-  /**
-   * @param stores the instances threads call through, round robin (one, or a store and its peer)
-   * @param clock the clock every instance reads
-   * @param seed the seed of every random choice
-   * @param histories how many histories to make and check
-   */
-  Linearizability(List<OrderStore> stores, TestClock clock, long seed, int histories) {
-    this.stores = stores;
-    this.countsFailures = stores.stream().allMatch(TckFixture::countsFailures);
-    this.clock = clock;
-    this.seed = seed;
-    this.histories = histories;
-  }
 
   /** Makes and checks every history; throws AssertionError with seed and history on failure. */
   void runAndCheck() {
@@ -119,14 +101,14 @@ final class Linearizability {
       history.call("final", Request.get(sid), stores.get(0));
       history.call("final", Request.orphans(sid), stores.get(stores.size() - 1));
     }
+    String rerun = "seed " + seed + " (rerun with -Dfencekit.tck.seed=" + seed;
     String replay =
-        "seed "
-            + seed
-            + " (rerun with -Dfencekit.tck.seed="
-            + seed
-            + " to make the same random"
-            + " choices; the thread interleaving is the scheduler's), history "
+        rerun
+            + " to make the same random choices; the thread interleaving is the scheduler's),"
+            + " history "
             + number;
+    // whether the stores count failures, so the model's failure fields are compared too
+    boolean countsFailures = stores.stream().allMatch(TckFixture::countsFailures);
     Map<String, List<Call>> byOrder = history.byOrder();
     for (String sid : sids) {
       LinearizabilityCheck.check(byOrder.get(sid), countsFailures, replay);

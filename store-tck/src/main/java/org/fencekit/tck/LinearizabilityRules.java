@@ -13,9 +13,7 @@ import org.junit.jupiter.api.Test;
 public abstract class LinearizabilityRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  LinearizabilityRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  LinearizabilityRules() {}
 
   /**
    * Randomized concurrent histories (threads run calls on a few orders in rounds, the clock

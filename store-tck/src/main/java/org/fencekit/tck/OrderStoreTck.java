@@ -143,97 +143,49 @@ public abstract class OrderStoreTck {
 
   @Nested
   @Order(1)
-  class Basic extends BasicRules {
-    Basic() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Basic extends BasicRules {}
 
   @Nested
   @Order(2)
-  class Incident extends IncidentRules {
-    Incident() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Incident extends IncidentRules {}
 
   @Nested
   @Order(3)
-  class Claim extends ClaimRules {
-    Claim() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Claim extends ClaimRules {}
 
   @Nested
   @Order(4)
-  class Settle extends SettleRules {
-    Settle() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Settle extends SettleRules {}
 
   @Nested
   @Order(5)
-  class ReplayAndOrphan extends ReplayAndOrphanRules {
-    ReplayAndOrphan() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class ReplayAndOrphan extends ReplayAndOrphanRules {}
 
   @Nested
   @Order(6)
-  class Input extends InputRules {
-    Input() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Input extends InputRules {}
 
   @Nested
   @Order(7)
-  class Concurrency extends ConcurrencyRules {
-    Concurrency() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Concurrency extends ConcurrencyRules {}
 
   @Nested
   @Order(8)
-  class Linearizable extends LinearizabilityRules {
-    Linearizable() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class Linearizable extends LinearizabilityRules {}
 
   @Nested
   @Order(9)
-  class AdminOrphanListing extends AdminOrphanListingRules {
-    AdminOrphanListing() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class AdminOrphanListing extends AdminOrphanListingRules {}
 
   @Nested
   @Order(10)
-  class AdminReconcile extends AdminReconcileRules {
-    AdminReconcile() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class AdminReconcile extends AdminReconcileRules {}
 
   @Nested
   @Order(11)
-  class AdminOrderListing extends AdminOrderListingRules {
-    AdminOrderListing() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class AdminOrderListing extends AdminOrderListingRules {}
 
   @Nested
   @Order(12)
-  class AdminInput extends AdminInputRules {
-    AdminInput() {
-      super(OrderStoreTck.this);
-    }
-  }
+  class AdminInput extends AdminInputRules {}
 }

@@ -1,7 +1,5 @@
 package org.fencekit.tck;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,9 +19,7 @@ import org.junit.jupiter.api.Test;
 public abstract class ReplayAndOrphanRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  ReplayAndOrphanRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  ReplayAndOrphanRules() {}
 
   /**
    * The attempt that completed the order retries the same complete (its first try timed out after
@@ -38,14 +34,13 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
   void replay_complete() {
     String sid = sid("complete-replay");
     ClaimId claimId = claimed(sid);
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
     clock.advance(Duration.ofSeconds(5));
-    OrderRecord again =
-        written(store().complete(sid, claimId, ESIM), "the retried complete", sid, claimId);
+    OrderRecord again = completeWritten(sid, claimId, ESIM, "the retried complete");
     sameRecord(
         done, again, "the retry must answer the record as the first try left it", sid, claimId);
     unchanged(done, sid, claimId, "a retried complete");
-    assertEquals(List.of(), orphans(store(), sid), says("a replay is not an orphan", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "a replay is not an orphan");
   }
 
   /**
@@ -59,10 +54,9 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
   void replay_fail() {
     String sid = sid("fail-replay");
     ClaimId claimId = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
+    OrderRecord failed = failWritten(sid, claimId, "declined", "the fail");
     clock.advance(Duration.ofSeconds(5));
-    OrderRecord again =
-        written(store().fail(sid, claimId, "declined"), "the retried fail", sid, claimId);
+    OrderRecord again = failWritten(sid, claimId, "declined", "the retried fail");
     sameRecord(
         failed, again, "the retry must answer the record as the first try left it", sid, claimId);
     unchanged(failed, sid, claimId, "a retried fail");
@@ -80,23 +74,19 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
   void replay_completeOtherItemSuperseded() {
     String sid = sid("replay-other-item");
     ClaimId claimId = claimed(sid);
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
     clock.advance(Duration.ofSeconds(5));
     Item samePurchaseOtherPayload = new Item(ESIM.providerOrderId(), "LPA:1$other");
-    superseded(
-        store().complete(sid, claimId, ESIM_2), "a complete with another item", sid, claimId);
-    superseded(
-        store().complete(sid, claimId, samePurchaseOtherPayload),
-        "a complete with another payload",
-        sid,
-        claimId);
+    completeSuperseded(sid, claimId, ESIM_2, "a complete with another item");
+    completeSuperseded(sid, claimId, samePurchaseOtherPayload, "a complete with another payload");
     unchanged(done, sid, claimId, "completes with other items");
-    assertEquals(
+    orphansAre(
         List.of(
             new Orphan(sid, claimId, ESIM_2, now()),
             new Orphan(sid, claimId, samePurchaseOtherPayload, now())),
-        orphans(store(), sid),
-        says("both other items must be orphaned", sid, claimId));
+        sid,
+        claimId,
+        "both other items must be orphaned");
   }
 
   /**
@@ -110,8 +100,8 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
   void replay_failOtherErrorSuperseded() {
     String sid = sid("replay-other-error");
     ClaimId claimId = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, claimId, "declined"), "the fail", sid, claimId);
-    superseded(store().fail(sid, claimId, "timeout"), "a fail with another error", sid, claimId);
+    OrderRecord failed = failWritten(sid, claimId, "declined", "the fail");
+    failSuperseded(sid, claimId, "timeout", "a fail with another error");
     unchanged(failed, sid, claimId, "a fail with another error");
   }
 
@@ -127,11 +117,10 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
   void replay_failAfterReclaimSuperseded() {
     String sid = sid("replay-after-claim");
     ClaimId first = claimed(sid);
-    written(store().fail(sid, first, "declined"), "the fail", sid, first);
+    failWritten(sid, first, "declined", "the fail");
     ClaimId second = claimed(sid);
     OrderRecord live = record(sid, second);
-    superseded(
-        store().fail(sid, first, "declined"), "the retried fail after a re-claim", sid, first);
+    failSuperseded(sid, first, "declined", "the retried fail after a re-claim");
     unchanged(live, sid, first, "a fail retried after a re-claim");
   }
 
@@ -153,21 +142,19 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
     ClaimId fresh = claimed(sid);
     Instant first = now();
     for (int i = 0; i < 3; i++) {
-      superseded(
-          store().complete(sid, slow, ESIM_2), "retry " + i + " of the stale complete", sid, slow);
+      completeSuperseded(sid, slow, ESIM_2, "retry " + i + " of the stale complete");
       clock.advance(Duration.ofSeconds(1));
     }
     Instant second = now();
-    superseded(
-        store().complete(sid, slow, ESIM_3), "the stale complete of another purchase", sid, slow);
-    written(store().complete(sid, fresh, ESIM), "the live complete", sid, fresh);
+    completeSuperseded(sid, slow, ESIM_3, "the stale complete of another purchase");
+    completeWritten(sid, fresh, ESIM, "the live complete");
     clock.advance(Duration.ofSeconds(1));
-    superseded(
-        store().complete(sid, slow, ESIM_2), "a retry after the order was provisioned", sid, slow);
-    assertEquals(
+    completeSuperseded(sid, slow, ESIM_2, "a retry after the order was provisioned");
+    orphansAre(
         List.of(new Orphan(sid, slow, ESIM_2, first), new Orphan(sid, slow, ESIM_3, second)),
-        orphans(store(), sid),
-        says("one orphan per (claimId, providerOrderId), the first kept", sid, slow));
+        sid,
+        slow,
+        "one orphan per (claimId, providerOrderId), the first kept");
   }
 
   /**
@@ -191,22 +178,13 @@ public abstract class ReplayAndOrphanRules extends TckFixture {
     for (int i : order) {
       ClaimId stale = claimIds.get(i);
       Item item = new Item("prov-stale-" + i, "payload " + i);
-      superseded(store().complete(sid, stale, item), "stale complete " + i, sid, stale);
+      completeSuperseded(sid, stale, item, "stale complete " + i);
       expected.add(new Orphan(sid, stale, item, now()));
       clock.advance(Duration.ofMillis(10));
     }
-    written(
-        store().complete(sid, claimIds.get(3), ESIM),
-        "the current token's complete",
-        sid,
-        claimIds.get(3));
-    superseded(
-        store().complete(sid, claimIds.get(0), ESIM_3),
-        "another stale purchase",
-        sid,
-        claimIds.get(0));
+    completeWritten(sid, claimIds.get(3), ESIM, "the current token's complete");
+    completeSuperseded(sid, claimIds.get(0), ESIM_3, "another stale purchase");
     expected.add(new Orphan(sid, claimIds.get(0), ESIM_3, now()));
-    assertEquals(
-        expected, orphans(store(), sid), says("orphans oldest first, none replaced", sid, null));
+    orphansAre(expected, sid, null, "orphans oldest first, none replaced");
   }
 }

@@ -114,14 +114,12 @@ public abstract class ServerTimeTck {
     OrderRecord first = claimed(store.claim(order, Duration.ofMillis(200)), "first").record();
     ClaimResult.Claimed second = awaitClaimed(store, order, Duration.ofSeconds(30));
     assertEquals(2, second.claimId().fence(), "fence of the take-over of " + order.sessionId());
+    Instant at = second.record().claimedAt();
     assertTrue(
-        !second.record().claimedAt().isBefore(first.leaseExpiresAt()),
-        "the take-over of "
-            + order.sessionId()
-            + " was at "
-            + second.record().claimedAt()
-            + ", before the first lease ended at "
-            + first.leaseExpiresAt());
+        !at.isBefore(first.leaseExpiresAt()),
+        String.format(
+            "the take-over of %s was at %s, before the first lease ended at %s",
+            order.sessionId(), at, first.leaseExpiresAt()));
   }
 
   /**
@@ -159,12 +157,9 @@ public abstract class ServerTimeTck {
     assertInstanceOf(
         ClaimResult.InFlight.class,
         takeOver,
-        "a host an hour ahead claimed "
-            + order.sessionId()
-            + " held by "
-            + owner.claimId()
-            + " until "
-            + owner.record().leaseExpiresAt());
+        String.format(
+            "a host an hour ahead claimed %s held by %s until %s",
+            order.sessionId(), owner.claimId(), owner.record().leaseExpiresAt()));
     OrderRecord extended =
         assertInstanceOf(
                 WriteResult.Written.class,
@@ -199,13 +194,9 @@ public abstract class ServerTimeTck {
       }
       if (System.nanoTime() > deadline) {
         fail(
-            "order "
-                + order.sessionId()
-                + " was still "
-                + result
-                + " after "
-                + WAIT
-                + " of real time; its lease was shorter than a second");
+            String.format(
+                "order %s was still %s after %s of real time; its lease was shorter than a second",
+                order.sessionId(), result, WAIT));
       }
       try {
         Thread.sleep(20);

@@ -28,9 +28,7 @@ import org.junit.jupiter.api.Test;
 public abstract class SettleRules extends TckFixture {
 
   /** For the nested class of {@link OrderStoreTck} that runs this group. */
-  SettleRules(OrderStoreTck suite) {
-    super(suite);
-  }
+  SettleRules() {}
 
   /**
    * complete by the current claim: PROVISIONED, the item, the claim cleared, settledBy the token,
@@ -45,7 +43,7 @@ public abstract class SettleRules extends TckFixture {
     String sid = sid("complete");
     ClaimId claimId = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid),
@@ -60,10 +58,7 @@ public abstract class SettleRules extends TckFixture {
             now());
     sameRecord(expected, done, "the record complete answered", sid, claimId);
     sameRecord(expected, record(sid, claimId), "get after the complete", sid, claimId);
-    assertEquals(
-        List.of(),
-        orphans(store(), sid),
-        says("a current complete records no orphan", sid, claimId));
+    orphansAre(List.of(), sid, claimId, "a current complete records no orphan");
   }
 
   /**
@@ -79,8 +74,7 @@ public abstract class SettleRules extends TckFixture {
     String sid = sid("fail");
     ClaimId claimId = claimed(sid);
     clock.advance(Duration.ofSeconds(10));
-    OrderRecord failed =
-        written(store().fail(sid, claimId, "provider said 503"), "the fail", sid, claimId);
+    OrderRecord failed = failWritten(sid, claimId, "provider said 503", "the fail");
     OrderRecord expected =
         new OrderRecord(
             snapshot(sid),
@@ -114,8 +108,7 @@ public abstract class SettleRules extends TckFixture {
     ClaimId claimId = claimed(sid);
     OrderRecord before = record(sid, claimId);
     clock.advance(Duration.ofSeconds(30));
-    OrderRecord extended =
-        written(store().extend(sid, claimId, Duration.ofMinutes(5)), "the extend", sid, claimId);
+    OrderRecord extended = extendWritten(sid, claimId, Duration.ofMinutes(5), "the extend");
     OrderRecord expected =
         new OrderRecord(
             before.snapshot(),
@@ -132,10 +125,7 @@ public abstract class SettleRules extends TckFixture {
     sameRecord(expected, record(sid, claimId), "get after the extend", sid, claimId);
     clock.set(before.leaseExpiresAt().plusMillis(1));
     claimAnswers(
-        ClaimResult.InFlight.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "the extended lease is live after the original expiry");
+        ClaimResult.InFlight.class, sid, "the extended lease is live after the original expiry");
     clock.set(expected.leaseExpiresAt());
     assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, claimId));
   }
@@ -154,8 +144,7 @@ public abstract class SettleRules extends TckFixture {
     String sid = sid("late-complete");
     ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord done =
-        written(store().complete(sid, claimId, ESIM), "the late complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the late complete");
     assertEquals(
         OrderStatus.PROVISIONED, done.status(), says("the late complete", sid, claimId, done));
     sameRecord(done, record(sid, claimId), "get after the late complete", sid, claimId);
@@ -172,8 +161,7 @@ public abstract class SettleRules extends TckFixture {
     String sid = sid("late-fail");
     ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord failed =
-        written(store().fail(sid, claimId, "timeout"), "the late fail", sid, claimId);
+    OrderRecord failed = failWritten(sid, claimId, "timeout", "the late fail");
     assertEquals(OrderStatus.FAILED, failed.status(), says("the late fail", sid, claimId, failed));
     sameRecord(failed, record(sid, claimId), "get after the late fail", sid, claimId);
   }
@@ -190,17 +178,12 @@ public abstract class SettleRules extends TckFixture {
     String sid = sid("late-extend");
     ClaimId claimId = claimed(sid);
     clock.advance(LEASE.multipliedBy(3));
-    OrderRecord extended =
-        written(store().extend(sid, claimId, LEASE), "the late extend", sid, claimId);
+    OrderRecord extended = extendWritten(sid, claimId, LEASE, "the late extend");
     assertEquals(
         now().plus(LEASE),
         extended.leaseExpiresAt(),
         says("the late extend's expiry", sid, claimId, extended));
-    claimAnswers(
-        ClaimResult.InFlight.class,
-        store().claim(snapshot(sid), LEASE),
-        sid,
-        "the extended lease is live again");
+    claimAnswers(ClaimResult.InFlight.class, sid, "the extended lease is live again");
   }
 
   /**
@@ -218,7 +201,7 @@ public abstract class SettleRules extends TckFixture {
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
     clock.advance(Duration.ofSeconds(1));
-    superseded(store().extend(sid, slow, LEASE), "the superseded extend", sid, slow);
+    extendSuperseded(sid, slow, LEASE, "the superseded extend");
     unchanged(live, sid, slow, "a superseded extend");
   }
 
@@ -234,14 +217,14 @@ public abstract class SettleRules extends TckFixture {
   void settle_extendAfterSettleRejected() {
     String sid = sid("extend-settled");
     ClaimId claimId = claimed(sid);
-    OrderRecord done = written(store().complete(sid, claimId, ESIM), "the complete", sid, claimId);
-    superseded(store().extend(sid, claimId, LEASE), "an extend after complete", sid, claimId);
+    OrderRecord done = completeWritten(sid, claimId, ESIM, "the complete");
+    extendSuperseded(sid, claimId, LEASE, "an extend after complete");
     unchanged(done, sid, claimId, "an extend after complete");
 
     String other = sid("extend-failed");
     ClaimId loser = claimed(other);
-    OrderRecord failed = written(store().fail(other, loser, "declined"), "the fail", other, loser);
-    superseded(store().extend(other, loser, LEASE), "an extend after fail", other, loser);
+    OrderRecord failed = failWritten(other, loser, "declined", "the fail");
+    extendSuperseded(other, loser, LEASE, "an extend after fail");
     unchanged(failed, other, loser, "an extend after fail");
   }
 
@@ -294,18 +277,19 @@ public abstract class SettleRules extends TckFixture {
     for (ClaimId wrong : wrongs) {
       OrderRecord before = record(sid, real);
       clock.advance(Duration.ofMillis(5));
-      superseded(store().extend(sid, wrong, LEASE), "an extend with " + wrong, sid, wrong);
-      superseded(store().fail(sid, wrong, "forged"), "a fail with " + wrong, sid, wrong);
+      extendSuperseded(sid, wrong, LEASE, "an extend with " + wrong);
+      failSuperseded(sid, wrong, "forged", "a fail with " + wrong);
       Item item = new Item("prov-made-up-" + orphans.size(), null);
-      superseded(store().complete(sid, wrong, item), "a complete with " + wrong, sid, wrong);
+      completeSuperseded(sid, wrong, item, "a complete with " + wrong);
       orphans.add(new Orphan(sid, wrong, item, now()));
       unchanged(before, sid, wrong, "writes with the made-up token " + wrong);
     }
-    assertEquals(
+    orphansAre(
         orphans,
-        orphans(store(), sid),
-        says("each made-up complete is orphaned under its own token, fence included", sid, real));
-    written(store().complete(sid, real, ESIM), "the real token's complete", sid, real);
+        sid,
+        real,
+        "each made-up complete is orphaned under its own token, fence included");
+    completeWritten(sid, real, ESIM, "the real token's complete");
   }
 
   /**
@@ -352,27 +336,14 @@ public abstract class SettleRules extends TckFixture {
     clock.advance(LEASE);
     ClaimId fresh = claimed(sid);
     OrderRecord live = record(sid, fresh);
+    String carried = "Superseded must carry the order as it is";
     clock.advance(Duration.ofSeconds(7));
     sameRecord(
-        live,
-        superseded(store().complete(sid, slow, ESIM_2), "the stale complete", sid, slow),
-        "Superseded must carry the order as it is",
-        sid,
-        slow);
+        live, completeSuperseded(sid, slow, ESIM_2, "the stale complete"), carried, sid, slow);
     clock.advance(Duration.ofSeconds(7));
-    sameRecord(
-        live,
-        superseded(store().fail(sid, slow, "late"), "the stale fail", sid, slow),
-        "Superseded must carry the order as it is",
-        sid,
-        slow);
+    sameRecord(live, failSuperseded(sid, slow, "late", "the stale fail"), carried, sid, slow);
     clock.advance(Duration.ofSeconds(7));
-    sameRecord(
-        live,
-        superseded(store().extend(sid, slow, LEASE), "the stale extend", sid, slow),
-        "Superseded must carry the order as it is",
-        sid,
-        slow);
+    sameRecord(live, extendSuperseded(sid, slow, LEASE, "the stale extend"), carried, sid, slow);
     unchanged(live, sid, slow, "superseded complete, fail and extend");
   }
 
@@ -390,14 +361,15 @@ public abstract class SettleRules extends TckFixture {
   void settle_completeAfterOwnFailOrphaned() {
     String sid = sid("fail-then-complete");
     ClaimId claimId = claimed(sid);
-    OrderRecord failed = written(store().fail(sid, claimId, "timeout"), "the fail", sid, claimId);
+    OrderRecord failed = failWritten(sid, claimId, "timeout", "the fail");
     clock.advance(Duration.ofSeconds(2));
-    superseded(store().complete(sid, claimId, ESIM), "the complete after the fail", sid, claimId);
+    completeSuperseded(sid, claimId, ESIM, "the complete after the fail");
     unchanged(failed, sid, claimId, "a complete after the same token's fail");
-    assertEquals(
+    orphansAre(
         List.of(new Orphan(sid, claimId, ESIM, now())),
-        orphans(store(), sid),
-        says("the late purchase must be orphaned", sid, claimId));
+        sid,
+        claimId,
+        "the late purchase must be orphaned");
   }
 
   /**
@@ -414,18 +386,12 @@ public abstract class SettleRules extends TckFixture {
     ClaimId tokenB = claimed(b);
     assertEquals(1, tokenB.fence(), says("another order's first claim has fence 1", b, tokenB));
     OrderRecord recordB = record(b, tokenB);
-    written(store().complete(a, tokenA, ESIM), "the complete of A", a, tokenA);
-    superseded(store().complete(a, tokenB, ESIM_2), "B's token on A", a, tokenB);
-    superseded(store().complete(b, tokenA, ESIM_3), "A's token on B", b, tokenA);
+    completeWritten(a, tokenA, ESIM, "the complete of A");
+    completeSuperseded(a, tokenB, ESIM_2, "B's token on A");
+    completeSuperseded(b, tokenA, ESIM_3, "A's token on B");
     unchanged(recordB, b, tokenB, "writes on order A");
-    assertEquals(
-        List.of(new Orphan(b, tokenA, ESIM_3, now())),
-        orphans(store(), b),
-        says("B's orphans", b, tokenA));
-    assertEquals(
-        List.of(new Orphan(a, tokenB, ESIM_2, now())),
-        orphans(store(), a),
-        says("A's orphans", a, tokenB));
+    orphansAre(List.of(new Orphan(b, tokenA, ESIM_3, now())), b, tokenA, "B's orphans");
+    orphansAre(List.of(new Orphan(a, tokenB, ESIM_2, now())), a, tokenB, "A's orphans");
   }
 
   /**
@@ -518,6 +484,6 @@ public abstract class SettleRules extends TckFixture {
   @DisplayName("orphans of an unknown order is an empty list")
   void unknown_orphans() {
     String sid = sid("orphans-unknown");
-    assertEquals(List.of(), orphans(store(), sid), says("orphans of an unknown order", sid, null));
+    orphansAre(List.of(), sid, null, "orphans of an unknown order");
   }
 }

@@ -41,7 +41,8 @@ import org.fencekit.store.Orphan;
  * strictly increasing, every superseded complete orphaned once and no other orphan); then the
  * invariants the kit does not check, below.
  */
-final class StressRun {
+record StressRun(
+    OrderStore store, OrderStore peer, TestClock clock, long seed, int threads, int orders) {
 
   /** The lease every extend asks for; one value, so later extends never end earlier. */
   private static final Duration EXTENSION = Duration.ofMillis(1200);
@@ -50,23 +51,6 @@ final class StressRun {
       List.of(Duration.ofMillis(1000), Duration.ofMillis(3000));
   private static final List<Duration> STEPS =
       List.of(Duration.ofMillis(200), Duration.ofMillis(700), Duration.ofMillis(1500));
-
-  private final OrderStore store;
-  private final OrderStore peer;
-  private final TestClock clock;
-  private final long seed;
-  private final int threads;
-  private final int orders;
-
-  StressRun(
-      OrderStore store, OrderStore peer, TestClock clock, long seed, int threads, int orders) {
-    this.store = store;
-    this.peer = peer;
-    this.clock = clock;
-    this.seed = seed;
-    this.threads = threads;
-    this.orders = orders;
-  }
 
   /** Runs the threads, then checks every order; throws AssertionError naming seed and calls. */
   void runAndCheck() {
@@ -168,26 +152,15 @@ final class StressRun {
 
   private AssertionError violation(
       String sid, String invariant, List<Call> involved, List<Call> all) {
-    StringBuilder out =
-        new StringBuilder()
-            .append(invariant)
-            .append("\norder '")
-            .append(sid)
-            .append("'; seed ")
-            .append(seed)
-            .append(", rerun with -Dfencekit.tck.seed=")
-            .append(seed)
-            .append(" to make the same random choices\n");
+    String rerun = "'; seed " + seed + ", rerun with -Dfencekit.tck.seed=" + seed;
+    StringBuilder out = new StringBuilder(invariant + "\norder '" + sid + rerun);
+    out.append(" to make the same random choices\n");
     if (!involved.isEmpty()) {
       out.append("calls involved:\n");
     }
-    for (Call call : involved) {
-      out.append("  ").append(show(call)).append('\n');
-    }
+    involved.forEach(call -> out.append("  ").append(show(call)).append('\n'));
     out.append("every call on the order, by invocation:\n");
-    for (Call call : all) {
-      out.append("  ").append(show(call)).append('\n');
-    }
+    all.forEach(call -> out.append("  ").append(show(call)).append('\n'));
     return new AssertionError(out.toString());
   }
 
@@ -250,11 +223,10 @@ final class StressRun {
       if (!claims.containsKey(fence)) {
         throw violation(
             sid,
-            granted
-                + " claims were granted but fence "
-                + fence
-                + " is missing:"
-                + " fences must be 1, 2, 3, ... (invariant 4)",
+            String.format(
+                "%s claims were granted but fence %s is missing: fences must be 1, 2, 3, ..."
+                    + " (invariant 4)",
+                granted, fence),
             List.of(),
             all);
       }
@@ -352,15 +324,10 @@ final class StressRun {
       if (!settled && next.record().claimedAt().isBefore(expiry)) {
         throw violation(
             sid,
-            "claim "
-                + (fence + 1)
-                + " was granted at "
-                + next.record().claimedAt()
-                + " while claim "
-                + fence
-                + " was unsettled and its lease ran to "
-                + expiry
-                + " (invariant 1: one live claim at a time)",
+            String.format(
+                "claim %s was granted at %s while claim %s was unsettled and its lease ran to %s"
+                    + " (invariant 1: one live claim at a time)",
+                fence + 1, next.record().claimedAt(), fence, expiry),
             List.of(previous, next),
             all);
       }

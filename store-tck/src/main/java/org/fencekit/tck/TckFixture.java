@@ -27,7 +27,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.function.Executable;
 import org.opentest4j.TestAbortedException;
 
@@ -38,15 +40,25 @@ import org.opentest4j.TestAbortedException;
  * over it; none extends another. Extend {@link OrderStoreTck}, not this class.
  */
 @TestMethodOrder(RuleOrder.class)
-@ExtendWith(RuleHints.class)
+@ExtendWith({RuleHints.class, TckFixture.EnclosingSuite.class})
 public abstract class TckFixture {
 
-  /** The suite being run: the implementer's subclass of {@link OrderStoreTck}. */
-  final OrderStoreTck suite;
+  /**
+   * The suite being run: the implementer's subclass of {@link OrderStoreTck}, whose {@code @Nested}
+   * class runs this group; set by {@link EnclosingSuite} before each test.
+   */
+  OrderStoreTck suite;
 
   /** Only the rule groups extend the fixture. */
-  TckFixture(OrderStoreTck suite) {
-    this.suite = suite;
+  TckFixture() {}
+
+  /** Gives the rule group's instance the {@link OrderStoreTck} instance it is nested in. */
+  static final class EnclosingSuite implements BeforeEachCallback {
+    @Override
+    public void beforeEach(ExtensionContext context) {
+      ((TckFixture) context.getRequiredTestInstance()).suite =
+          context.getRequiredTestInstances().findInstance(OrderStoreTck.class).orElseThrow();
+    }
   }
 
   /** The lease of the seed tests: two minutes, as in the incident. */
@@ -164,47 +176,39 @@ public abstract class TckFixture {
    */
   static String describe(
       String sessionId, ClaimId presented, OrderRecord found, Instant clockReading) {
-    StringBuilder out =
-        new StringBuilder().append("order '").append(sessionId).append("': token presented ");
-    out.append(presented == null ? "none" : presented);
-    if (found == null) {
-      out.append("; no order found");
-    } else if (found.claimId() == null) {
-      out.append("; no current claim");
-    } else {
-      out.append("; current token ")
-          .append(found.claimId())
-          .append(", its lease ")
-          .append(found.claimedAt())
-          .append(" .. ")
-          .append(found.leaseExpiresAt());
-      if (clockReading != null) {
-        out.append(clockReading.isBefore(found.leaseExpiresAt()) ? " (live" : " (over")
-            .append(" at the clock's ")
-            .append(clockReading)
-            .append(')');
-      }
-    }
+    String out =
+        "order '" + sessionId + "': token presented " + (presented == null ? "none" : presented);
     if (found == null || found.claimId() == null) {
+      out += found == null ? "; no order found" : "; no current claim";
+      out += clockReading == null ? "" : "; clock at " + clockReading;
+    } else {
+      out +=
+          "; current token "
+              + found.claimId()
+              + ", its lease "
+              + found.claimedAt()
+              + " .. "
+              + found.leaseExpiresAt();
       if (clockReading != null) {
-        out.append("; clock at ").append(clockReading);
+        out +=
+            (clockReading.isBefore(found.leaseExpiresAt()) ? " (live" : " (over")
+                + " at the clock's "
+                + clockReading
+                + ")";
       }
     }
     if (found != null) {
-      out.append("; status ")
-          .append(found.status())
-          .append(", fence ")
-          .append(found.fence())
-          .append(", settledBy ")
-          .append(found.settledBy())
-          .append(", item ")
-          .append(found.item())
-          .append(", lastError ")
-          .append(found.lastError() == null ? "null" : quote(found.lastError()))
-          .append(", updatedAt ")
-          .append(found.updatedAt());
+      out +=
+          String.format(
+              "; status %s, fence %s, settledBy %s, item %s, lastError %s, updatedAt %s",
+              found.status(),
+              found.fence(),
+              found.settledBy(),
+              found.item(),
+              quote(found.lastError()),
+              found.updatedAt());
     }
-    return out.toString();
+    return out;
   }
 
   /** {@link #describe(String, ClaimId, OrderRecord, Instant)} without a clock reading. */
@@ -286,12 +290,8 @@ public abstract class TckFixture {
     try {
       found = from.get(sessionId).orElse(null);
     } catch (RuntimeException e) {
-      return "order '"
-          + sessionId
-          + "': token presented "
-          + presented
-          + ", and reading the order failed: "
-          + e;
+      String order = "order '" + sessionId + "': token presented " + presented;
+      return order + ", and reading the order failed: " + e;
     }
     return describe(sessionId, presented, found, clock.instant());
   }
@@ -313,24 +313,17 @@ public abstract class TckFixture {
 
   ClaimId claimed(OrderStore from, OrderSnapshot snapshot, Duration lease) {
     ClaimResult result = from.claim(snapshot, lease);
+    String sid = snapshot.sessionId();
     if (!(result instanceof ClaimResult.Claimed)) {
+      String answered = result.getClass().getSimpleName();
       fail(
-          says(
-                  "claim must answer Claimed but answered " + result.getClass().getSimpleName(),
-                  snapshot.sessionId(),
-                  null,
-                  result.record())
+          says("claim must answer Claimed but answered " + answered, sid, null, result.record())
               .get());
     }
     ClaimId claimId = ((ClaimResult.Claimed) result).claimId();
+    String expectation = "the record a Claimed carries must hold the granted token";
     assertEquals(
-        claimId,
-        result.record().claimId(),
-        says(
-            "the record a Claimed carries must hold the granted token",
-            snapshot.sessionId(),
-            claimId,
-            result.record()));
+        claimId, result.record().claimId(), says(expectation, sid, claimId, result.record()));
     return claimId;
   }
 
@@ -345,20 +338,25 @@ public abstract class TckFixture {
   <T extends ClaimResult> T claimAnswers(
       Class<T> expected, ClaimResult result, String sessionId, String why) {
     if (!expected.isInstance(result)) {
-      fail(
-          says(
-                  "claim must answer "
-                      + expected.getSimpleName()
-                      + " ("
-                      + why
-                      + ") but answered "
-                      + result.getClass().getSimpleName(),
-                  sessionId,
-                  null,
-                  result.record())
-              .get());
+      String answered = result.getClass().getSimpleName();
+      String expectation =
+          "claim must answer "
+              + expected.getSimpleName()
+              + " ("
+              + why
+              + ") but answered "
+              + answered;
+      fail(says(expectation, sessionId, null, result.record()).get());
     }
     return expected.cast(result);
+  }
+
+  /**
+   * A claim of {@code sessionId} with its snapshot and {@link #LEASE}, which must answer {@code
+   * expected}.
+   */
+  <T extends ClaimResult> T claimAnswers(Class<T> expected, String sessionId, String why) {
+    return claimAnswers(expected, store().claim(snapshot(sessionId), LEASE), sessionId, why);
   }
 
   /**
@@ -368,35 +366,26 @@ public abstract class TckFixture {
   void exactlyOneOwner(String sid, List<ClaimResult> results) {
     List<ClaimId> owners = new ArrayList<>();
     for (ClaimResult result : results) {
-      if (result instanceof ClaimResult.Claimed) {
-        owners.add(((ClaimResult.Claimed) result).claimId());
+      if (result instanceof ClaimResult.Claimed claimed) {
+        owners.add(claimed.claimId());
       }
     }
+    String expectation =
+        " concurrent claims must yield exactly one Claimed, the rest InFlight; got owners ";
     assertEquals(
         1,
         owners.size(),
-        says(
-            results.size()
-                + " concurrent claims must yield exactly one"
-                + " Claimed, the rest InFlight; got owners "
-                + owners
-                + " from "
-                + results,
-            sid,
-            null));
+        says(results.size() + expectation + owners + " from " + results, sid, null));
     ClaimId owner = owners.get(0);
     assertEquals(1, owner.fence(), says("the first claim of an order has fence 1", sid, owner));
     for (ClaimResult result : results) {
       if (!(result instanceof ClaimResult.Claimed)) {
         claimAnswers(ClaimResult.InFlight.class, result, sid, "the owner holds a live lease");
+        OrderRecord shown = result.record();
         assertEquals(
             owner,
-            result.record().claimId(),
-            says(
-                "an InFlight answer must show the" + " owner's claim",
-                sid,
-                owner,
-                result.record()));
+            shown.claimId(),
+            says("an InFlight answer must show the owner's claim", sid, owner, shown));
       }
     }
     OrderRecord stored = record(sid, owner);
@@ -407,31 +396,60 @@ public abstract class TckFixture {
   }
 
   OrderRecord written(WriteResult result, String what, String sessionId, ClaimId presented) {
-    if (!(result instanceof WriteResult.Written)) {
-      fail(
-          says(
-                  what + " must answer Written but answered " + result.getClass().getSimpleName(),
-                  sessionId,
-                  presented,
-                  result.record())
-              .get());
+    return writeAnswers(WriteResult.Written.class, result, what, sessionId, presented);
+  }
+
+  OrderRecord superseded(WriteResult result, String what, String sessionId, ClaimId presented) {
+    return writeAnswers(WriteResult.Superseded.class, result, what, sessionId, presented);
+  }
+
+  /** Asserts {@code what} answered {@code expected}; the record it answered. */
+  private OrderRecord writeAnswers(
+      Class<? extends WriteResult> expected,
+      WriteResult result,
+      String what,
+      String sessionId,
+      ClaimId presented) {
+    if (!expected.isInstance(result)) {
+      String expectation =
+          what
+              + " must answer "
+              + expected.getSimpleName()
+              + " but answered "
+              + result.getClass().getSimpleName();
+      fail(says(expectation, sessionId, presented, result.record()).get());
     }
     return result.record();
   }
 
-  OrderRecord superseded(WriteResult result, String what, String sessionId, ClaimId presented) {
-    if (!(result instanceof WriteResult.Superseded)) {
-      fail(
-          says(
-                  what
-                      + " must answer Superseded but answered "
-                      + result.getClass().getSimpleName(),
-                  sessionId,
-                  presented,
-                  result.record())
-              .get());
-    }
-    return result.record();
+  /** complete by {@code presented}, which must answer Written: the record it answered. */
+  OrderRecord completeWritten(String sid, ClaimId presented, Item item, String what) {
+    return written(store().complete(sid, presented, item), what, sid, presented);
+  }
+
+  /** fail by {@code presented}, which must answer Written: the record it answered. */
+  OrderRecord failWritten(String sid, ClaimId presented, String error, String what) {
+    return written(store().fail(sid, presented, error), what, sid, presented);
+  }
+
+  /** extend by {@code presented}, which must answer Written: the record it answered. */
+  OrderRecord extendWritten(String sid, ClaimId presented, Duration lease, String what) {
+    return written(store().extend(sid, presented, lease), what, sid, presented);
+  }
+
+  /** complete by {@code presented}, which must answer Superseded: the record it answered. */
+  OrderRecord completeSuperseded(String sid, ClaimId presented, Item item, String what) {
+    return superseded(store().complete(sid, presented, item), what, sid, presented);
+  }
+
+  /** fail by {@code presented}, which must answer Superseded: the record it answered. */
+  OrderRecord failSuperseded(String sid, ClaimId presented, String error, String what) {
+    return superseded(store().fail(sid, presented, error), what, sid, presented);
+  }
+
+  /** extend by {@code presented}, which must answer Superseded: the record it answered. */
+  OrderRecord extendSuperseded(String sid, ClaimId presented, Duration lease, String what) {
+    return superseded(store().extend(sid, presented, lease), what, sid, presented);
   }
 
   OrderRecord record(OrderStore from, String sessionId, ClaimId presented) {
@@ -448,10 +466,10 @@ public abstract class TckFixture {
   void unchanged(OrderRecord before, String sessionId, ClaimId presented, String after) {
     OrderRecord now = record(sessionId, presented);
     if (!now.equals(before)) {
+      String expectation = "after " + after + " the order must be unchanged, not even updatedAt";
       fail(
-          "after "
-              + after
-              + " the order must be unchanged, not even updatedAt, but "
+          expectation
+              + ", but "
               + differences(before, now)
               + "; "
               + describe(sessionId, presented, now, clock.instant()));
@@ -472,52 +490,31 @@ public abstract class TckFixture {
       thrown = t;
     }
     Throwable caught = thrown;
-    assertNotNull(
-        caught,
-        () ->
-            what
-                + " must throw IllegalArgumentException or"
-                + " NullPointerException naming '"
-                + argument
-                + "' but returned normally (order '"
-                + sessionId
-                + "')");
+    String order = " (order '" + sessionId + "')";
+    String mustThrow =
+        what + " must throw IllegalArgumentException or NullPointerException naming '" + argument;
+    assertNotNull(caught, () -> mustThrow + "' but returned normally" + order);
     assertTrue(
         caught instanceof IllegalArgumentException || caught instanceof NullPointerException,
-        () ->
-            what
-                + " must throw IllegalArgumentException or NullPointerException naming '"
-                + argument
-                + "', before anything reaches the backend, but threw "
-                + caught
-                + " (order '"
-                + sessionId
-                + "')");
+        () -> mustThrow + "', before anything reaches the backend, but threw " + caught + order);
     String message = String.valueOf(caught.getMessage());
+    String thrower = what + " threw " + caught.getClass().getSimpleName();
     assertTrue(
         message.contains(argument),
         () ->
-            what
-                + " threw "
-                + caught.getClass().getSimpleName()
+            thrower
                 + " whose message does not name the argument '"
                 + argument
                 + "': \""
                 + message
-                + "\" (order '"
-                + sessionId
-                + "')");
+                + "\""
+                + order);
   }
 
   void absent(String sessionId, String after) {
     Optional<OrderRecord> found = store().get(sessionId);
-    assertTrue(
-        found.isEmpty(),
-        says(
-            "after " + after + " nothing may have been written, but get" + " finds the order",
-            sessionId,
-            null,
-            found.orElse(null)));
+    String nothing = "after " + after + " nothing may have been written, but get finds the order";
+    assertTrue(found.isEmpty(), says(nothing, sessionId, null, found.orElse(null)));
     assertEquals(
         List.of(),
         store().orphans(sessionId),
@@ -528,6 +525,11 @@ public abstract class TckFixture {
     List<Orphan> found = from.orphans(sessionId);
     assertNotNull(found, () -> "orphans must never return null (order '" + sessionId + "')");
     return found;
+  }
+
+  /** Asserts the store lists {@code expected} as the orphans of {@code sessionId}. */
+  void orphansAre(List<Orphan> expected, String sessionId, ClaimId presented, String expectation) {
+    assertEquals(expected, orphans(store(), sessionId), says(expectation, sessionId, presented));
   }
 
   Instant now() {
