@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.history.Answer;
 import org.fencekit.history.Call;
 import org.fencekit.history.Operation;
@@ -17,7 +16,6 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
-import org.fencekit.store.Orphan;
 
 /**
  * The checks on what the handler did in a {@link ScenarioRun}, reached by {@link
@@ -63,10 +61,8 @@ public final class Checks {
           if (!delivery.answered()) {
             return waitFor(threads.noAnswer(delivery));
           }
-          for (int allowed : statuses) {
-            if (judged(allowed) == judged(delivery.status())) {
-              return null;
-            }
+          if (IntStream.of(statuses).anyMatch(s -> judged(s) == judged(delivery.status()))) {
+            return null;
           }
           return never(
               String.format(
@@ -89,15 +85,9 @@ public final class Checks {
     eventually(
         () -> {
           List<Integer> wanted = IntStream.of(statuses).map(this::judged).sorted().boxed().toList();
-          List<Integer> answered = new ArrayList<>();
-          List<Integer> statusesAnswered = new ArrayList<>();
-          for (Delivery delivery : group) {
-            if (delivery.answered()) {
-              answered.add(judged(delivery.status()));
-              statusesAnswered.add(delivery.status());
-            }
-          }
-          answered.sort(null);
+          List<Integer> statusesAnswered =
+              group.stream().filter(Delivery::answered).map(Delivery::status).toList();
+          List<Integer> answered = statusesAnswered.stream().map(this::judged).sorted().toList();
           if (answered.equals(wanted)) {
             return null;
           }
@@ -198,10 +188,10 @@ public final class Checks {
     line("orphans(" + Replay.quote(order) + leadingComma(purchaseNumbers) + ")");
     eventually(
         () -> {
-          List<String> kept = new ArrayList<>();
-          for (Orphan orphan : run.store().orphans(run.sessionId(order))) {
-            kept.add(orphan.item().providerOrderId());
-          }
+          List<String> kept =
+              run.store().orphans(run.sessionId(order)).stream()
+                  .map(orphan -> orphan.item().providerOrderId())
+                  .toList();
           return listed(
               kept,
               purchaseIds(order, purchaseNumbers),
@@ -218,18 +208,14 @@ public final class Checks {
     line("reported(" + Replay.quote(order) + leadingComma(purchaseNumbers) + ")");
     eventually(
         () -> {
-          List<String> reported = new ArrayList<>();
-          for (OrphanReport orphanReport : run.reports(order)) {
-            reported.add(orphanReport.orphan().providerOrderId());
-          }
+          List<String> reported =
+              run.reports(order).stream().map(r -> r.orphan().providerOrderId()).toList();
           return listed(
               reported,
               purchaseIds(order, purchaseNumbers),
-              "the handler reported orphans "
-                  + reported
-                  + " for order '"
-                  + order
-                  + "' to its orphan listener",
+              String.format(
+                  "the handler reported orphans %s for order '%s' to its orphan listener",
+                  reported, order),
               reported.isEmpty()
                   ? ": a superseded complete is a purchase nobody was shown (real money);"
                       + " report it to the listener the context gives"
@@ -445,26 +431,25 @@ public final class Checks {
   }
 
   private String expected(int... statuses) {
-    List<String> names = new ArrayList<>();
-    for (int status : statuses) {
-      String name =
-          exactStatuses
-              ? String.valueOf(status)
-              : judged(status) == 200 ? "a 2xx (Stripe stops)" : "a non-2xx (Stripe retries)";
-      if (!names.contains(name)) {
-        names.add(name);
-      }
-    }
+    List<String> names =
+        IntStream.of(statuses)
+            .mapToObj(
+                status ->
+                    exactStatuses
+                        ? String.valueOf(status)
+                        : judged(status) == 200
+                            ? "a 2xx (Stripe stops)"
+                            : "a non-2xx (Stripe retries)")
+            .distinct()
+            .toList();
     return (names.size() == 1 ? "" : "one of ") + String.join(", ", names);
   }
 
   private List<String> purchaseIds(String order, int[] purchaseNumbers) {
     List<Item> items = provider.items(run.sessionId(order));
-    List<String> ids = new ArrayList<>();
-    for (int n : purchaseNumbers) {
-      ids.add(items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n);
-    }
-    return ids;
+    return IntStream.of(purchaseNumbers)
+        .mapToObj(n -> items.size() >= n ? items.get(n - 1).providerOrderId() : "purchase " + n)
+        .toList();
   }
 
   // A list that is a proper beginning of the expected one may still grow; any other is wrong.
@@ -481,12 +466,8 @@ public final class Checks {
 
   /** The store calls {@code instance} made, in the order they returned. */
   private List<Call> storeCalls(Instance instance) {
-    List<Call> calls = new ArrayList<>();
-    for (Call call : run.history().calls()) {
-      if (call.caller().equals(instance.name())) {
-        calls.add(call);
-      }
-    }
-    return calls;
+    return run.history().calls().stream()
+        .filter(call -> call.caller().equals(instance.name()))
+        .toList();
   }
 }

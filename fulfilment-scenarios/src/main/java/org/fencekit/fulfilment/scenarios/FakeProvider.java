@@ -10,7 +10,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.store.Item;
@@ -146,13 +145,8 @@ public final class FakeProvider {
     return List.copyOf(calls);
   }
 
-  /** The provider as instance {@code instance} sees it. */
-  Provider forInstance(Instance instance) {
-    return purchase -> buy(instance, purchase);
-  }
-
-  private Item buy(Instance instance, Purchase purchase)
-      throws ProviderException, InterruptedException {
+  /** A call from {@code instance}: the provider as that instance sees it. */
+  Item buy(Instance instance, Purchase purchase) throws ProviderException, InterruptedException {
     ProviderCall call;
     synchronized (this) {
       Behaviour behaviour = script.isEmpty() ? Behaviour.succeed() : script.poll();
@@ -207,9 +201,7 @@ public final class FakeProvider {
 
   /** Ends every call still waiting (at the end of a run), so no thread is left parked. */
   void releaseAll() {
-    for (ProviderCall call : calls()) {
-      call.abandon();
-    }
+    calls().forEach(ProviderCall::abandon);
   }
 
   /**

@@ -100,13 +100,8 @@ public abstract class FulfilmentScenarios {
     try (ScenarioRun run = newRun(scenario.id())) {
       scenario.play(run);
       if (Boolean.getBoolean("fencekit.scenarios.print")) {
-        System.out.println(
-            "scenario "
-                + scenario.id()
-                + " ("
-                + getClass().getSimpleName()
-                + "):\n"
-                + run.timeline());
+        System.out.printf(
+            "scenario %s (%s):\n%s%n", scenario.id(), getClass().getSimpleName(), run.timeline());
       }
     }
   }

@@ -35,17 +35,12 @@ public final class Instance {
 
   /** Delivers {@code event} on a new thread and returns at once. */
   public Delivery deliver(CheckoutEvent event) {
-    Delivery delivery = run.newDelivery(this, event, "deliver");
-    delivery.start(() -> {});
-    return delivery;
+    return run.deliver(this, event, false);
   }
 
   /** Delivers {@code event} and waits (bounded by the run's patience) for the answer. */
   public Delivery deliverAndAwait(CheckoutEvent event) {
-    Delivery delivery = run.newDelivery(this, event, "deliverAndAwait");
-    delivery.start(() -> {});
-    run.awaitQuietly(delivery);
-    return delivery;
+    return run.deliver(this, event, true);
   }
 
   /** Pauses the instance's timers (a stop-the-world pause, a suspended VM). */

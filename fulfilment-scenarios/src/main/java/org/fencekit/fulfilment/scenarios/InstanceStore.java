@@ -76,14 +76,12 @@ final class InstanceStore extends RequestStore {
     Fault fault = fault(request.operation());
     Call call = run.history().call(instance, request, () -> reach(request, fault));
     if (fault == Fault.NONE && writes(request.operation())) {
-      run.timeline()
-          .add(
-              instance,
-              what(request)
-                  + ") "
-                  + (call.failure() == null
-                      ? describe(request, call.result())
-                      : "threw " + call.failure()));
+      log(
+          what(request)
+              + ") "
+              + (call.failure() == null
+                  ? describe(request, call.result())
+                  : "threw " + call.failure()));
     }
     return call.resultOrThrow();
   }
@@ -104,26 +102,22 @@ final class InstanceStore extends RequestStore {
   private Object reach(Request request, Fault fault) {
     switch (fault) {
       case UNREACHABLE -> {
-        run.timeline()
-            .add(
-                instance,
-                "store."
-                    + request.operation().label()
-                    + "("
-                    + run.report().label(request.sessionId())
-                    + ") unreachable");
+        log(
+            "store."
+                + request.operation().label()
+                + "("
+                + run.report().label(request.sessionId())
+                + ") unreachable");
         throw unavailable(
             request, writes(request.operation()), "the kit cut this instance off from the store");
       }
       case ANSWER_LOST -> {
         Object result = request.sendTo(run.store());
-        run.timeline()
-            .add(
-                instance,
-                what(request)
-                    + ") landed ("
-                    + describe(request, result)
-                    + "), then the answer was lost");
+        log(
+            what(request)
+                + ") landed ("
+                + describe(request, result)
+                + "), then the answer was lost");
         throw unavailable(
             request, writes(request.operation()), "the answer was lost on the way back");
       }
@@ -131,6 +125,10 @@ final class InstanceStore extends RequestStore {
         return request.sendTo(run.store());
       }
     }
+  }
+
+  private void log(String what) {
+    run.timeline().add(instance, what);
   }
 
   private static boolean writes(Operation operation) {

@@ -81,8 +81,7 @@ public final class ManualScheduler implements Scheduler {
   public int runDue() {
     int ran = 0;
     while (runOneDue()) {
-      ran++;
-      if (ran > 100_000) {
+      if (++ran > 100_000) {
         throw new IllegalStateException(
             "more than 100,000 tasks ran at one instant: a task keeps scheduling itself with no"
                 + " delay");

@@ -1,6 +1,7 @@
 package org.fencekit.fulfilment.scenarios;
 
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The failure sequences every Checkout fulfilment handler must survive, each with a stable id and a
@@ -164,6 +165,11 @@ public enum Scenario {
     this.body = body;
   }
 
+  /** A scenario on instances A and B, made in that order before its first step. */
+  Scenario(String id, String rule, ScenarioSteps.TwoInstances body) {
+    this(id, rule, run -> body.play(run, run.instance("A"), run.instance("B")));
+  }
+
   /** The stable id, also the scenario kit's test method name. */
   public String id() {
     return id;
@@ -181,11 +187,9 @@ public enum Scenario {
 
   /** The scenario whose id is {@code id}. */
   public static Scenario byId(String id) {
-    for (Scenario scenario : values()) {
-      if (scenario.id.equals(id)) {
-        return scenario;
-      }
-    }
-    throw new IllegalArgumentException("no scenario has id '" + id + "'");
+    return Stream.of(values())
+        .filter(scenario -> scenario.id.equals(id))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no scenario has id '" + id + "'"));
   }
 }

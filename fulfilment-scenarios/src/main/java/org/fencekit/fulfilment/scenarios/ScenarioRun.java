@@ -3,15 +3,19 @@ package org.fencekit.fulfilment.scenarios;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.OrphanReport;
 import org.fencekit.fulfilment.PaymentStatus;
@@ -154,7 +158,7 @@ public final class ScenarioRun implements AutoCloseable {
         new HandlerContext(
             name,
             instance.store(),
-            provider.forInstance(instance),
+            purchase -> provider.buy(instance, purchase),
             clock,
             instance.scheduler(),
             threads.providerExecutor(name),
@@ -194,16 +198,12 @@ public final class ScenarioRun implements AutoCloseable {
 
   /** A new {@code checkout.session.completed} event, paid, for the order. */
   public CheckoutEvent paid(String order) {
-    return event(
-        "paid", order, CheckoutEvent.completed(nextEventId(), PaymentStatus.PAID, order(order)));
+    return event("paid", order, (id, o) -> CheckoutEvent.completed(id, PaymentStatus.PAID, o));
   }
 
   /** A new {@code checkout.session.completed} event, not yet paid (a delayed method). */
   public CheckoutEvent unpaid(String order) {
-    return event(
-        "unpaid",
-        order,
-        CheckoutEvent.completed(nextEventId(), PaymentStatus.UNPAID, order(order)));
+    return event("unpaid", order, (id, o) -> CheckoutEvent.completed(id, PaymentStatus.UNPAID, o));
   }
 
   /**
@@ -214,26 +214,24 @@ public final class ScenarioRun implements AutoCloseable {
     return event(
         "free",
         order,
-        CheckoutEvent.completed(nextEventId(), PaymentStatus.NO_PAYMENT_REQUIRED, order(order)));
+        (id, o) -> CheckoutEvent.completed(id, PaymentStatus.NO_PAYMENT_REQUIRED, o));
   }
 
   /** A new {@code checkout.session.async_payment_succeeded} event for the order. */
   public CheckoutEvent asyncSucceeded(String order) {
-    return event(
-        "asyncSucceeded", order, CheckoutEvent.asyncPaymentSucceeded(nextEventId(), order(order)));
+    return event("asyncSucceeded", order, CheckoutEvent::asyncPaymentSucceeded);
   }
 
   /** A new {@code checkout.session.async_payment_failed} event for the order. */
   public CheckoutEvent asyncFailed(String order) {
-    return event(
-        "asyncFailed", order, CheckoutEvent.asyncPaymentFailed(nextEventId(), order(order)));
+    return event("asyncFailed", order, CheckoutEvent::asyncPaymentFailed);
   }
 
-  private String nextEventId() {
-    return "evt_" + prefix.substring("cs_test_".length()) + (++eventCount);
-  }
-
-  private CheckoutEvent event(String kind, String order, CheckoutEvent event) {
+  /** A new event made by {@code make} from a new event id and the order, named in the replay. */
+  private CheckoutEvent event(
+      String kind, String order, BiFunction<String, OrderSnapshot, CheckoutEvent> make) {
+    String id = "evt_" + prefix.substring("cs_test_".length()) + (++eventCount);
+    CheckoutEvent event = make.apply(id, order(order));
     String var = "e" + eventCount;
     events.put(event, var);
     replay.line("CheckoutEvent " + var + " = run." + kind + "(" + Replay.quote(order) + ");");
@@ -246,16 +244,13 @@ public final class ScenarioRun implements AutoCloseable {
    */
   public List<Delivery> deliverTogether(CheckoutEvent event, Instance... to) {
     String var = "together" + (++groupCount);
-    StringBuilder args = new StringBuilder(eventVar(event));
-    for (Instance instance : to) {
-      args.append(", ").append(instance.var());
-    }
-    replay.line("List<Delivery> " + var + " = run.deliverTogether(" + args + ");");
+    String args = Stream.of(to).map(i -> ", " + i.var()).collect(Collectors.joining());
+    replay.line(
+        "List<Delivery> " + var + " = run.deliverTogether(" + eventVar(event) + args + ");");
     CyclicBarrier barrier = new CyclicBarrier(to.length);
     List<Delivery> started = new ArrayList<>();
     for (int i = 0; i < to.length; i++) {
-      Delivery delivery = threads.register(new Delivery(var + ".get(" + i + ")", to[i], event));
-      started.add(delivery);
+      started.add(threads.register(new Delivery(var + ".get(" + i + ")", to[i], event)));
     }
     for (Delivery delivery : started) {
       delivery.start(
@@ -270,12 +265,21 @@ public final class ScenarioRun implements AutoCloseable {
     return started;
   }
 
-  /** A new delivery of {@code event} to {@code instance}, named in the replay. */
-  Delivery newDelivery(Instance instance, CheckoutEvent event, String how) {
+  /**
+   * Delivers {@code event} to {@code instance} on a new thread, named in the replay; if {@code
+   * await}, waits for its answer, then for the handlers to go idle.
+   */
+  Delivery deliver(Instance instance, CheckoutEvent event, boolean await) {
     String var = "d" + (++deliveryCount);
+    String how = await ? "deliverAndAwait" : "deliver";
     replay.line(
         "Delivery " + var + " = " + instance.var() + "." + how + "(" + eventVar(event) + ");");
-    return threads.register(new Delivery(var, instance, event));
+    Delivery delivery = threads.register(new Delivery(var, instance, event));
+    delivery.start(() -> {});
+    if (await) {
+      threads.awaitAnswer(delivery);
+    }
+    return delivery;
   }
 
   private String eventVar(CheckoutEvent event) {
@@ -286,11 +290,6 @@ public final class ScenarioRun implements AutoCloseable {
               + " can name them");
     }
     return var;
-  }
-
-  /** Waits for {@code delivery}'s answer, then for the handlers to go idle. */
-  void awaitQuietly(Delivery delivery) {
-    threads.awaitAnswer(delivery);
   }
 
   /**
@@ -309,13 +308,12 @@ public final class ScenarioRun implements AutoCloseable {
       if (steps > 100_000) {
         throw failure("timers keep coming due: more than 100,000 in one advance");
       }
-      Instant next = null;
-      for (Instance instance : instances.values()) {
-        Instant due = instance.scheduler().nextDue();
-        if (due != null && (next == null || due.isBefore(next))) {
-          next = due;
-        }
-      }
+      Instant next =
+          instances.values().stream()
+              .map(instance -> instance.scheduler().nextDue())
+              .filter(Objects::nonNull)
+              .min(Comparator.naturalOrder())
+              .orElse(null);
       if (next == null || next.isAfter(target)) {
         break;
       }

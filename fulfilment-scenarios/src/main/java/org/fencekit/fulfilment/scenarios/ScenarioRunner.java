@@ -2,9 +2,10 @@ package org.fencekit.fulfilment.scenarios;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderStore;
 
@@ -48,11 +49,9 @@ public final class ScenarioRunner {
       HandlerFactory handlers, StoreFactory stores, Duration patience) {
     Objects.requireNonNull(handlers, "handlers");
     Objects.requireNonNull(stores, "stores");
-    List<Result> results = new ArrayList<>();
-    for (Scenario scenario : Scenario.values()) {
-      results.add(run(scenario, handlers, stores, patience));
-    }
-    return results;
+    return Stream.of(Scenario.values())
+        .map(scenario -> run(scenario, handlers, stores, patience))
+        .collect(Collectors.toList());
   }
 
   /** Plays one scenario. */

@@ -18,12 +18,16 @@ final class ScenarioSteps {
 
   private ScenarioSteps() {}
 
+  /** The steps of a scenario played on instances A and B. */
+  @FunctionalInterface
+  interface TwoInstances {
+    void play(ScenarioRun run, Instance a, Instance b);
+  }
+
   private static final int[] NOT_2XX = {500, 502, 503, 504};
   private static final int[] ANY_ANSWER = {200, 409, 500, 502, 503, 504};
 
-  static void concurrentDeliveries(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void concurrentDeliveries(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.hang());
     List<Delivery> both = run.deliverTogether(run.paid("order"), a, b);
     run.provider().awaitCall(1);
@@ -42,29 +46,23 @@ final class ScenarioSteps {
     run.provider().awaitCall(1);
     a.freeze();
     run.advance(LEASE);
-    Delivery fresh = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(fresh, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     a.thaw();
     return slow;
   }
 
-  static void leaseOverrun(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void leaseOverrun(ScenarioRun run, Instance a, Instance b) {
     Delivery slow = overrun(run, a, b);
     run.provider().releaseWithFailure(1, "provider outage", true);
     run.expect().answer(slow, ANY_ANSWER);
     run.expect().status("order", OrderStatus.PROVISIONED);
     run.expect().itemIsPurchase("order", 1);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     run.expect().purchases("order", 1);
     run.expect().claimsGranted("order", 2);
   }
 
-  static void staleCompletion(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void staleCompletion(ScenarioRun run, Instance a, Instance b) {
     run.provider().honourIdempotencyKeys(false); // so A's late success is a second purchase
     Delivery slow = overrun(run, a, b);
     run.provider().release(1);
@@ -74,124 +72,95 @@ final class ScenarioSteps {
     run.expect().purchases("order", 2);
     run.expect().orphans("order", 2);
     run.expect().reported("order", 2);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     run.expect().purchases("order", 2);
     run.expect().reported("order", 2);
   }
 
-  static void crashBeforePurchase(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void crashBeforePurchase(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.crashBeforeBuying());
     a.deliver(run.paid("order"));
     run.provider().awaitCall(1);
     run.advance(Duration.ofMinutes(1));
-    Delivery early = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(early, 409);
+    deliverAndExpect(run, b, run.paid("order"), 409);
     run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     boughtOnce(run, "order");
   }
 
-  static void crashAfterPurchase(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void crashAfterPurchase(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.crashAfterBuying());
     a.deliver(run.paid("order"));
     run.provider().awaitCall(1);
     run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     boughtOnce(run, "order");
   }
 
   static void unpaidThenPaid(ScenarioRun run) {
     Instance a = run.instance("A");
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expect().answer(unpaid, 200);
+    deliverAndExpect(run, a, run.unpaid("order"), 200);
     run.expect().purchases("order", 0);
     run.expect().notClaimed("order");
-    Delivery paid = a.deliverAndAwait(run.asyncSucceeded("order"));
-    run.expect().answer(paid, 200);
+    deliverAndExpect(run, a, run.asyncSucceeded("order"), 200);
     run.expect().purchases("order", 1);
     run.expect().status("order", OrderStatus.PROVISIONED);
   }
 
   static void asyncPaymentFailed(ScenarioRun run) {
     Instance a = run.instance("A");
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("order"));
-    run.expect().answer(unpaid, 200);
-    Delivery failed = a.deliverAndAwait(run.asyncFailed("order"));
-    run.expect().answer(failed, 200);
+    deliverAndExpect(run, a, run.unpaid("order"), 200);
+    deliverAndExpect(run, a, run.asyncFailed("order"), 200);
     run.expect().purchases("order", 0);
     run.expect().notClaimed("order");
   }
 
-  static void duplicateAfterSuccess(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void duplicateAfterSuccess(ScenarioRun run, Instance a, Instance b) {
     CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expect().answer(first, 200);
-    Delivery again = b.deliverAndAwait(paid);
-    run.expect().answer(again, 200);
-    Delivery third = a.deliverAndAwait(paid);
-    run.expect().answer(third, 200);
+    deliverAndExpect(run, a, paid, 200);
+    deliverAndExpect(run, b, paid, 200);
+    deliverAndExpect(run, a, paid, 200);
     run.expect().purchases("order", 1);
     run.expect().claimsGranted("order", 1);
   }
 
-  static void storeDownDuringComplete(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void storeDownDuringComplete(ScenarioRun run, Instance a, Instance b) {
     for (boolean lands : new boolean[] {true, false}) {
       String order = lands ? "landed" : "lost";
       a.storeFailsFrom("complete", lands);
-      Delivery first = a.deliverAndAwait(run.paid(order));
-      run.expect().answer(first, NOT_2XX);
+      deliverAndExpect(run, a, run.paid(order), NOT_2XX);
       a.reconnect();
       run.advance(LEASE);
-      Delivery retry = b.deliverAndAwait(run.paid(order));
-      run.expect().answer(retry, 200);
+      deliverAndExpect(run, b, run.paid(order), 200);
       boughtOnce(run, order);
       run.expect().noFailAfterUnknownComplete();
       run.expect().neverFailed(order);
     }
   }
 
-  static void providerFailureThenRetry(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void providerFailureThenRetry(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.refuse("out of stock at the provider"));
     CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expect().answer(first, NOT_2XX);
+    deliverAndExpect(run, a, paid, NOT_2XX);
     run.expect().status("order", OrderStatus.FAILED);
     run.expect().lastErrorContains("order", "out of stock at the provider");
-    Delivery retry = b.deliverAndAwait(paid); // Stripe's retry: the same event
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, paid, 200); // Stripe's retry: the same event
     run.expect().purchases("order", 1);
     run.expect().status("order", OrderStatus.PROVISIONED);
     run.expect().lastErrorContains("order", "out of stock at the provider");
   }
 
-  static void slowCallWithHeartbeats(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void slowCallWithHeartbeats(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.hang());
     Delivery slow = a.deliver(run.paid("order"));
     run.provider().awaitCall(1);
     for (int beat = 1; beat <= 14; beat++) { // 7 minutes: three and a half leases
       run.advance(HEARTBEAT);
       if (beat % 4 == 0) {
-        Delivery other = b.deliverAndAwait(run.paid("order"));
-        run.expect().answer(other, 409);
+        deliverAndExpect(run, b, run.paid("order"), 409);
       }
       if (beat % 5 == 0) {
-        Delivery same = a.deliverAndAwait(run.paid("order"));
-        run.expect().answer(same, 409);
+        deliverAndExpect(run, a, run.paid("order"), 409);
       }
     }
     run.provider().release(1);
@@ -203,66 +172,49 @@ final class ScenarioSteps {
     run.expect().claimsGranted("order", 1);
   }
 
-  static void redeliveryNewEventId(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    Delivery first = a.deliverAndAwait(run.paid("order"));
-    run.expect().answer(first, 200);
-    Delivery redelivered = b.deliverAndAwait(run.paid("order"));
-    run.expect().answer(redelivered, 200);
+  static void redeliveryNewEventId(ScenarioRun run, Instance a, Instance b) {
+    deliverAndExpect(run, a, run.paid("order"), 200);
+    deliverAndExpect(run, b, run.paid("order"), 200);
     run.expect().purchases("order", 1);
     run.expect().claimsGranted("order", 1);
   }
 
-  static void paymentEventsInAnyOrder(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void paymentEventsInAnyOrder(ScenarioRun run, Instance a, Instance b) {
     // async_payment_succeeded first, at B; the session's unpaid completed comes later, at A
-    Delivery paidFirst = b.deliverAndAwait(run.asyncSucceeded("early"));
-    run.expect().answer(paidFirst, 200);
+    deliverAndExpect(run, b, run.asyncSucceeded("early"), 200);
     run.expect().purchases("early", 1);
     run.expect().status("early", OrderStatus.PROVISIONED);
-    Delivery lateUnpaid = a.deliverAndAwait(run.unpaid("early"));
-    run.expect().answer(lateUnpaid, 200);
+    deliverAndExpect(run, a, run.unpaid("early"), 200);
     boughtOnce(run, "early");
     // async_payment_succeeded alone: its completed never arrives
-    Delivery alone = a.deliverAndAwait(run.asyncSucceeded("alone"));
-    run.expect().answer(alone, 200);
+    deliverAndExpect(run, a, run.asyncSucceeded("alone"), 200);
     run.expect().purchases("alone", 1);
     run.expect().status("alone", OrderStatus.PROVISIONED);
     // unpaid at A, paid at B
-    Delivery unpaid = a.deliverAndAwait(run.unpaid("split"));
-    run.expect().answer(unpaid, 200);
+    deliverAndExpect(run, a, run.unpaid("split"), 200);
     run.expect().purchases("split", 0);
     run.expect().notClaimed("split");
-    Delivery paid = b.deliverAndAwait(run.asyncSucceeded("split"));
-    run.expect().answer(paid, 200);
+    deliverAndExpect(run, b, run.asyncSucceeded("split"), 200);
     run.expect().purchases("split", 1);
     run.expect().status("split", OrderStatus.PROVISIONED);
   }
 
   static void freeOrder(ScenarioRun run) {
     Instance a = run.instance("A");
-    Delivery free = a.deliverAndAwait(run.free("order"));
-    run.expect().answer(free, 200);
+    deliverAndExpect(run, a, run.free("order"), 200);
     boughtOnce(run, "order");
     run.expect().claimsGranted("order", 1);
   }
 
-  static void unknownProviderOutcome(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void unknownProviderOutcome(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.buyThenTimeOut(), Behaviour.buyThenTimeOut());
     CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expect().answer(first, NOT_2XX);
+    deliverAndExpect(run, a, paid, NOT_2XX);
     run.expect().purchases("order", 1);
     run.advance(LEASE);
-    Delivery again = a.deliverAndAwait(paid); // Stripe's retry of the same event, same instance
-    run.expect().answer(again, NOT_2XX);
+    deliverAndExpect(run, a, paid, NOT_2XX); // Stripe's retry of the same event, same instance
     run.advance(LEASE);
-    Delivery redelivered = b.deliverAndAwait(run.paid("order")); // a new event, another instance
-    run.expect().answer(redelivered, 200);
+    deliverAndExpect(run, b, run.paid("order"), 200); // a new event, another instance
     boughtOnce(run, "order");
   }
 
@@ -270,11 +222,9 @@ final class ScenarioSteps {
     Instance a = run.instance("A");
     run.provider().next(Behaviour.refuse("out of stock at the provider"));
     CheckoutEvent paid = run.paid("order");
-    Delivery first = a.deliverAndAwait(paid);
-    run.expect().answer(first, NOT_2XX);
+    deliverAndExpect(run, a, paid, NOT_2XX);
     run.advance(LEASE);
-    Delivery retry = a.deliverAndAwait(paid);
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, a, paid, 200);
     run.expect().orphans("order");
     run.expect().reported("order");
     run.expect().status("order", OrderStatus.PROVISIONED);
@@ -284,9 +234,7 @@ final class ScenarioSteps {
   }
 
   // Each round: a heartbeat's worth of time, then A pauses and B comes just before A's lapse.
-  static void heartbeatKeepsFullLease(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void heartbeatKeepsFullLease(ScenarioRun run, Instance a, Instance b) {
     CheckoutEvent paid = run.paid("order");
     Delivery slow = hangingCall(run, a, paid);
     for (int round = 1; round <= 3; round++) {
@@ -294,8 +242,7 @@ final class ScenarioSteps {
       Instant lapse = run.leaseObtained(a, "order");
       a.freeze();
       run.advanceTo(lapse.minusMillis(1));
-      Delivery other = b.deliverAndAwait(paid);
-      run.expect().answer(other, 409);
+      deliverAndExpect(run, b, paid, 409);
       run.expect().claimsGranted("order", 1);
       a.thaw();
     }
@@ -306,9 +253,7 @@ final class ScenarioSteps {
     run.expect().claimsGranted("order", 1);
   }
 
-  static void supersededHeartbeat(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void supersededHeartbeat(ScenarioRun run, Instance a, Instance b) {
     run.provider().next(Behaviour.hang(), Behaviour.hang());
     CheckoutEvent paid = run.paid("order");
     Delivery slow = a.deliver(paid);
@@ -331,22 +276,16 @@ final class ScenarioSteps {
     run.expect().claimsGranted("order", 2);
   }
 
-  static void twoOrdersOfOneCart(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
-    Delivery first = a.deliverAndAwait(run.paid("first"));
-    run.expect().answer(first, 200);
-    Delivery second = b.deliverAndAwait(run.paid("second"));
-    run.expect().answer(second, 200);
+  static void twoOrdersOfOneCart(ScenarioRun run, Instance a, Instance b) {
+    deliverAndExpect(run, a, run.paid("first"), 200);
+    deliverAndExpect(run, b, run.paid("second"), 200);
     run.expect().purchases("first", 1);
     run.expect().purchases("second", 1);
     run.expect().itemIsPurchase("first", 1);
     run.expect().itemIsPurchase("second", 1);
   }
 
-  static void cutOffBeforeLeaseLapses(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void cutOffBeforeLeaseLapses(ScenarioRun run, Instance a, Instance b) {
     CheckoutEvent paid = run.paid("order");
     Delivery slow = hangingCall(run, a, paid);
     run.advance(HEARTBEAT);
@@ -357,25 +296,21 @@ final class ScenarioSteps {
     run.expect().callCutOff(1);
     run.expect().claimsGranted("order", 1);
     run.advanceTo(lapse);
-    Delivery retry = b.deliverAndAwait(paid);
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, paid, 200);
     a.reconnect();
     run.provider().release(1);
     boughtOnce(run, "order");
     run.expect().claimsGranted("order", 2);
   }
 
-  static void providerTimeout(ScenarioRun run) {
-    Instance a = run.instance("A");
-    Instance b = run.instance("B");
+  static void providerTimeout(ScenarioRun run, Instance a, Instance b) {
     CheckoutEvent paid = run.paid("order");
     Delivery slow = hangingCall(run, a, paid);
     run.advance(PROVIDER_TIMEOUT);
     run.expect().answer(slow, NOT_2XX);
     run.expect().callCutOff(1);
     run.advance(LEASE);
-    Delivery retry = b.deliverAndAwait(paid);
-    run.expect().answer(retry, 200);
+    deliverAndExpect(run, b, paid, 200);
     run.provider().release(1);
     boughtOnce(run, "order");
     run.expect().claimsGranted("order", 2);
@@ -386,6 +321,12 @@ final class ScenarioSteps {
     run.expect().purchases(order, 1);
     run.expect().status(order, OrderStatus.PROVISIONED);
     run.expect().itemIsPurchase(order, 1);
+  }
+
+  /** Delivers {@code event} to {@code instance}, waits for its answer and checks it. */
+  private static void deliverAndExpect(
+      ScenarioRun run, Instance instance, CheckoutEvent event, int... statuses) {
+    run.expect().answer(instance.deliverAndAwait(event), statuses);
   }
 
   /** Delivers {@code event} to {@code instance} and waits until its provider call hangs. */

@@ -54,9 +54,6 @@ public final class Timeline {
 
   /** {@code 2m30s}, {@code 90ms}, {@code 0s}. */
   static String format(Duration duration) {
-    if (duration.isZero()) {
-      return "0s";
-    }
     StringBuilder out = new StringBuilder();
     if (duration.toHours() > 0) {
       out.append(duration.toHours()).append('h');
@@ -70,6 +67,6 @@ public final class Timeline {
     if (duration.toMillisPart() > 0) {
       out.append(duration.toMillisPart()).append("ms");
     }
-    return out.length() == 0 ? "0s" : out.toString(); // under a millisecond
+    return out.length() == 0 ? "0s" : out.toString(); // zero, or under a millisecond
   }
 }

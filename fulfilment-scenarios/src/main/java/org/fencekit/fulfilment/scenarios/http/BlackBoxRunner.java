@@ -250,13 +250,9 @@ public final class BlackBoxRunner {
             outcome =
                 outcome.withReplay(ReplayFile.write(options.replayDir, outcome, context, redactor));
           } catch (IOException e) {
-            err.println(
-                "fencekit-scenarios: cannot write the replay of "
-                    + outcome.scenario().id()
-                    + " into "
-                    + options.replayDir
-                    + ": "
-                    + e.getMessage());
+            err.printf(
+                "fencekit-scenarios: cannot write the replay of %s into %s: %s%n",
+                outcome.scenario().id(), options.replayDir, e.getMessage());
           }
         }
         written.add(outcome);
@@ -304,17 +300,15 @@ public final class BlackBoxRunner {
   private static Outcome playOne(HttpScenario scenario, RunContext context) {
     HttpRun run = new HttpRun(scenario, context);
     long start = System.nanoTime();
-    Verdict verdict;
+    Verdict verdict = Verdict.FAILED;
     String reason;
     try {
       scenario.play(run);
-      verdict = Verdict.HELD;
       reason = run.summary();
+      verdict = Verdict.HELD;
     } catch (Breach breach) {
-      verdict = Verdict.FAILED;
       reason = breach.getMessage();
     } catch (RuntimeException e) {
-      verdict = Verdict.FAILED;
       reason = "the runner failed while playing it: " + e;
     } finally {
       run.orders().values().forEach(context.provider()::abandon); // free the endpoint's threads

@@ -129,7 +129,11 @@ final class EndpointControl implements AutoCloseable {
                     : ": start the endpoint first, or give --launch \"CMD\" to have the runner"
                         + " start it"));
       }
-      pause(100);
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -160,11 +164,9 @@ final class EndpointControl implements AutoCloseable {
       }
       if (restarting.exitValue() != 0) {
         throw new EndpointDown(
-            "the --restart-command exited with status "
-                + restarting.exitValue()
-                + "; its output is in "
-                + log
-                + tail());
+            String.format(
+                "the --restart-command exited with status %s; its output is in %s%s",
+                restarting.exitValue(), log, tail()));
       }
     } catch (IOException e) {
       throw new EndpointDown("the --restart-command could not be run: " + e.getMessage());
@@ -200,14 +202,6 @@ final class EndpointControl implements AutoCloseable {
       return last.isEmpty() ? "" : "; its last lines:\n  " + String.join("\n  ", last);
     } catch (IOException | RuntimeException e) {
       return "";
-    }
-  }
-
-  private static void pause(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 

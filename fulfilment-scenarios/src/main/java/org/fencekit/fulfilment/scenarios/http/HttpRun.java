@@ -179,17 +179,12 @@ final class HttpRun {
     return event(name, StripeEvent.ASYNC_FAILED, "unpaid");
   }
 
-  private StripeEvent event(String name, String type, String paymentStatus) {
+  private synchronized StripeEvent event(String name, String type, String paymentStatus) {
     String sessionId = order(name);
-    String id;
-    synchronized (this) {
-      id = "evt_" + context.nonce() + "_" + scenario.shortId() + "_" + ++eventCount;
-    }
+    String id = "evt_" + context.nonce() + "_" + scenario.shortId() + "_" + ++eventCount;
     long created = System.currentTimeMillis() / 1000;
     StripeEvent event = StripeEvent.of(id, type, sessionId, paymentStatus, created);
-    synchronized (this) {
-      events.put(id, event);
-    }
+    events.put(id, event);
     return event;
   }
 
@@ -292,11 +287,7 @@ final class HttpRun {
                 name,
                 call.key == null ? " with no Idempotency-Key" : " with key " + shorten(call.key),
                 call.steer.description()));
-        boolean paying;
-        synchronized (HttpRun.this) {
-          paying = paid.contains(call.order);
-        }
-        if (!paying) {
+        if (!paying(call.order)) {
           problem(
               String.format(
                   "the provider was called (call #%s) for %s, which no paid event was delivered"
@@ -336,13 +327,12 @@ final class HttpRun {
   }
 
   private String keys(String sessionId) {
-    List<String> parts = new ArrayList<>();
-    for (ProviderServer.Call call : context.provider().calls(sessionId)) {
-      if (call.bought()) {
-        parts.add("#" + call.number + (call.key == null ? " no key" : " key " + shorten(call.key)));
-      }
-    }
-    return "purchases by call " + String.join(", ", parts);
+    return context.provider().calls(sessionId).stream()
+        .filter(ProviderServer.Call::bought)
+        .map(
+            call ->
+                "#" + call.number + (call.key == null ? " no key" : " key " + shorten(call.key)))
+        .collect(Collectors.joining(", ", "purchases by call ", ""));
   }
 
   /**
@@ -442,26 +432,16 @@ final class HttpRun {
    */
   void finish() {
     awaitAll();
-    List<StripeEvent> open = new ArrayList<>();
+    List<StripeEvent> open;
     synchronized (this) {
-      for (StripeEvent event : events.values()) {
-        if (!accepted.contains(event.id()) && delivered(event)) {
-          open.add(event);
-        }
-      }
+      open =
+          events.values().stream().filter(e -> !accepted.contains(e.id()) && delivered(e)).toList();
     }
     for (StripeEvent event : open) {
       retryUntilAccepted(event);
     }
     awaitAll();
-    Map<String, String> all = orders();
-    for (Map.Entry<String, String> order : all.entrySet()) {
-      boolean paying;
-      synchronized (this) {
-        paying = paid.contains(order.getValue());
-      }
-      expectPurchases(order.getKey(), paying ? 1 : 0);
-    }
+    orders().forEach((name, sessionId) -> expectPurchases(name, paying(sessionId) ? 1 : 0));
   }
 
   private void retryUntilAccepted(StripeEvent event) {
@@ -487,14 +467,15 @@ final class HttpRun {
             last.statusText()));
   }
 
+  /** Whether a paying event was delivered for the order {@code sessionId}. */
+  private synchronized boolean paying(String sessionId) {
+    return paid.contains(sessionId);
+  }
+
   private synchronized boolean delivered(StripeEvent event) {
-    for (CompletableFuture<Answer> answer : pending) {
-      Answer got = answer.getNow(null);
-      if (got != null && got.event().id().equals(event.id())) {
-        return true;
-      }
-    }
-    return false;
+    return pending.stream()
+        .map(answer -> answer.getNow(null))
+        .anyMatch(got -> got != null && got.event().id().equals(event.id()));
   }
 
   private void awaitAll() {
@@ -520,12 +501,10 @@ final class HttpRun {
     timeline.add("check", "BREACH: " + problem);
   }
 
-  private String name(StripeEvent event) {
-    synchronized (this) {
-      for (Map.Entry<String, String> order : orders.entrySet()) {
-        if (order.getValue().equals(event.sessionId())) {
-          return order.getKey() + " (" + event.sessionId() + ")";
-        }
+  private synchronized String name(StripeEvent event) {
+    for (Map.Entry<String, String> order : orders.entrySet()) {
+      if (order.getValue().equals(event.sessionId())) {
+        return order.getKey() + " (" + event.sessionId() + ")";
       }
     }
     return event.sessionId();

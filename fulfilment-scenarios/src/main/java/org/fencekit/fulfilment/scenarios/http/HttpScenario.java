@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.fencekit.fulfilment.scenarios.Scenario;
 
 /**
@@ -17,14 +18,12 @@ enum HttpScenario {
       Scenario.S01_CONCURRENT_DELIVERIES.id(),
       "two concurrent deliveries of one event buy one item; the one that finds the order in flight"
           + " is asked to retry",
-      false,
       "how many claims the store granted",
       HttpScenarioSteps::concurrentDeliveries),
   S02(
       Scenario.S02_LEASE_OVERRUN.id(),
       "a call that outlives the lease and is then refused cannot reopen the order another delivery"
           + " bought: a final redelivery buys nothing",
-      false,
       "the order's record after the stale failure (seen from outside only when a later delivery"
           + " buys again)",
       HttpScenarioSteps::leaseOverrun),
@@ -32,84 +31,71 @@ enum HttpScenario {
       Scenario.S03_STALE_COMPLETION.id(),
       "a call that outlives the lease and then succeeds leaves one purchase (the provider honours"
           + " the key) and the order fulfilled",
-      false,
       "the orphan kept in the store and reported once",
       HttpScenarioSteps::staleCompletion),
   S04(
       Scenario.S04_CRASH_BEFORE_PURCHASE.id(),
       "the endpoint killed while its provider call hangs, before anything is bought: Stripe's"
           + " retries buy once",
-      true,
       "",
       HttpScenarioSteps::crashBeforePurchase),
   S05(
       Scenario.S05_CRASH_AFTER_PURCHASE.id(),
       "the endpoint killed after the provider bought, before it read the answer: Stripe's retries"
           + " get the same item, one purchase",
-      true,
       "",
       HttpScenarioSteps::crashAfterPurchase),
   S05B(
       "s05b_droppedAnswerAfterPurchaseBuysOnce",
       "the provider buys and drops the connection: the delivery is asked to retry, and the retries"
           + " get the same item, one purchase",
-      false,
       "",
       HttpScenarioSteps::droppedAnswerAfterPurchase),
   S06(
       Scenario.S06_UNPAID_THEN_PAID.id(),
       "an unpaid completion buys nothing; async_payment_succeeded then buys once",
-      false,
       "that the unpaid completion claimed nothing",
       HttpScenarioSteps::unpaidThenPaid),
   S07(
       Scenario.S07_ASYNC_PAYMENT_FAILED.id(),
       "async_payment_failed is answered 2xx and buys nothing",
-      false,
       "that nothing was claimed",
       HttpScenarioSteps::asyncPaymentFailed),
   S08(
       Scenario.S08_DUPLICATE_AFTER_SUCCESS.id(),
       "the same event delivered again after success is answered 2xx and buys nothing",
-      false,
       "how many claims the store granted",
       HttpScenarioSteps::duplicateAfterSuccess),
   S10(
       Scenario.S10_PROVIDER_FAILURE_THEN_RETRY.id(),
       "a provider refusal is answered for a retry, and Stripe's retry buys once",
-      false,
       "the order's last error kept in the store",
       HttpScenarioSteps::providerFailureThenRetry),
   S12(
       Scenario.S12_REDELIVERY_NEW_EVENT_ID.id(),
       "the session under a new event id is answered 2xx and buys nothing more",
-      false,
       "how many claims the store granted",
       HttpScenarioSteps::redeliveryNewEventId),
   S13(
       Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER.id(),
       "async_payment_succeeded is fulfilled whether the unpaid completion came first, comes later"
           + " or never comes: one purchase after payment, none before",
-      false,
       "which instance saw which event (one endpoint URL is one instance from outside)",
       HttpScenarioSteps::paymentEventsInAnyOrder),
   S14(
       Scenario.S14_FREE_ORDER.id(),
       "a free order (no_payment_required) is fulfilled like a paid one",
-      false,
       "",
       HttpScenarioSteps::freeOrder),
   S15(
       Scenario.S15_UNKNOWN_PROVIDER_OUTCOME.id(),
       "the provider buys and answers 503, twice: each delivery is asked to retry, and the order"
           + " ends bought once (the same key every attempt)",
-      false,
       "the key seen in the store's record",
       HttpScenarioSteps::unknownProviderOutcome),
   S19(
       Scenario.S19_TWO_ORDERS_ONE_CART.id(),
       "two orders of the same cart by the same customer are bought once each",
-      false,
       "",
       HttpScenarioSteps::twoOrdersOfOneCart);
 
@@ -118,15 +104,12 @@ enum HttpScenario {
 
   private final String id;
   private final String rule;
-  private final boolean needsCrash;
   private final String notJudged;
   private final Consumer<HttpRun> body;
 
-  HttpScenario(
-      String id, String rule, boolean needsCrash, String notJudged, Consumer<HttpRun> body) {
+  HttpScenario(String id, String rule, String notJudged, Consumer<HttpRun> body) {
     this.id = id;
     this.rule = rule;
-    this.needsCrash = needsCrash;
     this.notJudged = notJudged;
     this.body = body;
   }
@@ -148,7 +131,7 @@ enum HttpScenario {
 
   /** Whether it needs the runner to crash the endpoint. */
   boolean needsCrash() {
-    return needsCrash;
+    return this == S04 || this == S05;
   }
 
   /** What the in-JVM kit checks that this cannot see from outside, or an empty string. */
@@ -195,12 +178,10 @@ enum HttpScenario {
 
   /** The scenario named by {@code name}: its whole id or its first part ({@code s02}). */
   static HttpScenario byName(String name) {
-    for (HttpScenario scenario : values()) {
-      if (scenario.id.equals(name) || scenario.shortId().equals(name)) {
-        return scenario;
-      }
-    }
-    return null;
+    return Stream.of(values())
+        .filter(scenario -> scenario.id.equals(name) || scenario.shortId().equals(name))
+        .findFirst()
+        .orElse(null);
   }
 
   private static Map<String, String> notPorted() {

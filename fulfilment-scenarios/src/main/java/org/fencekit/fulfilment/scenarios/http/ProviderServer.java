@@ -7,7 +7,6 @@ import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -135,18 +135,14 @@ final class ProviderServer implements AutoCloseable {
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
     AtomicInteger threads = new AtomicInteger();
+    ThreadFactory daemons =
+        task -> {
+          Thread thread = new Thread(task, "fake-provider-" + threads.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
     ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            0,
-            128,
-            30,
-            TimeUnit.SECONDS,
-            new SynchronousQueue<>(),
-            task -> {
-              Thread thread = new Thread(task, "fake-provider-" + threads.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+        new ThreadPoolExecutor(0, 128, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), daemons);
     ProviderServer provider = new ProviderServer(server, executor);
     server.createContext("/", provider::handle);
     server.setExecutor(executor);
@@ -222,8 +218,7 @@ final class ProviderServer implements AutoCloseable {
 
   /** Refuses {@code order}'s calls still hanging: its scenario is over. */
   void abandon(String order) {
-    List<Call> calls = calls(order);
-    calls.forEach(call -> call.release.complete(Steer.REFUSE));
+    calls(order).forEach(call -> call.release.complete(Steer.REFUSE));
   }
 
   private void handle(HttpExchange exchange) {
@@ -236,8 +231,8 @@ final class ProviderServer implements AutoCloseable {
         answer(exchange, 405, error("method_not_allowed", "POST /purchases only", "false"));
         return;
       }
-      byte[] body = read(exchange.getRequestBody());
-      if (body == null) {
+      byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
+      if (body.length > MAX_BODY) {
         answer(exchange, 413, error("too_large", "a purchase body is at most 64 KiB", "false"));
         return;
       }
@@ -399,12 +394,6 @@ final class ProviderServer implements AutoCloseable {
 
   private static String error(String code, String message, String bought) {
     return "{\"error\":\"" + code + "\",\"message\":\"" + message + "\",\"bought\":" + bought + "}";
-  }
-
-  /** The body, or {@code null} if it is over the limit. */
-  private static byte[] read(InputStream in) throws IOException {
-    byte[] body = in.readNBytes(MAX_BODY + 1);
-    return body.length > MAX_BODY ? null : body;
   }
 
   private static String text(JsonObject object, String member) {

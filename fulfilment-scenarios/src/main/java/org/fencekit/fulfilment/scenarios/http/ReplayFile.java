@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A failed scenario, written so {@code --replay FILE} plays it again alone: the scenario's id, the
@@ -51,9 +50,7 @@ final class ReplayFile {
     outcome.orders().forEach(orders::addProperty);
     json.add("session_ids", orders);
     JsonObject steering = new JsonObject();
-    for (Map.Entry<String, List<String>> order : outcome.steering().entrySet()) {
-      steering.add(order.getKey(), array(order.getValue(), redactor));
-    }
+    outcome.steering().forEach((order, calls) -> steering.add(order, array(calls, redactor)));
     json.add("steering", steering);
     json.addProperty("problem", redactor.clean(outcome.reason()));
     json.add("timeline", array(outcome.timeline(), redactor));

@@ -1,5 +1,6 @@
 package org.fencekit.fulfilment.scenarios.http;
 
+import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -12,18 +13,13 @@ import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
  * failure's timeline and replay file, and what could not be judged from outside; or the same as one
  * JSON document. Everything passes through the {@link Redactor}.
  */
-final class Report {
+record Report(RunContext context, List<Outcome> outcomes, long millis, Redactor redactor) {
 
-  private final RunContext context;
-  private final List<Outcome> outcomes;
-  private final long millis;
-  private final Redactor redactor;
+  private static final Gson GSON =
+      new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls().create();
 
-  Report(RunContext context, List<Outcome> outcomes, long millis, Redactor redactor) {
-    this.context = context;
-    this.outcomes = List.copyOf(outcomes);
-    this.millis = millis;
-    this.redactor = redactor;
+  Report {
+    outcomes = List.copyOf(outcomes);
   }
 
   /** Whether a scenario failed. */
@@ -45,10 +41,7 @@ final class Report {
             context.lease().toMillis(),
             context.provider().baseUrl(),
             context.nonce()));
-    int width = 8;
-    for (Outcome outcome : outcomes) {
-      width = Math.max(width, outcome.scenario().id().length());
-    }
+    int width = outcomes.stream().mapToInt(o -> o.scenario().id().length()).reduce(8, Math::max);
     String row = "%-" + width + "s  %-7s  %s\n";
     out.append(String.format(row, "scenario", "result", "reason"));
     for (Outcome outcome : outcomes) {
@@ -138,13 +131,6 @@ final class Report {
     JsonObject notPlayed = new JsonObject();
     HttpScenario.NOT_PORTED.forEach(notPlayed::addProperty);
     json.add("not_played", notPlayed);
-    return redactor.clean(
-        new GsonBuilder()
-                .setPrettyPrinting()
-                .disableHtmlEscaping()
-                .serializeNulls()
-                .create()
-                .toJson(json)
-            + "\n");
+    return redactor.clean(GSON.toJson(json) + "\n");
   }
 }

@@ -2,8 +2,8 @@ package org.fencekit.fulfilment.scenarios.http;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.util.Objects;
 
 /**
@@ -28,7 +28,6 @@ record StripeEvent(String id, String type, String sessionId, String paymentStatu
   static final String ASYNC_SUCCEEDED = "checkout.session.async_payment_succeeded";
   static final String ASYNC_FAILED = "checkout.session.async_payment_failed";
 
-  private static final String API_VERSION = "2024-06-20";
   private static final Gson GSON = new GsonBuilder().serializeNulls().create();
 
   /** Checks every field is present. */
@@ -51,76 +50,47 @@ record StripeEvent(String id, String type, String sessionId, String paymentStatu
     return type.substring("checkout.session.".length()) + ", " + paymentStatus;
   }
 
+  /**
+   * An event as Stripe posts it, its {@code data.object} a Checkout session; {@link #of} fills in
+   * the nulls and zeros that vary.
+   */
+  private static final String TEMPLATE =
+      """
+      {"id": null, "object": "event", "api_version": "2024-06-20", "created": 0,
+       "data": {"object": {
+         "id": null, "object": "checkout.session", "amount_subtotal": 1500, "amount_total": 0,
+         "automatic_tax": {"enabled": false, "status": null},
+         "cancel_url": "https://shop.example.com/cancel", "client_reference_id": null,
+         "created": 0, "currency": "eur", "customer": null, "customer_creation": "if_required",
+         "customer_details": {"address": null, "email": "buyer@example.com", "name": "Test Buyer",
+           "phone": null, "tax_exempt": "none", "tax_ids": []},
+         "customer_email": null, "expires_at": 0, "invoice": null, "livemode": false,
+         "locale": null, "metadata": {"product_id": null, "quantity": "1"}, "mode": "payment",
+         "payment_intent": null, "payment_method_types": ["card"], "payment_status": null,
+         "status": "complete", "success_url": "https://shop.example.com/thanks",
+         "total_details": {"amount_discount": 0, "amount_shipping": 0, "amount_tax": 0},
+         "url": null}},
+       "livemode": false, "pending_webhooks": 1, "request": {"id": null, "idempotency_key": null},
+       "type": null}
+      """;
+
   /** The event {@code id} of {@code type} for {@code sessionId}, created at {@code created}. */
   static StripeEvent of(
       String id, String type, String sessionId, String paymentStatus, long created) {
-    JsonObject event = new JsonObject();
-    event.addProperty("id", id);
-    event.addProperty("object", "event");
-    event.addProperty("api_version", API_VERSION);
-    event.addProperty("created", created);
-    JsonObject data = new JsonObject();
-    data.add("object", session(sessionId, paymentStatus, created));
-    event.add("data", data);
-    event.addProperty("livemode", false);
-    event.addProperty("pending_webhooks", 1);
-    JsonObject request = new JsonObject();
-    request.add("id", null);
-    request.add("idempotency_key", null);
-    event.add("request", request);
-    event.addProperty("type", type);
-    return new StripeEvent(id, type, sessionId, paymentStatus, GSON.toJson(event));
-  }
-
-  private static JsonObject session(String sessionId, String paymentStatus, long created) {
     boolean free = paymentStatus.equals("no_payment_required");
-    long amount = free ? 0 : 1500;
-    JsonObject session = new JsonObject();
+    JsonObject event = JsonParser.parseString(TEMPLATE).getAsJsonObject();
+    event.addProperty("id", id);
+    event.addProperty("created", created);
+    event.addProperty("type", type);
+    JsonObject session = event.getAsJsonObject("data").getAsJsonObject("object");
     session.addProperty("id", sessionId);
-    session.addProperty("object", "checkout.session");
-    session.addProperty("amount_subtotal", 1500);
-    session.addProperty("amount_total", amount);
-    JsonObject tax = new JsonObject();
-    tax.addProperty("enabled", false);
-    tax.add("status", null);
-    session.add("automatic_tax", tax);
-    session.addProperty("cancel_url", "https://shop.example.com/cancel");
-    session.add("client_reference_id", null);
+    session.addProperty("amount_total", free ? 0 : 1500);
     session.addProperty("created", created);
-    session.addProperty("currency", "eur");
-    session.add("customer", null);
-    session.addProperty("customer_creation", "if_required");
-    JsonObject customer = new JsonObject();
-    customer.add("address", null);
-    customer.addProperty("email", "buyer@example.com");
-    customer.addProperty("name", "Test Buyer");
-    customer.add("phone", null);
-    customer.addProperty("tax_exempt", "none");
-    customer.add("tax_ids", new JsonArray());
-    session.add("customer_details", customer);
-    session.add("customer_email", null);
     session.addProperty("expires_at", created + 86_400);
-    session.add("invoice", null);
-    session.addProperty("livemode", false);
-    session.add("locale", null);
-    JsonObject metadata = new JsonObject();
-    metadata.addProperty("product_id", PRODUCT);
-    metadata.addProperty("quantity", "1");
-    session.add("metadata", metadata);
-    session.addProperty("mode", "payment");
+    session.getAsJsonObject("metadata").addProperty("product_id", PRODUCT);
     session.addProperty("payment_intent", free ? null : "pi_" + sessionId.substring(3));
-    JsonArray methods = new JsonArray();
-    methods.add("card");
-    session.add("payment_method_types", methods);
     session.addProperty("payment_status", paymentStatus);
-    session.addProperty("status", "complete");
-    session.addProperty("success_url", "https://shop.example.com/thanks");
-    JsonObject totals = new JsonObject();
-    totals.addProperty("amount_discount", 1500 - amount);
-    totals.addProperty("amount_shipping", 0);
-    totals.addProperty("amount_tax", 0);
-    session.add("total_details", totals);
-    session.add("url", null);
-    return session;
+    session.getAsJsonObject("total_details").addProperty("amount_discount", free ? 1500 : 0);
+    return new StripeEvent(id, type, sessionId, paymentStatus, GSON.toJson(event));
   }
 }
