@@ -6,8 +6,7 @@ import org.fencekit.store.OrderSnapshot;
 
 /**
  * The hot orders every thread of a benchmark fights over, one per slot; an order once provisioned
- * is replaced in its slot by a fresh one ({@link HotOrderBenchmark}, {@link HotLock}, {@link
- * PostgresSchemaBenchmark}).
+ * is replaced in its slot by a fresh one ({@link HotOrderBenchmark}, {@link HotLock}).
  */
 final class HotSlots {
 

@@ -8,7 +8,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -90,45 +89,6 @@ class HotLockTest {
 
   @Test
   @DisplayName(
-      "the paired schema experiment runs both PostgreSQL stores at once, the one as created and"
-          + " its variant, and scores each")
-  void schemaExperiment() throws RunnerException {
-    Server.useEnvironment(TestServers.env(Server.POSTGRES));
-    try {
-      List<RunResult> results =
-          new ArrayList<>(
-              new Runner(
-                      new OptionsBuilder()
-                          .include(
-                              "^" + Pattern.quote(PostgresSchemaBenchmark.class.getName()) + ".*")
-                          .forks(0)
-                          .warmupIterations(0)
-                          .measurementIterations(1)
-                          .measurementTime(TimeValue.milliseconds(300))
-                          .shouldFailOnError(true)
-                          .verbosity(VerboseMode.SILENT)
-                          .param("variant", "NO_PARTIAL_INDEXES")
-                          .build())
-                  .run());
-      assertEquals(2, results.size(), "the fresh and the hot group");
-      for (RunResult result : results) {
-        for (String side : List.of("AsCreated", "Variant")) {
-          String name =
-              result.getSecondaryResults().keySet().stream()
-                  .filter(key -> key.endsWith(side))
-                  .findFirst()
-                  .orElseThrow(() -> new AssertionError(side + " missing"));
-          assertTrue(
-              result.getSecondaryResults().get(name).getScore() > 0, name + " measured nothing");
-        }
-      }
-    } finally {
-      Server.useEnvironment(null);
-    }
-  }
-
-  @Test
-  @DisplayName(
       "the compare command pairs the hot order with ShedLock's hot lock, and with --ratios-only"
           + " the store with ShedLock's lock + unlock, each with its target")
   void compareCommand() throws Exception {
@@ -143,7 +103,8 @@ class HotLockTest {
             .anyMatch(
                 line ->
                     line.matches(
-                        " *\\| postgres-datasource, one hot order +\\| +4 \\| shedlock-jdbc, one hot lock \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
+                        " *\\| postgres-datasource, one hot order +\\| +4 \\| shedlock-jdbc, one"
+                            + " hot lock \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
         out);
     String ratios =
         compare(
@@ -154,7 +115,8 @@ class HotLockTest {
             .anyMatch(
                 line ->
                     line.matches(
-                        " *\\| postgres-datasource +\\| +4 \\| shedlock-jdbc \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
+                        " *\\| postgres-datasource +\\| +4 \\| shedlock-jdbc \\|.*\\| ≥0\\.95"
+                            + " undecided: too few pairs \\|.*")),
         ratios);
     assertTrue(!ratios.contains("one hot order"), ratios);
     String md = Files.readString(dir.resolve("results.md"));
