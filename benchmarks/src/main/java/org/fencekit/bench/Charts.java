@@ -2,14 +2,11 @@ package org.fencekit.bench;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.FontMetrics;
-import java.awt.Graphics2D;
-import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.text.NumberFormat;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,16 +18,15 @@ import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.axis.ValueAxis;
-import org.jfree.chart.block.BlockBorder;
 import org.jfree.chart.labels.CategoryItemLabelGenerator;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
-import org.jfree.chart.text.TextUtils;
-import org.jfree.chart.title.LegendTitle;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.RectangleEdge;
@@ -42,8 +38,8 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 /**
  * The main job's two charts, drawn with JFreeChart from the paired comparisons ({@link
  * Report.Row}): horizontal bars, one group per comparison (a store beside its raw baseline or a
- * peer), one bar per thread count, each labelled at the bar's base on a patch that hides the
- * whisker behind it, and the machine, the date and the profile under the title.
+ * peer), one bar per thread count, each labelled at the bar's base, and the machine, the date and
+ * the profile under the title.
  *
  * <ul>
  *   <li>{@code throughput.png}: the median ops/s of each side's trials, on a logarithmic axis (the
@@ -62,14 +58,6 @@ final class Charts {
 
   private static final int WIDTH = 1200;
   private static final int BAR_HEIGHT = 19;
-  // mid tones for the stores, pale ones for what they are beside: black labels read on both
-  private static final Color[] STORE_COLORS = {
-    new Color(0x5B9BD5), new Color(0xEE9A4D), new Color(0x70BF6E), new Color(0xA98BC9)
-  };
-  private static final Color[] BESIDE_COLORS = {
-    new Color(0xD3E4F4), new Color(0xFBE1C6), new Color(0xD6EDD5), new Color(0xE6DCF0)
-  };
-  private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
 
   private Charts() {}
 
@@ -78,8 +66,11 @@ final class Charts {
     System.setProperty("java.awt.headless", "true");
     List<Integer> threads = rows.stream().map(Report.Row::threads).distinct().toList();
     long groups = rows.stream().map(Charts::group).distinct().count();
-    save(dir.resolve(THROUGHPUT), throughput(run, rows, threads), groups, 2 * threads.size());
-    save(dir.resolve(RATIOS), ratios(run, rows, threads), groups, threads.size());
+    // the bars of one thread count together, in run order: the series and groups in that order
+    List<Report.Row> byThreads =
+        rows.stream().sorted(Comparator.comparing(row -> threads.indexOf(row.threads()))).toList();
+    save(dir.resolve(THROUGHPUT), throughput(run, byThreads), groups, 2 * threads.size());
+    save(dir.resolve(RATIOS), ratios(run, byThreads), groups, threads.size());
   }
 
   private static void save(Path file, JFreeChart chart, long groups, int barsPerGroup)
@@ -92,25 +83,18 @@ final class Charts {
     return row.store() + " / " + row.beside();
   }
 
-  static JFreeChart throughput(Run run, List<Report.Row> rows, List<Integer> threads) {
+  static JFreeChart throughput(Run run, List<Report.Row> rows) {
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
-    Map<String, String> labels = new HashMap<>();
     double min = Double.MAX_VALUE;
     double max = 0;
-    for (int t : threads) {
-      for (Report.Row row : rows) {
-        if (row.threads() != t) {
-          continue;
-        }
-        for (boolean store : new boolean[] {true, false}) {
-          String series = threadsLabel(t) + (store ? ", store" : ", beside");
-          double ops = store ? row.ops() : row.besideOps();
-          if (ops > 0) {
-            data.add(Double.valueOf(ops), null, series, group(row));
-            labels.put(series + "|" + group(row), compact(ops));
-            min = Math.min(min, ops);
-            max = Math.max(max, ops);
-          }
+    for (Report.Row row : rows) {
+      for (boolean store : new boolean[] {true, false}) {
+        double ops = store ? row.ops() : row.besideOps();
+        if (ops > 0) {
+          String series = threadsLabel(row.threads()) + (store ? ", store" : ", beside");
+          data.add(Double.valueOf(ops), null, series, group(row));
+          min = Math.min(min, ops);
+          max = Math.max(max, ops);
         }
       }
     }
@@ -124,11 +108,6 @@ final class Charts {
           Math.pow(10, Math.floor(Math.log10(Math.max(1, min)))),
           Math.pow(10, Math.ceil(Math.log10(max * 1.05))));
     }
-    StatisticalBarRenderer renderer = renderer(labels);
-    for (int i = 0; i < threads.size(); i++) {
-      renderer.setSeriesPaint(2 * i, STORE_COLORS[i % STORE_COLORS.length]);
-      renderer.setSeriesPaint(2 * i + 1, BESIDE_COLORS[i % BESIDE_COLORS.length]);
-    }
     return chart(
         "fencekit: each store beside its raw baseline or peer, paired trials",
         "store: claim + complete of fresh orders; beside: the raw baseline (the store's own SQL or"
@@ -137,24 +116,21 @@ final class Charts {
         run,
         data,
         axis,
-        renderer);
+        new StandardCategoryItemLabelGenerator("{2}", compact()));
   }
 
-  static JFreeChart ratios(Run run, List<Report.Row> rows, List<Integer> threads) {
+  static JFreeChart ratios(Run run, List<Report.Row> rows) {
     DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
     Map<String, String> labels = new HashMap<>();
     double max = 1.1;
-    for (int t : threads) {
-      for (Report.Row row : rows) {
-        Ratio ratio = row.ratio();
-        if (row.threads() != t || !ratio.measured()) {
-          continue;
-        }
+    for (Report.Row row : rows) {
+      Ratio ratio = row.ratio();
+      if (ratio.measured()) {
         Double whisker = Double.isNaN(ratio.low()) ? null : ratio.halfWidth() * ratio.median();
-        data.add(Double.valueOf(ratio.median()), whisker, threadsLabel(t), group(row));
+        data.add(Double.valueOf(ratio.median()), whisker, threadsLabel(row.threads()), group(row));
         String verdict = row.target().verdict(ratio);
         labels.put(
-            threadsLabel(t) + "|" + group(row),
+            threadsLabel(row.threads()) + "|" + group(row),
             ratio.text() + (verdict.equals("-") ? "" : "  " + verdict));
         max = Math.max(max, ratio.median() + (whisker == null ? 0 : whisker));
       }
@@ -162,10 +138,6 @@ final class Charts {
     NumberAxis axis =
         new NumberAxis("store ops/s over its raw baseline's or peer's, paired trials");
     axis.setRange(0, Math.min(6, max * 1.08));
-    StatisticalBarRenderer renderer = renderer(labels);
-    for (int i = 0; i < threads.size(); i++) {
-      renderer.setSeriesPaint(i, STORE_COLORS[i % STORE_COLORS.length]);
-    }
     JFreeChart chart =
         chart(
             "fencekit: each store's throughput over its raw baseline's or peer's (1.0 = as fast)",
@@ -174,118 +146,57 @@ final class Charts {
             run,
             data,
             axis,
-            renderer);
+            new StandardCategoryItemLabelGenerator() {
+              private static final long serialVersionUID = 1L;
+
+              @Override
+              public String generateLabel(CategoryDataset data, int row, int column) {
+                return labels.get(data.getRowKey(row) + "|" + data.getColumnKey(column));
+              }
+            });
     ValueMarker parity = new ValueMarker(1.0, Color.BLACK, new BasicStroke(1.5f));
     parity.setLabel("1.0 = as fast");
-    parity.setLabelFont(LABEL);
-    parity.setLabelBackgroundColor(Color.WHITE);
     parity.setLabelAnchor(RectangleAnchor.BOTTOM_LEFT);
     parity.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
-    parity.setLabelOffset(new RectangleInsets(2, 4, 2, 4));
     chart.getCategoryPlot().addRangeMarker(parity);
     return chart;
   }
 
-  /** Bars labelled {@code labels.get("series|store")} ({@link LabelledBars}). */
-  private static StatisticalBarRenderer renderer(Map<String, String> labels) {
-    StatisticalBarRenderer renderer = new LabelledBars();
-    renderer.setBarPainter(new StandardBarPainter());
-    renderer.setShadowVisible(false);
-    renderer.setItemMargin(0.04);
-    renderer.setErrorIndicatorPaint(Color.BLACK);
-    renderer.setErrorIndicatorStroke(new BasicStroke(1.2f));
-    renderer.setDefaultItemLabelGenerator(
-        new StandardCategoryItemLabelGenerator() {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          public String generateLabel(CategoryDataset data, int row, int column) {
-            return labels.get(data.getRowKey(row) + "|" + data.getColumnKey(column));
-          }
-        });
-    renderer.setDefaultItemLabelsVisible(true);
-    renderer.setDefaultItemLabelFont(LABEL);
-    renderer.setDefaultItemLabelPaint(Color.BLACK);
-    return renderer;
-  }
-
   /**
-   * Bars whose label sits at the bar's base on a patch of the bar's own colour (on white past the
-   * bar's end when the bar is too short), drawn after the whisker, so a whisker never runs through
-   * a label and no two labels meet.
+   * A chart of horizontal bars, each labelled by {@code labels} at the bar's base (past the bar's
+   * end when the bar is too short for its label), with the run under the title.
    */
-  private static final class LabelledBars extends StatisticalBarRenderer {
-    private static final long serialVersionUID = 1L;
-    private static final double PAD = 4;
-
-    @Override
-    protected void drawItemLabel(
-        Graphics2D g2,
-        CategoryDataset data,
-        int row,
-        int column,
-        CategoryPlot plot,
-        CategoryItemLabelGenerator generator,
-        Rectangle2D bar,
-        boolean negative) {
-      String text = generator == null ? null : generator.generateLabel(data, row, column);
-      if (text == null) {
-        return;
-      }
-      g2.setFont(getItemLabelFont(row, column));
-      FontMetrics metrics = g2.getFontMetrics();
-      double width = metrics.stringWidth(text) + 2 * PAD;
-      double height = metrics.getAscent() + metrics.getDescent() + 2;
-      boolean inside = width + 2 * PAD <= bar.getWidth();
-      double x = inside ? bar.getMinX() + PAD : bar.getMaxX() + PAD;
-      double y = bar.getCenterY() - height / 2;
-      g2.setPaint(inside ? getItemPaint(row, column) : Color.WHITE);
-      g2.fill(new Rectangle2D.Double(x, y, width, height));
-      g2.setPaint(getItemLabelPaint(row, column));
-      TextUtils.drawAlignedString(
-          text, g2, (float) (x + PAD), (float) bar.getCenterY(), TextAnchor.CENTER_LEFT);
-    }
-  }
-
   private static JFreeChart chart(
       String title,
       String legendNote,
       Run run,
       CategoryDataset data,
       ValueAxis axis,
-      StatisticalBarRenderer renderer) {
-    CategoryAxis stores = new CategoryAxis();
-    stores.setTickLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
-    stores.setCategoryMargin(0.18);
-    axis.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-    CategoryPlot plot = new CategoryPlot(data, stores, axis, renderer);
+      CategoryItemLabelGenerator labels) {
+    StatisticalBarRenderer renderer = new StatisticalBarRenderer();
+    renderer.setBarPainter(new StandardBarPainter());
+    renderer.setShadowVisible(false);
+    renderer.setItemMargin(0.04); // bars tall enough for a label inside
+    renderer.setErrorIndicatorPaint(Color.BLACK);
+    renderer.setDefaultItemLabelGenerator(labels);
+    renderer.setDefaultItemLabelsVisible(true);
+    renderer.setDefaultPositiveItemLabelPosition(
+        new ItemLabelPosition(ItemLabelAnchor.INSIDE9, TextAnchor.CENTER_LEFT));
+    renderer.setPositiveItemLabelPositionFallback(
+        new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT));
+    CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(), axis, renderer);
     plot.setOrientation(PlotOrientation.HORIZONTAL);
-    plot.setBackgroundPaint(Color.WHITE);
-    plot.setRangeGridlinePaint(new Color(0xCCCCCC));
-    plot.setRangeGridlinesVisible(true);
-    plot.setOutlineVisible(false);
-    JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 17), plot, true);
+    JFreeChart chart = new JFreeChart(title, plot);
     chart.setBackgroundPaint(Color.WHITE);
     chart.setPadding(new RectangleInsets(8, 8, 8, 40)); // room for the last tick label
-    chart.addSubtitle(0, subtitle(run.machine()));
+    chart.addSubtitle(new TextTitle(run.machine()));
     chart.addSubtitle(
-        1,
-        subtitle(
+        new TextTitle(
             run.started() + " · " + run.profile().describe() + " · load average " + run.load()));
-    TextTitle note = subtitle(legendNote);
+    TextTitle note = new TextTitle(legendNote);
     note.setPosition(RectangleEdge.BOTTOM);
     chart.addSubtitle(note);
-    LegendTitle legend = chart.getLegend();
-    legend.setFrame(BlockBorder.NONE);
-    legend.setItemFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
     return chart;
-  }
-
-  private static TextTitle subtitle(String text) {
-    TextTitle title = new TextTitle(text, new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    title.setPaint(new Color(0x333333));
-    title.setMaximumLinesToDisplay(2);
-    return title;
   }
 
   private static String threadsLabel(int threads) {
@@ -293,10 +204,10 @@ final class Charts {
   }
 
   /** {@code 334K}: short enough to sit inside a bar (the JDK's compact number format). */
-  static String compact(double value) {
+  private static NumberFormat compact() {
     NumberFormat format =
         NumberFormat.getCompactNumberInstance(Locale.ROOT, NumberFormat.Style.SHORT);
     format.setMaximumFractionDigits(1);
-    return format.format(value);
+    return format;
   }
 }
