@@ -3,6 +3,7 @@ package org.fencekit.bench;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -218,11 +219,10 @@ final class Comparison {
           jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
         }
       }
-      for (int t : profile.threads()) {
-        jobs.add(new Job(store, Kind.LATENCY, null, t));
-      }
-      for (int t : profile.threads()) {
-        jobs.add(new Job(store, Kind.HOT, null, t));
+      for (Kind kind : List.of(Kind.LATENCY, Kind.HOT)) {
+        for (int t : profile.threads()) {
+          jobs.add(new Job(store, kind, null, t));
+        }
       }
       jobs.add(new Job(store, Kind.STALE, null, 4));
     }
@@ -251,8 +251,9 @@ final class Comparison {
             .withZone(ZoneOffset.UTC)
             .format(Instant.now());
     out.println("benchmarks: " + profile.describe() + "; results in " + outDir);
-    out.println("machine: " + Machine.describe());
-    String loadBefore = Machine.loadAverage();
+    String machine = machine();
+    out.println("machine: " + machine);
+    String loadBefore = loadAverage();
     out.println("load average before: " + loadBefore);
     long began = System.nanoTime();
     int failed = 0;
@@ -278,34 +279,23 @@ final class Comparison {
         }
       }
     }
-    String loadAfter = Machine.loadAverage();
+    String loadAfter = loadAverage();
     out.printf(
         Locale.ROOT,
         "load average after: %s; %d s in all%n",
         loadAfter,
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
-    Run run =
-        new Run(
-            profile,
-            command,
-            servers,
-            started,
-            Machine.describe(),
-            loadBefore + " before, " + loadAfter + " after");
+    String load = loadBefore + " before, " + loadAfter + " after";
+    Run run = new Run(profile, command, servers, started, machine, load);
     ResultFormatFactory.getInstance(
             ResultFormatType.JSON, outDir.resolve("results.json").toString())
         .writeOut(jobs.stream().flatMap(job -> job.results.stream()).toList());
     String heap =
-        "Memory store heap per provisioned order (after a full GC): "
-            + HeapPerOrder.measure(20_000)
-            + " B with 20,000 orders, "
-            + HeapPerOrder.measure(100_000)
-            + " B with 100,000.";
+        "Memory store heap per provisioned order (after a full GC): %s B with 20,000 orders, %s B"
+                .formatted(HeapPerOrder.measure(20_000), HeapPerOrder.measure(100_000))
+            + " with 100,000.";
     List<Report.Row> rows = Report.rows(jobs);
-    Files.writeString(
-        outDir.resolve("results.md"),
-        Report.markdown(run, stores, jobs, heap),
-        StandardCharsets.UTF_8);
+    Files.writeString(outDir.resolve("results.md"), Report.markdown(run, stores, jobs, heap));
     Charts.write(outDir, run, rows);
     out.println(heap);
     out.println();
@@ -406,5 +396,41 @@ final class Comparison {
       options.threads(job.threads);
     }
     return options;
+  }
+
+  /** A one-line description of the machine the figures were measured on. */
+  static String machine() {
+    return "%s, %s cores, %s %s, Java %s (%s)"
+        .formatted(
+            cpu(),
+            Runtime.getRuntime().availableProcessors(),
+            System.getProperty("os.name"),
+            System.getProperty("os.version"),
+            System.getProperty("java.version"),
+            System.getProperty("java.vm.name"));
+  }
+
+  /** The 1, 5 and 15 minute load averages, or "unknown": other work on the machine shows here. */
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException | RuntimeException e) {
+      double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+      return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
+    }
+  }
+
+  private static String cpu() {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          return line.substring(line.indexOf(':') + 1).trim();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux: the core count and JVM still say something
+    }
+    return System.getProperty("os.arch");
   }
 }

@@ -26,8 +26,8 @@ final class FencedCasFloor {
   FencedCasFloor(UnifiedJedis client, String keyPrefix) {
     this.client = client;
     this.keyPrefix = keyPrefix;
-    this.claimSha = client.scriptLoad(Resources.text(LUA + "floor-claim.lua"));
-    this.completeSha = client.scriptLoad(Resources.text(LUA + "floor-complete.lua"));
+    this.claimSha = client.scriptLoad(RawRedis.resource(LUA + "floor-claim.lua"));
+    this.completeSha = client.scriptLoad(RawRedis.resource(LUA + "floor-complete.lua"));
   }
 
   /** A claim: the outcome, and the new token if {@code claimed}. */

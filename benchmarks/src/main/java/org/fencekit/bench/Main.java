@@ -173,10 +173,8 @@ public final class Main implements Callable<Integer> {
           .orElseThrow(
               () ->
                   new CommandLine.TypeConversionException(
-                      "no store called '"
-                          + value.trim()
-                          + "'; the stores are "
-                          + StoreType.labels()));
+                      "no store called '%s'; the stores are %s"
+                          .formatted(value.trim(), StoreType.labels())));
     }
   }
 
@@ -248,7 +246,7 @@ public final class Main implements Callable<Integer> {
       out.println(failed + " benchmark run(s) failed: see " + dir.resolve("jmh.log"));
       return UNAVAILABLE;
     }
-    if (!Report.measuredAnything(jobs)) {
+    if (jobs.stream().allMatch(job -> job.first() == null)) {
       out.println("ERROR nothing was measured: see " + dir.resolve("jmh.log"));
       return UNAVAILABLE;
     }

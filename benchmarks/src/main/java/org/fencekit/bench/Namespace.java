@@ -95,15 +95,9 @@ record Namespace(String run, String id) {
       statement.execute("CREATE DATABASE IF NOT EXISTS " + database() + " CHARACTER SET utf8mb4");
     } catch (SQLException e) {
       throw new IllegalStateException(
-          "could not create the benchmark database "
-              + database()
-              + " in MySQL (error "
-              + e.getErrorCode()
-              + "): "
-              + e.getMessage()
-              + "; the user of "
-              + Server.MYSQL.variable()
-              + " needs the CREATE and DROP privileges on databases named fencekit_bench_%",
+          "could not create the benchmark database %s in MySQL (error %s): %s; the user of %s needs"
+                  .formatted(database(), e.getErrorCode(), e.getMessage(), Server.MYSQL.variable())
+              + " the CREATE and DROP privileges on databases named fencekit_bench_%",
           e);
     }
     return withDatabase(url, database());
@@ -197,28 +191,15 @@ record Namespace(String run, String id) {
       throw new UncheckedIOException("could not list the temporary folder", e);
     }
     for (SqlNamespace kind : SqlNamespace.values()) {
-      Optional<String> url = kind.server.lookup(env);
-      if (url.isPresent()) {
-        kind.drop(url.get(), kind.leftover(url.get(), run));
-      }
+      kind.server.lookup(env).ifPresent(url -> kind.drop(url, kind.leftover(url, run)));
     }
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
       unlinkKeys(redis, env, "fencekit-bench-" + run + "-*");
     }
   }
 
-  /** The schemas of {@code run} that exist on the PostgreSQL server at {@code jdbcUrl}. */
-  static List<String> leftoverSchemas(String jdbcUrl, String run) {
-    return SqlNamespace.SCHEMA.leftover(jdbcUrl, run);
-  }
-
-  /** The databases of {@code run} that exist on the MySQL server at {@code jdbcUrl}. */
-  static List<String> leftoverDatabases(String jdbcUrl, String run) {
-    return SqlNamespace.DATABASE.leftover(jdbcUrl, run);
-  }
-
   /** What a trial's namespace is on a SQL server, how to list a run's and how to drop one. */
-  private enum SqlNamespace {
+  enum SqlNamespace {
     SCHEMA(
         Server.POSTGRES,
         "schema",
@@ -247,6 +228,7 @@ record Namespace(String run, String id) {
       this.drop = drop;
     }
 
+    /** The names of {@code run}'s namespaces that exist on the server at {@code jdbcUrl}. */
     List<String> leftover(String jdbcUrl, String run) {
       List<String> names = new ArrayList<>();
       try (Connection connection = DriverManager.getConnection(mysqlDriverUrl(jdbcUrl));
@@ -276,15 +258,8 @@ record Namespace(String run, String id) {
         }
       } catch (SQLException e) {
         throw new IllegalStateException(
-            "could not drop the benchmark "
-                + noun
-                + "(s) "
-                + String.join(", ", names)
-                + " in "
-                + engine
-                + ": "
-                + e.getMessage()
-                + "; drop them by hand",
+            "could not drop the benchmark %s(s) %s in %s: %s; drop them by hand"
+                .formatted(noun, String.join(", ", names), engine, e.getMessage()),
             e);
       }
     }

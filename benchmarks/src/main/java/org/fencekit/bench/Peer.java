@@ -1,5 +1,6 @@
 package org.fencekit.bench;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.net.URI;
 import java.sql.Connection;
@@ -32,14 +33,14 @@ import redis.clients.jedis.util.JedisURIHelper;
 public enum Peer implements Labelled {
 
   /**
-   * ShedLock's {@code JdbcLockProvider} on PostgreSQL, over {@link PeerDataSource}: an UPDATE to
-   * lock and one to unlock, each committed alone (the first lock of a name is an INSERT).
+   * ShedLock's {@code JdbcLockProvider} on PostgreSQL, over {@link #dataSource}: an UPDATE to lock
+   * and one to unlock, each committed alone (the first lock of a name is an INSERT).
    */
   SHEDLOCK_JDBC(
       Server.POSTGRES,
       List.of(StoreType.POSTGRES, StoreType.POSTGRES_PGBOUNCER, StoreType.POSTGRES_DATASOURCE)),
   /**
-   * ShedLock's {@code JdbcLockProvider} on MySQL, over {@link PeerDataSource}, its {@code shedlock}
+   * ShedLock's {@code JdbcLockProvider} on MySQL, over {@link #dataSource}, its {@code shedlock}
    * table (as ShedLock documents it for MySQL) in the trial's own database: the same two
    * statements.
    */
@@ -149,12 +150,30 @@ public enum Peer implements Labelled {
   }
 
   /**
+   * The DataSource a lock library's user has: HikariCP at its defaults over the driver at its
+   * defaults (PostgreSQL's: server-side prepared statements after five uses; MySQL Connector/J's:
+   * client-side prepared statements, REPEATABLE READ; auto-commit on), {@code threads} connections
+   * to {@code jdbcUrl}, one per benchmark thread; the caller closes it. ShedLock's {@code
+   * JdbcLockProvider} runs on it, and so does the store built {@code dataSource(...)} over it
+   * ({@link StoreType#POSTGRES_DATASOURCE}, {@link StoreType#MYSQL_DATASOURCE}), so the two are
+   * compared over the same kind of pool.
+   */
+  static HikariDataSource dataSource(String jdbcUrl, int threads) {
+    HikariConfig config = new HikariConfig();
+    config.setPoolName("fencekit-bench-peer");
+    config.setJdbcUrl(jdbcUrl);
+    config.setMaximumPoolSize(threads);
+    config.setMinimumIdle(threads);
+    return new HikariDataSource(config);
+  }
+
+  /**
    * ShedLock's JDBC provider on {@code table}, which the statements {@code create} create, over a
-   * {@link PeerDataSource} of {@code threads} connections to {@code jdbcUrl}.
+   * {@link #dataSource} of {@code threads} connections to {@code jdbcUrl}.
    */
   private static PeerLock shedlockJdbc(
       String jdbcUrl, int threads, String table, String... create) {
-    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    HikariDataSource pool = dataSource(jdbcUrl, threads);
     try (Connection c = pool.getConnection();
         Statement s = c.createStatement()) {
       for (String statement : create) {

@@ -2,6 +2,7 @@ package org.fencekit.bench;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
  * A ratio of throughputs measured as paired, interleaved trials: A (a store) and B (its raw
@@ -35,11 +36,7 @@ record Ratio(double median, double low, double high, int pairs) {
   static double[] pairRatios(double[] trials) {
     double[] a = side(trials, true);
     double[] b = side(trials, false);
-    double[] ratios = new double[a.length];
-    for (int p = 0; p < ratios.length; p++) {
-      ratios[p] = a[p] / b[p];
-    }
-    return ratios;
+    return IntStream.range(0, a.length).mapToDouble(p -> a[p] / b[p]).toArray();
   }
 
   /** The scores of one side's trials, one per pair, from every trial's score in run order. */

@@ -71,8 +71,10 @@ public enum RawBaseline implements Labelled {
       case POSTGRES_LOCKING_JDBC -> RawJdbc.postgres(store().setting(env), namespace, false);
       case POSTGRES_SINGLE_JDBC -> RawJdbc.postgres(store().setting(env), namespace, true);
       case MYSQL_SINGLE_JDBC -> RawJdbc.mysql(store().setting(env), namespace);
-      case REDIS_EVALSHA -> RawRedis.node(store().setting(env), namespace);
-      case REDIS_CLUSTER_EVALSHA -> RawRedis.cluster(store().setting(env), namespace);
+      case REDIS_EVALSHA ->
+          new RawRedis(RawRedis.nodeClient(store().setting(env)), namespace, false);
+      case REDIS_CLUSTER_EVALSHA ->
+          new RawRedis(RawRedis.clusterClient(store().setting(env)), namespace, true);
     };
   }
 

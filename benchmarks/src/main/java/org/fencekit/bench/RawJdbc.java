@@ -38,7 +38,16 @@ import org.sqlite.SQLiteConfig;
  * busy handler. The tables are created by opening the store once, inside the run's {@link
  * Namespace}.
  */
-final class RawJdbc implements RawDriver {
+record RawJdbc(
+    String engine,
+    Connector connector,
+    boolean singleStatement,
+    boolean readBack,
+    ReentrantLock writes,
+    String read,
+    String insert,
+    String update)
+    implements RawDriver {
 
   /**
    * What a parameter is bound to that each call gives, or SQL NULL; every other parameter is bound
@@ -105,37 +114,8 @@ final class RawJdbc implements RawDriver {
   private static final Map<String, Object> READ = Map.of("where.session_id", Value.SESSION_ID);
 
   /** Opens one thread's connection. */
-  @FunctionalInterface
-  private interface Connector {
+  interface Connector {
     Connection open() throws SQLException;
-  }
-
-  private final String engine;
-  private final Connector connector;
-  private final boolean singleStatement;
-  private final boolean readBack;
-  private final ReentrantLock writes;
-  private final String read;
-  private final String insert;
-  private final String update;
-
-  private RawJdbc(
-      String engine,
-      Connector connector,
-      boolean singleStatement,
-      boolean readBack,
-      ReentrantLock writes,
-      String read,
-      String insert,
-      String update) {
-    this.engine = engine;
-    this.connector = connector;
-    this.singleStatement = singleStatement;
-    this.readBack = readBack;
-    this.writes = writes;
-    this.read = read;
-    this.insert = insert;
-    this.update = update;
   }
 
   /** SQLite's statements on a fresh file in {@code namespace}, at {@code synchronous}. */
@@ -144,10 +124,8 @@ final class RawJdbc implements RawDriver {
     SqliteOrderStore.builder(file).build().close();
     SQLiteConfig config = new SQLiteConfig();
     config.setBusyTimeout(5000);
-    config.setSynchronous(
-        synchronous == SqliteOrderStore.Synchronous.FULL
-            ? SQLiteConfig.SynchronousMode.FULL
-            : SQLiteConfig.SynchronousMode.NORMAL);
+    // the store's modes and the driver's have the same names
+    config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
     String sql = "/org/fencekit/store/sqlite/";
     return new RawJdbc(
@@ -306,30 +284,20 @@ final class RawJdbc implements RawDriver {
           if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
             throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
           }
-          if (readBack) {
-            if (update.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
-              throw refused(sessionId);
-            }
-            try (ResultSet rs = read.bind(sessionId, nonce, now, 0).executeQuery()) {
-              if (!rs.next()) {
-                throw new IllegalStateException("completed order " + sessionId + " is gone");
-              }
-            }
-            return;
+          // without RETURNING (MySQL): an update count, then the store's read-back
+          PreparedStatement complete = update.bind(sessionId, nonce, now, 1);
+          if (readBack ? complete.executeUpdate() != 1 : !returnsRow(complete)) {
+            throw refused(sessionId);
           }
-          try (ResultSet rs = update.bind(sessionId, nonce, now, 1).executeQuery()) {
-            if (!rs.next()) {
-              throw refused(sessionId);
-            }
+          if (readBack && !returnsRow(read.bind(sessionId, nonce, now, 0))) {
+            throw new IllegalStateException("completed order " + sessionId + " is gone");
           }
           return;
         }
         begin();
         try {
-          try (ResultSet rs = read.bind(sessionId, nonce, now, 0).executeQuery()) {
-            if (rs.next()) {
-              throw new IllegalStateException("fresh order " + sessionId + " exists already");
-            }
+          if (returnsRow(read.bind(sessionId, nonce, now, 0))) {
+            throw new IllegalStateException("fresh order " + sessionId + " exists already");
           }
           if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
             throw new IllegalStateException("fresh order " + sessionId + " was not created");
@@ -355,6 +323,12 @@ final class RawJdbc implements RawDriver {
       } catch (SQLException e) {
         throw new IllegalStateException(
             "raw " + engine + " claim/complete of " + sessionId + " failed: " + e.getMessage(), e);
+      }
+    }
+
+    private static boolean returnsRow(PreparedStatement query) throws SQLException {
+      try (ResultSet rs = query.executeQuery()) {
+        return rs.next();
       }
     }
 

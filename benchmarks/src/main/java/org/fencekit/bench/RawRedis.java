@@ -1,5 +1,8 @@
 package org.fencekit.bench;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -37,7 +40,11 @@ final class RawRedis implements RawDriver {
   private final Script claim = Script.load("claim");
   private final Script complete = Script.load("complete");
 
-  private RawRedis(UnifiedJedis client, Namespace namespace, boolean cluster) {
+  /**
+   * The store's scripts through {@code client} (a {@link #nodeClient} or, if {@code cluster}, a
+   * {@link #clusterClient}), keys in {@code namespace}.
+   */
+  RawRedis(UnifiedJedis client, Namespace namespace, boolean cluster) {
     this.client = client;
     this.keyPrefix = namespace.keyPrefix();
     this.cluster = cluster;
@@ -74,14 +81,9 @@ final class RawRedis implements RawDriver {
   }
 
   /**
-   * A single node at a {@code redis://} URL (user, password, database too), keys in {@code
-   * namespace}.
+   * A client of a single node at a {@code redis://} URL (user, password, database too), pooled as
+   * the store's is; the peers use it too.
    */
-  static RawRedis node(String url, Namespace namespace) {
-    return new RawRedis(nodeClient(url), namespace, false);
-  }
-
-  /** A client of a single node, pooled as the store's is; the peers use it too. */
   static UnifiedJedis nodeClient(String url) {
     URI uri = URI.create(url);
     return RedisClient.builder()
@@ -96,11 +98,6 @@ final class RawRedis implements RawDriver {
                 .build())
         .poolConfig(pool())
         .build();
-  }
-
-  /** A cluster given as {@code host:port,host:port}, keys in {@code namespace}. */
-  static RawRedis cluster(String nodes, Namespace namespace) {
-    return new RawRedis(clusterClient(nodes), namespace, true);
   }
 
   /** A cluster client given {@code host:port,host:port}, pooled as the store's is. */
@@ -182,6 +179,20 @@ final class RawRedis implements RawDriver {
     };
   }
 
+  /** The text of a classpath resource given by its absolute path: the stores' Lua, and ours. */
+  static String resource(String path) {
+    try (InputStream in = RawRedis.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "resource %s is not on the classpath; rebuild the store modules and the benchmarks jar"
+                .formatted(path));
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read resource " + path, e);
+    }
+  }
+
   /** A script's reply, a status or a bulk string, as text. */
   static String text(Object reply) {
     return reply instanceof byte[] bytes
@@ -195,28 +206,20 @@ final class RawRedis implements RawDriver {
   }
 
   /** A script and its SHA-1; EVALSHA, and EVAL once on NOSCRIPT, as the store does. */
-  private static final class Script {
-    private final String source;
-    private final String sha1;
+  private record Script(String source, String sha1) {
 
     /** {@code <name>.lua} with {@code prelude.lua} after its first line, as the store runs it. */
     static Script load(String name) {
-      String script = Resources.text(LUA + name + ".lua");
+      String script = resource(LUA + name + ".lua");
       int firstLine = script.indexOf('\n') + 1;
-      return new Script(
+      String source =
           script.substring(0, firstLine)
-              + Resources.text(LUA + "prelude.lua")
-              + script.substring(firstLine));
-    }
-
-    Script(String source) {
-      this.source = source;
+              + resource(LUA + "prelude.lua")
+              + script.substring(firstLine);
       try {
-        this.sha1 =
-            HexFormat.of()
-                .formatHex(
-                    MessageDigest.getInstance("SHA-1")
-                        .digest(source.getBytes(StandardCharsets.UTF_8)));
+        byte[] sha1 =
+            MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+        return new Script(source, HexFormat.of().formatHex(sha1));
       } catch (NoSuchAlgorithmException e) {
         throw new IllegalStateException("this JVM has no SHA-1", e);
       }

@@ -200,9 +200,7 @@ final class Report {
                     Integer.toString(job.threads),
                     r.getParams().getParam("orders"),
                     rate(r.getPrimaryResult())));
-        for (String name : HOT_COUNTERS) {
-          row.add(counter(r, name));
-        }
+        HOT_COUNTERS.forEach(name -> row.add(counter(r, name)));
         row.add(counter(r, GC_NORM));
         table.row(row.toArray(new String[0]));
       }
@@ -238,11 +236,6 @@ final class Report {
         .sum();
   }
 
-  /** Whether any job measured anything. */
-  static boolean measuredAnything(List<Job> jobs) {
-    return jobs.stream().anyMatch(job -> job.first() != null);
-  }
-
   /** The whole report, for results.md. */
   static String markdown(Run run, List<StoreType> stores, List<Job> jobs, String heap) {
     StringBuilder md = new StringBuilder();
@@ -275,12 +268,11 @@ final class Report {
       md.append(ofStore(store, jobs, true));
     }
     md.append("## Memory\n\n").append(heap).append('\n');
-    List<String> failed = new ArrayList<>();
-    for (Job job : jobs) {
-      if (job.error != null) {
-        failed.add("- " + job.title() + ": " + job.error);
-      }
-    }
+    List<String> failed =
+        jobs.stream()
+            .filter(job -> job.error != null)
+            .map(job -> "- " + job.title() + ": " + job.error)
+            .toList();
     if (!failed.isEmpty()) {
       md.append("\n## Failed runs\n\n").append(String.join("\n", failed)).append('\n');
     }

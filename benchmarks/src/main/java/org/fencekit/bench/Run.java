@@ -7,7 +7,7 @@ package org.fencekit.bench;
  * @param command the command that ran, as a user would type it again
  * @param servers which server variables were set (names only, never values)
  * @param started when it started, UTC, to the minute
- * @param machine the machine ({@link Machine#describe()})
+ * @param machine the machine ({@link Comparison#machine()})
  * @param load the load average before and after the run
  */
 record Run(

@@ -3,6 +3,7 @@ package org.fencekit.bench;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Formatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.DoubleStream;
@@ -41,50 +42,28 @@ final class ScriptTime {
       return Ratio.of(rounds.stream().mapToDouble(Round::ratio).toArray());
     }
 
-    double medianStore() {
-      return median(rounds.stream().mapToDouble(Round::storeMicros));
-    }
-
-    double medianFloor() {
-      return median(rounds.stream().mapToDouble(Round::floorMicros));
-    }
-
     /** The table and the summary, one line each. */
     String format() {
-      StringBuilder out = new StringBuilder();
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "Redis's own time per claim + complete (EVALSHA usec / pairs), %,d fresh orders a"
-                  + " round%n",
-              orders));
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "%-6s %-9s %12s %12s %7s%n",
-              "round",
-              "first",
-              "store µs",
-              "floor µs",
-              "ratio"));
+      Formatter out = new Formatter(Locale.ROOT);
+      out.format(
+          "Redis's own time per claim + complete (EVALSHA usec / pairs), %,d fresh orders a"
+              + " round%n",
+          orders);
+      out.format("%-6s %-9s %12s %12s %7s%n", "round", "first", "store µs", "floor µs", "ratio");
       for (Round r : rounds) {
-        out.append(
-            String.format(
-                Locale.ROOT,
-                "%-6d %-9s %12.2f %12.2f %7.2f%n",
-                r.number(),
-                r.storeFirst() ? "store" : "floor",
-                r.storeMicros(),
-                r.floorMicros(),
-                r.ratio()));
+        out.format(
+            "%-6d %-9s %12.2f %12.2f %7.2f%n",
+            r.number(),
+            r.storeFirst() ? "store" : "floor",
+            r.storeMicros(),
+            r.floorMicros(),
+            r.ratio());
       }
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "median: store %.2f µs, floor %.2f µs per pair; store / floor %s%n",
-              medianStore(),
-              medianFloor(),
-              ratio().text()));
+      out.format(
+          "median: store %.2f µs, floor %.2f µs per pair; store / floor %s%n",
+          median(rounds.stream().mapToDouble(Round::storeMicros)),
+          median(rounds.stream().mapToDouble(Round::floorMicros)),
+          ratio().text());
       return out.toString();
     }
   }

@@ -49,12 +49,8 @@ enum Server {
         if (host.isEmpty()
             || !host.chars().allMatch(c -> Character.isLetterOrDigit(c) || ".-_[]:".indexOf(c) >= 0)
             || !isPort(node.substring(colon + 1))) {
-          return "is not "
-              + form
-              + ": entry "
-              + (i + 1)
-              + (node.contains("@") ? " holds an '@'" : " is '" + node + "'")
-              + " (a URL or a password does not belong here)";
+          return "is not %s: entry %s%s (a URL or a password does not belong here)"
+              .formatted(form, i + 1, node.contains("@") ? " holds an '@'" : " is '" + node + "'");
         }
       }
       return null;
@@ -131,12 +127,8 @@ enum Server {
    */
   String problem(String value) {
     if (schemes.stream().noneMatch(value::startsWith)) {
-      return "is not "
-          + form
-          + ": it must start with "
-          + String.join(" or ", schemes)
-          + ", and this one starts with "
-          + start(value);
+      return "is not %s: it must start with %s, and this one starts with %s"
+          .formatted(form, String.join(" or ", schemes), start(value));
     }
     try {
       // a JDBC URL's host is that of the URL after "jdbc:"

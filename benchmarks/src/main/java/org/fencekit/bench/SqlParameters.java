@@ -76,12 +76,9 @@ final class SqlParameters {
     }
     if (names.size() != marks) {
       throw new IllegalArgumentException(
-          "named "
-              + names.size()
-              + " of the "
-              + marks
-              + " parameters of this statement; a raw baseline binds only 'column = ?' and"
-              + " INSERT column lists:\n"
+          "named %s of the %s parameters of this statement; a raw baseline binds only 'column = ?'"
+                  .formatted(names.size(), marks)
+              + " and INSERT column lists:\n"
               + sql);
     }
     return names;

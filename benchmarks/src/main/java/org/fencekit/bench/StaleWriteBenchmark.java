@@ -49,10 +49,10 @@ public class StaleWriteBenchmark {
   /** The live orders: each with its current token and one superseded token. */
   @State(Scope.Group)
   public static class LiveOrders {
-    String[] sessionIds;
-    ClaimId[] stale;
-    ClaimId[] current;
-    Item[] staleItems;
+    final String[] sessionIds = new String[ORDERS];
+    final ClaimId[] stale = new ClaimId[ORDERS];
+    final ClaimId[] current = new ClaimId[ORDERS];
+    final Item[] staleItems = new Item[ORDERS];
 
     /**
      * Claims each order, lets that lease run out (by shifting the store's clock), and claims it
@@ -61,10 +61,6 @@ public class StaleWriteBenchmark {
     @Setup(Level.Trial)
     public void create(BackendState backend) {
       OrderStore store = backend.store;
-      sessionIds = new String[ORDERS];
-      stale = new ClaimId[ORDERS];
-      current = new ClaimId[ORDERS];
-      staleItems = new Item[ORDERS];
       for (int i = 0; i < ORDERS; i++) {
         sessionIds[i] = backend.runPrefix + "live_" + i;
         staleItems[i] = new Item("prov-stale-" + i, null);

@@ -1,6 +1,9 @@
 package org.fencekit.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Map;
@@ -22,140 +25,121 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
 public enum StoreType implements Labelled {
 
   /** The in-memory reference store. */
-  MEMORY(null) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return new MemoryOrderStore(clock);
-    }
-  },
+  MEMORY(null, (clock, namespace, url, threads) -> new MemoryOrderStore(clock)),
 
   /** SQLite on a fresh file, synchronous=FULL (the default: every commit is on disk). */
-  SQLITE(null) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return SqliteOrderStore.builder(namespace.sqliteFile("sqlite")).clock(clock).build();
-    }
-  },
+  SQLITE(
+      null,
+      (clock, namespace, url, threads) ->
+          SqliteOrderStore.builder(namespace.sqliteFile("sqlite")).clock(clock).build()),
 
   /**
    * SQLite on a fresh file, synchronous=NORMAL: WAL commits without an fsync each, so the last
    * commits can be lost on power loss (the store's documented option).
    */
-  SQLITE_NORMAL(null) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return SqliteOrderStore.builder(namespace.sqliteFile("sqlite-normal"))
-          .synchronous(SqliteOrderStore.Synchronous.NORMAL)
-          .clock(clock)
-          .build();
-    }
-  },
+  SQLITE_NORMAL(
+      null,
+      (clock, namespace, url, threads) ->
+          SqliteOrderStore.builder(namespace.sqliteFile("sqlite-normal"))
+              .synchronous(SqliteOrderStore.Synchronous.NORMAL)
+              .clock(clock)
+              .build()),
 
   /**
    * PostgreSQL built from a URL, as by default but for the pool's size: the single-statement fast
    * path, falling back to the locking transaction on a miss.
    */
-  POSTGRES(Server.POSTGRES) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgresFromUrl(clock, namespace, env, threads).build();
-    }
-  },
+  POSTGRES(
+      Server.POSTGRES,
+      (clock, namespace, url, threads) -> postgres(clock, namespace, url, threads).build()),
 
   /**
    * PostgreSQL as {@link #POSTGRES}, built {@code pgBouncerBefore121(true)}: no server-side
    * prepared statements, the price of working behind PgBouncer before 1.21 in transaction mode.
    */
-  POSTGRES_PGBOUNCER(Server.POSTGRES) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgresFromUrl(clock, namespace, env, threads).pgBouncerBefore121(true).build();
-    }
-  },
+  POSTGRES_PGBOUNCER(
+      Server.POSTGRES,
+      (clock, namespace, url, threads) ->
+          postgres(clock, namespace, url, threads).pgBouncerBefore121(true).build()),
 
   /**
    * PostgreSQL, fast path, built {@code dataSource(...)} over the DataSource the lock libraries run
-   * on ({@link PeerDataSource}: HikariCP and the driver at their defaults, a connection per
+   * on ({@link Peer#dataSource}: HikariCP and the driver at their defaults, a connection per
    * thread), so that it and ShedLock's JDBC provider are compared over the same pool.
    */
-  POSTGRES_DATASOURCE(Server.POSTGRES) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return overPeerDataSource(
-          setting(env), threads, pool -> postgres(clock, namespace).dataSource(pool).build());
-    }
-  },
+  POSTGRES_DATASOURCE(
+      Server.POSTGRES,
+      (clock, namespace, url, threads) ->
+          overPeerDataSource(
+              url, threads, pool -> postgres(clock, namespace).dataSource(pool).build())),
 
   /** PostgreSQL with locking transactions only ({@code singleStatementFastPath(false)}). */
-  POSTGRES_LOCKING(Server.POSTGRES) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return postgresFromUrl(clock, namespace, env, threads).singleStatementFastPath(false).build();
-    }
-  },
+  POSTGRES_LOCKING(
+      Server.POSTGRES,
+      (clock, namespace, url, threads) ->
+          postgres(clock, namespace, url, threads).singleStatementFastPath(false).build()),
 
   /**
    * MySQL or MariaDB built from a URL, as by default but for the pool's size (its own HikariCP pool
    * at READ COMMITTED): the single-statement first claim and complete, falling back to the locking
    * transaction on a miss.
    */
-  MYSQL(Server.MYSQL) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return MysqlOrderStore.builder()
-          .jdbcUrl(namespace.mysqlDatabase(setting(env)))
-          .maximumPoolSize(threads)
-          .createSchema(true)
-          .clock(clock)
-          .build();
-    }
-  },
+  MYSQL(
+      Server.MYSQL,
+      (clock, namespace, url, threads) ->
+          MysqlOrderStore.builder()
+              .jdbcUrl(namespace.mysqlDatabase(url))
+              .maximumPoolSize(threads)
+              .createSchema(true)
+              .clock(clock)
+              .build()),
 
   /**
    * MySQL as {@link #MYSQL}, built {@code dataSource(...)} over the DataSource ShedLock's JDBC
-   * provider runs on ({@link PeerDataSource}: HikariCP and the driver at their defaults, so
+   * provider runs on ({@link Peer#dataSource}: HikariCP and the driver at their defaults, so
    * REPEATABLE READ, which the store's README allows), so that the two are compared over the same
    * pool.
    */
-  MYSQL_DATASOURCE(Server.MYSQL) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return overPeerDataSource(
-          namespace.mysqlDatabase(setting(env)),
-          threads,
-          pool ->
-              MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock).build());
-    }
-  },
+  MYSQL_DATASOURCE(
+      Server.MYSQL,
+      (clock, namespace, url, threads) ->
+          overPeerDataSource(
+              namespace.mysqlDatabase(url),
+              threads,
+              pool ->
+                  MysqlOrderStore.builder()
+                      .dataSource(pool)
+                      .createSchema(true)
+                      .clock(clock)
+                      .build())),
 
   /** A single Redis node. */
-  REDIS(Server.REDIS) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return RedisOrderStore.builder()
-          .url(setting(env))
-          .keyPrefix(namespace.keyPrefix())
-          .clock(clock)
-          .build();
-    }
-  },
+  REDIS(
+      Server.REDIS,
+      (clock, namespace, url, threads) ->
+          RedisOrderStore.builder().url(url).keyPrefix(namespace.keyPrefix()).clock(clock).build()),
 
   /** A Redis Cluster, reached through its seed nodes. */
-  REDIS_CLUSTER(Server.REDIS_CLUSTER) {
-    @Override
-    OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-      return RedisOrderStore.builder()
-          .clusterNodes(setting(env))
-          .keyPrefix(namespace.keyPrefix())
-          .clock(clock)
-          .build();
-    }
-  };
+  REDIS_CLUSTER(
+      Server.REDIS_CLUSTER,
+      (clock, namespace, nodes, threads) ->
+          RedisOrderStore.builder()
+              .clusterNodes(nodes)
+              .keyPrefix(namespace.keyPrefix())
+              .clock(clock)
+              .build());
+
+  /** How a type opens its store, given its server's checked setting (null for an embedded one). */
+  private interface Opener {
+    OrderStore open(Clock clock, Namespace namespace, String setting, int threads);
+  }
 
   private final Server server;
+  private final Opener opener;
 
-  StoreType(Server server) {
+  StoreType(Server server, Opener opener) {
     this.server = server;
+    this.opener = opener;
   }
 
   /**
@@ -165,27 +149,41 @@ public enum StoreType implements Labelled {
    * says to size it for the callers), a pool of the caller's likewise; the others take no notice of
    * {@code threads}.
    */
-  abstract OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads);
-
-  /** The same, for 4 threads. */
-  OrderStore open(Clock clock, Namespace namespace, Map<String, String> env) {
-    return open(clock, namespace, env, 4);
+  OrderStore open(Clock clock, Namespace namespace, Map<String, String> env, int threads) {
+    return opener.open(clock, namespace, server == null ? null : setting(env), threads);
   }
 
   /**
-   * A store {@code build} builds over a {@link PeerDataSource} of {@code threads} connections to
+   * A store {@code build} builds over a {@link Peer#dataSource} of {@code threads} connections to
    * {@code jdbcUrl}, closing the pool when the store is closed, or at once if the store fails to
    * build.
    */
   static OrderStore overPeerDataSource(
       String jdbcUrl, int threads, Function<HikariDataSource, OrderStore> build) {
-    HikariDataSource pool = PeerDataSource.open(jdbcUrl, threads);
+    HikariDataSource pool = Peer.dataSource(jdbcUrl, threads);
+    OrderStore store;
     try {
-      return ClosingStore.closing(build.apply(pool), pool);
+      store = build.apply(pool);
     } catch (RuntimeException e) {
       pool.close();
       throw e;
     }
+    // the store leaves a user's pool open, as it should: this proxy closes it after the store
+    InvocationHandler closing =
+        (proxy, method, args) -> {
+          try {
+            return method.invoke(store, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          } finally {
+            if (method.getName().equals("close") && method.getParameterCount() == 0) {
+              pool.close();
+            }
+          }
+        };
+    return (OrderStore)
+        Proxy.newProxyInstance(
+            OrderStore.class.getClassLoader(), new Class<?>[] {OrderStore.class}, closing);
   }
 
   /**
@@ -197,12 +195,12 @@ public enum StoreType implements Labelled {
   }
 
   /**
-   * {@link #postgres}'s builder from this type's URL, its pool one connection per thread as the
-   * peers' DataSource has.
+   * {@link #postgres}'s builder from {@code url}, its pool one connection per thread as the peers'
+   * DataSource has.
    */
-  PostgresOrderStore.Builder postgresFromUrl(
-      Clock clock, Namespace namespace, Map<String, String> env, int threads) {
-    return postgres(clock, namespace).jdbcUrl(setting(env)).maximumPoolSize(threads);
+  private static PostgresOrderStore.Builder postgres(
+      Clock clock, Namespace namespace, String url, int threads) {
+    return postgres(clock, namespace).jdbcUrl(url).maximumPoolSize(threads);
   }
 
   /** The server this type needs, or null for an embedded store. */
@@ -226,12 +224,7 @@ public enum StoreType implements Labelled {
 
   /** That this type's variable is not set, and a good value for it. */
   String unset() {
-    return server.variable()
-        + " is not set (e.g. "
-        + server.variable()
-        + "="
-        + server.example()
-        + ")";
+    return "%1$s is not set (e.g. %1$s=%2$s)".formatted(server.variable(), server.example());
   }
 
   /** The checked setting of this type's server; fails naming the variable if it is unset. */

@@ -50,7 +50,7 @@ class NamespaceTest {
     String url = env.get(Server.POSTGRES.variable());
     for (StoreType type : List.of(StoreType.POSTGRES, StoreType.POSTGRES_LOCKING)) {
       Namespace namespace = Namespace.fresh();
-      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env)) {
+      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env, 4)) {
         claimOne(store);
       }
       assertEquals(
@@ -74,7 +74,7 @@ class NamespaceTest {
     String url = env.get(Server.MYSQL.variable());
     for (StoreType type : List.of(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE)) {
       Namespace namespace = Namespace.fresh();
-      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env)) {
+      try (OrderStore store = type.open(Clock.systemUTC(), namespace, env, 4)) {
         claimOne(store);
       }
       assertEquals(
@@ -91,12 +91,12 @@ class NamespaceTest {
     assertEquals(
         1, count(url, "SELECT count(*) FROM " + orphan.database() + ".shedlock"), "no lock row");
     Namespace.sweep(orphan.run(), env);
-    assertEquals(List.of(), Namespace.leftoverDatabases(url, orphan.run()), "swept");
+    assertEquals(List.of(), Namespace.SqlNamespace.DATABASE.leftover(url, orphan.run()), "swept");
   }
 
   /** The databases of {@code namespace}'s run on the MySQL server, its own among them. */
   private static List<String> leftoverDatabases(String url, Namespace namespace) {
-    return Namespace.leftoverDatabases(url, namespace.run()).stream()
+    return Namespace.SqlNamespace.DATABASE.leftover(url, namespace.run()).stream()
         .filter(namespace.database()::equals)
         .toList();
   }
@@ -124,7 +124,7 @@ class NamespaceTest {
   void redis() {
     Map<String, String> env = TestServers.env(Server.REDIS);
     Namespace namespace = Namespace.fresh();
-    try (OrderStore store = StoreType.REDIS.open(Clock.systemUTC(), namespace, env)) {
+    try (OrderStore store = StoreType.REDIS.open(Clock.systemUTC(), namespace, env, 4)) {
       claimOne(store);
     }
     try (Jedis jedis = new Jedis(java.net.URI.create(env.get(Server.REDIS.variable())))) {
@@ -141,7 +141,7 @@ class NamespaceTest {
   void redisCluster() {
     Map<String, String> env = TestServers.env(Server.REDIS_CLUSTER);
     Namespace namespace = Namespace.fresh();
-    try (OrderStore store = StoreType.REDIS_CLUSTER.open(Clock.systemUTC(), namespace, env)) {
+    try (OrderStore store = StoreType.REDIS_CLUSTER.open(Clock.systemUTC(), namespace, env, 4)) {
       for (int i = 0; i < 20; i++) {
         store.claim(Orders.snapshot("ns_test_" + i), Duration.ofMinutes(1));
       }
@@ -156,7 +156,7 @@ class NamespaceTest {
   @DisplayName("a SQLite store's file lives in the namespace's folder, and drop deletes the folder")
   void sqlite() {
     Namespace namespace = Namespace.fresh();
-    try (OrderStore store = StoreType.SQLITE.open(Clock.systemUTC(), namespace, Map.of())) {
+    try (OrderStore store = StoreType.SQLITE.open(Clock.systemUTC(), namespace, Map.of(), 4)) {
       claimOne(store);
     }
     assertTrue(Files.isDirectory(namespace.folder()));
@@ -171,7 +171,8 @@ class NamespaceTest {
     String url = env.get(Server.POSTGRES.variable());
     String run = Namespace.runId();
     smoke(env, "postgres,redis,redis-cluster,sqlite");
-    assertEquals(List.of(), Namespace.leftoverSchemas(url, run), "schemas left behind");
+    assertEquals(
+        List.of(), Namespace.SqlNamespace.SCHEMA.leftover(url, run), "schemas left behind");
     assertEquals(0, leftoverKeys(run, env), "keys left behind");
     try (var folders = Files.list(Files.createTempDirectory("x").getParent())) {
       assertEquals(
@@ -196,7 +197,7 @@ class NamespaceTest {
     }
     assertEquals(
         List.of(),
-        Namespace.leftoverDatabases(env.get(Server.MYSQL.variable()), run),
+        Namespace.SqlNamespace.DATABASE.leftover(env.get(Server.MYSQL.variable()), run),
         "databases left behind");
   }
 
