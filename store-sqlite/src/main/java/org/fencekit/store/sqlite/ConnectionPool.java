@@ -151,9 +151,7 @@ final class ConnectionPool {
   private void drainAndClose() {
     List<Slot> drained = new ArrayList<>();
     idle.drainTo(drained);
-    for (Slot slot : drained) {
-      closeQuietly(slot);
-    }
+    drained.forEach(ConnectionPool::closeQuietly);
     idle.add(CLOSED);
   }
 

@@ -240,13 +240,8 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
       Validate.notNull("synchronous", synchronous);
       if (connections < 1 || connections > MAX_CONNECTIONS) {
         throw new IllegalArgumentException(
-            "connections must be from 1 to "
-                + MAX_CONNECTIONS
-                + ", got "
-                + connections
-                + "; "
-                + DEFAULT_CONNECTIONS
-                + " suits most uses");
+            "connections must be from 1 to %s, got %s; %s suits most uses"
+                .formatted(MAX_CONNECTIONS, connections, DEFAULT_CONNECTIONS));
       }
       Validate.notNull("busyTimeout", busyTimeout);
       if (busyTimeout.compareTo(Duration.ofMillis(1)) < 0
@@ -259,20 +254,18 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
         throw new IllegalArgumentException(
             "acquireTimeout must be at least 1 ms, got " + acquireTimeout);
       }
-      Path absolute = checkFile(file);
-      SqliteStorage storage =
-          SqliteStorage.open(
-              new SqliteStorage.Settings(
-                  absolute,
-                  tables.orders(),
-                  tables.orphans(),
-                  synchronous,
-                  connections,
-                  busyTimeout,
-                  acquireTimeout,
-                  quickCheck,
-                  createsSchema()));
-      return new SqliteOrderStore(storage, clock, file);
+      SqliteStorage.Settings settings =
+          new SqliteStorage.Settings(
+              checkFile(file),
+              tables.orders(),
+              tables.orphans(),
+              synchronous,
+              connections,
+              busyTimeout,
+              acquireTimeout,
+              quickCheck,
+              createsSchema());
+      return new SqliteOrderStore(SqliteStorage.open(settings), clock, file);
     }
 
     /** A plain identifier not starting with {@code sqlite_}, which SQLite reserves. */
@@ -300,11 +293,8 @@ public final class SqliteOrderStore extends FencedAdminOrderStore {
       Path directory = absolute.getParent();
       if (directory == null || !Files.isDirectory(directory)) {
         throw new IllegalArgumentException(
-            "file must be in an existing directory, but "
-                + directory
-                + " does not exist (file "
-                + file
-                + "); create it first");
+            "file must be in an existing directory, but %s does not exist (file %s); create it first"
+                .formatted(directory, file));
       }
       return absolute;
     }

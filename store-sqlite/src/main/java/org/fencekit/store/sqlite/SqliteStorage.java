@@ -46,7 +46,6 @@ final class SqliteStorage extends JdbcAdminStorage {
   private static final String BEGIN = "BEGIN IMMEDIATE";
   private static final String COMMIT = "COMMIT";
   private static final String ROLLBACK = "ROLLBACK";
-  private static final String JOURNAL_MODE_WAL = "PRAGMA journal_mode = WAL";
 
   /** What {@link #open} needs, validated by the builder. */
   record Settings(
@@ -76,16 +75,13 @@ final class SqliteStorage extends JdbcAdminStorage {
   private final ReentrantLock writeLock;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private SqliteStorage(
-      Settings settings,
-      Statements sql,
-      ConnectionPool pool,
-      Path realFile,
-      ReentrantLock writeLock) {
+  private SqliteStorage(Settings settings, Statements sql, Path realFile, ReentrantLock writeLock) {
     super(sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.settings = settings;
     this.sql = sql;
-    this.pool = pool;
+    this.pool =
+        new ConnectionPool(
+            settings.connections(), () -> openConnection(settings), closedMessage(settings));
     this.realFile = realFile;
     this.writeLock = writeLock;
   }
@@ -111,13 +107,8 @@ final class SqliteStorage extends JdbcAdminStorage {
       realFile = settings.file().toRealPath();
     } catch (IOException e) {
       closeQuietly(first);
-      throw new StoreUnavailableException(
-          BACKEND,
-          "open",
-          null,
-          false,
-          "could not resolve the real path of " + settings.file() + " (" + e + ")",
-          e);
+      String message = "could not resolve the real path of %s (%s)".formatted(settings.file(), e);
+      throw failed("open", null, false, message, e);
     }
     ReentrantLock writeLock = FileLocks.acquire(realFile);
     boolean opened = false;
@@ -128,10 +119,7 @@ final class SqliteStorage extends JdbcAdminStorage {
       }
       createSchema(settings, sql, first);
       checkWritable(settings, first);
-      ConnectionPool pool =
-          new ConnectionPool(
-              settings.connections(), () -> openConnection(settings), closedMessage(settings));
-      SqliteStorage storage = new SqliteStorage(settings, sql, pool, realFile, writeLock);
+      SqliteStorage storage = new SqliteStorage(settings, sql, realFile, writeLock);
       storage.openAll(first);
       opened = true;
       return storage;
@@ -148,21 +136,13 @@ final class SqliteStorage extends JdbcAdminStorage {
   private void openAll(Connection first) {
     List<ConnectionPool.Slot> taken = new ArrayList<>();
     try {
-      for (int i = 0; i < pool.size(); i++) {
-        ConnectionPool.Slot slot = pool.take(Duration.ZERO);
-        taken.add(slot);
+      while (taken.size() < pool.size()) {
+        taken.add(pool.take(Duration.ZERO));
       }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
       taken.forEach(slot -> pool.give(slot, true));
       pool.close();
-      throw new StoreUnavailableException(
-          BACKEND,
-          "open",
-          null,
-          false,
-          "interrupted while opening connections to " + settings.file(),
-          e);
+      throw interrupted("open", null, "opening connections", e);
     } catch (SQLException e) {
       taken.forEach(slot -> pool.give(slot, true));
       pool.close();
@@ -180,18 +160,14 @@ final class SqliteStorage extends JdbcAdminStorage {
             ? SQLiteConfig.SynchronousMode.FULL
             : SQLiteConfig.SynchronousMode.NORMAL);
     Connection connection = config.createConnection("jdbc:sqlite:" + settings.file());
-    try (Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery(JOURNAL_MODE_WAL)) {
-      String mode = rs.next() ? rs.getString(1) : null;
+    try (Statement statement = connection.createStatement()) {
+      String mode = pragma(statement, "PRAGMA journal_mode = WAL");
       if (!"wal".equalsIgnoreCase(mode)) {
         throw new IllegalStateException(
-            "sqlite store: "
-                + settings.file()
-                + " is in journal mode '"
-                + mode
-                + "' and could not be switched to WAL, which the store needs to read while"
-                + " another connection writes; put the file on a local file system (WAL does not work"
-                + " over a network file system)");
+            ("sqlite store: %s is in journal mode '%s' and could not be switched to WAL, which the"
+                    + " store needs to read while another connection writes; put the file on a"
+                    + " local file system (WAL does not work over a network file system)")
+                .formatted(settings.file(), mode));
       }
       return connection;
     } catch (SQLException | RuntimeException e) {
@@ -212,17 +188,11 @@ final class SqliteStorage extends JdbcAdminStorage {
       found.add(String.valueOf(e.getMessage()));
     }
     if (!found.equals(List.of("ok"))) {
-      throw new StoreUnavailableException(
-          BACKEND,
-          "open",
-          null,
-          false,
-          "PRAGMA quick_check found "
-              + settings.file()
-              + " damaged ("
-              + String.join("; ", found)
-              + "); restore it from a backup, or build with quickCheck(false) to open it anyway",
-          null);
+      String message =
+          ("PRAGMA quick_check found %s damaged (%s); restore it from a backup, or build with"
+                  + " quickCheck(false) to open it anyway")
+              .formatted(settings.file(), String.join("; ", found));
+      throw failed("open", null, false, message, null);
     }
   }
 
@@ -233,10 +203,7 @@ final class SqliteStorage extends JdbcAdminStorage {
    */
   private static void checkWritable(Settings settings, Connection connection) {
     try (Statement statement = connection.createStatement()) {
-      int version;
-      try (ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
-        version = rows.next() ? rows.getInt(1) : 0;
-      }
+      String version = pragma(statement, "PRAGMA user_version");
       statement.execute(BEGIN);
       try {
         statement.execute("PRAGMA user_version = " + version);
@@ -265,11 +232,8 @@ final class SqliteStorage extends JdbcAdminStorage {
                 "sqlite",
                 "store-sqlite",
                 settings.file().toString(),
-                "with the tables '"
-                    + settings.ordersTable()
-                    + "' and '"
-                    + settings.orphansTable()
-                    + "' in place of fencekit_orders and fencekit_orphans"),
+                "with the tables '%s' and '%s' in place of fencekit_orders and fencekit_orphans"
+                    .formatted(settings.ordersTable(), settings.orphansTable())),
             settings.createSchema());
         statement.execute(COMMIT);
       } catch (SQLException | RuntimeException e) {
@@ -287,19 +251,16 @@ final class SqliteStorage extends JdbcAdminStorage {
               statement.getMetaData(), OrderRows.ORDER_COLUMNS, "store-sqlite: select-order.sql");
         }
       } catch (SQLException e) {
-        throw new IllegalStateException(
-            "sqlite store: the tables '"
-                + settings.ordersTable()
-                + "' and '"
-                + settings.orphansTable()
-                + "' in "
-                + settings.file()
-                + " exist but do not have the columns this store needs ("
-                + e.getMessage()
-                + ");"
-                + " choose other table names with ordersTable(...) and orphansTable(...), or move the"
-                + " existing tables away",
-            e);
+        String message =
+            ("sqlite store: the tables '%s' and '%s' in %s exist but do not have the columns this"
+                    + " store needs (%s); choose other table names with ordersTable(...) and"
+                    + " orphansTable(...), or move the existing tables away")
+                .formatted(
+                    settings.ordersTable(),
+                    settings.orphansTable(),
+                    settings.file(),
+                    e.getMessage());
+        throw new IllegalStateException(message, e);
       }
     }
   }
@@ -329,10 +290,9 @@ final class SqliteStorage extends JdbcAdminStorage {
         T result = transaction(slot, operation, sessionId, work);
         healthy = true;
         return result;
-      } catch (StoreUnavailableException e) {
-        throw e;
       } catch (RuntimeException | Error e) {
-        healthy = true; // the work's own exception, rolled back cleanly
+        // the work's own exception, rolled back cleanly; a SQLite failure discards the connection
+        healthy = !(e instanceof StoreUnavailableException);
         throw e;
       } finally {
         pool.give(slot, healthy);
@@ -359,24 +319,16 @@ final class SqliteStorage extends JdbcAdminStorage {
     try {
       result = work.run(new SqliteLockedOrder(slot, sessionId));
     } catch (JdbcFailure failure) {
-      boolean rolledBack = rollback(slot, failure.getCause());
-      throw unavailable(
-          settings,
-          operation,
-          sessionId,
-          !rolledBack,
+      boolean rolledBack = rollback(slot, failure.getCause()) == null;
+      String what =
           "a statement failed inside the transaction"
-              + (rolledBack ? ", which was rolled back" : " and the rollback failed too"),
-          failure.getCause());
+              + (rolledBack ? ", which was rolled back" : " and the rollback failed too");
+      throw unavailable(settings, operation, sessionId, !rolledBack, what, failure.getCause());
     } catch (RuntimeException | Error e) {
-      if (!rollback(slot, e)) {
-        throw new StoreUnavailableException(
-            BACKEND,
-            operation,
-            sessionId,
-            true,
-            "the transaction on " + settings.file() + " could not be rolled back after " + e,
-            e);
+      if (rollback(slot, e) != null) {
+        String message =
+            "the transaction on %s could not be rolled back after %s".formatted(settings.file(), e);
+        throw failed(operation, sessionId, true, message, e);
       }
       throw e;
     }
@@ -384,15 +336,11 @@ final class SqliteStorage extends JdbcAdminStorage {
       slot.prepare(COMMIT).execute();
     } catch (SQLException e) {
       boolean nothingWritten = commitRolledBack(slot, e);
-      throw unavailable(
-          settings,
-          operation,
-          sessionId,
-          !nothingWritten,
+      String what =
           nothingWritten
               ? "the commit failed and SQLite rolled the transaction back"
-              : "the commit failed",
-          e);
+              : "the commit failed";
+      throw unavailable(settings, operation, sessionId, !nothingWritten, what, e);
     }
     return result;
   }
@@ -412,31 +360,28 @@ final class SqliteStorage extends JdbcAdminStorage {
             || code == SQLiteErrorCode.SQLITE_NOMEM
             || code == SQLiteErrorCode.SQLITE_READONLY
             || code == SQLiteErrorCode.SQLITE_CONSTRAINT;
-    try {
-      slot.prepare(ROLLBACK).execute();
-      return refusedCommit; // the transaction was still open, and is rolled back now
-    } catch (SQLException rollback) {
-      commitFailure.addSuppressed(rollback);
-      // "cannot rollback - no transaction is active": SQLite ended it, and COMMIT said it failed
-      return refusedCommit && String.valueOf(rollback.getMessage()).contains("no transaction");
-    }
+    SQLException rollback = rollback(slot, commitFailure);
+    // no failure: the transaction was still open, and is rolled back now; "cannot rollback - no
+    // transaction is active": SQLite ended it, and COMMIT said it failed
+    return refusedCommit
+        && (rollback == null || String.valueOf(rollback.getMessage()).contains("no transaction"));
   }
 
   private static SQLiteErrorCode primaryCode(SQLException e) {
-    if (e instanceof SQLiteException && ((SQLiteException) e).getResultCode() != null) {
-      return SQLiteErrorCode.getErrorCode(((SQLiteException) e).getResultCode().code & 0xff);
+    if (e instanceof SQLiteException sqlite && sqlite.getResultCode() != null) {
+      return SQLiteErrorCode.getErrorCode(sqlite.getResultCode().code & 0xff);
     }
     return SQLiteErrorCode.UNKNOWN_ERROR;
   }
 
-  /** Rolls back; on failure adds it to {@code cause} and returns false. */
-  private static boolean rollback(ConnectionPool.Slot slot, Throwable cause) {
+  /** Rolls back; returns {@code null}, or the failure, added to {@code cause}. */
+  private static SQLException rollback(ConnectionPool.Slot slot, Throwable cause) {
     try {
       slot.prepare(ROLLBACK).execute();
-      return true;
+      return null;
     } catch (SQLException e) {
       cause.addSuppressed(e);
-      return false;
+      return e;
     }
   }
 
@@ -453,15 +398,27 @@ final class SqliteStorage extends JdbcAdminStorage {
       String statementSql,
       StatementWork<T> work) {
     checkOpen();
-    if (!writes) {
-      return onConnection(
-          operation, sessionId, false, slot -> work.run(slot.prepare(statementSql)));
+    if (writes) {
+      lockWrites(operation, sessionId);
     }
-    lockWrites(operation, sessionId);
     try {
-      return onConnection(operation, sessionId, true, slot -> work.run(slot.prepare(statementSql)));
+      ConnectionPool.Slot slot = take(operation, sessionId);
+      boolean healthy = false;
+      try {
+        T result = work.run(slot.prepare(statementSql));
+        healthy = true;
+        return result;
+      } catch (SQLException e) {
+        // one statement in auto-commit: SQLite rolled a write back unless it failed at commit
+        String failed = writes ? "the write failed" : "the read failed";
+        throw unavailable(settings, operation, sessionId, writes, failed, e);
+      } finally {
+        pool.give(slot, healthy);
+      }
     } finally {
-      writeLock.unlock();
+      if (writes) {
+        writeLock.unlock();
+      }
     }
   }
 
@@ -484,27 +441,20 @@ final class SqliteStorage extends JdbcAdminStorage {
 
   /** The settings of every pooled connection, as SQLite reports them (for tests). */
   List<ConnectionSettings> connectionSettings() {
-    checkOpen();
-    List<ConnectionPool.Slot> taken = new ArrayList<>();
     try {
-      List<ConnectionSettings> all = new ArrayList<>();
-      for (int i = 0; i < pool.size(); i++) {
-        ConnectionPool.Slot slot = take("connectionSettings", null);
-        taken.add(slot);
-        try (Statement statement = slot.connection().createStatement()) {
-          all.add(
-              new ConnectionSettings(
+      return onEveryConnection(
+          "connectionSettings",
+          slot -> {
+            try (Statement statement = slot.connection().createStatement()) {
+              return new ConnectionSettings(
                   pragma(statement, "PRAGMA journal_mode"),
                   Integer.parseInt(pragma(statement, "PRAGMA synchronous")),
-                  Long.parseLong(pragma(statement, "PRAGMA busy_timeout"))));
-        }
-      }
-      return all;
+                  Long.parseLong(pragma(statement, "PRAGMA busy_timeout")));
+            }
+          });
     } catch (SQLException e) {
       throw unavailable(
           settings, "connectionSettings", null, false, "could not read the pragmas", e);
-    } finally {
-      taken.forEach(slot -> pool.give(slot, true));
     }
   }
 
@@ -518,19 +468,8 @@ final class SqliteStorage extends JdbcAdminStorage {
 
   /** How each pooled connection has been used, taking every one in turn (for tests). */
   List<ConnectionUse> connectionUse() {
-    checkOpen();
-    List<ConnectionPool.Slot> taken = new ArrayList<>();
-    try {
-      List<ConnectionUse> all = new ArrayList<>();
-      for (int i = 0; i < pool.size(); i++) {
-        ConnectionPool.Slot slot = take("connectionUse", null);
-        taken.add(slot);
-        all.add(new ConnectionUse(slot.opens(), slot.prepares()));
-      }
-      return all;
-    } finally {
-      taken.forEach(slot -> pool.give(slot, true));
-    }
+    return onEveryConnection(
+        "connectionUse", slot -> new ConnectionUse(slot.opens(), slot.prepares()));
   }
 
   /**
@@ -538,14 +477,36 @@ final class SqliteStorage extends JdbcAdminStorage {
    * statements prepared on them in place (for tests).
    */
   void breakConnections() throws SQLException {
+    onEveryConnection(
+        "breakConnections",
+        slot -> {
+          slot.connection().close();
+          return null;
+        });
+  }
+
+  /** Work on one pooled connection, which may throw {@code E}. */
+  @FunctionalInterface
+  private interface SlotWork<T, E extends Exception> {
+    T run(ConnectionPool.Slot slot) throws E;
+  }
+
+  /**
+   * Runs {@code work} on every pooled connection in turn, each one kept taken until all are done
+   * and then given back healthy (for tests).
+   */
+  private <T, E extends Exception> List<T> onEveryConnection(String operation, SlotWork<T, E> work)
+      throws E {
     checkOpen();
     List<ConnectionPool.Slot> taken = new ArrayList<>();
     try {
-      for (int i = 0; i < pool.size(); i++) {
-        ConnectionPool.Slot slot = take("breakConnections", null);
+      List<T> all = new ArrayList<>();
+      while (taken.size() < pool.size()) {
+        ConnectionPool.Slot slot = take(operation, null);
         taken.add(slot);
-        slot.connection().close();
+        all.add(work.run(slot));
       }
+      return all;
     } finally {
       taken.forEach(slot -> pool.give(slot, true));
     }
@@ -573,95 +534,46 @@ final class SqliteStorage extends JdbcAdminStorage {
   }
 
   private void lockWrites(String operation, String sessionId) {
-    boolean locked;
     try {
-      locked =
-          writeLock.tryLock(ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS);
+      if (writeLock.tryLock(
+          ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS)) {
+        return;
+      }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreUnavailableException(
-          BACKEND,
-          operation,
-          sessionId,
-          false,
-          "interrupted while waiting for this process's earlier writes to " + settings.file(),
-          e);
+      throw interrupted(operation, sessionId, "waiting for this process's earlier writes", e);
     }
-    if (!locked) {
-      throw new StoreUnavailableException(
-          BACKEND,
-          operation,
-          sessionId,
-          false,
-          "waited acquireTimeout ("
-              + settings.acquireTimeout()
-              + ") for this process's earlier"
-              + " writes to "
-              + settings.file()
-              + " to finish, with "
-              + writeLock.getQueueLength()
-              + " other writes queued; raise acquireTimeout, or find what keeps the writes slow"
-              + " (another process holding the file, a slow disk)",
-          null);
-    }
+    String message =
+        ("waited acquireTimeout (%s) for this process's earlier writes to %s to finish, with %s"
+                + " other writes queued; raise acquireTimeout, or find what keeps the writes slow"
+                + " (another process holding the file, a slow disk)")
+            .formatted(settings.acquireTimeout(), settings.file(), writeLock.getQueueLength());
+    throw failed(operation, sessionId, false, message, null);
   }
 
   private ConnectionPool.Slot take(String operation, String sessionId) {
-    ConnectionPool.Slot slot;
     try {
-      slot = pool.take(settings.acquireTimeout());
+      ConnectionPool.Slot slot = pool.take(settings.acquireTimeout());
+      if (slot != null) {
+        return slot;
+      }
     } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreUnavailableException(
-          BACKEND,
-          operation,
-          sessionId,
-          false,
-          "interrupted while waiting for a connection to " + settings.file(),
-          e);
+      throw interrupted(operation, sessionId, "waiting for a connection", e);
     } catch (SQLException e) {
       throw unavailable(settings, operation, sessionId, false, "could not reopen a connection", e);
     }
-    if (slot == null) {
-      throw new StoreUnavailableException(
-          BACKEND,
-          operation,
-          sessionId,
-          false,
-          "no connection to "
-              + settings.file()
-              + " came free within acquireTimeout ("
-              + settings.acquireTimeout()
-              + "); all "
-              + pool.size()
-              + " are in use: raise"
-              + " connections(...) or acquireTimeout(...)",
-          null);
-    }
-    return slot;
+    String message =
+        ("no connection to %s came free within acquireTimeout (%s); all %s are in use: raise"
+                + " connections(...) or acquireTimeout(...)")
+            .formatted(settings.file(), settings.acquireTimeout(), pool.size());
+    throw failed(operation, sessionId, false, message, null);
   }
 
-  /** One statement's work on a pooled connection. */
-  @FunctionalInterface
-  private interface SlotWork<T> {
-    T run(ConnectionPool.Slot slot) throws SQLException;
-  }
-
-  /** Runs {@code work} on a pooled connection, given back healthy only if the work succeeded. */
-  private <T> T onConnection(String operation, String sessionId, boolean writes, SlotWork<T> work) {
-    ConnectionPool.Slot slot = take(operation, sessionId);
-    boolean healthy = false;
-    try {
-      T result = work.run(slot);
-      healthy = true;
-      return result;
-    } catch (SQLException e) {
-      // one statement in auto-commit: SQLite rolled a write back unless the failure came at commit
-      String failed = writes ? "the write failed" : "the read failed";
-      throw unavailable(settings, operation, sessionId, writes, failed, e);
-    } finally {
-      pool.give(slot, healthy);
-    }
+  /** Keeps the thread's interrupt, and fails the operation interrupted while {@code doing}. */
+  private StoreUnavailableException interrupted(
+      String operation, String sessionId, String doing, InterruptedException e) {
+    Thread.currentThread().interrupt();
+    String message = "interrupted while %s to %s".formatted(doing, settings.file());
+    return failed(operation, sessionId, false, message, e);
   }
 
   /** One order inside a write transaction, on statements prepared once per connection. */
@@ -703,37 +615,34 @@ final class SqliteStorage extends JdbcAdminStorage {
       boolean outcomeUnknown,
       String what,
       SQLException e) {
-    return new StoreUnavailableException(
-        BACKEND,
+    return failed(
         operation,
         sessionId,
         outcomeUnknown,
-        what + " on " + settings.file() + " (" + e.getMessage() + "); " + remedy(settings, e),
+        "%s on %s (%s); %s".formatted(what, settings.file(), e.getMessage(), remedy(settings, e)),
         e);
   }
 
   private static String remedy(Settings settings, SQLException e) {
-    SQLiteErrorCode code = primaryCode(e);
-    switch (code) {
-      case SQLITE_BUSY:
-      case SQLITE_LOCKED:
-        return "another process held the file's write lock for longer than busyTimeout ("
-            + settings.busyTimeout()
-            + "); raise busyTimeout or shorten that process's transactions";
-      case SQLITE_FULL:
-        return "the disk is full; free space on it";
-      case SQLITE_READONLY:
-      case SQLITE_PERM:
-      case SQLITE_CANTOPEN:
-        return "check that this process may read and write the file and its directory (SQLite"
-            + " also creates the -wal and -shm files next to it)";
-      case SQLITE_IOERR:
-      case SQLITE_CORRUPT:
-      case SQLITE_NOTADB:
-        return "check the disk and the file; if the file is damaged, restore it from a backup";
-      default:
-        return "check the file and the driver's message";
-    }
+    return switch (primaryCode(e)) {
+      case SQLITE_BUSY, SQLITE_LOCKED ->
+          "another process held the file's write lock for longer than busyTimeout ("
+              + settings.busyTimeout()
+              + "); raise busyTimeout or shorten that process's transactions";
+      case SQLITE_FULL -> "the disk is full; free space on it";
+      case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN ->
+          "check that this process may read and write the file and its directory (SQLite also"
+              + " creates the -wal and -shm files next to it)";
+      case SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB ->
+          "check the disk and the file; if the file is damaged, restore it from a backup";
+      default -> "check the file and the driver's message";
+    };
+  }
+
+  private static StoreUnavailableException failed(
+      String operation, String sessionId, boolean outcomeUnknown, String message, Throwable cause) {
+    return new StoreUnavailableException(
+        BACKEND, operation, sessionId, outcomeUnknown, message, cause);
   }
 
   private static void closeQuietly(Connection connection) {

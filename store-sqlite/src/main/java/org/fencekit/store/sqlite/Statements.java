@@ -1,7 +1,7 @@
 package org.fencekit.store.sqlite;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.Migrations;
@@ -63,11 +63,10 @@ record Statements(
 
   /** The statements that must compile against the tables: every one but the migrations. */
   List<String> queries() {
-    List<String> all =
-        new ArrayList<>(
-            List.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans));
-    all.addAll(admin.all());
-    return List.copyOf(all);
+    return Stream.concat(
+            Stream.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans),
+            admin.all().stream())
+        .toList();
   }
 
   /** What an order step runs; inside a write step the file's write lock is held already. */
