@@ -39,18 +39,16 @@ public record ClaimId(long fence, String nonce) {
 
   /** A thread's generator and the bytes of its last draw not handed out yet. */
   private static final class Draws {
-    private final SecureRandom random;
+    private final SecureRandom random = drbg();
     private final byte[] bytes = new byte[16 * NONCES_PER_DRAW];
     private int next = bytes.length;
 
-    Draws() {
-      SecureRandom drbg;
+    private static SecureRandom drbg() {
       try {
-        drbg = SecureRandom.getInstance("DRBG");
+        return SecureRandom.getInstance("DRBG");
       } catch (NoSuchAlgorithmException e) {
-        drbg = new SecureRandom();
+        return new SecureRandom();
       }
-      random = drbg;
     }
 
     String nonce() {

@@ -75,49 +75,35 @@ public record OrderRecord(
     Objects.requireNonNull(updatedAt, "updatedAt");
     if ((item != null) != (status == OrderStatus.PROVISIONED)) {
       throw new IllegalArgumentException(
-          "item must be set exactly when the order is PROVISIONED; order '"
-              + snapshot.sessionId()
-              + "' is "
-              + status
-              + " with item "
-              + item);
+          "item must be set exactly when the order is PROVISIONED; order '%s' is %s with item %s"
+              .formatted(snapshot.sessionId(), status, item));
     }
     boolean claimed = claimId != null;
     if (claimed != (claimedAt != null) || claimed != (leaseExpiresAt != null)) {
       throw new IllegalArgumentException(
-          "claimId, claimedAt and leaseExpiresAt must be all set or all null; order '"
-              + snapshot.sessionId()
-              + "' has "
-              + claimId
-              + ", "
-              + claimedAt
-              + ", "
-              + leaseExpiresAt);
+          String.format(
+              "claimId, claimedAt and leaseExpiresAt must be all set or all null; order '%s'"
+                  + " has %s, %s, %s",
+              snapshot.sessionId(), claimId, claimedAt, leaseExpiresAt));
     }
     if (claimed && claimId.fence() != fence) {
       throw new IllegalArgumentException(
-          "the current claim's fence must equal the record's fence; order '"
-              + snapshot.sessionId()
-              + "' has claim "
-              + claimId
-              + " and fence "
-              + fence);
+          String.format(
+              "the current claim's fence must equal the record's fence; order '%s' has claim %s"
+                  + " and fence %s",
+              snapshot.sessionId(), claimId, fence));
     }
     if (failures < 0 || (failures == 0) != (failedSince == null)) {
       throw new IllegalArgumentException(
-          "failures must be at least 0, and failedSince set exactly when failures > 0; order '"
-              + snapshot.sessionId()
-              + "' has failures "
-              + failures
-              + " and failedSince "
-              + failedSince);
+          String.format(
+              "failures must be at least 0, and failedSince set exactly when failures > 0; order"
+                  + " '%s' has failures %s and failedSince %s",
+              snapshot.sessionId(), failures, failedSince));
     }
     if (fence < 1) {
       throw new IllegalArgumentException(
-          "fence must be at least 1 (an order exists only once claimed); order '"
-              + snapshot.sessionId()
-              + "' has "
-              + fence);
+          "fence must be at least 1 (an order exists only once claimed); order '%s' has %s"
+              .formatted(snapshot.sessionId(), fence));
     }
   }
 

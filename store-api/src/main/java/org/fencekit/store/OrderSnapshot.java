@@ -37,11 +37,8 @@ public record OrderSnapshot(
     }
     if (amountTotal < 0) {
       throw new IllegalArgumentException(
-          "amountTotal must be at least 0 (minor units), got "
-              + amountTotal
-              + " for order '"
-              + sessionId
-              + "'");
+          "amountTotal must be at least 0 (minor units), got %s for order '%s'"
+              .formatted(amountTotal, sessionId));
     }
     Validate.currency(currency);
   }

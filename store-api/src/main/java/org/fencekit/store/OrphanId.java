@@ -28,12 +28,7 @@ public record OrphanId(String sessionId, ClaimId claimId, String providerOrderId
 
   @Override
   public String toString() {
-    return "orphan of order '"
-        + sessionId
-        + "' bought by "
-        + claimId
-        + " as '"
-        + providerOrderId
-        + "'";
+    return "orphan of order '%s' bought by %s as '%s'"
+        .formatted(sessionId, claimId, providerOrderId);
   }
 }

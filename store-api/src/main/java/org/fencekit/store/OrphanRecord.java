@@ -21,12 +21,9 @@ public record OrphanRecord(Orphan orphan, String note, Instant reconciledAt) {
     Validate.notNull("orphan", orphan);
     if ((note == null) != (reconciledAt == null)) {
       throw new IllegalArgumentException(
-          "note and reconciledAt must be both set or both null; "
-              + OrphanId.of(orphan)
-              + " has note "
-              + (note == null ? "null" : Validate.quote(note))
-              + " and reconciledAt "
-              + reconciledAt);
+          "note and reconciledAt must be both set or both null; %s has note %s and reconciledAt %s"
+              .formatted(
+                  OrphanId.of(orphan), note == null ? "null" : Validate.quote(note), reconciledAt));
     }
   }
 

@@ -17,13 +17,11 @@ public class UnknownOrderException extends RuntimeException {
    */
   public UnknownOrderException(String backend, String operation, String sessionId) {
     super(
-        backend
-            + " store: cannot "
-            + operation
-            + " order '"
-            + sessionId
-            + "': no such order (nothing was written). Only claim creates an order: claim it first,"
-            + " and settle it with the token that claim returned.");
+        String.format(
+            "%s store: cannot %s order '%s': no such order (nothing was written). Only claim"
+                + " creates an order: claim it first, and settle it with the token that claim"
+                + " returned.",
+            backend, operation, sessionId));
     this.sessionId = sessionId;
   }
 

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,14 +115,12 @@ public final class Credentials {
     StringBuilder out = new StringBuilder();
     while (userInfo.find()) {
       String scheme = userInfo.group(1);
-      String shown;
-      if (userInfo.group(3) != null) {
-        shown = scheme + userInfo.group(2) + ":" + MASK + "@";
-      } else if (scheme.toLowerCase(Locale.ROOT).startsWith("redis")) {
-        shown = scheme + MASK + "@";
-      } else {
-        shown = userInfo.group();
-      }
+      String shown =
+          userInfo.group(3) != null
+              ? scheme + userInfo.group(2) + ":" + MASK + "@"
+              : scheme.toLowerCase(Locale.ROOT).startsWith("redis")
+                  ? scheme + MASK + "@"
+                  : userInfo.group();
       userInfo.appendReplacement(out, Matcher.quoteReplacement(shown));
     }
     userInfo.appendTail(out);
@@ -150,11 +149,9 @@ public final class Credentials {
    */
   public Throwable scrub(Throwable e) {
     boolean leaks = false;
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+    for (Throwable t = e; t != null && !leaks; t = t.getCause() == t ? null : t.getCause()) {
       String message = t.getMessage();
-      if (message != null && !message.equals(mask(message))) {
-        leaks = true;
-      }
+      leaks = !Objects.equals(message, mask(message));
     }
     if (!leaks) {
       return e;

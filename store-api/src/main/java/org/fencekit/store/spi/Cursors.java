@@ -2,11 +2,14 @@ package org.fencekit.store.spi;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.OrphanId;
+import org.fencekit.store.OrphanRecord;
 
 /**
  * The opaque cursors of {@link OrderStoreAdmin}'s listings: the sort key of a page's last item and
@@ -24,60 +27,58 @@ final class Cursors {
   private Cursors() {}
 
   /** The cursor after {@code orphan} in {@code listing}. */
-  static String of(String listing, AdminQueries.OrphanPosition after) {
-    OrphanId id = after.id();
-    return encode(
+  static String of(String listing, OrphanRecord orphan) {
+    OrphanId id = orphan.id();
+    return of(
         listing,
-        Long.toString(after.recordedAt().toEpochMilli()),
+        orphan.orphan().recordedAt(),
         id.sessionId(),
         id.claimId().toString(),
         id.providerOrderId());
   }
 
-  /** The cursor after {@code order} in {@code listing}. */
-  static String of(String listing, AdminQueries.OrderPosition after) {
-    return encode(listing, Long.toString(after.at().toEpochMilli()), after.sessionId());
+  /** The cursor after the item sorted by {@code at}, then by {@code key}, in {@code listing}. */
+  static String of(String listing, Instant at, String... key) {
+    String millis = Long.toString(at.toEpochMilli());
+    String text = String.join(SEPARATOR, VERSION, listing, millis, String.join(SEPARATOR, key));
+    return ENCODER.encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */
   static AdminQueries.OrphanPosition orphanPosition(String listing, String cursor) {
-    String[] fields = decode(listing, cursor, 4);
-    if (fields == null) {
-      return null;
-    }
-    try {
-      return new AdminQueries.OrphanPosition(
-          Instant.ofEpochMilli(Long.parseLong(fields[0])),
-          new OrphanId(fields[1], ClaimId.parse(fields[2]), fields[3]));
-    } catch (RuntimeException e) {
-      throw malformed(listing, cursor, e);
-    }
+    return position(
+        listing,
+        cursor,
+        4,
+        (at, key) ->
+            new AdminQueries.OrphanPosition(
+                at, new OrphanId(key[1], ClaimId.parse(key[2]), key[3])));
   }
 
   /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */
   static AdminQueries.OrderPosition orderPosition(String listing, String cursor) {
-    String[] fields = decode(listing, cursor, 2);
-    if (fields == null) {
+    return position(listing, cursor, 2, (at, key) -> new AdminQueries.OrderPosition(at, key[1]));
+  }
+
+  /**
+   * The position {@code read} makes of the cursor's instant (its first key field) and key fields;
+   * {@code null} for a null cursor.
+   */
+  private static <T> T position(
+      String listing, String cursor, int keyFields, BiFunction<Instant, String[], T> read) {
+    if (cursor == null) {
       return null;
     }
+    String[] key = decode(listing, cursor, keyFields);
     try {
-      return new AdminQueries.OrderPosition(
-          Instant.ofEpochMilli(Long.parseLong(fields[0])), fields[1]);
+      return read.apply(Instant.ofEpochMilli(Long.parseLong(key[0])), key);
     } catch (RuntimeException e) {
       throw malformed(listing, cursor, e);
     }
   }
 
-  private static String encode(String listing, String... key) {
-    String text = VERSION + SEPARATOR + listing + SEPARATOR + String.join(SEPARATOR, key);
-    return ENCODER.encodeToString(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The key fields of a cursor of {@code listing}, or {@code null} for a null cursor. */
+  /** The key fields of a cursor of {@code listing}. */
   private static String[] decode(String listing, String cursor, int keyFields) {
-    if (cursor == null) {
-      return null;
-    }
     String text;
     try {
       text = new String(DECODER.decode(cursor), StandardCharsets.UTF_8);
@@ -90,15 +91,12 @@ final class Cursors {
     }
     if (!fields[1].equals(listing)) {
       throw new IllegalArgumentException(
-          "cursor is a cursor of "
-              + fields[1]
-              + ", not of "
-              + listing
-              + "; pass null for the first page, then each page's nextCursor to the same listing");
+          String.format(
+              "cursor is a cursor of %s, not of %s; pass null for the first page, then each page's"
+                  + " nextCursor to the same listing",
+              fields[1], listing));
     }
-    String[] key = new String[keyFields];
-    System.arraycopy(fields, 2, key, 0, keyFields);
-    return key;
+    return Arrays.copyOfRange(fields, 2, fields.length);
   }
 
   private static IllegalArgumentException malformed(

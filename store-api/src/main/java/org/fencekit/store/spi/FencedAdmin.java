@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.OrphanId;
@@ -47,22 +48,17 @@ public final class FencedAdmin implements OrderStoreAdmin {
    * @param clock the time every age is measured on (the store's clock)
    */
   public FencedAdmin(AdminQueries storage, Clock clock) {
-    Validate.notNull("storage", storage);
-    Validate.notNull("clock", clock);
-    this.storage = storage;
-    this.clock = clock;
+    this.storage = Validate.notNull("storage", storage);
+    this.clock = Validate.notNull("clock", clock);
   }
 
   @Override
   public Page<OrphanRecord> unreconciledOrphans(String cursor, int pageSize) {
     AdminQueries.OrphanPosition after = Cursors.orphanPosition(ORPHANS, cursor);
-    int size = pageSize(pageSize);
     return page(
-        storage.unreconciledOrphans(after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                ORPHANS, new AdminQueries.OrphanPosition(last.orphan().recordedAt(), last.id())));
+        pageSize,
+        limit -> storage.unreconciledOrphans(after, limit),
+        last -> Cursors.of(ORPHANS, last));
   }
 
   @Override
@@ -81,12 +77,10 @@ public final class FencedAdmin implements OrderStoreAdmin {
             .orElseThrow(() -> new UnknownOrphanException(storage.backend(), id));
     if (!stored.reconciled() || !stored.id().equals(id)) {
       throw new IllegalStateException(
-          storage.backend()
-              + " store: marking the "
-              + id
-              + " reconciled answered "
-              + stored
-              + ": the storage must answer that orphan as stored after the mark");
+          String.format(
+              "%s store: marking the %s reconciled answered %s: the storage must answer that"
+                  + " orphan as stored after the mark",
+              storage.backend(), id, stored));
     }
     return note.equals(stored.note())
         ? new ReconcileResult.Reconciled(stored)
@@ -97,13 +91,10 @@ public final class FencedAdmin implements OrderStoreAdmin {
   public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
     Instant expiredBy = ago("expiredFor", expiredFor);
     AdminQueries.OrderPosition after = Cursors.orderPosition(STUCK, cursor);
-    int size = pageSize(pageSize);
     return page(
-        storage.stuckOrders(expiredBy, after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                STUCK, new AdminQueries.OrderPosition(last.leaseExpiresAt(), last.sessionId())));
+        pageSize,
+        limit -> storage.stuckOrders(expiredBy, after, limit),
+        last -> Cursors.of(STUCK, last.leaseExpiresAt(), last.sessionId()));
   }
 
   @Override
@@ -111,27 +102,15 @@ public final class FencedAdmin implements OrderStoreAdmin {
       int minFailures, Duration failingFor, String cursor, int pageSize) {
     if (minFailures < 1) {
       throw new IllegalArgumentException(
-          "minFailures must be at least 1, got "
-              + minFailures
-              + "; pass Integer.MAX_VALUE to list by age alone");
+          "minFailures must be at least 1, got %s; pass Integer.MAX_VALUE to list by age alone"
+              .formatted(minFailures));
     }
     Instant failedBy = ago("failingFor", failingFor);
     AdminQueries.OrderPosition after = Cursors.orderPosition(FAILED, cursor);
-    int size = pageSize(pageSize);
     return page(
-        storage.failedOrders(minFailures, failedBy, after, size + 1),
-        size,
-        last ->
-            Cursors.of(
-                FAILED, new AdminQueries.OrderPosition(last.failedSince(), last.sessionId())));
-  }
-
-  private static int pageSize(int pageSize) {
-    if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-      throw new IllegalArgumentException(
-          "pageSize must be 1 to " + MAX_PAGE_SIZE + ", got " + pageSize);
-    }
-    return pageSize;
+        pageSize,
+        limit -> storage.failedOrders(minFailures, failedBy, after, limit),
+        last -> Cursors.of(FAILED, last.failedSince(), last.sessionId()));
   }
 
   /** {@code now - age} on the store's clock, for an age between zero and {@link #MAX_AGE}. */
@@ -144,7 +123,14 @@ public final class FencedAdmin implements OrderStoreAdmin {
     return OrderStateMachine.now(clock).minusMillis(age.toMillis());
   }
 
-  private static <T> Page<T> page(List<T> found, int size, Function<T, String> cursorAfter) {
+  /** A page of at most {@code size} items, asking the query for one more to see a next page. */
+  private static <T> Page<T> page(
+      int size, IntFunction<List<T>> query, Function<T, String> cursorAfter) {
+    if (size < 1 || size > MAX_PAGE_SIZE) {
+      throw new IllegalArgumentException(
+          "pageSize must be 1 to " + MAX_PAGE_SIZE + ", got " + size);
+    }
+    List<T> found = query.apply(size + 1);
     if (found.size() <= size) {
       return new Page<>(found, null);
     }

@@ -80,14 +80,10 @@ public abstract class FencedOrderStore implements OrderStore {
                 OrderRecord current = order.current().orElse(null);
                 OrderStateMachine.ClaimDecision decision =
                     OrderStateMachine.claim(current, request, now(order), nonce);
-                if (decision.next() != null) {
-                  if (current == null) {
-                    if (!order.insert(decision.next())) {
-                      return null; // another caller created it first: decide again against theirs
-                    }
-                  } else {
-                    order.update(decision.next());
-                  }
+                if (decision.next() != null && current != null) {
+                  order.update(decision.next());
+                } else if (decision.next() != null && !order.insert(decision.next())) {
+                  return null; // another caller created it first: decide again against theirs
                 }
                 return decision.result();
               });
@@ -100,10 +96,10 @@ public abstract class FencedOrderStore implements OrderStore {
         "claim",
         request.sessionId(),
         false,
-        "the order was reported created by another caller "
-            + (CREATE_RACE_RETRIES + 1)
-            + " times but could not be read back; check that the storage's insert and read use"
-            + " the same key",
+        String.format(
+            "the order was reported created by another caller %s times but could not be read"
+                + " back; check that the storage's insert and read use the same key",
+            CREATE_RACE_RETRIES + 1),
         null);
   }
 

@@ -210,11 +210,10 @@ public final class OrderStateMachine {
   private static void requireSameOrder(OrderRecord current, String sessionId) {
     if (!current.sessionId().equals(sessionId)) {
       throw new IllegalArgumentException(
-          "the stored record is order '"
-              + current.sessionId()
-              + "' but the request is for '"
-              + sessionId
-              + "': the backend returned the wrong row");
+          String.format(
+              "the stored record is order '%s' but the request is for '%s': the backend returned"
+                  + " the wrong row",
+              current.sessionId(), sessionId));
     }
   }
 }

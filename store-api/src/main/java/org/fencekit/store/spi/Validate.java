@@ -60,13 +60,8 @@ public final class Validate {
     for (int i = 0; i < value.length(); i++) {
       if (Character.isISOControl(value.charAt(i))) {
         throw new IllegalArgumentException(
-            name
-                + " must not contain control characters, found U+"
-                + String.format("%04X", (int) value.charAt(i))
-                + " at index "
-                + i
-                + " in "
-                + quote(value));
+            "%s must not contain control characters, found U+%04X at index %s in %s"
+                .formatted(name, (int) value.charAt(i), i, quote(value)));
       }
     }
     return value;
@@ -83,13 +78,8 @@ public final class Validate {
     Objects.requireNonNull(value, name);
     if (value.length() > max) {
       throw new IllegalArgumentException(
-          name
-              + " must be at most "
-              + max
-              + " characters, got "
-              + value.length()
-              + ": "
-              + quote(value));
+          "%s must be at most %s characters, got %s: %s"
+              .formatted(name, max, value.length(), quote(value)));
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -156,11 +146,8 @@ public final class Validate {
     }
     if (lease.compareTo(OrderStore.MAX_LEASE) > 0) {
       throw new IllegalArgumentException(
-          "lease must be at most "
-              + OrderStore.MAX_LEASE
-              + " (24 h), got "
-              + lease
-              + "; a slow attempt should extend its lease instead");
+          "lease must be at most %s (24 h), got %s; a slow attempt should extend its lease instead"
+              .formatted(OrderStore.MAX_LEASE, lease));
     }
     return lease;
   }
@@ -221,12 +208,11 @@ public final class Validate {
   public static IllegalStateException storeClosed(
       String store, String operation, String sessionId) {
     return new IllegalStateException(
-        "the "
-            + store
-            + " is closed"
-            + (operation == null ? "" : ": cannot " + operation)
-            + (sessionId == null ? "" : " order " + quote(sessionId))
-            + "; build a new store");
+        "the %s is closed%s%s; build a new store"
+            .formatted(
+                store,
+                operation == null ? "" : ": cannot " + operation,
+                sessionId == null ? "" : " order " + quote(sessionId)));
   }
 
   /** A value for a message: quoted, control characters escaped, cut after 80 chars. */
@@ -235,11 +221,8 @@ public final class Validate {
     int end = Math.min(value.length(), 80);
     for (int i = 0; i < end; i++) {
       char c = value.charAt(i);
-      if (Character.isISOControl(c) || Character.isSurrogate(c)) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
+      boolean escaped = Character.isISOControl(c) || Character.isSurrogate(c);
+      out.append(escaped ? String.format("\\u%04x", (int) c) : String.valueOf(c));
     }
     out.append('\'');
     if (value.length() > end) {

@@ -17,7 +17,9 @@ public sealed interface WriteRequest {
   ClaimId claimId();
 
   /** The operation's name: "complete", "fail" or "extend". */
-  String operation();
+  default String operation() {
+    return this instanceof Complete ? "complete" : this instanceof Fail ? "fail" : "extend";
+  }
 
   /**
    * Settle as provisioned.
@@ -32,11 +34,6 @@ public sealed interface WriteRequest {
       Validate.sessionId(sessionId);
       Validate.notNull("claimId", claimId);
       Validate.notNull("item", item);
-    }
-
-    @Override
-    public String operation() {
-      return "complete";
     }
   }
 
@@ -54,11 +51,6 @@ public sealed interface WriteRequest {
       Validate.notNull("claimId", claimId);
       Validate.error(error);
     }
-
-    @Override
-    public String operation() {
-      return "fail";
-    }
   }
 
   /**
@@ -74,11 +66,6 @@ public sealed interface WriteRequest {
       Validate.sessionId(sessionId);
       Validate.notNull("claimId", claimId);
       Validate.lease(lease);
-    }
-
-    @Override
-    public String operation() {
-      return "extend";
     }
   }
 }
