@@ -5,10 +5,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
@@ -38,7 +41,8 @@ import org.fencekit.store.spi.Storage;
  *       for a write in progress, and lists it only if the order still matches the key.
  * </ol>
  *
- * Nothing survives the JVM: use a durable store wherever two processes handle webhooks.
+ * Nothing survives the JVM: use a durable store wherever two processes handle webhooks. Closing the
+ * store releases nothing; the orders stay readable.
  */
 public final class MemoryOrderStore extends FencedAdminOrderStore {
 
@@ -52,12 +56,6 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     this(Clock.systemUTC());
   }
 
-  /** Does nothing: there is nothing to release. The orders stay readable. */
-  @Override
-  public void close() {
-    super.close();
-  }
-
   /**
    * One order as published: an immutable record, its orphans, and its keys in the claims and
    * failures indexes (null when it is in neither), kept so that moving it out of an index takes the
@@ -66,8 +64,17 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
   private record Entry(
       OrderRecord record, List<OrphanRecord> orphans, OrderKey claimKey, OrderKey failureKey) {
 
+    /** An entry whose index keys are taken from the record: where it goes in. */
     Entry(OrderRecord record, List<OrphanRecord> orphans) {
-      this(record, orphans, MemoryOrderStore.claimKey(record), MemoryOrderStore.failureKey(record));
+      this(
+          record,
+          orphans,
+          record.claimId() == null
+              ? null
+              : new OrderKey(record.leaseExpiresAt(), record.sessionId()),
+          record.status() == OrderStatus.FAILED
+              ? new OrderKey(record.failedSince(), record.sessionId())
+              : null);
     }
   }
 
@@ -80,18 +87,6 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
   /** An order's place in an order index. */
   private record OrderKey(Instant at, String sessionId) {}
-
-  private static OrderKey claimKey(OrderRecord record) {
-    return record.claimId() == null
-        ? null
-        : new OrderKey(record.leaseExpiresAt(), record.sessionId());
-  }
-
-  private static OrderKey failureKey(OrderRecord record) {
-    return record.status() != OrderStatus.FAILED
-        ? null
-        : new OrderKey(record.failedSince(), record.sessionId());
-  }
 
   private static final Comparator<OrphanKey> ORPHAN_ORDER =
       Comparator.comparing(OrphanKey::recordedAt)
@@ -128,26 +123,31 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     /** Moves the order's keys in the indexes, inside its {@code compute}. */
     private void reindex(Entry before, Entry after, List<Orphan> added) {
       if (before != after) {
-        OrderKey oldClaim = before == null ? null : before.claimKey();
-        OrderKey newClaim = after == null ? null : after.claimKey();
-        if (oldClaim != null && !oldClaim.equals(newClaim)) {
-          claims.remove(oldClaim);
-        }
-        if (newClaim != null) {
-          claims.add(newClaim);
-        }
-        OrderKey oldFailure = before == null ? null : before.failureKey();
-        OrderKey newFailure = after == null ? null : after.failureKey();
-        if (oldFailure != null && !oldFailure.equals(newFailure)) {
-          failures.remove(oldFailure);
-        }
-        if (newFailure != null) {
-          failures.add(newFailure);
-        }
+        move(claims, before, after, Entry::claimKey);
+        move(failures, before, after, Entry::failureKey);
       }
       for (int i = 0; i < added.size(); i++) {
         unreconciled.add(OrphanKey.of(added.get(i)));
       }
+    }
+
+    private static void move(
+        Set<OrderKey> index, Entry before, Entry after, Function<Entry, OrderKey> key) {
+      OrderKey from = before == null ? null : key.apply(before);
+      OrderKey to = after == null ? null : key.apply(after);
+      if (from != null && !from.equals(to)) {
+        index.remove(from);
+      }
+      if (to != null) {
+        index.add(to);
+      }
+    }
+
+    /** The index's keys strictly after {@code after}; all of them for {@code null}. */
+    private static NavigableSet<OrderKey> from(NavigableSet<OrderKey> index, OrderPosition after) {
+      return after == null
+          ? index
+          : index.tailSet(new OrderKey(after.at(), after.sessionId()), false);
     }
 
     @Override
@@ -193,10 +193,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     }
 
     private static Optional<OrphanRecord> find(Entry entry, OrphanId id) {
-      if (entry == null) {
-        return Optional.empty();
-      }
-      return entry.orphans().stream().filter(o -> o.id().equals(id)).findFirst();
+      return entry == null
+          ? Optional.empty()
+          : entry.orphans().stream().filter(o -> o.id().equals(id)).findFirst();
     }
 
     @Override
@@ -230,11 +229,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     @Override
     public List<OrderRecord> stuckOrders(Instant expiredBy, OrderPosition after, int limit) {
       List<OrderRecord> found = new ArrayList<>();
-      var from =
-          after == null
-              ? claims
-              : claims.tailSet(new OrderKey(after.at(), after.sessionId()), false);
-      for (OrderKey key : from) {
+      for (OrderKey key : from(claims, after)) {
         if (found.size() == limit || key.at().isAfter(expiredBy)) {
           break;
         }
@@ -250,11 +245,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     public List<OrderRecord> failedOrders(
         int minFailures, Instant failedBy, OrderPosition after, int limit) {
       List<OrderRecord> found = new ArrayList<>();
-      var from =
-          after == null
-              ? failures
-              : failures.tailSet(new OrderKey(after.at(), after.sessionId()), false);
-      for (OrderKey key : from) {
+      for (OrderKey key : from(failures, after)) {
         if (found.size() == limit) {
           break;
         }
@@ -351,13 +342,12 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       if (record == null) {
         return null;
       }
-      if (before != null && before.record() == record && before.orphans() == orphans) {
-        return before;
+      if (before == null || before.record() != record) {
+        return new Entry(record, orphans);
       }
-      if (before != null && before.record() == record) {
-        return new Entry(record, orphans, before.claimKey(), before.failureKey());
-      }
-      return new Entry(record, orphans);
+      return before.orphans() == orphans
+          ? before
+          : new Entry(record, orphans, before.claimKey(), before.failureKey());
     }
   }
 }
