@@ -113,14 +113,8 @@ public record StoreSpec(Kind kind, String target) {
 
   private static IllegalArgumentException bad(String variable, String problem) {
     return new IllegalArgumentException(
-        variable
-            + " "
-            + problem
-            + ". It names the order store as one of: "
-            + FORMS
-            + ". A good value: "
-            + variable
-            + "=sqlite:fencekit-orders.db");
+        "%s %s. It names the order store as one of: %s. A good value: %s=sqlite:fencekit-orders.db"
+            .formatted(variable, problem, FORMS, variable));
   }
 
   /**
