@@ -31,12 +31,16 @@ final class HashCodec {
       throw corrupt(
           key, "a script answered " + hgetall + " where the order's fields were expected");
     }
-    List<?> flat = (List<?>) hgetall;
+    return record(key, sessionId, fields((List<?>) hgetall));
+  }
+
+  /** The fields of a flat reply ({@code field, value, field, value, ...}). */
+  static Map<String, String> fields(List<?> flat) {
     Map<String, String> fields = new HashMap<>();
     for (int i = 0; i + 1 < flat.size(); i += 2) {
       fields.put(text(flat.get(i)), text(flat.get(i + 1)));
     }
-    return record(key, sessionId, fields);
+    return fields;
   }
 
   /** The order in an HGETALL map. */
@@ -56,16 +60,8 @@ final class HashCodec {
       }
       String itemId = h.get("itemId");
       Item item = itemId == null ? null : new Item(itemId, h.get("itemPayload"));
-      String claimNonce = h.get("claimNonce");
-      ClaimId claim =
-          claimNonce == null
-              ? null
-              : new ClaimId(Long.parseLong(required(h, "claimFence")), claimNonce);
-      String settledNonce = h.get("settledNonce");
-      ClaimId settledBy =
-          settledNonce == null
-              ? null
-              : new ClaimId(Long.parseLong(required(h, "settledFence")), settledNonce);
+      ClaimId claim = claimId(h, "claim");
+      ClaimId settledBy = claimId(h, "settled");
       return new OrderRecord(
           snapshot,
           OrderStatus.valueOf(required(h, "status")),
@@ -99,8 +95,8 @@ final class HashCodec {
 
   /** A reply element as text: Jedis decodes bulk strings to String, raw ones stay byte[]. */
   static String text(Object value) {
-    if (value instanceof byte[]) {
-      return new String((byte[]) value, StandardCharsets.UTF_8);
+    if (value instanceof byte[] bytes) {
+      return new String(bytes, StandardCharsets.UTF_8);
     }
     return value == null ? null : value.toString();
   }
@@ -111,6 +107,12 @@ final class HashCodec {
       throw new IllegalArgumentException("field '" + name + "' is missing");
     }
     return value;
+  }
+
+  /** The claim in fields {@code <name>Nonce} and {@code <name>Fence}, or null without a nonce. */
+  private static ClaimId claimId(Map<String, String> h, String name) {
+    String nonce = h.get(name + "Nonce");
+    return nonce == null ? null : new ClaimId(Long.parseLong(required(h, name + "Fence")), nonce);
   }
 
   private static Instant instant(String epochMillis) {

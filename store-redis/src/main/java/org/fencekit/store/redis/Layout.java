@@ -1,8 +1,9 @@
 package org.fencekit.store.redis;
 
 import java.util.List;
+import java.util.function.Predicate;
 import redis.clients.jedis.ScanIteration;
-import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The version of the store's key layout, at {@code <prefix>layout}, checked before the store's
@@ -53,7 +54,7 @@ final class Layout {
     // No lock around the GET: while Redis does not answer, callers wait out their own timeouts
     // side by side instead of one after another. Only the rare path without a version key (a SCAN,
     // maybe an upgrade) is taken by one caller at a time.
-    String found = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    String found = version(operation, sessionId);
     if (found == null) {
       synchronized (this) {
         found = absent(operation, sessionId);
@@ -67,11 +68,12 @@ final class Layout {
 
   /** The layout when the version key is missing: a new store, or layout 1 (upgraded if allowed). */
   private String absent(String operation, String sessionId) {
-    String written = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    String written = version(operation, sessionId);
     if (written != null) {
       return written; // another caller wrote it meanwhile
     }
-    String first = firstOrder(operation, sessionId);
+    // the key of the first order hash stored under the prefix, or null
+    String first = redis.call(operation, sessionId, false, c -> scanOrders(c, sid -> true));
     boolean older =
         first != null
             && !Integer.toString(VERSION)
@@ -80,75 +82,65 @@ final class Layout {
       reindexAll(operation, sessionId);
     } else if (older) {
       throw new IllegalStateException(
-          "redis store: the orders under key prefix '"
-              + keys.prefix()
-              + "' (Redis at "
-              + redis.target()
-              + ") are in key layout 1 (no key "
-              + keys.layout()
-              + "), and this fencekit needs layout "
-              + VERSION
-              + " (the operator's indexes, failure counts, reconciliations). Upgrade them once:"
-              + " java -jar fencekit-admin.jar schema migrate --store <this store>, or build the"
-              + " store with RedisOrderStore.builder().upgradeLayout(true). It indexes every order"
-              + " once and is safe to run again; stop the older fencekit's writers first, as an"
-              + " order they write during the upgrade is missing from the listings.");
+          String.format(
+              "redis store: the orders under key prefix '%s' (Redis at %s) are in key layout 1 (no"
+                  + " key %s), and this fencekit needs layout %d (the operator's indexes, failure"
+                  + " counts, reconciliations). Upgrade them once: java -jar fencekit-admin.jar"
+                  + " schema migrate --store <this store>, or build the store with"
+                  + " RedisOrderStore.builder().upgradeLayout(true). It indexes every order once"
+                  + " and is safe to run again; stop the older fencekit's writers first, as an"
+                  + " order they write during the upgrade is missing from the listings.",
+              keys.prefix(), redis.target(), keys.layout(), VERSION));
     }
     redis.call(operation, sessionId, false, c -> c.setnx(keys.layout(), Integer.toString(VERSION)));
-    String now = redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
+    String now = version(operation, sessionId);
     return now == null ? "(deleted while starting)" : now;
   }
 
-  /** The key of an order hash stored under the prefix (a SCAN until the first), or null. */
-  private String firstOrder(String operation, String sessionId) {
-    return redis.call(
-        operation,
-        sessionId,
-        false,
-        c -> {
-          ScanIteration scan = c.scanIteration(1000, keys.prefix() + "{*", "hash");
-          while (!scan.isIterationCompleted()) {
-            ScanResult<String> batch = scan.nextBatch();
-            for (String key : batch.getResult()) {
-              if (keys.sessionIdOfOrderKey(key) != null) {
-                return key;
-              }
-            }
-          }
-          return null;
-        });
+  /** The version key's value, or null. */
+  private String version(String operation, String sessionId) {
+    return redis.call(operation, sessionId, false, c -> c.get(keys.layout()));
   }
 
-  /** Indexes every order hash under the prefix; returns how many there were. */
-  long reindexAll(String operation, String sessionId) {
-    return redis.call(
+  /** Indexes every order hash under the prefix. */
+  private void reindexAll(String operation, String sessionId) {
+    redis.call(
         operation,
         sessionId,
         true,
-        c -> {
-          long orders = 0;
-          ScanIteration scan = c.scanIteration(1000, keys.prefix() + "{*", "hash");
-          while (!scan.isIterationCompleted()) {
-            for (String key : scan.nextBatch().getResult()) {
-              String sid = keys.sessionIdOfOrderKey(key);
-              if (sid == null) {
-                continue;
-              }
-              REINDEX.run(
-                  c,
-                  List.of(
-                      keys.order(sid),
-                      keys.orphans(sid),
-                      keys.reconciled(sid),
-                      keys.index(OrderKeys.CLAIMS, sid),
-                      keys.index(OrderKeys.FAILED, sid),
-                      keys.index(OrderKeys.ORPHANS, sid)),
-                  List.of(OrderKeys.tag(sid)));
-              orders++;
-            }
-          }
-          return orders;
-        });
+        c ->
+            scanOrders(
+                c,
+                sid -> {
+                  REINDEX.run(
+                      c,
+                      List.of(
+                          keys.order(sid),
+                          keys.orphans(sid),
+                          keys.reconciled(sid),
+                          keys.index(OrderKeys.CLAIMS, sid),
+                          keys.index(OrderKeys.FAILED, sid),
+                          keys.index(OrderKeys.ORPHANS, sid)),
+                      List.of(OrderKeys.tag(sid)));
+                  return false;
+                }));
+  }
+
+  /**
+   * Scans the order hashes under the prefix, calling {@code stop} with each one's session id until
+   * it answers true; the key of the order it stopped at, or null.
+   */
+  private String scanOrders(UnifiedJedis c, Predicate<String> stop) {
+    ScanIteration scan = c.scanIteration(1000, keys.prefix() + "{*", "hash");
+    while (!scan.isIterationCompleted()) {
+      for (String key : scan.nextBatch().getResult()) {
+        String sid = keys.sessionIdOfOrderKey(key);
+        if (sid != null && stop.test(sid)) {
+          return key;
+        }
+      }
+    }
+    return null;
   }
 
   private IllegalStateException refused(String found) {
@@ -157,30 +149,23 @@ final class Layout {
       newer = Integer.parseInt(found) > VERSION;
     } catch (NumberFormatException e) {
       return new IllegalStateException(
-          "redis store: key "
-              + keys.layout()
-              + " (Redis at "
-              + redis.target()
-              + ") holds '"
-              + found
-              + "', not a layout version; is another application writing under key prefix '"
-              + keys.prefix()
-              + "'? Give this store a prefix of its own (RedisOrderStore.builder().keyPrefix(...)).");
+          String.format(
+              "redis store: key %s (Redis at %s) holds '%s', not a layout version; is another"
+                  + " application writing under key prefix '%s'? Give this store a prefix of its"
+                  + " own (RedisOrderStore.builder().keyPrefix(...)).",
+              keys.layout(), redis.target(), found, keys.prefix()));
     }
+    String why =
+        newer
+            ? ", newer than the layout %d this fencekit knows: upgrade fencekit to the version that"
+                + " wrote them (or a later one); an older one must not write there."
+            : ", which this fencekit cannot read: it reads and writes layout %d.";
     return new IllegalStateException(
-        "redis store: the keys under prefix '"
-            + keys.prefix()
-            + "' (Redis at "
-            + redis.target()
-            + ") are in key layout "
-            + found
-            + (newer
-                ? ", newer than the layout "
-                    + VERSION
-                    + " this fencekit knows: upgrade fencekit"
-                    + " to the version that wrote them (or a later one); an older one must not"
-                    + " write there"
-                : ", which this fencekit cannot read: it reads and writes layout " + VERSION)
-            + ".");
+        String.format(
+            "redis store: the keys under prefix '%s' (Redis at %s) are in key layout %s" + why,
+            keys.prefix(),
+            redis.target(),
+            found,
+            VERSION));
   }
 }

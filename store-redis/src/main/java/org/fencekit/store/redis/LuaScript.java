@@ -19,18 +19,12 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything, so
  * the script is then sent once more in full with EVAL, which also caches it on that node again.
  * Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
+ *
+ * @param name the script's name, for messages
+ * @param source its source, prelude included
+ * @param sha1 the SHA-1 of the source, as EVALSHA takes it
  */
-final class LuaScript {
-
-  private final String name;
-  private final String source;
-  private final String sha1;
-
-  private LuaScript(String name, String source) {
-    this.name = name;
-    this.source = source;
-    this.sha1 = sha1(source);
-  }
+record LuaScript(String name, String source, String sha1) {
 
   /**
    * Reads {@code <name>.lua} from this package's resources, with {@code prelude.lua} (the helpers
@@ -41,32 +35,19 @@ final class LuaScript {
     int firstLine = script.indexOf('\n') + 1;
     String source =
         script.substring(0, firstLine) + resource("prelude.lua") + script.substring(firstLine);
-    return new LuaScript(name, source);
+    return new LuaScript(name, source, sha1(source));
   }
 
   private static String resource(String resource) {
     try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException(
-            "resource "
-                + resource
-                + " is missing from the store-redis jar;"
-                + " rebuild store-redis");
+            "resource " + resource + " is missing from the store-redis jar; rebuild store-redis");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read resource " + resource + " of store-redis", e);
     }
-  }
-
-  /** The script's name, for messages. */
-  String name() {
-    return name;
-  }
-
-  /** The SHA-1 of the source, as EVALSHA takes it. */
-  String sha1() {
-    return sha1;
   }
 
   /** Runs the script on the node that holds {@code keys}, loading it there if it is not cached. */

@@ -3,6 +3,7 @@ package org.fencekit.store.redis;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.fencekit.store.spi.Validate;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The Redis keys of an order: {@code <prefix>{<tag>}} for its hash, and the same with {@code
@@ -20,7 +21,7 @@ import org.fencekit.store.spi.Validate;
  */
 final class OrderKeys {
 
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  private static final String HEX = "0123456789ABCDEF";
 
   /** The index of held claims, by the lease's end. */
   static final String CLAIMS = "claims";
@@ -34,13 +35,9 @@ final class OrderKeys {
   private final String prefix;
   private final boolean cluster;
 
-  /** Keys under {@code prefix} on a node; {@code prefix} must pass {@link Validate#keyPrefix}. */
-  OrderKeys(String prefix) {
-    this(prefix, false);
-  }
-
   /**
-   * Keys under {@code prefix} on a node or a Cluster.
+   * Keys under {@code prefix} on a node or a Cluster; {@code prefix} must pass {@link
+   * Validate#keyPrefix}.
    *
    * @param cluster whether the keys live on a Redis Cluster: then each slot has index keys of its
    *     own ({@link #index})
@@ -124,7 +121,7 @@ final class OrderKeys {
 
     private Keys(String hash) {
       this.hash = hash;
-      this.slot = cluster ? SlotTags.slotOf(hash) : -1;
+      this.slot = cluster ? JedisClusterCRC16.getSlot(hash) : -1;
     }
 
     /** The order's hash. */
@@ -179,7 +176,7 @@ final class OrderKeys {
       if (isPlain(c)) {
         out.append((char) c);
       } else {
-        out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+        out.append('%').append(HEX.charAt(c >> 4)).append(HEX.charAt(c & 0xf));
       }
     }
     return out.toString();
@@ -196,16 +193,14 @@ final class OrderKeys {
       char c = tag.charAt(i);
       if (c == '%'
           && i + 2 < tag.length()
-          && hex(tag.charAt(i + 1)) >= 0
-          && hex(tag.charAt(i + 2)) >= 0) {
-        int b = hex(tag.charAt(i + 1)) << 4 | hex(tag.charAt(i + 2));
+          && HEX.indexOf(tag.charAt(i + 1)) >= 0
+          && HEX.indexOf(tag.charAt(i + 2)) >= 0) {
+        int b = HEX.indexOf(tag.charAt(i + 1)) << 4 | HEX.indexOf(tag.charAt(i + 2));
         if (isPlain(b)) {
           throw new IllegalArgumentException(
-              "not a tag this store writes, '"
-                  + tag
-                  + "': %"
-                  + tag.substring(i + 1, i + 3)
-                  + " encodes a plain character");
+              String.format(
+                  "not a tag this store writes, '%s': %%%s encodes a plain character",
+                  tag, tag.substring(i + 1, i + 3)));
         }
         bytes.write(b);
         i += 2;
@@ -223,16 +218,6 @@ final class OrderKeys {
     return (c >= 'A' && c <= 'Z')
         || (c >= 'a' && c <= 'z')
         || (c >= '0' && c <= '9')
-        || c == '-'
-        || c == '.'
-        || c == '_'
-        || c == '~';
-  }
-
-  private static int hex(char c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        || "-._~".indexOf(c) >= 0;
   }
 }

@@ -28,12 +28,10 @@ final class RedisAddress {
     } catch (URISyntaxException e) {
       // URISyntaxException's message repeats the input, password included: not passed on.
       throw new IllegalArgumentException(
-          "url must look like redis://[user:password@]host[:port][/db],"
-              + " got "
-              + Credentials.maskPatterns(url)
-              + ", which is not a URI ("
-              + e.getReason()
-              + ")");
+          String.format(
+              "url must look like redis://[user:password@]host[:port][/db], got %s, which is not a"
+                  + " URI (%s)",
+              Credentials.maskPatterns(url), e.getReason()));
     }
     String shown = Credentials.of(url).mask(url);
     if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {

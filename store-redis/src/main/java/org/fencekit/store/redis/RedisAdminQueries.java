@@ -35,11 +35,14 @@ import org.fencekit.store.spi.FencedAdmin;
  * SLOTS}), and merges the runs' pages here: its cost is the page, plus one look at each slot's key
  * (16 runs of a few milliseconds for a whole Cluster). A slot that moves while a page is read fails
  * that page (run it again). Orphan lookups and reconciles run one script on the order's slot.
+ *
+ * @param lookBudget members {@code page.lua} looks at per run before it answers where to go on
+ *     ({@link #LOOK_BUDGET}; tests make it small to take that path)
  */
-final class RedisAdminQueries implements AdminQueries {
+record RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int lookBudget)
+    implements AdminQueries {
 
-  private static final String BACKEND = "redis";
-  private static final char SEP = '\u001f';
+  private static final String SEP = "\u001f";
   private static final long TWO_53 = 1L << 53;
 
   /**
@@ -60,25 +63,9 @@ final class RedisAdminQueries implements AdminQueries {
   private static final Comparator<Found> BY_BYTES =
       (a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes());
 
-  private final ScriptRunner redis;
-  private final OrderKeys keys;
-  private final Layout layout;
-  private final int lookBudget;
-
-  /**
-   * @param lookBudget members {@code page.lua} looks at per run before it answers where to go on
-   *     ({@link #LOOK_BUDGET}; tests make it small to take that path)
-   */
-  RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int lookBudget) {
-    this.redis = redis;
-    this.keys = keys;
-    this.layout = layout;
-    this.lookBudget = lookBudget;
-  }
-
   @Override
   public String backend() {
-    return BACKEND;
+    return ScriptRunner.BACKEND;
   }
 
   @Override
@@ -87,16 +74,15 @@ final class RedisAdminQueries implements AdminQueries {
     String start = after == null ? "-" : "(" + orphanMember(after);
     List<OrphanRecord> out = new ArrayList<>();
     for (Found found : list(OrderKeys.ORPHANS, start, "+", limit, "", "")) {
-      String[] parts = found.member().split(String.valueOf(SEP), 5);
+      String[] parts = found.member().split(SEP, 5);
       String sessionId = OrderKeys.sessionIdOf(parts[1]);
       List<?> detail = (List<?>) found.detail();
-      String payload = "1".equals(text(detail.get(0))) ? text(detail.get(1)) : null;
       Map<String, String> fields = new HashMap<>();
       fields.put("claim", Long.parseLong(parts[2]) + ":" + parts[3]);
       fields.put("providerOrderId", parts[4]);
       fields.put("recordedAt", Long.toString(millisOf(parts[0])));
-      if (payload != null) {
-        fields.put("payload", payload);
+      if ("1".equals(text(detail.get(0)))) {
+        fields.put("payload", text(detail.get(1)));
       }
       out.add(
           OrphanRecord.unreconciled(HashCodec.orphan(keys.orphans(sessionId), sessionId, fields)));
@@ -109,16 +95,13 @@ final class RedisAdminQueries implements AdminQueries {
     String sid = id.sessionId();
     layout.check("orphan", sid);
     List<?> reply =
-        redis.call(
+        run(
+            ORPHAN,
             "orphan",
             sid,
             false,
-            c ->
-                (List<?>)
-                    ORPHAN.run(
-                        c,
-                        List.of(keys.orphans(sid), keys.reconciled(sid)),
-                        List.of(identity(id), id.claimId().toString(), id.providerOrderId())));
+            List.of(keys.orphans(sid), keys.reconciled(sid)),
+            List.of(identity(id), id.claimId().toString(), id.providerOrderId()));
     return recordOf(ORPHAN, id, reply);
   }
 
@@ -139,30 +122,26 @@ final class RedisAdminQueries implements AdminQueries {
             id.providerOrderId(),
             reconciledAt.toEpochMilli() + ":" + note,
             OrderKeys.tag(sid));
-    List<?> reply =
-        redis.call("reconcile", sid, true, c -> (List<?>) RECONCILE.run(c, keyList, args));
-    return recordOf(RECONCILE, id, reply);
+    return recordOf(RECONCILE, id, run(RECONCILE, "reconcile", sid, true, keyList, args));
   }
 
   @Override
   public List<OrderRecord> stuckOrders(Instant expiredBy, OrderPosition after, int limit) {
     layout.check("list stuck orders", null);
-    String start = after == null ? "-" : "(" + orderMember(after);
-    return orders(
-        list(OrderKeys.CLAIMS, start, "(" + at(expiredBy.toEpochMilli() + 1), limit, "", ""));
+    String stop = "(" + at(expiredBy.toEpochMilli() + 1);
+    return orders(list(OrderKeys.CLAIMS, start(after), stop, limit, "", ""));
   }
 
   @Override
   public List<OrderRecord> failedOrders(
       int minFailures, Instant failedBy, OrderPosition after, int limit) {
     layout.check("list failed orders", null);
-    String start = after == null ? "-" : "(" + orderMember(after);
+    String start = start(after);
     String ageBound = at(failedBy.toEpochMilli() + 1);
-    List<Found> found =
+    return orders(
         minFailures == Integer.MAX_VALUE
             ? list(OrderKeys.FAILED, start, "(" + ageBound, limit, "", ageBound)
-            : list(OrderKeys.FAILED, start, "+", limit, Integer.toString(minFailures), ageBound);
-    return orders(found);
+            : list(OrderKeys.FAILED, start, "+", limit, Integer.toString(minFailures), ageBound));
   }
 
   /** A listing's first {@code limit} members after {@code start}, over every node, oldest first. */
@@ -200,12 +179,7 @@ final class RedisAdminQueries implements AdminQueries {
       args.add(ageBound);
       args.add(Integer.toString(lookBudget));
       args.addAll(indexKeys);
-      List<?> reply =
-          redis.call(
-              "list " + listing,
-              null,
-              false,
-              c -> (List<?>) PAGE.run(c, List.of(indexKeys.get(0)), args));
+      List<?> reply = run(PAGE, "list " + listing, null, false, List.of(indexKeys.get(0)), args);
       for (int i = 1; i + 1 < reply.size(); i += 2) {
         String member = text(reply.get(i));
         found.add(new Found(member, member.getBytes(StandardCharsets.UTF_8), reply.get(i + 1)));
@@ -228,12 +202,7 @@ final class RedisAdminQueries implements AdminQueries {
     if (!keys.cluster()) {
       return List.of(List.of(keys.nodeIndex(listing)));
     }
-    List<?> slots =
-        redis.call(
-            "list " + listing,
-            null,
-            false,
-            c -> (List<?>) SLOTS.run(c, List.of(keys.layout()), List.of()));
+    List<?> slots = run(SLOTS, "list " + listing, null, false, List.of(keys.layout()), List.of());
     Map<String, List<String>> byMaster = new LinkedHashMap<>();
     for (Object range : slots) {
       List<?> r = (List<?>) range;
@@ -250,17 +219,14 @@ final class RedisAdminQueries implements AdminQueries {
     int covered = byMaster.values().stream().mapToInt(List::size).sum();
     if (covered != SlotTags.SLOTS) {
       throw new StoreUnavailableException(
-          BACKEND,
+          ScriptRunner.BACKEND,
           "list " + listing,
           null,
           false,
-          "the Cluster's slot map covers "
-              + covered
-              + " of "
-              + SlotTags.SLOTS
-              + " slots (Redis at "
-              + redis.target()
-              + "); check cluster_state with CLUSTER INFO and list again when it is ok",
+          String.format(
+              "the Cluster's slot map covers %d of %d slots (Redis at %s); check cluster_state"
+                  + " with CLUSTER INFO and list again when it is ok",
+              covered, SlotTags.SLOTS, redis.target()),
           null);
     }
     List<List<String>> runs = new ArrayList<>();
@@ -290,14 +256,10 @@ final class RedisAdminQueries implements AdminQueries {
     if (!"found".equals(outcome) || reply.size() < 3) {
       throw ScriptRunner.unexpected(script, String.valueOf(reply));
     }
-    List<?> flat = (List<?>) reply.get(1);
-    Map<String, String> fields = new HashMap<>();
-    for (int i = 0; i + 1 < flat.size(); i += 2) {
-      fields.put(text(flat.get(i)), text(flat.get(i + 1)));
-    }
-    String key = keys.orphans(id.sessionId());
+    String sid = id.sessionId();
+    Map<String, String> fields = HashCodec.fields((List<?>) reply.get(1));
     OrphanRecord unreconciled =
-        OrphanRecord.unreconciled(HashCodec.orphan(key, id.sessionId(), fields));
+        OrphanRecord.unreconciled(HashCodec.orphan(keys.orphans(sid), sid, fields));
     String mark = text(reply.get(2));
     if (mark == null) {
       return Optional.of(unreconciled);
@@ -310,6 +272,17 @@ final class RedisAdminQueries implements AdminQueries {
             Instant.ofEpochMilli(Long.parseLong(mark.substring(0, colon)))));
   }
 
+  /** A script's reply, the client's failures as {@link ScriptRunner#call} turns them. */
+  private List<?> run(
+      LuaScript script,
+      String operation,
+      String sessionId,
+      boolean writes,
+      List<String> keyList,
+      List<String> args) {
+    return redis.call(operation, sessionId, writes, c -> (List<?>) script.run(c, keyList, args));
+  }
+
   /** An orphan's identity as {@code complete.lua} records it: {@code <fence>:<nonce>:<id>}. */
   private static String identity(OrphanId id) {
     return id.claimId() + ":" + id.providerOrderId();
@@ -317,19 +290,20 @@ final class RedisAdminQueries implements AdminQueries {
 
   private static String orphanMember(OrphanPosition p) {
     ClaimId claim = p.id().claimId();
-    return at(p.recordedAt().toEpochMilli())
-        + SEP
-        + OrderKeys.tag(p.id().sessionId())
-        + SEP
-        + String.format("%019d", claim.fence())
-        + SEP
-        + claim.nonce()
-        + SEP
-        + p.id().providerOrderId();
+    return String.join(
+        SEP,
+        at(p.recordedAt().toEpochMilli()),
+        OrderKeys.tag(p.id().sessionId()),
+        String.format("%019d", claim.fence()),
+        claim.nonce(),
+        p.id().providerOrderId());
   }
 
-  private static String orderMember(OrderPosition p) {
-    return at(p.at().toEpochMilli()) + SEP + OrderKeys.tag(p.sessionId());
+  /** Where a listing of orders starts: after the order {@code after}, or at the first. */
+  private static String start(OrderPosition after) {
+    return after == null
+        ? "-"
+        : "(" + at(after.at().toEpochMilli()) + SEP + OrderKeys.tag(after.sessionId());
   }
 
   /**

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +40,6 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
-import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
@@ -90,8 +88,6 @@ import redis.clients.jedis.util.JedisURIHelper;
  */
 public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
 
-  private static final String BACKEND = "redis";
-
   /** Attempts of one command by a Cluster client the store builds (Jedis's default). */
   private static final int CLUSTER_ATTEMPTS = 5;
 
@@ -109,36 +105,14 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   private final FencedAdmin admin;
   private final HeldClaims held = new HeldClaims();
 
-  private RedisOrderStore(
-      ScriptRunner redis,
-      String keyPrefix,
-      boolean cluster,
-      Clock clock,
-      boolean serverTime,
-      boolean upgradeLayout,
-      int lookBudget) {
+  private RedisOrderStore(ScriptRunner redis, boolean cluster, Clock clock, Builder options) {
     this.redis = redis;
-    this.keys = new OrderKeys(keyPrefix, cluster);
+    this.keys = new OrderKeys(options.keyPrefix, cluster);
     this.clock = clock;
-    this.serverTime = serverTime;
-    this.layout = new Layout(redis, keys, upgradeLayout);
-    this.admin = new FencedAdmin(new RedisAdminQueries(redis, keys, layout, lookBudget), clock);
-  }
-
-  /**
-   * Checks the key layout now if Redis answers (a store that cannot reach Redis yet checks before
-   * its first call instead); closes the client it built if the layout is refused.
-   */
-  private RedisOrderStore started() {
-    try {
-      layout.check("start", null);
-    } catch (StoreUnavailableException e) {
-      // checked again before the first call
-    } catch (RuntimeException e) {
-      close();
-      throw e;
-    }
-    return this;
+    this.serverTime = options.serverTime;
+    this.layout = new Layout(redis, keys, options.upgradeLayout);
+    this.admin =
+        new FencedAdmin(new RedisAdminQueries(redis, keys, layout, options.lookBudget), clock);
   }
 
   /** A builder: give it exactly one of {@code url}, {@code clusterNodes} or {@code client}. */
@@ -189,21 +163,19 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       return created;
     }
     OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
-    switch (outcome) {
-      case "claimed":
+    return switch (outcome) {
+      case "claimed" -> {
         if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
           throw ScriptRunner.unexpected(
               CLAIM, "claimed, with claim " + record.claimId() + " instead of nonce " + nonce);
         }
         held.put(record);
-        return new ClaimResult.Claimed(record.claimId(), record);
-      case "provisioned":
-        return new ClaimResult.Provisioned(record);
-      case "inflight":
-        return new ClaimResult.InFlight(record);
-      default:
-        throw ScriptRunner.unexpected(CLAIM, outcome);
-    }
+        yield new ClaimResult.Claimed(record.claimId(), record);
+      }
+      case "provisioned" -> new ClaimResult.Provisioned(record);
+      case "inflight" -> new ClaimResult.InFlight(record);
+      default -> throw ScriptRunner.unexpected(CLAIM, outcome);
+    };
   }
 
   /**
@@ -218,7 +190,6 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     WriteRequest.Complete request = new WriteRequest.Complete(sessionId, claimId, item);
     layout.check("complete", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
-    String now = now();
     String payload = request.item().payload();
     OrderRecord claimed = held.take(sessionId, claimId);
     return write(
@@ -232,9 +203,9 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             order.index(OrderKeys.CLAIMS),
             order.index(OrderKeys.ORPHANS)),
         List.of(
-            fence(claimId),
+            Long.toString(claimId.fence()),
             claimId.nonce(),
-            now,
+            now(),
             request.item().providerOrderId(),
             payload == null ? "0" : "1",
             payload == null ? "" : payload,
@@ -259,7 +230,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
         List.of(
-            fence(claimId),
+            Long.toString(claimId.fence()),
             claimId.nonce(),
             now(),
             request.error(),
@@ -286,7 +257,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         claimed,
         List.of(order.hash(), order.index(OrderKeys.CLAIMS)),
         List.of(
-            fence(claimId),
+            Long.toString(claimId.fence()),
             claimId.nonce(),
             now,
             expiresAfter(now, request.lease()),
@@ -311,20 +282,17 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     List<?> reply = redis.script(script, request.operation(), sessionId, keyList, args);
     String outcome = HashCodec.text(reply.get(0));
     if ("unknown".equals(outcome)) {
-      throw new UnknownOrderException(BACKEND, request.operation(), sessionId);
+      throw new UnknownOrderException(ScriptRunner.BACKEND, request.operation(), sessionId);
     }
     if (claimed != null && "written".equals(outcome) && !(reply.get(1) instanceof List)) {
       return OrderStateMachine.write(claimed, request, instant(script, reply.get(1))).result();
     }
     OrderRecord record = HashCodec.record(keyList.get(0), sessionId, reply.get(1));
-    switch (outcome) {
-      case "written":
-        return new WriteResult.Written(record);
-      case "superseded":
-        return new WriteResult.Superseded(record);
-      default:
-        throw ScriptRunner.unexpected(script, outcome);
-    }
+    return switch (outcome) {
+      case "written" -> new WriteResult.Written(record);
+      case "superseded" -> new WriteResult.Superseded(record);
+      default -> throw ScriptRunner.unexpected(script, outcome);
+    };
   }
 
   /** {@inheritDoc} On Redis: one HGETALL. */
@@ -345,13 +313,9 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     Validate.sessionId(sessionId);
     layout.check("orphans", sessionId);
     String key = keys.orphans(sessionId);
-    List<StreamEntry> entries =
-        redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+"));
-    List<Orphan> orphans = new ArrayList<>(entries.size());
-    for (StreamEntry entry : entries) {
-      orphans.add(HashCodec.orphan(key, sessionId, entry.getFields()));
-    }
-    return List.copyOf(orphans);
+    return redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+")).stream()
+        .map(entry -> HashCodec.orphan(key, sessionId, entry.getFields()))
+        .toList();
   }
 
   /** {@inheritDoc} On Redis: {@code page.lua} once on a node, once per master on a Cluster. */
@@ -407,27 +371,16 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
 
   @Override
   public String toString() {
-    return "RedisOrderStore["
-        + redis.target()
-        + ", keyPrefix="
-        + keys.prefix()
-        + (serverTime ? ", server time" : "")
-        + "]";
+    return String.format(
+        "RedisOrderStore[%s, keyPrefix=%s%s]",
+        redis.target(), keys.prefix(), serverTime ? ", server time" : "");
   }
 
   /** The time argument of a script: the clock's epoch ms, or '' for the script to read TIME. */
   private String now() {
-    return serverTime ? "" : millis(clientNow());
-  }
-
-  /** A lease's end: {@code now} + lease, or '+lease' for the script to add to TIME. */
-  private String expiresAfter(String now, Duration lease) {
-    return serverTime
-        ? "+" + lease.toMillis()
-        : Long.toString(OrderStateMachine.leaseEndMillis(Long.parseLong(now), lease));
-  }
-
-  private Instant clientNow() {
+    if (serverTime) {
+      return "";
+    }
     Instant now = OrderStateMachine.now(clock);
     long millis;
     try {
@@ -439,11 +392,18 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       throw new IllegalStateException(
           "redis store: the clock reads "
               + now
-              + ", too far from 1970"
-              + " for the scripts to compare epoch milliseconds exactly (they must stay within 2^53);"
-              + " check the Clock given to RedisOrderStore.builder().clock(...)");
+              + ", too far from 1970 for the scripts to compare epoch milliseconds exactly (they"
+              + " must stay within 2^53); check the Clock given to"
+              + " RedisOrderStore.builder().clock(...)");
     }
-    return now;
+    return Long.toString(millis);
+  }
+
+  /** A lease's end: {@code now} + lease, or '+lease' for the script to add to TIME. */
+  private String expiresAfter(String now, Duration lease) {
+    return serverTime
+        ? "+" + lease.toMillis()
+        : Long.toString(OrderStateMachine.leaseEndMillis(Long.parseLong(now), lease));
   }
 
   /** A script's answer of an instant, epoch ms. */
@@ -453,21 +413,6 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     } catch (NumberFormatException e) {
       throw ScriptRunner.unexpected(script, "a time of " + HashCodec.text(epochMillis));
     }
-  }
-
-  private static String millis(Instant instant) {
-    return Long.toString(instant.toEpochMilli());
-  }
-
-  /** Whether a user's client talks to a Cluster (its keys then have index keys per slot). */
-  @SuppressWarnings("deprecation") // JedisCluster, the Cluster client before Jedis 7, still in use
-  private static boolean isCluster(UnifiedJedis client) {
-    return client instanceof RedisClusterClient
-        || client instanceof redis.clients.jedis.JedisCluster;
-  }
-
-  private static String fence(ClaimId claimId) {
-    return Long.toString(claimId.fence());
   }
 
   /**
@@ -608,17 +553,15 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 + "; for example RedisOrderStore.builder().url(\"redis://127.0.0.1:6379\")");
       }
       if (client != null) {
-        boolean cluster = isCluster(client);
-        return new RedisOrderStore(
-                new ScriptRunner(
-                    client, false, false, Credentials.NONE, client.getClass().getSimpleName()),
-                keyPrefix,
-                cluster,
-                clock,
-                serverTime,
-                upgradeLayout,
-                lookBudget)
-            .started();
+        String target = client.getClass().getSimpleName();
+        // a user's client talks to a Cluster (its keys then have index keys per slot) if it is a
+        // RedisClusterClient or a JedisCluster, the Cluster client before Jedis 7, still in use
+        @SuppressWarnings("deprecation")
+        boolean cluster =
+            client instanceof RedisClusterClient
+                || client instanceof redis.clients.jedis.JedisCluster;
+        return open(
+            new ScriptRunner(client, false, false, Credentials.NONE, target), cluster, clock);
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -642,15 +585,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 .clientConfig(config)
                 .poolConfig(pool)
                 .build();
-        return new RedisOrderStore(
-                new ScriptRunner(built, true, true, credentials, credentials.mask(url)),
-                keyPrefix,
-                false,
-                clock,
-                serverTime,
-                upgradeLayout,
-                lookBudget)
-            .started();
+        return open(
+            new ScriptRunner(built, true, true, credentials, credentials.mask(url)), false, clock);
       }
       Set<HostAndPort> nodes =
           clusterNodes != null
@@ -677,26 +613,34 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 .build();
       } catch (JedisException e) {
         throw new StoreUnavailableException(
-            BACKEND,
+            ScriptRunner.BACKEND,
             "connect",
             null,
             false,
-            ScriptRunner.describe(e)
-                + " (Redis at "
-                + target
-                + "); check that the cluster is up, that these"
-                + " nodes belong to it and that cluster_state is ok on them",
+            String.format(
+                "%s (Redis at %s); check that the cluster is up, that these nodes belong to it and"
+                    + " that cluster_state is ok on them",
+                ScriptRunner.describe(e), target),
             e);
       }
-      return new RedisOrderStore(
-              new ScriptRunner(built, true, true, Credentials.NONE, target),
-              keyPrefix,
-              true,
-              clock,
-              serverTime,
-              upgradeLayout,
-              lookBudget)
-          .started();
+      return open(new ScriptRunner(built, true, true, Credentials.NONE, target), true, clock);
+    }
+
+    /**
+     * The store, its key layout checked now if Redis answers (a store that cannot reach Redis yet
+     * checks before its first call instead); closes the client it built if the layout is refused.
+     */
+    private RedisOrderStore open(ScriptRunner redis, boolean cluster, Clock clock) {
+      RedisOrderStore store = new RedisOrderStore(redis, cluster, clock, this);
+      try {
+        store.layout.check("start", null);
+      } catch (StoreUnavailableException e) {
+        // checked again before the first call
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+      return store;
     }
   }
 }

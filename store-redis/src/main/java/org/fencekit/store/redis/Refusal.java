@@ -43,7 +43,9 @@ final class Refusal {
   static boolean nothingRan(JedisException e) {
     if (e instanceof JedisClusterOperationException) {
       // every attempt was redirected (a connection failure would be the one kept), or none began
-      Throwable last = e.getCause() != null ? e.getCause() : firstSuppressed(e);
+      Throwable[] suppressed = e.getSuppressed();
+      Throwable last =
+          e.getCause() != null ? e.getCause() : suppressed.length == 0 ? null : suppressed[0];
       return last instanceof JedisRedirectionException
           || (last instanceof JedisException inner
               && !(last instanceof JedisClusterOperationException)
@@ -55,29 +57,15 @@ final class Refusal {
           || message.startsWith("Failed to create socket");
     }
     if (e instanceof JedisDataException) {
-      return refusedReply(String.valueOf(e.getMessage()));
+      // an error reply's first word is its code
+      return REFUSED.contains(String.valueOf(e.getMessage()).split(" ", 2)[0]);
     }
     // the pool had no connection to lend within its wait, or could not make one
     return String.valueOf(e.getMessage()).startsWith("Could not get a resource from the pool");
   }
 
-  /** Whether an error reply is a refusal before anything ran, and TRYAGAIN in particular. */
-  static boolean refusedReply(String message) {
-    for (String code : REFUSED) {
-      if (message.equals(code) || message.startsWith(code + " ")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Whether {@code e} is a TRYAGAIN (a slot migrating, this script's keys split): run it again. */
   static boolean tryAgain(JedisException e) {
     return e instanceof JedisDataException && String.valueOf(e.getMessage()).startsWith("TRYAGAIN");
-  }
-
-  private static Throwable firstSuppressed(Throwable e) {
-    Throwable[] suppressed = e.getSuppressed();
-    return suppressed.length == 0 ? null : suppressed[0];
   }
 }

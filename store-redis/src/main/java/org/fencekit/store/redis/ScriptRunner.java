@@ -16,7 +16,8 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 final class ScriptRunner {
 
-  private static final String BACKEND = "redis";
+  /** The backend's name in the store's exceptions. */
+  static final String BACKEND = "redis";
 
   /** Runs of a command the server answered TRYAGAIN (a slot migrating, nothing ran) in all. */
   static final int TRYAGAIN_ATTEMPTS = 8;
@@ -69,11 +70,9 @@ final class ScriptRunner {
       List<String> keyList,
       List<String> args) {
     Object reply = call(operation, sessionId, true, c -> script.run(c, keyList, args));
-    if (!(reply instanceof List) || ((List<?>) reply).isEmpty()) {
-      throw unexpected(script, String.valueOf(reply));
-    }
-    List<?> list = (List<?>) reply;
-    if (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0)))) {
+    if (!(reply instanceof List<?> list)
+        || list.isEmpty()
+        || (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0))))) {
       throw unexpected(script, String.valueOf(reply));
     }
     return list;
@@ -131,14 +130,11 @@ final class ScriptRunner {
   /** A script's answer that none of its branches gives. */
   static IllegalStateException unexpected(LuaScript script, String reply) {
     return new IllegalStateException(
-        "redis store: script "
-            + script.name()
-            + " (sha1 "
-            + script.sha1()
-            + ") answered '"
-            + reply
-            + "', which is none of the outcomes it can give;"
-            + " check that the server is Redis 7 or later and not a proxy that rewrites replies");
+        String.format(
+            "redis store: script %s (sha1 %s) answered '%s', which is none of the outcomes it can"
+                + " give; check that the server is Redis 7 or later and not a proxy that rewrites"
+                + " replies",
+            script.name(), script.sha1(), reply));
   }
 
   /** An exception and its causes, as one line. */
@@ -164,15 +160,13 @@ final class ScriptRunner {
   private StoreUnavailableException unavailable(
       String operation, String sessionId, boolean writes, Throwable e, int attempts) {
     String detail =
-        credentials.mask(describe(e))
-            + (attempts > 1 ? " (after " + attempts + " runs answered TRYAGAIN)" : "")
-            + " (Redis at "
-            + target
-            + ")";
-    String remedy =
-        "; check that Redis 7 or later is up, reachable from here, and answers within"
-            + " the client's timeout";
+        String.format(
+            "%s%s (Redis at %s); check that Redis 7 or later is up, reachable from here, and"
+                + " answers within the client's timeout",
+            credentials.mask(describe(e)),
+            attempts > 1 ? " (after " + attempts + " runs answered TRYAGAIN)" : "",
+            target);
     return new StoreUnavailableException(
-        BACKEND, operation, sessionId, writes, detail + remedy, credentials.scrub(e));
+        BACKEND, operation, sessionId, writes, detail, credentials.scrub(e));
   }
 }

@@ -21,11 +21,6 @@ final class SlotTags {
     return Table.TAGS[slot];
   }
 
-  /** The slot of a key, by its hash tag as Redis computes it. */
-  static int slotOf(String key) {
-    return JedisClusterCRC16.getSlot(key);
-  }
-
   /** Built on first use: about 170,000 CRC16s of short strings, a few milliseconds. */
   private static final class Table {
     static final String[] TAGS = build();

@@ -42,7 +42,7 @@ class OrderKeysTest {
           "cs_test_a1B2c3",
           "cs_test_a1B2c3}x");
 
-  private final OrderKeys keys = new OrderKeys("fk:");
+  private final OrderKeys keys = new OrderKeys("fk:", false);
 
   /**
    * The hash tag Redis Cluster hashes: between the first '{' and the first '}' after it, if
@@ -126,7 +126,7 @@ class OrderKeysTest {
   void badPrefix() {
     for (String prefix : List.of("a{", "a}", "", "a*", "a b", "x".repeat(65))) {
       IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> new OrderKeys(prefix));
+          assertThrows(IllegalArgumentException.class, () -> new OrderKeys(prefix, false));
       assertTrue(e.getMessage().startsWith("keyPrefix"), e.getMessage());
     }
   }

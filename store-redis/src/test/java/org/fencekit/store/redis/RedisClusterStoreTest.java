@@ -62,7 +62,7 @@ class RedisClusterStoreTest extends RedisStoreBehaviour {
     assertEquals(3, masters.size(), "the test cluster must have three masters");
     TestClock clock = new TestClock();
     Map<String, Integer> ordersPerMaster = new HashMap<>();
-    OrderKeys keys = new OrderKeys(PREFIX);
+    OrderKeys keys = new OrderKeys(PREFIX, false);
     try (RedisOrderStore store = store(clock)) {
       List<String> ids = new ArrayList<>();
       for (int i = 0; i < 30; i++) {

@@ -108,7 +108,7 @@ class RedisRefusalTest {
   void tryAgainIsRetriedThenNothingWritten() {
     try (OwnRedisCluster cluster = OwnRedisCluster.start()) {
       TestClock clock = new TestClock();
-      OrderKeys keys = new OrderKeys("tryagain:");
+      OrderKeys keys = new OrderKeys("tryagain:", false);
       String id = "cs_tryagain";
       try (RedisOrderStore store =
           RedisOrderStore.builder()

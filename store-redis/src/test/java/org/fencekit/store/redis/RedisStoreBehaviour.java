@@ -164,7 +164,7 @@ abstract class RedisStoreBehaviour {
           + " upgradeLayout(true): nothing lost, every listing finds them, writes go on")
   void upgradesLayoutOne() {
     String prefix = TestRedis.newPrefix("layout1");
-    OrderKeys keys = new OrderKeys(prefix);
+    OrderKeys keys = new OrderKeys(prefix, false);
     long t0 = TestClock.START.toEpochMilli();
     String done = sid("done");
     String stuck = sid("stuck");
@@ -351,7 +351,7 @@ abstract class RedisStoreBehaviour {
           + " listings pass over")
   void staleIndexEntriesArePassedOver() {
     String prefix = TestRedis.newPrefix("stale");
-    OrderKeys keys = new OrderKeys(prefix);
+    OrderKeys keys = new OrderKeys(prefix, false);
     TestClock clock = new TestClock();
     String settled = sid("settled");
     String reclaimed = sid("reclaimed");
@@ -391,7 +391,7 @@ abstract class RedisStoreBehaviour {
           + " over orders of this layout is written again")
   void layoutVersionChecked() {
     String prefix = TestRedis.newPrefix("layout");
-    OrderKeys keys = new OrderKeys(prefix);
+    OrderKeys keys = new OrderKeys(prefix, false);
     TestClock clock = new TestClock();
     try (UnifiedJedis raw = raw()) {
       String id = sid("kept");
@@ -468,7 +468,7 @@ abstract class RedisStoreBehaviour {
     try (RedisOrderStore store = store(clock)) {
       String id = sid("lost");
       ClaimId before = claimed(store.claim(snapshot(id), LEASE));
-      OrderKeys keys = new OrderKeys(PREFIX);
+      OrderKeys keys = new OrderKeys(PREFIX, false);
       raw().del(keys.order(id)); // what a restart without persistence or an eviction does
       ClaimId after = claimed(store.claim(snapshot(id), LEASE));
       assertEquals(before.fence(), after.fence(), "the fence starts over at 1 on a new record");
@@ -537,7 +537,8 @@ abstract class RedisStoreBehaviour {
       claimed(store.claim(snapshot(id), LEASE));
       store.close();
       store.close();
-      assertTrue(own.exists(new OrderKeys(PREFIX).order(id)), "the user's client must still work");
+      assertTrue(
+          own.exists(new OrderKeys(PREFIX, false).order(id)), "the user's client must still work");
       IllegalStateException refused =
           assertThrows(
               IllegalStateException.class, () -> store.get(id), "a closed store refuses work");
@@ -554,7 +555,7 @@ abstract class RedisStoreBehaviour {
       "a claim command run twice (a client retry after a lost reply) answers Claimed both times, once")
   void claimScriptIsIdempotentPerNonce() {
     String id = sid("retry");
-    String key = new OrderKeys(PREFIX).order(id);
+    String key = new OrderKeys(PREFIX, false).order(id);
     String nonce = ClaimId.newNonce();
     LuaScript claim = LuaScript.load("claim");
     String tag = OrderKeys.tag(id);
@@ -586,7 +587,7 @@ abstract class RedisStoreBehaviour {
   void fenceStaysBelow2To53() {
     TestClock clock = new TestClock();
     String id = sid("fence");
-    String key = new OrderKeys(PREFIX).order(id);
+    String key = new OrderKeys(PREFIX, false).order(id);
     try (RedisOrderStore store = store(clock);
         UnifiedJedis raw = raw()) {
       ClaimId first = claimed(store.claim(snapshot(id), LEASE));
@@ -625,7 +626,7 @@ abstract class RedisStoreBehaviour {
       "a key under the prefix that this store did not write is reported, naming the key and the remedy")
   void foreignHash() {
     String id = sid("foreign");
-    String key = new OrderKeys(PREFIX).order(id);
+    String key = new OrderKeys(PREFIX, false).order(id);
     try (RedisOrderStore store = store(new TestClock());
         UnifiedJedis raw = raw()) {
       raw.hset(key, "something", "else");
