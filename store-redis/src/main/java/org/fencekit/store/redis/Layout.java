@@ -84,7 +84,7 @@ final class Layout {
       throw new IllegalStateException(
           String.format(
               "redis store: the orders under key prefix '%s' (Redis at %s) are in key layout 1 (no"
-                  + " key %s), and this fencekit needs layout %d (the operator's indexes, failure"
+                  + " key %s), and this fencekit needs layout %s (the operator's indexes, failure"
                   + " counts, reconciliations). Upgrade them once: java -jar fencekit-admin.jar"
                   + " schema migrate --store <this store>, or build the store with"
                   + " RedisOrderStore.builder().upgradeLayout(true). It indexes every order once"
@@ -157,9 +157,9 @@ final class Layout {
     }
     String why =
         newer
-            ? ", newer than the layout %d this fencekit knows: upgrade fencekit to the version that"
+            ? ", newer than the layout %s this fencekit knows: upgrade fencekit to the version that"
                 + " wrote them (or a later one); an older one must not write there."
-            : ", which this fencekit cannot read: it reads and writes layout %d.";
+            : ", which this fencekit cannot read: it reads and writes layout %s.";
     return new IllegalStateException(
         String.format(
             "redis store: the keys under prefix '%s' (Redis at %s) are in key layout %s" + why,

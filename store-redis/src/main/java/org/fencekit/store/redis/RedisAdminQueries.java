@@ -224,7 +224,7 @@ record RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int 
           null,
           false,
           String.format(
-              "the Cluster's slot map covers %d of %d slots (Redis at %s); check cluster_state"
+              "the Cluster's slot map covers %s of %s slots (Redis at %s); check cluster_state"
                   + " with CLUSTER INFO and list again when it is ok",
               covered, SlotTags.SLOTS, redis.target()),
           null);
