@@ -40,6 +40,7 @@ import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.providers.ClusterConnectionProvider;
+import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
@@ -313,9 +314,10 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     Validate.sessionId(sessionId);
     layout.check("orphans", sessionId);
     String key = keys.orphans(sessionId);
-    return redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+")).stream()
-        .map(entry -> HashCodec.orphan(key, sessionId, entry.getFields()))
-        .toList();
+    List<StreamEntry> entries =
+        redis.call("orphans", sessionId, false, c -> c.xrange(key, "-", "+"));
+    return List.copyOf(
+        entries.stream().map(e -> HashCodec.orphan(key, sessionId, e.getFields())).toList());
   }
 
   /** {@inheritDoc} On Redis: {@code page.lua} once on a node, once per master on a Cluster. */
