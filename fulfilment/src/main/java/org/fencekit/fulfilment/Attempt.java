@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
@@ -26,6 +27,7 @@ final class Attempt implements Ownership {
 
   private final FulfilmentHandler handler;
   private final OrderSnapshot snapshot;
+  private final String sessionId;
   private final ClaimId claimId;
   private final Instant startedAt;
   private final CompletableFuture<Item> call = new CompletableFuture<>();
@@ -35,11 +37,12 @@ final class Attempt implements Ownership {
   private Scheduler.Task deadlineTask;
   private Thread callThread;
   private boolean finished;
-  private String cutOffReason;
+  private volatile String cutOffReason;
 
   Attempt(FulfilmentHandler handler, OrderSnapshot snapshot, ClaimId claimId, Instant knownExpiry) {
     this.handler = handler;
     this.snapshot = snapshot;
+    this.sessionId = snapshot.sessionId();
     this.claimId = claimId;
     this.knownExpiry = knownExpiry;
     this.startedAt = handler.clock.instant();
@@ -55,16 +58,12 @@ final class Attempt implements Ownership {
     return owned;
   }
 
-  private String sessionId() {
-    return snapshot.sessionId();
-  }
-
   FulfilmentOutcome run() {
     synchronized (this) {
       scheduleHeartbeat();
       scheduleDeadline();
     }
-    Purchase purchase = new Purchase(snapshot, Purchase.idempotencyKeyFor(sessionId()), this);
+    Purchase purchase = new Purchase(snapshot, Purchase.idempotencyKeyFor(sessionId), this);
     try {
       handler.providerExecutor.execute(() -> call(purchase));
     } catch (RejectedExecutionException e) {
@@ -72,22 +71,6 @@ final class Attempt implements Ownership {
           ProviderException.nothingBought(
               "the handler's provider executor refused the call (" + e.getMessage() + ")"));
     }
-    CallResult result = await();
-    finish();
-    if (result.interrupted()) {
-      LOG.warn(
-          "order {}: interrupted while the provider call of {} ran; its result will be"
-              + " recorded when it comes",
-          sessionId(),
-          claimId);
-      return new FulfilmentOutcome.Interrupted(sessionId());
-    }
-    return result.item() != null
-        ? complete(result.item())
-        : fail(result.failure(), /* late= */ false);
-  }
-
-  private CallResult await() {
     try {
       call.get();
     } catch (InterruptedException e) {
@@ -98,22 +81,31 @@ final class Attempt implements Ownership {
               ProviderException.outcomeUnknown("the handler stopped waiting (interrupted)", e));
       Thread.currentThread().interrupt();
       if (abandoned) {
-        return new CallResult(null, null, true);
+        finish();
+        LOG.warn(
+            "order {}: interrupted while the provider call of {} ran; its result will be"
+                + " recorded when it comes",
+            sessionId,
+            claimId);
+        return new FulfilmentOutcome.Interrupted(sessionId);
       }
     } catch (ExecutionException e) {
       // the call failed: read as its result below
     }
+    finish();
     // The call's result, which is known now.
+    Item item;
     try {
-      return new CallResult(call.getNow(null), null, false);
+      item = call.getNow(null);
     } catch (CompletionException e) {
       Throwable cause = e.getCause();
-      ProviderException failure =
+      return fail(
           cause instanceof ProviderException provided
               ? provided
-              : ProviderException.outcomeUnknown(cause.getMessage(), cause);
-      return new CallResult(null, failure, false);
+              : ProviderException.outcomeUnknown(cause.getMessage(), cause),
+          /* late= */ false);
     }
+    return complete(item);
   }
 
   /** Runs on a provider thread: the purchase, then hands its result over. */
@@ -139,7 +131,7 @@ final class Attempt implements Ownership {
       failure =
           ProviderException.outcomeUnknown(
               "the provider call was interrupted ("
-                  + (cutOffReason() != null ? cutOffReason() : "the order was taken over")
+                  + (cutOffReason != null ? cutOffReason : "the order was taken over")
                   + ")",
               e);
     } catch (RuntimeException e) {
@@ -168,7 +160,7 @@ final class Attempt implements Ownership {
         LOG.warn(
             "order {}: the provider call of {} answered after it was cut off, with provider"
                 + " order {}; recording it",
-            sessionId(),
+            sessionId,
             claimId,
             item.providerOrderId());
         complete(item);
@@ -178,7 +170,7 @@ final class Attempt implements Ownership {
     } catch (RuntimeException e) {
       LOG.error(
           "order {}: the late answer of {} ({}) could not be recorded ({}); reconcile it by hand",
-          sessionId(),
+          sessionId,
           claimId,
           item != null ? "provider order " + item.providerOrderId() : failure.getMessage(),
           e.toString(),
@@ -191,37 +183,37 @@ final class Attempt implements Ownership {
     try {
       written =
           handler.settle(
-              "complete", sessionId(), () -> handler.store.complete(sessionId(), claimId, item));
+              "complete", sessionId, () -> handler.store.complete(sessionId, claimId, item));
     } catch (StoreUnavailableException e) {
       LOG.error(
           "order {}: provider order {} was bought by {} but the store did not record it"
               + " ({} tries, outcome {}); the order is not failed: the next delivery after the"
               + " lease re-claims it and the provider hands back this purchase for the same"
               + " idempotency key",
-          sessionId(),
+          sessionId,
           item.providerOrderId(),
           claimId,
           handler.settleAttempts,
           e.outcomeUnknown() ? "unknown" : "nothing written");
       return new FulfilmentOutcome.StoreUnavailable(
-          sessionId(), "complete", e.outcomeUnknown(), e.getMessage());
+          sessionId, "complete", e.outcomeUnknown(), e.getMessage());
     } catch (UnknownOrderException e) {
       LOG.error(
           "order {}: provider order {} was bought by {} but the order is gone from the store;"
               + " the next delivery creates it again and gets this purchase back for the same"
               + " idempotency key",
-          sessionId(),
+          sessionId,
           item.providerOrderId(),
           claimId);
-      return new FulfilmentOutcome.OrderLost(sessionId(), "complete");
+      return new FulfilmentOutcome.OrderLost(sessionId, "complete");
     }
     if (written instanceof WriteResult.Superseded superseded) {
       return new FulfilmentOutcome.Orphaned(
-          handler.reportOrphan(sessionId(), claimId, item, superseded.current()));
+          handler.reportOrphan(sessionId, claimId, item, superseded.current()));
     }
     LOG.info(
         "order {}: provisioned by {} with provider order {}",
-        sessionId(),
+        sessionId,
         claimId,
         item.providerOrderId());
     return new FulfilmentOutcome.Fulfilled(written.record());
@@ -238,32 +230,27 @@ final class Attempt implements Ownership {
     WriteResult written;
     try {
       written =
-          handler.settle(
-              "fail", sessionId(), () -> handler.store.fail(sessionId(), claimId, error));
+          handler.settle("fail", sessionId, () -> handler.store.fail(sessionId, claimId, error));
     } catch (StoreUnavailableException e) {
       return new FulfilmentOutcome.StoreUnavailable(
-          sessionId(), "fail", e.outcomeUnknown(), e.getMessage());
+          sessionId, "fail", e.outcomeUnknown(), e.getMessage());
     } catch (UnknownOrderException e) {
-      LOG.warn("order {}: gone from the store before its failure was recorded", sessionId());
-      return new FulfilmentOutcome.OrderLost(sessionId(), "fail");
+      LOG.warn("order {}: gone from the store before its failure was recorded", sessionId);
+      return new FulfilmentOutcome.OrderLost(sessionId, "fail");
     }
     if (written instanceof WriteResult.Superseded superseded) {
       LOG.info(
           "order {}: the {}failure of {} was superseded (the order is {} under another"
               + " attempt); nothing changed: {}",
-          sessionId(),
+          sessionId,
           late ? "late " : "",
           claimId,
           superseded.current().status(),
           error);
       return new FulfilmentOutcome.StaleFailure(superseded.current(), error);
     }
-    LOG.warn("order {}: failed by {}: {}", sessionId(), claimId, error);
+    LOG.warn("order {}: failed by {}: {}", sessionId, claimId, error);
     return new FulfilmentOutcome.ProviderFailed(written.record(), failure.nothingBought());
-  }
-
-  private synchronized String cutOffReason() {
-    return cutOffReason;
   }
 
   /** Stops the heartbeats and the deadline: the call has answered (or was given up on). */
@@ -309,7 +296,7 @@ final class Attempt implements Ownership {
     try {
       return handler.scheduler.schedule(name, delay, task);
     } catch (RejectedExecutionException e) {
-      LOG.warn("order {}: cannot schedule the {} ({}); handler closing?", sessionId(), name, e);
+      LOG.warn("order {}: cannot schedule the {} ({}); handler closing?", sessionId, name, e);
       return () -> {};
     }
   }
@@ -326,7 +313,7 @@ final class Attempt implements Ownership {
     try {
       extended =
           handler.storeCall(
-              "extend", () -> handler.store.extend(sessionId(), claimId, handler.lease));
+              "extend", () -> handler.store.extend(sessionId, claimId, handler.lease));
     } catch (UnknownOrderException e) {
       lose("the order is gone from the store");
       return;
@@ -334,7 +321,7 @@ final class Attempt implements Ownership {
       LOG.warn(
           "order {}: heartbeat of {} failed; the call will be cut off before the lease runs"
               + " out unless a later heartbeat lands: {}",
-          sessionId(),
+          sessionId,
           claimId,
           e.toString());
       synchronized (this) {
@@ -345,14 +332,11 @@ final class Attempt implements Ownership {
       return;
     }
     if (extended instanceof WriteResult.Superseded superseded) {
+      OrderRecord current = superseded.current();
+      ClaimId holder = current.claimId() != null ? current.claimId() : current.settledBy();
       lose(
-          "another attempt took the order over (it is "
-              + superseded.current().status()
-              + " under "
-              + (superseded.current().claimId() != null
-                  ? superseded.current().claimId()
-                  : superseded.current().settledBy())
-              + ")");
+          "another attempt took the order over (it is %s under %s)"
+              .formatted(current.status(), holder));
       return;
     }
     synchronized (this) {
@@ -373,7 +357,7 @@ final class Attempt implements Ownership {
     LOG.warn(
         "order {}: attempt {} no longer owns it: {}; interrupting its provider call, whose"
             + " result will still be recorded",
-        sessionId(),
+        sessionId,
         claimId,
         why);
     interrupt();
@@ -399,9 +383,6 @@ final class Attempt implements Ownership {
       callThread.interrupt();
     }
   }
-
-  /** What the provider call ended with, as the webhook's thread saw it. */
-  private record CallResult(Item item, ProviderException failure, boolean interrupted) {}
 
   /** The provider call was cut off by its deadline. */
   private static final class DeadlineExceeded extends Exception {

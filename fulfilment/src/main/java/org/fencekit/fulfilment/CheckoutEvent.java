@@ -35,13 +35,7 @@ public record CheckoutEvent(
     Validate.text("typeName", typeName, Validate.MAX_ID_LENGTH);
     if (type != EventType.OTHER && !typeName.equals(type.stripeName())) {
       throw new IllegalArgumentException(
-          "typeName '"
-              + typeName
-              + "' does not name type "
-              + type
-              + " ("
-              + type.stripeName()
-              + ")");
+          "typeName '%s' does not name type %s (%s)".formatted(typeName, type, type.stripeName()));
     }
     if (type.aboutCheckoutSession()) {
       if (snapshot == null) {

@@ -191,8 +191,7 @@ public final class FulfilmentHandler implements AutoCloseable {
         snapshot.sessionId(),
         claimId,
         claim.record().leaseExpiresAt());
-    Attempt attempt = new Attempt(this, snapshot, claimId, sent.plus(lease));
-    return attempt.run();
+    return new Attempt(this, snapshot, claimId, sent.plus(lease)).run();
   }
 
   /** Stops the threads the handler made; a provider call still running is left to finish. */
@@ -210,15 +209,8 @@ public final class FulfilmentHandler implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "FulfilmentHandler[store="
-        + store
-        + ", lease="
-        + lease
-        + ", heartbeat="
-        + heartbeat
-        + ", providerTimeout="
-        + providerTimeout
-        + "]";
+    return "FulfilmentHandler[store=%s, lease=%s, heartbeat=%s, providerTimeout=%s]"
+        .formatted(store, lease, heartbeat, providerTimeout);
   }
 
   /** One store call, timed, its failure counted. */
@@ -394,11 +386,9 @@ public final class FulfilmentHandler implements AutoCloseable {
       Duration beat = heartbeat != null ? heartbeat : lease.dividedBy(4);
       if (beat.isNegative() || beat.isZero() || beat.multipliedBy(3).compareTo(lease) > 0) {
         throw new IllegalArgumentException(
-            "heartbeat must be more than 0 and at most a third of the lease ("
-                + lease
-                + "), got "
-                + beat
-                + ": a heartbeat that comes later lets the lease run out under a live call");
+            ("heartbeat must be more than 0 and at most a third of the lease (%s), got %s: a"
+                    + " heartbeat that comes later lets the lease run out under a live call")
+                .formatted(lease, beat));
       }
       if (providerTimeout.isNegative()
           || providerTimeout.isZero()

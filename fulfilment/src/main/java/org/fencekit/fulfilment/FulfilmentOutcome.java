@@ -134,11 +134,8 @@ public sealed interface FulfilmentOutcome {
 
     @Override
     public String reason() {
-      return "order "
-          + record.sessionId()
-          + " is being fulfilled by another attempt until "
-          + record.leaseExpiresAt()
-          + "; retry later";
+      return "order %s is being fulfilled by another attempt until %s; retry later"
+          .formatted(record.sessionId(), record.leaseExpiresAt());
     }
   }
 
@@ -244,12 +241,9 @@ public sealed interface FulfilmentOutcome {
 
     @Override
     public String reason() {
-      return "order "
-          + current.sessionId()
-          + " belongs to another attempt (it is "
-          + current.status()
-          + "); this attempt's failure was not written: "
-          + error;
+      return ("order %s belongs to another attempt (it is %s); this attempt's failure was not"
+              + " written: %s")
+          .formatted(current.sessionId(), current.status(), error);
     }
   }
 
@@ -273,12 +267,8 @@ public sealed interface FulfilmentOutcome {
 
     @Override
     public String reason() {
-      return "the order store is unavailable ("
-          + operation
-          + " of order "
-          + sessionId
-          + (outcomeUnknown ? ", outcome unknown" : ", nothing written")
-          + "); retry later";
+      return "the order store is unavailable (%s of order %s, %s); retry later"
+          .formatted(operation, sessionId, outcomeUnknown ? "outcome unknown" : "nothing written");
     }
   }
 
@@ -299,11 +289,8 @@ public sealed interface FulfilmentOutcome {
 
     @Override
     public String reason() {
-      return "order "
-          + sessionId
-          + " vanished from the store before its "
-          + operation
-          + " was recorded; retry";
+      return "order %s vanished from the store before its %s was recorded; retry"
+          .formatted(sessionId, operation);
     }
   }
 

@@ -3,6 +3,7 @@ package org.fencekit.fulfilment;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Locale;
@@ -41,46 +42,30 @@ public final class MicrometerMetrics implements FulfilmentMetrics {
 
   @Override
   public void claim(String outcome) {
-    counter("fencekit.claims", "Claims by outcome", "outcome", outcome).increment();
+    counter("fencekit.claims", "Claims by outcome", Tags.of("outcome", outcome));
   }
 
   @Override
   public void settle(String operation, String outcome) {
-    Counter.builder("fencekit.settles")
-        .description("Completes and fails by outcome")
-        .tag("operation", operation)
-        .tag("outcome", outcome)
-        .register(registry)
-        .increment();
+    Tags tags = Tags.of("operation", operation, "outcome", outcome);
+    counter("fencekit.settles", "Completes and fails by outcome", tags);
   }
 
   @Override
   public void orphan(boolean samePurchase) {
-    counter(
-            "fencekit.orphans",
-            "Purchases kept as orphans (superseded completes)",
-            "same_purchase",
-            String.valueOf(samePurchase))
-        .increment();
+    Tags tags = Tags.of("same_purchase", String.valueOf(samePurchase));
+    counter("fencekit.orphans", "Purchases kept as orphans (superseded completes)", tags);
   }
 
   @Override
   public void storeError(String operation, boolean outcomeUnknown) {
-    Counter.builder("fencekit.store.errors")
-        .description("Store calls that failed")
-        .tag("operation", operation)
-        .tag("outcome_unknown", String.valueOf(outcomeUnknown))
-        .register(registry)
-        .increment();
+    Tags tags = Tags.of("operation", operation, "outcome_unknown", String.valueOf(outcomeUnknown));
+    counter("fencekit.store.errors", "Store calls that failed", tags);
   }
 
   @Override
   public void storeCall(String operation, Duration took) {
-    Timer.builder("fencekit.store.calls")
-        .description("Store calls")
-        .tag("operation", operation)
-        .register(registry)
-        .record(took);
+    timer("fencekit.store.calls", "Store calls", Tags.of("operation", operation)).record(took);
   }
 
   @Override
@@ -91,24 +76,23 @@ public final class MicrometerMetrics implements FulfilmentMetrics {
   @Override
   public void providerCallEnded(String outcome, Duration took) {
     inFlight.decrementAndGet();
-    Timer.builder("fencekit.provider.calls")
-        .description("Provider calls by outcome")
-        .tag("outcome", outcome)
-        .register(registry)
+    timer("fencekit.provider.calls", "Provider calls by outcome", Tags.of("outcome", outcome))
         .record(took);
   }
 
   @Override
   public void delivery(FulfilmentOutcome outcome) {
-    Counter.builder("fencekit.deliveries")
-        .description("Webhook deliveries the handler answered, by outcome")
-        .tag("outcome", outcome.kind().name().toLowerCase(Locale.ROOT))
-        .tag("status", String.valueOf(outcome.httpStatus()))
-        .register(registry)
-        .increment();
+    String kind = outcome.kind().name().toLowerCase(Locale.ROOT);
+    Tags tags = Tags.of("outcome", kind, "status", String.valueOf(outcome.httpStatus()));
+    counter("fencekit.deliveries", "Webhook deliveries the handler answered, by outcome", tags);
   }
 
-  private Counter counter(String name, String description, String tag, String value) {
-    return Counter.builder(name).description(description).tag(tag, value).register(registry);
+  /** Counts one in the counter {@code name} with {@code tags}. */
+  private void counter(String name, String description, Tags tags) {
+    Counter.builder(name).description(description).tags(tags).register(registry).increment();
+  }
+
+  private Timer timer(String name, String description, Tags tags) {
+    return Timer.builder(name).description(description).tags(tags).register(registry);
   }
 }
