@@ -258,11 +258,9 @@ final class Attempt implements Ownership {
     finished = true;
     if (heartbeatTask != null) {
       heartbeatTask.cancel();
-      heartbeatTask = null;
     }
     if (deadlineTask != null) {
       deadlineTask.cancel();
-      deadlineTask = null;
     }
   }
 
