@@ -21,13 +21,8 @@ public final class DemoProvider implements Provider {
     String code = digest(purchase.idempotencyKey()).substring(0, 20).toUpperCase(Locale.ROOT);
     return new Item(
         "demo-" + code.substring(0, 12).toLowerCase(Locale.ROOT),
-        "LPA:1$smdp.demo.fencekit.invalid$"
-            + code
-            + " ("
-            + purchase.quantity()
-            + " x "
-            + purchase.productId()
-            + ")");
+        "LPA:1$smdp.demo.fencekit.invalid$%s (%s x %s)"
+            .formatted(code, purchase.quantity(), purchase.productId()));
   }
 
   private static String digest(String text) {

@@ -56,7 +56,6 @@ public final class HttpProvider implements Provider {
   static final int MAX_ANSWER_BYTES = 512 * 1024;
 
   private static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final String EXAMPLE = "http://127.0.0.1:9099";
 
   private final URI purchases;
   private final Duration timeout;
@@ -73,7 +72,11 @@ public final class HttpProvider implements Provider {
     this("baseUrl", Objects.requireNonNull(baseUrl, "baseUrl").toString(), timeout);
   }
 
-  private HttpProvider(String name, String baseUrl, Duration timeout) {
+  /**
+   * The provider an operator configured: {@code name} (the variable or option) is named in every
+   * error, and the URL's text is never echoed whole, since it might carry a credential.
+   */
+  HttpProvider(String name, String baseUrl, Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException(
@@ -90,19 +93,10 @@ public final class HttpProvider implements Provider {
             .build();
   }
 
-  /**
-   * The provider an operator configured: {@code name} (the variable or option) is named in every
-   * error, and the URL's text is never echoed whole, since it might carry a credential.
-   */
-  static HttpProvider fromOption(String name, String baseUrl, Duration timeout) {
-    return new HttpProvider(name, baseUrl, timeout);
-  }
-
   private static URI purchases(String name, String text) {
     String remedy =
-        ": give the provider's base URL, e.g. "
-            + EXAMPLE
-            + " (purchases are posted to <base>/purchases)";
+        ": give the provider's base URL, e.g. http://127.0.0.1:9099 (purchases are posted to"
+            + " <base>/purchases)";
     if (text == null || text.isBlank()) {
       throw new IllegalArgumentException(name + " is blank" + remedy);
     }
@@ -136,10 +130,7 @@ public final class HttpProvider implements Provider {
       throw new IllegalArgumentException(
           name + " has a query or a fragment, which a base URL cannot have" + remedy);
     }
-    String path = base.getRawPath() == null ? "" : base.getRawPath();
-    while (path.endsWith("/")) {
-      path = path.substring(0, path.length() - 1);
-    }
+    String path = base.getRawPath() == null ? "" : base.getRawPath().replaceAll("/+$", "");
     return URI.create(scheme + "://" + base.getRawAuthority() + path + "/purchases");
   }
 
@@ -184,23 +175,16 @@ public final class HttpProvider implements Provider {
   private Item item(int status, Answer answer) throws ProviderException {
     if (status >= 400 && status < 500) {
       throw ProviderException.nothingBought(
-          "the provider refused the purchase (POST "
-              + purchases
-              + " answered "
-              + status
-              + " "
-              + quote(answer)
-              + "): nothing was bought");
+          "the provider refused the purchase (POST %s answered %s %s): nothing was bought"
+              .formatted(purchases, status, quote(answer)));
     }
-    if (status < 200 || status >= 300) {
-      throw unknown("it answered " + status + " " + quote(answer), null);
-    }
-    if (answer.cut()) {
+    boolean success = status >= 200 && status < 300;
+    if (success && answer.cut()) {
       throw unknown(
           "it answered " + status + " with more than " + MAX_ANSWER_BYTES + " bytes", null);
     }
     JsonObject json = answer.json();
-    if (json == null) {
+    if (!success || json == null) {
       throw unknown("it answered " + status + " " + quote(answer), null);
     }
     String itemId = StrictJson.string(json.get("item_id"));
@@ -218,22 +202,17 @@ public final class HttpProvider implements Provider {
       return new Item(itemId, StrictJson.string(payload));
     } catch (IllegalArgumentException e) {
       throw unknown(
-          "it answered "
-              + status
-              + " with an item fencekit cannot record ("
-              + Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH)
-              + ")",
+          "it answered %s with an item fencekit cannot record (%s)"
+              .formatted(status, Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH)),
           e);
     }
   }
 
   private ProviderException unknown(String what, Throwable cause) {
     return ProviderException.outcomeUnknown(
-        "the provider call's outcome is unknown (POST "
-            + purchases
-            + ": "
-            + what
-            + "): it may have bought; a retry sends the same Idempotency-Key",
+        ("the provider call's outcome is unknown (POST %s: %s): it may have bought; a retry sends"
+                + " the same Idempotency-Key")
+            .formatted(purchases, what),
         cause);
   }
 
@@ -301,10 +280,9 @@ public final class HttpProvider implements Provider {
         return;
       }
       for (ByteBuffer buffer : buffers) {
-        int take = Math.min(buffer.remaining(), MAX_ANSWER_BYTES - bytes.size());
-        byte[] chunk = new byte[take];
+        byte[] chunk = new byte[Math.min(buffer.remaining(), MAX_ANSWER_BYTES - bytes.size())];
         buffer.get(chunk);
-        bytes.write(chunk, 0, take);
+        bytes.writeBytes(chunk);
         if (buffer.hasRemaining()) {
           subscription.cancel();
           body.complete(new Answer(bytes.toString(StandardCharsets.UTF_8), true));

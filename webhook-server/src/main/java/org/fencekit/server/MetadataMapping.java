@@ -28,13 +28,9 @@ public final class MetadataMapping implements SessionMapping {
     String product = metadata == null ? null : string(metadata, PRODUCT_KEY);
     if (product == null) {
       throw new IllegalArgumentException(
-          "session "
-              + sessionId
-              + " has no metadata."
-              + PRODUCT_KEY
-              + ": create the Checkout session with metadata["
-              + PRODUCT_KEY
-              + "], or plug in a SessionMapping that finds the product elsewhere");
+          ("session %s has no metadata.%s: create the Checkout session with metadata[%s], or plug"
+                  + " in a SessionMapping that finds the product elsewhere")
+              .formatted(sessionId, PRODUCT_KEY, PRODUCT_KEY));
     }
     int quantity = 1;
     String quantityText = metadata == null ? null : string(metadata, QUANTITY_KEY);
@@ -43,13 +39,8 @@ public final class MetadataMapping implements SessionMapping {
         quantity = Integer.parseInt(quantityText.trim());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
-            "session "
-                + sessionId
-                + " has metadata."
-                + QUANTITY_KEY
-                + " "
-                + Untrusted.id(quantityText)
-                + ", not a whole number");
+            "session %s has metadata.%s %s, not a whole number"
+                .formatted(sessionId, QUANTITY_KEY, Untrusted.id(quantityText)));
       }
     }
     String amount = string(session, "amount_total");
@@ -61,11 +52,8 @@ public final class MetadataMapping implements SessionMapping {
       amountTotal = Long.parseLong(amount);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "session "
-              + sessionId
-              + " has amount_total "
-              + Untrusted.id(amount)
-              + ", not a whole number");
+          "session %s has amount_total %s, not a whole number"
+              .formatted(sessionId, Untrusted.id(amount)));
     }
     JsonObject customer = object(session, "customer_details");
     String email = customer == null ? null : string(customer, "email");
@@ -75,26 +63,27 @@ public final class MetadataMapping implements SessionMapping {
 
   /** The member as text, or {@code null} if it is absent or JSON null. */
   static String string(JsonObject object, String member) {
-    JsonElement element = object.get(member);
-    if (element == null || element.isJsonNull()) {
-      return null;
-    }
-    if (!element.isJsonPrimitive()) {
-      throw new IllegalArgumentException(member + " is not a plain value but " + kind(element));
-    }
-    return element.getAsString();
+    JsonElement element = member(object, member, false);
+    return element == null ? null : element.getAsString();
   }
 
   /** The member as an object, or {@code null} if it is absent or JSON null. */
   static JsonObject object(JsonObject object, String member) {
+    JsonElement element = member(object, member, true);
+    return element == null ? null : element.getAsJsonObject();
+  }
+
+  /** The member, or {@code null} if it is absent or JSON null; refused if not of the kind asked. */
+  private static JsonElement member(JsonObject object, String member, boolean anObject) {
     JsonElement element = object.get(member);
     if (element == null || element.isJsonNull()) {
       return null;
     }
-    if (!element.isJsonObject()) {
-      throw new IllegalArgumentException(member + " is not an object but " + kind(element));
+    String expected = anObject ? "an object" : "a plain value";
+    if (anObject ? !element.isJsonObject() : !element.isJsonPrimitive()) {
+      throw new IllegalArgumentException(member + " is not " + expected + " but " + kind(element));
     }
-    return element.getAsJsonObject();
+    return element;
   }
 
   /** What a JSON value is, without quoting it (it may hold a customer's details). */

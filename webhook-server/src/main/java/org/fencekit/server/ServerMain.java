@@ -3,6 +3,7 @@ package org.fencekit.server;
 import com.stripe.StripeClient;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.fencekit.fulfilment.Provider;
@@ -187,11 +188,9 @@ public final class ServerMain implements Callable<Integer> {
     if (!probe.ok()) {
       orders.close();
       throw new IllegalStateException(
-          "the store "
-              + spec
-              + " does not answer or cannot be written ("
-              + spec.redact(probe.json())
-              + "): start it, or set FENCEKIT_STORE to one that answers");
+          ("the store %s does not answer or cannot be written (%s): start it, or set"
+                  + " FENCEKIT_STORE to one that answers")
+              .formatted(spec, spec.redact(probe.json())));
     }
     WebhookServer.Builder builder =
         WebhookServer.builder(orders, buyer)
@@ -200,11 +199,7 @@ public final class ServerMain implements Callable<Integer> {
             .clock(clock)
             .mapping(sessions)
             .handler(handler -> handler.lease(leaseDuration).providerTimeout(callTimeout));
-    for (String secret : secrets.split(",")) {
-      if (!secret.isBlank()) {
-        builder.secret(secret);
-      }
-    }
+    Arrays.stream(secrets.split(",")).filter(secret -> !secret.isBlank()).forEach(builder::secret);
     String apiKey = System.getenv("STRIPE_API_KEY");
     if (apiKey != null && !apiKey.isBlank()) {
       builder.successPage(stripeClient(apiKey.trim(), stripeApiBase));
@@ -217,17 +212,8 @@ public final class ServerMain implements Callable<Integer> {
       throw e;
     }
     System.out.println(
-        "fencekit webhook server on http://"
-            + host
-            + ":"
-            + server.port()
-            + "/webhook (store "
-            + spec
-            + ", provider "
-            + buyer
-            + ", lease "
-            + leaseDuration
-            + ")");
+        "fencekit webhook server on http://%s:%s/webhook (store %s, provider %s, lease %s)"
+            .formatted(host, server.port(), spec, buyer, leaseDuration));
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -255,10 +241,8 @@ public final class ServerMain implements Callable<Integer> {
     Duration timeout = DurationText.parse(variable, providerTimeout);
     if (timeout.isZero() || timeout.compareTo(OrderStore.MAX_LEASE) > 0) {
       throw new IllegalArgumentException(
-          variable
-              + " must be more than 0 and at most 24h, got '"
-              + providerTimeout
-              + "' (e.g. 30s)");
+          "%s must be more than 0 and at most 24h, got '%s' (e.g. 30s)"
+              .formatted(variable, providerTimeout));
     }
     return timeout;
   }
@@ -269,17 +253,12 @@ public final class ServerMain implements Callable<Integer> {
     String classVariable = "FENCEKIT_PROVIDER (or --provider)";
     if (!providerUrl.isBlank() && !provider.isBlank()) {
       throw new IllegalArgumentException(
-          classVariable
-              + " and "
-              + urlVariable
-              + " are both set, and the server buys from one provider: unset "
-              + classVariable
-              + " to buy over HTTP, or "
-              + urlVariable
-              + " to buy with the class");
+          ("%s and %s are both set, and the server buys from one provider: unset %s to buy over"
+                  + " HTTP, or %s to buy with the class")
+              .formatted(classVariable, urlVariable, classVariable, urlVariable));
     }
     if (!providerUrl.isBlank()) {
-      return HttpProvider.fromOption(urlVariable, providerUrl, timeout);
+      return new HttpProvider(urlVariable, providerUrl, timeout);
     }
     return provider.isBlank()
         ? new DemoProvider()
@@ -305,11 +284,9 @@ public final class ServerMain implements Callable<Integer> {
       java.net.InetAddress.getByName(text.trim());
     } catch (java.net.UnknownHostException | SecurityException e) {
       throw new IllegalArgumentException(
-          variable
-              + " is '"
-              + text
-              + "', which does not resolve to an address: give one of this machine's addresses"
-              + " (0.0.0.0 for all, 127.0.0.1 for this machine only)");
+          ("%s is '%s', which does not resolve to an address: give one of this machine's addresses"
+                  + " (0.0.0.0 for all, 127.0.0.1 for this machine only)")
+              .formatted(variable, text));
     }
   }
 

@@ -43,10 +43,10 @@ final class StripeSignature {
    */
   StripeSignature(List<String> secrets, long toleranceSeconds, String secretSetting) {
     this.secretSetting = secretSetting;
-    this.secrets = new ArrayList<>();
-    for (String secret : secrets) {
-      this.secrets.add(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-    }
+    this.secrets =
+        secrets.stream()
+            .map(secret -> new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"))
+            .toList();
     this.toleranceSeconds = toleranceSeconds;
   }
 
@@ -91,13 +91,9 @@ final class StripeSignature {
     if (Math.abs(offset) > toleranceSeconds) {
       return new Refusal(
           "stale_signature",
-          "the signature's timestamp is "
-              + Math.abs(offset)
-              + " s "
-              + (offset > 0 ? "behind" : "ahead of")
-              + " the server's clock; at most "
-              + toleranceSeconds
-              + " s either side (a replayed or delayed delivery, or a clock out of step)");
+          ("the signature's timestamp is %s s %s the server's clock; at most %s s either side (a"
+                  + " replayed or delayed delivery, or a clock out of step)")
+              .formatted(Math.abs(offset), offset > 0 ? "behind" : "ahead of", toleranceSeconds));
     }
     return null;
   }

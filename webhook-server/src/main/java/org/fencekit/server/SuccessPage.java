@@ -158,11 +158,8 @@ public final class SuccessPage {
     }
     if (!"payment".equals(session.getMode())) {
       return refused(
-          "session "
-              + sessionId
-              + " is a "
-              + Untrusted.id(session.getMode())
-              + " session, not a payment");
+          "session %s is a %s session, not a payment"
+              .formatted(sessionId, Untrusted.id(session.getMode())));
     }
     if (!"complete".equals(session.getStatus())) {
       return new Result(
@@ -188,29 +185,26 @@ public final class SuccessPage {
 
   /** The page's view of what the handler did. */
   static Result shown(FulfilmentOutcome outcome) {
-    switch (outcome.kind()) {
-      case FULFILLED:
-        return fulfilled(((FulfilmentOutcome.Fulfilled) outcome).record());
-      case DUPLICATE:
-        return fulfilled(((FulfilmentOutcome.Duplicate) outcome).record());
-      case STALE_FAILURE:
+    return switch (outcome.kind()) {
+      case FULFILLED -> fulfilled(((FulfilmentOutcome.Fulfilled) outcome).record());
+      case DUPLICATE -> fulfilled(((FulfilmentOutcome.Duplicate) outcome).record());
+      case STALE_FAILURE -> {
         OrderRecord current = ((FulfilmentOutcome.StaleFailure) outcome).current();
-        return current.status() == OrderStatus.PROVISIONED ? fulfilled(current) : processing();
-      case IN_FLIGHT:
-      case ORPHANED:
-        return processing();
-      case AWAITING_PAYMENT:
-        return new Result(
-            State.UNPAID, null, "your payment is still being processed; your order follows it");
-      case PAYMENT_FAILED:
-        return new Result(
-            State.FAILED, null, "your payment did not go through: nothing was charged for it");
-      case PROVIDER_FAILED:
-        return new Result(
-            State.FAILED, null, "we could not deliver your order yet; we are trying again");
-      default: // STORE_UNAVAILABLE, ORDER_LOST, INTERRUPTED, IGNORED (not for a completed session)
-        return unavailable();
-    }
+        yield current.status() == OrderStatus.PROVISIONED ? fulfilled(current) : processing();
+      }
+      case IN_FLIGHT, ORPHANED -> processing();
+      case AWAITING_PAYMENT ->
+          new Result(
+              State.UNPAID, null, "your payment is still being processed; your order follows it");
+      case PAYMENT_FAILED ->
+          new Result(
+              State.FAILED, null, "your payment did not go through: nothing was charged for it");
+      case PROVIDER_FAILED ->
+          new Result(
+              State.FAILED, null, "we could not deliver your order yet; we are trying again");
+      // STORE_UNAVAILABLE, ORDER_LOST, INTERRUPTED, IGNORED (not for a completed session)
+      default -> unavailable();
+    };
   }
 
   private static Result fulfilled(OrderRecord record) {

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +29,6 @@ import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.EventType;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.FulfilmentOutcome;
-import org.fencekit.store.OrderSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,9 +106,7 @@ public final class WebhookCore implements AutoCloseable {
       if (maxBodyBytes < 1) {
         throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
       }
-      if (slots < 1 || slots > 1_000) {
-        throw new IllegalArgumentException("slots must be 1 to 1000, got " + slots);
-      }
+      within("slots", slots, 1, 1_000);
       positive("queueTime", queueTime);
     }
   }
@@ -213,6 +209,14 @@ public final class WebhookCore implements AutoCloseable {
     }
   }
 
+  /** Checks the setting {@code name} is {@code min} to {@code max}, naming it if not. */
+  static void within(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(
+          name + " must be " + min + " to " + max + ", got " + value);
+    }
+  }
+
   /** The limits. */
   public Limits limits() {
     return limits;
@@ -249,8 +253,7 @@ public final class WebhookCore implements AutoCloseable {
     if (checked instanceof Answer refused) {
       return CompletableFuture.completedFuture(count(refused));
     }
-    CheckoutEvent event = (CheckoutEvent) checked;
-    return dispatch(true, () -> handle(event));
+    return dispatch(true, () -> handle((CheckoutEvent) checked));
   }
 
   /**
@@ -262,13 +265,11 @@ public final class WebhookCore implements AutoCloseable {
   public CompletableFuture<Answer> successPage(String sessionId) {
     if (successPage == null) {
       return CompletableFuture.completedFuture(
-          new Answer(
+          answer(
               404,
-              error(
-                  "success_page_off",
-                  "this server has no Stripe API key: set "
-                      + successPageSetting
-                      + " to serve the success page")));
+              "success_page_off",
+              "this server has no Stripe API key: set %s to serve the success page"
+                  .formatted(successPageSetting)));
     }
     if (draining) {
       return CompletableFuture.completedFuture(shuttingDown(false));
@@ -287,18 +288,16 @@ public final class WebhookCore implements AutoCloseable {
    * @param allowed the method the route takes
    */
   public Answer methodNotAllowed(String allowed, boolean webhook) {
-    Answer answer =
-        new Answer(405, error("method_not_allowed", "use " + allowed)).with("Allow", allowed);
-    return webhook ? count(answer) : answer;
+    return counted(
+        webhook, answer(405, "method_not_allowed", "use " + allowed).with("Allow", allowed));
   }
 
   /** 413 {@code body_too_large} (counted, connection closed); {@code what} says by how much. */
   public Answer tooLarge(String what) {
     return refusal(
         413,
-        error(
-            "body_too_large",
-            "a webhook body is at most " + limits.maxBodyBytes() + " bytes (" + what + ")"));
+        "body_too_large",
+        "a webhook body is at most " + limits.maxBodyBytes() + " bytes (" + what + ")");
   }
 
   /**
@@ -308,11 +307,8 @@ public final class WebhookCore implements AutoCloseable {
   public Answer bodyTimedOut() {
     return refusal(
         408,
-        error(
-            "body_timeout",
-            "the body did not arrive within "
-                + limits.bodyTimeout().toMillis()
-                + " ms of its headers"));
+        "body_timeout",
+        "the body did not arrive within " + limits.bodyTimeout().toMillis() + " ms of its headers");
   }
 
   /**
@@ -321,27 +317,25 @@ public final class WebhookCore implements AutoCloseable {
    */
   public Answer bodyStalled() {
     return refusal(
-        408, error("body_timeout", "the body stopped arriving (the connection was idle too long)"));
+        408, "body_timeout", "the body stopped arriving (the connection was idle too long)");
   }
 
   /** 400 {@code unreadable_body} (counted, connection closed): its framing is broken. */
   public Answer unreadableBody() {
-    return refusal(400, error("unreadable_body", "the body could not be read (broken framing)"));
+    return refusal(400, "unreadable_body", "the body could not be read (broken framing)");
   }
 
   /** A webhook delivery the adapter refuses itself: counted, and its connection closed. */
-  private Answer refusal(int status, String json) {
-    return count(new Answer(status, json).with("Connection", "close"));
+  private Answer refusal(int status, String error, String reason) {
+    return count(answer(status, error, reason).with("Connection", "close"));
   }
 
   /** 503 {@code shutting_down} with Retry-After; counted as a webhook answer if {@code webhook}. */
   public Answer shuttingDown(boolean webhook) {
-    Answer answer =
-        new Answer(
-                503,
-                error("shutting_down", "this server is shutting down; try again after Retry-After"))
-            .with("Retry-After", RETRY_AFTER);
-    return webhook ? count(answer) : answer;
+    return counted(
+        webhook,
+        answer(503, "shutting_down", "this server is shutting down; try again after Retry-After")
+            .with("Retry-After", RETRY_AFTER));
   }
 
   /** Whether {@link #drain()} was called. */
@@ -363,12 +357,7 @@ public final class WebhookCore implements AutoCloseable {
             return;
           }
           try {
-            if (draining) {
-              answered.complete(shuttingDown(webhook));
-              return;
-            }
-            Answer answer = work.get();
-            answered.complete(webhook ? count(answer) : answer);
+            answered.complete(draining ? shuttingDown(webhook) : counted(webhook, work.get()));
           } catch (RuntimeException | Error e) {
             answered.completeExceptionally(e);
             throw e;
@@ -379,44 +368,42 @@ public final class WebhookCore implements AutoCloseable {
     try {
       deliveries.execute(delivery);
     } catch (RejectedExecutionException e) {
-      taken.set(true);
-      inFlight.decrementAndGet();
-      answered.complete(overloaded(webhook));
+      abandon(taken, answered, () -> overloaded(webhook));
       return answered;
     }
     try {
       timer.schedule(
-          () -> {
-            if (taken.compareAndSet(false, true)) {
-              inFlight.decrementAndGet();
-              answered.complete(overloaded(webhook));
-            }
-          },
+          () -> abandon(taken, answered, () -> overloaded(webhook)),
           limits.queueTime().toMillis(),
           TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // closed meanwhile: the delivery pool is stopped too, so the work never runs
-      if (taken.compareAndSet(false, true)) {
-        inFlight.decrementAndGet();
-        answered.complete(shuttingDown(webhook));
-      }
+      abandon(taken, answered, () -> shuttingDown(webhook));
     }
     return answered;
   }
 
+  /** Answers without the work, unless a slot took it first. */
+  private void abandon(
+      AtomicBoolean taken, CompletableFuture<Answer> answered, Supplier<Answer> answer) {
+    if (taken.compareAndSet(false, true)) {
+      inFlight.decrementAndGet();
+      answered.complete(answer.get());
+    }
+  }
+
   private Answer overloaded(boolean webhook) {
-    Answer answer =
-        new Answer(
+    return counted(
+        webhook,
+        answer(
                 503,
-                error(
-                    "overloaded",
-                    limits.slots()
-                        + " requests are being handled and this one waited "
-                        + limits.queueTime().toMillis()
-                        + " ms for a slot; "
-                        + (webhook ? "Stripe will retry" : "try again after Retry-After")))
-            .with("Retry-After", RETRY_AFTER);
-    return webhook ? count(answer) : answer;
+                "overloaded",
+                limits.slots()
+                    + " requests are being handled and this one waited "
+                    + limits.queueTime().toMillis()
+                    + " ms for a slot; "
+                    + (webhook ? "Stripe will retry" : "try again after Retry-After"))
+            .with("Retry-After", RETRY_AFTER));
   }
 
   /**
@@ -425,23 +412,18 @@ public final class WebhookCore implements AutoCloseable {
    */
   Object check(String header, byte[] body) {
     if (header == null || header.isBlank()) {
-      return new Answer(
-          400, error("missing_signature", "no Stripe-Signature header: only Stripe may post here"));
+      return answer(
+          400, "missing_signature", "no Stripe-Signature header: only Stripe may post here");
     }
     StripeSignature.Refusal refusal =
         signature.check(header, body, clock.instant().getEpochSecond());
     if (refusal != null) {
-      return new Answer(400, error(refusal.error(), refusal.reason()));
+      return answer(400, refusal.error(), refusal.reason());
     }
     JsonObject root;
     try {
-      String payload =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body))
-              .toString();
+      // a decoder reports malformed input, where new String(...) would replace it
+      String payload = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
       JsonElement parsed = StrictJson.parse(payload);
       if (!parsed.isJsonObject()) {
         return malformed("the signed body is not one JSON object (an event)");
@@ -475,8 +457,8 @@ public final class WebhookCore implements AutoCloseable {
       if (paymentStatus == null) {
         throw new IllegalArgumentException("the session has no payment_status");
       }
-      OrderSnapshot snapshot = mapping.snapshot(session);
-      return CheckoutEvent.of(Untrusted.id(eventId), type, paymentStatus, snapshot);
+      return CheckoutEvent.of(
+          Untrusted.id(eventId), type, paymentStatus, mapping.snapshot(session));
     } catch (RuntimeException e) {
       String sessionId = Untrusted.id(StrictJson.string(session.get("id")));
       String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
@@ -489,11 +471,10 @@ public final class WebhookCore implements AutoCloseable {
       } else {
         LOG.error("webhook: the session mapping failed on session {}", sessionId, e);
       }
-      return new Answer(
+      return answer(
           500,
-          error(
-              "unmappable_session",
-              "session " + sessionId + " cannot be mapped to an order: " + why));
+          "unmappable_session",
+          "session " + sessionId + " cannot be mapped to an order: " + why);
     }
   }
 
@@ -503,9 +484,8 @@ public final class WebhookCore implements AutoCloseable {
       outcome = handler.handle(event);
     } catch (RuntimeException e) {
       LOG.error("webhook: the handler failed on event {}", event.eventId(), e);
-      return new Answer(
-          500,
-          error("internal", "the handler failed on this delivery (logged); Stripe will retry"));
+      return answer(
+          500, "internal", "the handler failed on this delivery (logged); Stripe will retry");
     }
     JsonObject json = new JsonObject();
     json.addProperty("outcome", outcome.kind().name().toLowerCase(Locale.ROOT));
@@ -514,7 +494,12 @@ public final class WebhookCore implements AutoCloseable {
   }
 
   private static Answer malformed(String reason) {
-    return new Answer(400, error("malformed_json", reason));
+    return answer(400, "malformed_json", reason);
+  }
+
+  /** {@code answer}, counted if it answers the webhook. */
+  private Answer counted(boolean webhook, Answer answer) {
+    return webhook ? count(answer) : answer;
   }
 
   /**
@@ -577,7 +562,12 @@ public final class WebhookCore implements AutoCloseable {
 
   /** 500 {@code internal}: what an adapter answers when the core failed to make an answer. */
   public static Answer failed() {
-    return new Answer(500, error("internal", "the request failed (logged); try again"));
+    return answer(500, "internal", "the request failed (logged); try again");
+  }
+
+  /** An answer with a one-line JSON error. */
+  static Answer answer(int status, String error, String reason) {
+    return new Answer(status, error(error, reason));
   }
 
   /** A one-line JSON error. */

@@ -4,8 +4,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -32,14 +34,12 @@ final class WebhookEndpoint extends Handler.Abstract {
   private final WebhookCore core;
   private final PrometheusMeterRegistry registry;
   private final int maxBodyBytes;
-  private final Duration bodyTimeout;
   private final HealthProbe health;
 
   WebhookEndpoint(WebhookCore core, OrderStore store, PrometheusMeterRegistry registry) {
     this.core = core;
     this.registry = registry;
     this.maxBodyBytes = core.limits().maxBodyBytes();
-    this.bodyTimeout = core.limits().bodyTimeout();
     this.health = new HealthProbe(store, Duration.ofSeconds(5));
   }
 
@@ -56,10 +56,8 @@ final class WebhookEndpoint extends Handler.Abstract {
       return write(
           response,
           callback,
-          new WebhookCore.Answer(
-              404,
-              WebhookCore.error(
-                  "not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook")));
+          WebhookCore.answer(
+              404, "not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook"));
     }
     if (!request.getMethod().equals(allowed)) {
       return write(response, callback, core.methodNotAllowed(allowed, path.equals("/webhook")));
@@ -84,8 +82,7 @@ final class WebhookEndpoint extends Handler.Abstract {
                         response,
                         callback,
                         result == null
-                            ? new WebhookCore.Answer(
-                                503, WebhookCore.error("store_unavailable", "no answer"))
+                            ? WebhookCore.answer(503, "store_unavailable", "no answer")
                             : new WebhookCore.Answer(result.ok() ? 200 : 503, result.json())));
       }
       case SuccessPage.PATH -> {
@@ -134,7 +131,8 @@ final class WebhookEndpoint extends Handler.Abstract {
           request
               .getComponents()
               .getScheduler()
-              .schedule(this::timedOut, bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+              .schedule(
+                  this::timedOut, core.limits().bodyTimeout().toMillis(), TimeUnit.MILLISECONDS);
       run();
     }
 
@@ -147,7 +145,7 @@ final class WebhookEndpoint extends Handler.Abstract {
           return;
         }
         if (chunk.getFailure() != null) {
-          boolean idle = chunk.getFailure() instanceof java.util.concurrent.TimeoutException;
+          boolean idle = chunk.getFailure() instanceof TimeoutException;
           chunk.release();
           refuse(idle ? core.bodyStalled() : core.unreadableBody());
           return;
@@ -162,15 +160,13 @@ final class WebhookEndpoint extends Handler.Abstract {
           boolean last = chunk.isLast();
           chunk.release();
           if (last || discarded > WebhookCore.DRAIN_FACTOR * maxBodyBytes) {
-            refuse(core.tooLarge("more than " + maxBodyBytes + " bytes sent"));
+            refuse(tooLarge());
             return;
           }
           continue;
         }
         if (size + n > body.length) {
-          body =
-              java.util.Arrays.copyOf(
-                  body, Math.min(maxBodyBytes, Math.max(2 * body.length, size + n)));
+          body = Arrays.copyOf(body, Math.min(maxBodyBytes, Math.max(2 * body.length, size + n)));
         }
         bytes.get(body, size, n);
         size += n;
@@ -179,9 +175,7 @@ final class WebhookEndpoint extends Handler.Abstract {
         if (last) {
           if (answered.compareAndSet(false, true)) {
             deadline.cancel();
-            core.webhook(
-                    request.getHeaders().get("Stripe-Signature"),
-                    java.util.Arrays.copyOf(body, size))
+            core.webhook(request.getHeaders().get("Stripe-Signature"), Arrays.copyOf(body, size))
                 .whenComplete((answer, failure) -> write(response, callback, answer, failure));
           }
           return;
@@ -190,11 +184,11 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     private void timedOut() {
-      if (discarded > 0) {
-        refuse(core.tooLarge("more than " + maxBodyBytes + " bytes sent"));
-        return;
-      }
-      refuse(core.bodyTimedOut());
+      refuse(discarded > 0 ? tooLarge() : core.bodyTimedOut());
+    }
+
+    private WebhookCore.Answer tooLarge() {
+      return core.tooLarge("more than " + maxBodyBytes + " bytes sent");
     }
 
     private void refuse(WebhookCore.Answer answer) {

@@ -3,10 +3,14 @@ package org.fencekit.server;
 import com.stripe.StripeClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -136,34 +140,29 @@ public final class WebhookServer implements AutoCloseable {
 
   /** Why the connector could not bind, with what to do. */
   private String cannotListen(Exception e) {
-    String where = connector.getHost() + ":" + connector.getPort();
+    String host = connector.getHost();
+    String where = "cannot listen on " + host + ":" + connector.getPort();
     String what = String.valueOf(e.getMessage());
-    if (e instanceof java.net.BindException
-        && what.toLowerCase(java.util.Locale.ROOT).contains("in use")) {
-      return "cannot listen on "
-          + where
-          + ": the port is taken ("
-          + what
-          + "); set FENCEKIT_PORT to another";
+    if (e instanceof BindException && what.toLowerCase(Locale.ROOT).contains("in use")) {
+      return where + ": the port is taken (" + what + "); set FENCEKIT_PORT to another";
     }
+    String addresses = " (0.0.0.0 for all, 127.0.0.1 for this machine only)";
     try {
-      java.net.InetAddress.getByName(connector.getHost());
-    } catch (java.net.UnknownHostException unknown) {
-      return "cannot listen on "
-          + where
+      InetAddress.getByName(host);
+    } catch (UnknownHostException unknown) {
+      return where
           + ": the host "
-          + connector.getHost()
+          + host
           + " does not resolve to an address; set FENCEKIT_HOST to an address of this machine"
-          + " (0.0.0.0 for all, 127.0.0.1 for this machine only)";
+          + addresses;
     }
-    return "cannot listen on "
-        + where
+    return where
         + ": the host "
-        + connector.getHost()
+        + host
         + " is not an address this machine can bind ("
         + e
-        + "); set FENCEKIT_HOST to one of"
-        + " its addresses (0.0.0.0 for all, 127.0.0.1 for this machine only)";
+        + "); set FENCEKIT_HOST to one of its addresses"
+        + addresses;
   }
 
   /** The port the server listens on (the one chosen, when built with port 0). */
@@ -350,17 +349,10 @@ public final class WebhookServer implements AutoCloseable {
             "secret: a webhook signing secret is required (STRIPE_WEBHOOK_SECRET, whsec_...;"
                 + " `stripe listen` prints one); without it anyone could post fake payments");
       }
-      if (port < 0 || port > 65_535) {
-        throw new IllegalArgumentException("port must be 0 to 65535, got " + port);
-      }
+      WebhookCore.within("port", port, 0, 65_535);
       WebhookCore.positive("tolerance", tolerance);
-      if (threads < 4 || threads > 1_000) {
-        throw new IllegalArgumentException("threads must be 4 to 1000, got " + threads);
-      }
-      if (maxConcurrentRequests < 1 || maxConcurrentRequests > 1_000) {
-        throw new IllegalArgumentException(
-            "maxConcurrentRequests must be 1 to 1000, got " + maxConcurrentRequests);
-      }
+      WebhookCore.within("threads", threads, 4, 1_000);
+      WebhookCore.within("maxConcurrentRequests", maxConcurrentRequests, 1, 1_000);
       WebhookCore.positive("bodyTimeout", bodyTimeout);
       WebhookCore.positive("queueTime", queueTime);
       WebhookCore.positive("idleTimeout", idleTimeout);

@@ -373,9 +373,7 @@ class HttpProviderTest {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () ->
-                  HttpProvider.fromOption(
-                      "FENCEKIT_PROVIDER_URL (or --provider-url)", bad, TIMEOUT),
+              () -> new HttpProvider("FENCEKIT_PROVIDER_URL (or --provider-url)", bad, TIMEOUT),
               bad);
       assertTrue(e.getMessage().contains("--provider-url"), e.getMessage());
       assertTrue(e.getMessage().contains("http://127.0.0.1:9099"), "no example: " + e.getMessage());
