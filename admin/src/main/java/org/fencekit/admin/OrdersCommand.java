@@ -2,7 +2,6 @@ package org.fencekit.admin;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,6 @@ import java.util.Optional;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
 import org.fencekit.store.spi.Validate;
@@ -95,7 +93,7 @@ final class OrdersCommand implements Runnable {
       fields.put(
           "failures",
           order.failures() == 0 ? "0" : order.failures() + " since " + order.failedSince());
-      fields.put("updated at", order.updatedAt() + " (" + Views.ago(order.updatedAt(), now) + ")");
+      fields.put("updated at", Views.withAge(order.updatedAt(), now));
       long open = orphans.stream().filter(o -> !o.reconciled()).count();
       fields.put(
           "orphans", orphans.size() + (orphans.isEmpty() ? "" : " (" + open + " not reconciled)"));
@@ -113,15 +111,13 @@ final class OrdersCommand implements Runnable {
    * unreconciled otherwise.
    */
   static List<OrphanRecord> orphans(OrderStore store, String sessionId) {
-    List<OrphanRecord> records = new ArrayList<>();
-    for (Orphan orphan : store.orphans(sessionId)) {
-      OrphanRecord record =
-          store instanceof OrderStoreAdmin admin
-              ? admin.orphan(OrphanId.of(orphan)).orElse(OrphanRecord.unreconciled(orphan))
-              : OrphanRecord.unreconciled(orphan);
-      records.add(record);
-    }
-    return records;
+    return store.orphans(sessionId).stream()
+        .map(
+            orphan ->
+                store instanceof OrderStoreAdmin admin
+                    ? admin.orphan(OrphanId.of(orphan)).orElse(OrphanRecord.unreconciled(orphan))
+                    : OrphanRecord.unreconciled(orphan))
+        .toList();
   }
 
   /** {@code orders stuck --older-than AGE}. */
@@ -147,10 +143,9 @@ final class OrdersCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      OrderStoreAdmin admin = admin(store);
       return paging.list(
           output,
-          cursor -> admin.stuckOrders(olderThan, cursor, paging.pageSize),
+          cursor -> admin(store).stuckOrders(olderThan, cursor, paging.pageSize),
           List.of("SESSION", "STATUS", "FENCE", "CLAIM", "LEASE ENDED", "FAILURES", "LAST ERROR"),
           order ->
               List.of(
@@ -158,10 +153,7 @@ final class OrdersCommand implements Runnable {
                   order.status().name(),
                   Long.toString(order.fence()),
                   Views.text(order.claimId()),
-                  order.leaseExpiresAt()
-                      + " ("
-                      + Views.ago(order.leaseExpiresAt(), Instant.now())
-                      + ")",
+                  Views.withAge(order.leaseExpiresAt(), Instant.now()),
                   Integer.toString(order.failures()),
                   order.lastError() == null ? "-" : order.lastError()),
           Views::order,
@@ -201,25 +193,18 @@ final class OrdersCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      OrderStoreAdmin admin = admin(store);
-      int count;
-      Duration age;
-      if (minFailures == null && olderThan == null) {
-        count = 1;
-        age = OrderStoreAdmin.MAX_AGE;
-      } else {
-        count = minFailures == null ? Integer.MAX_VALUE : minFailures;
-        age = olderThan == null ? OrderStoreAdmin.MAX_AGE : olderThan;
-      }
+      // an option not given matches nothing; neither given: every FAILED order (1 failure or more)
+      int count = minFailures != null ? minFailures : olderThan == null ? 1 : Integer.MAX_VALUE;
+      Duration age = olderThan == null ? OrderStoreAdmin.MAX_AGE : olderThan;
       return paging.list(
           output,
-          cursor -> admin.failedOrders(count, age, cursor, paging.pageSize),
+          cursor -> admin(store).failedOrders(count, age, cursor, paging.pageSize),
           List.of("SESSION", "FAILURES", "FAILING SINCE", "FENCE", "LAST ERROR"),
           order ->
               List.of(
                   order.sessionId(),
                   Integer.toString(order.failures()),
-                  order.failedSince() + " (" + Views.ago(order.failedSince(), Instant.now()) + ")",
+                  Views.withAge(order.failedSince(), Instant.now()),
                   Long.toString(order.fence()),
                   order.lastError() == null ? "-" : order.lastError()),
           Views::order,

@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
@@ -74,10 +73,9 @@ final class OrphansCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      OrderStoreAdmin admin = admin(store);
       return paging.list(
           output,
-          cursor -> admin.unreconciledOrphans(cursor, paging.pageSize),
+          cursor -> admin(store).unreconciledOrphans(cursor, paging.pageSize),
           Views.ORPHAN_COLUMNS,
           Views::orphanRow,
           Views::orphan,
@@ -125,21 +123,14 @@ final class OrphansCommand implements Runnable {
 
     @Override
     int run(OrderStore store, Output output) {
-      List<OrphanRecord> found;
-      if (rest == null || rest.isEmpty()) {
-        found = OrdersCommand.orphans(store, sessionId);
-      } else {
-        Optional<OrphanRecord> one = admin(store).orphan(id());
-        found = one.map(List::of).orElse(List.of());
-      }
+      boolean wholeOrder = rest == null || rest.isEmpty();
+      List<OrphanRecord> found =
+          wholeOrder
+              ? OrdersCommand.orphans(store, sessionId)
+              : admin(store).orphan(id()).map(List::of).orElse(List.of());
       if (found.isEmpty()) {
-        throw new Problem(
-            ExitCode.FOUND,
-            (rest == null || rest.isEmpty()
-                    ? "order '" + sessionId + "' has no orphans"
-                    : "no " + id())
-                + " in "
-                + store);
+        String none = wholeOrder ? "order '" + sessionId + "' has no orphans" : "no " + id();
+        throw new Problem(ExitCode.FOUND, none + " in " + store);
       }
       if (output.json()) {
         output.printJson(found.stream().map(Views::orphan).toList());
@@ -158,12 +149,7 @@ final class OrphansCommand implements Runnable {
     fields.put("claim", record.orphan().claimId().toString());
     fields.put("provider order", record.orphan().item().providerOrderId());
     fields.put("payload", record.orphan().item().payload());
-    fields.put(
-        "recorded at",
-        record.orphan().recordedAt()
-            + " ("
-            + Views.ago(record.orphan().recordedAt(), Instant.now())
-            + ")");
+    fields.put("recorded at", Views.withAge(record.orphan().recordedAt(), Instant.now()));
     fields.put("reconciled", record.reconciled() ? Views.text(record.reconciledAt()) : "no");
     fields.put("note", record.note());
     return fields;

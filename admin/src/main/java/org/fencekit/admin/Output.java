@@ -35,8 +35,7 @@ final class Output {
 
   /** Prints {@code document} as JSON (maps, lists, strings, numbers, booleans, nulls). */
   void printJson(Object document) {
-    out.println(redact.apply(GSON.toJson(document)));
-    out.flush();
+    line(GSON.toJson(document));
   }
 
   /** Prints one line of text. */

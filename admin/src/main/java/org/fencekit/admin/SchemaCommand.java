@@ -29,7 +29,7 @@ final class SchemaCommand implements Runnable {
             + " this fencekit needs, and if not, what to run.",
         "Exits 1 when the schema is missing, older or newer."
       })
-  static final class Check extends StoreCommand {
+  static final class Check extends Current {
 
     @Override
     int refused(Problem refusal, Output output) {
@@ -40,29 +40,27 @@ final class SchemaCommand implements Runnable {
       }
       return ExitCode.FOUND;
     }
-
-    @Override
-    int run(OrderStore store, Output output) {
-      return current(store, output, options);
-    }
   }
 
   /** Prints that the store's schema (on Redis, its key layout) is the one this fencekit needs. */
-  static int current(OrderStore store, Output output, StoreOptions options) {
-    boolean redis =
-        options.spec().kind() == StoreSpec.Kind.REDIS
-            || options.spec().kind() == StoreSpec.Kind.REDIS_CLUSTER;
-    if (output.json()) {
-      output.printJson(Map.of("current", true, "store", store.toString()));
-    } else {
-      output.line(
-          "current: "
-              + store
-              + (redis
-                  ? " has the key layout this fencekit needs (version 2)"
-                  : " has the schema this fencekit needs"));
+  abstract static class Current extends StoreCommand {
+    @Override
+    int run(OrderStore store, Output output) {
+      boolean redis =
+          options.spec().kind() == StoreSpec.Kind.REDIS
+              || options.spec().kind() == StoreSpec.Kind.REDIS_CLUSTER;
+      if (output.json()) {
+        output.printJson(Map.of("current", true, "store", store.toString()));
+      } else {
+        output.line(
+            "current: "
+                + store
+                + (redis
+                    ? " has the key layout this fencekit needs (version 2)"
+                    : " has the schema this fencekit needs"));
+      }
+      return ExitCode.OK;
     }
-    return ExitCode.OK;
   }
 
   /** {@code schema migrate}. */
@@ -74,16 +72,11 @@ final class SchemaCommand implements Runnable {
             + " on Redis, indexes the orders of an older key layout once. Safe to run again, and"
             + " from several processes at once. Refuses a newer schema or layout.",
       })
-  static final class Migrate extends StoreCommand {
+  static final class Migrate extends Current {
 
     @Override
     boolean migrates() {
       return true;
-    }
-
-    @Override
-    int run(OrderStore store, Output output) {
-      return current(store, output, options);
     }
   }
 }

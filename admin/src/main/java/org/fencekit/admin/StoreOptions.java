@@ -51,11 +51,9 @@ final class StoreOptions {
       if (store == null || store.isBlank()) {
         throw new Problem(
             ExitCode.USAGE,
-            "no store given: pass --store SPEC or set "
-                + STORE_VARIABLE
-                + ", one of "
-                + StoreSpec.FORMS
-                + " (e.g. --store sqlite:fencekit-orders.db)");
+            ("no store given: pass --store SPEC or set %s, one of %s (e.g. --store"
+                    + " sqlite:fencekit-orders.db)")
+                .formatted(STORE_VARIABLE, StoreSpec.FORMS));
       }
       spec = StoreSpec.parse("--store (or " + STORE_VARIABLE + ")", store);
     }

@@ -106,6 +106,11 @@ final class Views {
     return compact(age) + " ago";
   }
 
+  /** {@code then}, and how long ago it was in brackets. */
+  static String withAge(Instant then, Instant now) {
+    return then + " (" + ago(then, now) + ")";
+  }
+
   private static String compact(Duration d) {
     long s = d.toSeconds();
     if (s < 60) {
