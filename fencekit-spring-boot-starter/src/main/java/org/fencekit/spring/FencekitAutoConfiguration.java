@@ -70,11 +70,9 @@ public class FencekitAutoConfiguration {
         throw e;
       } catch (RuntimeException e) {
         throw new IllegalStateException(
-            "fencekit.store: cannot open the store "
-                + spec
-                + ": "
-                + spec.redact(String.valueOf(e.getMessage()))
-                + " (start it, or set fencekit.store to one that answers)",
+            ("fencekit.store: cannot open the store %s: %s (start it, or set fencekit.store to"
+                    + " one that answers)")
+                .formatted(spec, spec.redact(String.valueOf(e.getMessage()))),
             e);
       }
     }

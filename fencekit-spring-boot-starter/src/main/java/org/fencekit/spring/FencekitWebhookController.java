@@ -30,6 +30,7 @@ public class FencekitWebhookController {
 
   private final WebhookCore core;
   private final long answerTimeoutMillis;
+  private final Answer timedOut;
 
   /**
    * @param webhook the core
@@ -38,13 +39,12 @@ public class FencekitWebhookController {
   public FencekitWebhookController(FencekitWebhook webhook, FencekitProperties properties) {
     this.core = webhook.core();
     // a delivery is cut off before its lease runs out: never wait longer than a slot and a lease
-    this.answerTimeoutMillis =
-        properties
-            .getWebhook()
-            .getQueueTime()
-            .plus(properties.getLease())
-            .plus(Duration.ofSeconds(30))
-            .toMillis();
+    Duration slotAndLease = properties.getWebhook().getQueueTime().plus(properties.getLease());
+    this.answerTimeoutMillis = slotAndLease.plus(Duration.ofSeconds(30)).toMillis();
+    String reason = "no answer within " + answerTimeoutMillis + " ms; try again after Retry-After";
+    this.timedOut =
+        new Answer(503, WebhookCore.error("answer_timeout", reason))
+            .with("Retry-After", WebhookCore.RETRY_AFTER);
   }
 
   /** A delivery from Stripe. */
@@ -97,18 +97,7 @@ public class FencekitWebhookController {
 
   private DeferredResult<ResponseEntity<String>> later(CompletableFuture<Answer> answer) {
     DeferredResult<ResponseEntity<String>> result =
-        new DeferredResult<>(
-            answerTimeoutMillis,
-            () ->
-                entity(
-                    new Answer(
-                            503,
-                            WebhookCore.error(
-                                "answer_timeout",
-                                "no answer within "
-                                    + answerTimeoutMillis
-                                    + " ms; try again after Retry-After"))
-                        .with("Retry-After", WebhookCore.RETRY_AFTER)));
+        new DeferredResult<>(answerTimeoutMillis, () -> entity(timedOut));
     answer.whenComplete(
         (done, failure) -> result.setResult(entity(done != null ? done : WebhookCore.failed())));
     return result;
