@@ -81,13 +81,10 @@ final class StoreOptions {
     try {
       return target.open(Clock.systemUTC(), migrate, keyPrefix);
     } catch (IllegalStateException e) {
+      String hint = migrate ? "" : ". `fencekit-admin schema check` says what the schema lacks";
       throw new Problem(
           ExitCode.UNAVAILABLE,
-          "the store "
-              + target
-              + " refused to open: "
-              + e.getMessage()
-              + (migrate ? "" : ". `fencekit-admin schema check` says what the schema lacks"));
+          "the store " + target + " refused to open: " + e.getMessage() + hint);
     }
   }
 
