@@ -100,10 +100,7 @@ final class Views {
       return "-";
     }
     Duration age = Duration.between(then, now);
-    if (age.isNegative()) {
-      return "in " + compact(age.negated());
-    }
-    return compact(age) + " ago";
+    return age.isNegative() ? "in " + compact(age.negated()) : compact(age) + " ago";
   }
 
   /** {@code then}, and how long ago it was in brackets. */
