@@ -342,9 +342,7 @@ final class Attempt implements Ownership {
         return;
       }
       Instant renewed = sent.plus(handler.lease);
-      if (renewed.isAfter(knownExpiry)) {
-        knownExpiry = renewed;
-      }
+      knownExpiry = renewed.isAfter(knownExpiry) ? renewed : knownExpiry;
       scheduleDeadline();
       scheduleHeartbeat();
     }

@@ -1,5 +1,6 @@
 package org.fencekit.fulfilment;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /** What a Checkout webhook event says happened, as far as fulfilment cares. */
@@ -37,11 +38,9 @@ public enum EventType {
    */
   public static EventType of(String stripeType) {
     Objects.requireNonNull(stripeType, "event type");
-    for (EventType type : values()) {
-      if (stripeType.equals(type.stripeName)) {
-        return type;
-      }
-    }
-    return OTHER;
+    return Arrays.stream(values())
+        .filter(type -> stripeType.equals(type.stripeName))
+        .findFirst()
+        .orElse(OTHER);
   }
 }

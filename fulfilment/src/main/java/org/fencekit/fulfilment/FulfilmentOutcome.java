@@ -1,5 +1,6 @@
 package org.fencekit.fulfilment;
 
+import java.util.Arrays;
 import java.util.Objects;
 import org.fencekit.store.OrderRecord;
 
@@ -78,12 +79,10 @@ public sealed interface FulfilmentOutcome {
     }
 
     private static Kind of(FulfilmentOutcome outcome) {
-      for (Kind kind : values()) {
-        if (kind.record.isInstance(outcome)) {
-          return kind;
-        }
-      }
-      throw new AssertionError("no kind for " + outcome.getClass().getName());
+      return Arrays.stream(values())
+          .filter(kind -> kind.record.isInstance(outcome))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no kind for " + outcome.getClass().getName()));
     }
   }
 
