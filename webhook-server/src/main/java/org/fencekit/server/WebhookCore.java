@@ -232,10 +232,9 @@ public final class WebhookCore implements AutoCloseable {
     if (draining) {
       return shuttingDown(true);
     }
-    if (declaredLength > (long) DRAIN_FACTOR * limits.maxBodyBytes()) {
-      return tooLarge(declaredLength + " bytes declared");
-    }
-    return null;
+    return declaredLength > (long) DRAIN_FACTOR * limits.maxBodyBytes()
+        ? tooLarge(declaredLength + " bytes declared")
+        : null;
   }
 
   /**
