@@ -135,7 +135,7 @@ public final class HistoryCheck {
         granted.put(call.claimId(), call);
       }
       if (call.answer() == Answer.UNDOCUMENTED) {
-        check.violation('g', "an undocumented exception escaped: " + call.describe());
+        check.violation('g', "an undocumented exception escaped: %s", call.describe());
       }
       if (faultStart >= 0
           && !call.answer().succeeded()
@@ -150,9 +150,8 @@ public final class HistoryCheck {
     if (faultStart >= 0 && recoveredNanos < 0) {
       check.violation(
           'f',
-          "no call succeeded within "
-              + millis(recoveryBoundNanos)
-              + " ms after the fault was over, and the store was not rebuilt");
+          "no call succeeded within %s ms after the fault was over, and the store was not rebuilt",
+          millis(recoveryBoundNanos));
     }
     for (String order : finals.keySet()) {
       byOrder.computeIfAbsent(order, k -> new ArrayList<>());
@@ -171,7 +170,7 @@ public final class HistoryCheck {
       if (last != null) {
         observations.add(last);
       } else {
-        check.violation('f', "order " + order + " could not be read at the end of the run");
+        check.violation('f', "order %s could not be read at the end of the run", order);
       }
       check.lostWrites(history, observations);
       check.attribution(order, history, observations, byValue, granted);
@@ -375,7 +374,7 @@ public final class HistoryCheck {
             copies,
             call.describe());
       } else if (copies > 1) {
-        violation('e', "a complete is in orphans " + copies + " times: " + call.describe());
+        violation('e', "a complete is in orphans %s times: %s", copies, call.describe());
       }
     }
     for (Orphan orphan : found) {
@@ -385,13 +384,13 @@ public final class HistoryCheck {
       Call refused = first(senders, Answer.UNAVAILABLE_NOTHING_WRITTEN);
       if (senders.isEmpty()) {
         if (!dataLoss) {
-          violation('e', "order " + order + " has an orphan no call sent: " + orphan);
+          violation('e', "order %s has an orphan no call sent: %s", order, orphan);
         }
       } else if (written != null) {
-        violation('e', "a written complete is also an orphan: " + written.describe());
+        violation('e', "a written complete is also an orphan: %s", written.describe());
       } else if (refused != null) {
         violation(
-            'c', "a complete said nothing was written, yet left an orphan: " + refused.describe());
+            'c', "a complete said nothing was written, yet left an orphan: %s", refused.describe());
       } else if (senders.stream().noneMatch(call -> sent(call, orphan))) {
         violation(
             'e',
@@ -459,11 +458,12 @@ public final class HistoryCheck {
     return side >= 0 && side == side(second);
   }
 
-  /** Counts a violation of {@code check}, keeping its message (made as by String.format). */
-  private void violation(char check, String message, Object... args) {
-    if (args.length > 0) {
-      message = String.format(message, args);
-    }
+  /**
+   * Counts a violation of {@code check}, keeping its message: {@code format} with {@code args}, as
+   * String.format makes it (what a call or a store said is always an argument, never the format).
+   */
+  private void violation(char check, String format, Object... args) {
+    String message = String.format(format, args);
     counts[check - 'a']++;
     long ofThisCheck = violations.stream().filter(v -> v.check() == check).count();
     if (ofThisCheck < MAX_KEPT) {

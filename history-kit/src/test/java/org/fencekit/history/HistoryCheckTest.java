@@ -234,4 +234,24 @@ class HistoryCheckTest {
     assertEquals(1, result.count('g'), result.kept().toString());
     assertEquals(1, result.total(), result.kept().toString());
   }
+
+  @Test
+  @DisplayName("what a store said stands in a violation as it was said, never read as a format")
+  void storeTextIsNeverAFormat() {
+    String said = "a driver bug at 100% %s %n %d";
+    calls.add(
+        new Call(
+            ++sequence,
+            ++sequence,
+            0,
+            0,
+            "t",
+            Request.get(SID),
+            NOW,
+            null,
+            new IllegalStateException(said)));
+    HistoryCheck.Result result = check(null, List.of());
+    assertEquals(1, result.count('g'), result.kept().toString());
+    assertTrue(result.kept().toString().contains(said), result.kept().toString());
+  }
 }
