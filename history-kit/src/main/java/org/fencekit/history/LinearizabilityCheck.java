@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.fencekit.store.ClaimId;
@@ -328,7 +329,8 @@ public final class LinearizabilityCheck {
     }
     Duration since = Duration.between(origin, instant);
     int subMillis = since.toNanosPart() % 1_000_000;
-    String fraction = subMillis == 0 ? "" : String.format(".%06d", subMillis).replaceAll("0+$", "");
+    String fraction =
+        subMillis == 0 ? "" : String.format(Locale.ROOT, ".%06d", subMillis).replaceAll("0+$", "");
     return "+" + since.toMillis() + fraction + "ms";
   }
 

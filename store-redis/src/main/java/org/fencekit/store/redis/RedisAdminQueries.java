@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.fencekit.store.ClaimId;
@@ -294,7 +295,7 @@ record RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int 
         SEP,
         at(p.recordedAt().toEpochMilli()),
         OrderKeys.tag(p.id().sessionId()),
-        String.format("%019d", claim.fence()),
+        String.format(Locale.ROOT, "%019d", claim.fence()),
         claim.nonce(),
         p.id().providerOrderId());
   }
@@ -308,12 +309,13 @@ record RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int 
 
   /**
    * An instant's place in an index, as the scripts write it: 16 digits of epoch ms, or '-' and 2^53
-   * + ms before 1970, so that byte order is time order.
+   * + ms before 1970, so that byte order is time order. ASCII digits whatever the JVM's locale (a
+   * cursor is an index member, which the scripts write in ASCII).
    */
   static String at(long epochMillis) {
     return epochMillis >= 0
-        ? String.format("%016d", epochMillis)
-        : "-" + String.format("%016d", epochMillis + TWO_53);
+        ? String.format(Locale.ROOT, "%016d", epochMillis)
+        : "-" + String.format(Locale.ROOT, "%016d", epochMillis + TWO_53);
   }
 
   /** The epoch ms {@link #at} wrote. */

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -341,6 +342,59 @@ abstract class RedisStoreBehaviour {
         assertEquals(twice, listed, "failed twice or more, pages of " + pageSize);
       }
     } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "the listings page the same in a JVM whose locale writes other digits (their cursors are"
+          + " index members, which the scripts write in ASCII digits)")
+  void listingsPageTheSameInAnyLocale() {
+    String prefix = TestRedis.newPrefix("locale");
+    TestClock clock = new TestClock();
+    Locale before = Locale.getDefault();
+    try (RedisOrderStore store = store(prefix, clock)) {
+      List<String> stuck = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        String id = sid("stuck" + i);
+        clock.advance(Duration.ofSeconds(1));
+        claimed(store.claim(snapshot(id), LEASE));
+        stuck.add(id);
+      }
+      String orphaned = stuck.get(0);
+      clock.advance(LEASE);
+      ClaimId owner = claimed(store.claim(snapshot(orphaned), LEASE));
+      ClaimId stale = new ClaimId(owner.fence() - 1, ClaimId.newNonce());
+      for (int i = 0; i < 3; i++) {
+        clock.advance(Duration.ofSeconds(1));
+        Item item = new Item("prov-late-" + i, null);
+        assertInstanceOf(WriteResult.Superseded.class, store.complete(orphaned, stale, item));
+      }
+      stuck.remove(orphaned); // re-claimed: its lease is live again
+      clock.advance(Duration.ofSeconds(1));
+      Locale.setDefault(Locale.forLanguageTag("th-TH-u-nu-thai"));
+      assertEquals("๑๒", String.format("%d", 12), "the locale writes Thai digits");
+
+      List<String> listed = new ArrayList<>();
+      String cursor = null;
+      do {
+        Page<OrderRecord> page = store.stuckOrders(Duration.ZERO, cursor, 1);
+        page.items().forEach(r -> listed.add(r.sessionId()));
+        cursor = page.nextCursor();
+      } while (cursor != null);
+      assertEquals(stuck, listed, "stuck orders, pages of 1");
+
+      List<String> orphans = new ArrayList<>();
+      do {
+        Page<OrphanRecord> page = store.unreconciledOrphans(cursor, 1);
+        page.items().forEach(r -> orphans.add(r.orphan().item().providerOrderId()));
+        cursor = page.nextCursor();
+      } while (cursor != null);
+      assertEquals(
+          List.of("prov-late-0", "prov-late-1", "prov-late-2"), orphans, "orphans, pages of 1");
+    } finally {
+      Locale.setDefault(before);
       TestRedis.deleteKeys(prefix);
     }
   }
