@@ -12,9 +12,12 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.ObjIntConsumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Mode;
@@ -69,7 +72,7 @@ final class Comparison {
   }
 
   /** One job: a paired comparison's rounds, or one JMH run; and what it gave. */
-  static final class Job {
+  static class Job {
     final StoreType store;
     final Kind kind;
     final Peer peer;
@@ -128,15 +131,21 @@ final class Comparison {
     }
 
     /**
-     * The trials of a further round: as many as the interval's width says it needs (it shrinks as
-     * one over the square root of the pairs), at most what {@code share} nanoseconds allow after
-     * the round's overhead, in whole ABBA blocks.
+     * The trials a further round needs: as many as the interval's width says (it shrinks as one
+     * over the square root of the pairs), at least 8.
      */
-    int trialsFor(long share, long trial) {
+    long trialsNeeded() {
       Ratio ratio = ratio();
       double width = Double.isNaN(ratio.low()) ? 2 : ratio.halfWidth() / Ratio.PRECISION;
-      long needed = (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1));
-      return (int) (Math.min(needed, (share - overhead) / trial) / 4 * 4);
+      return Math.max(8, (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1)));
+    }
+
+    /**
+     * The trials of a further round: what it needs, at most what {@code share} nanoseconds allow
+     * after the round's overhead, in whole ABBA blocks.
+     */
+    int trialsFor(long share, long trial) {
+      return (int) (Math.min(trialsNeeded(), (share - overhead) / trial) / 4 * 4);
     }
 
     /** A paired job's ratio, from every round's pairs. */
@@ -266,18 +275,14 @@ final class Comparison {
       for (Job job : jobs) { // every job once: each comparison's first round
         failed += round(job, profile.trials(), format, jobs.indexOf(job) + 1);
       }
-      // the time left, to the comparisons not yet decided, each a fair share of it
-      List<Job> unsettled = jobs.stream().filter(Job::unsettled).toList();
-      for (int i = 0; i < unsettled.size(); i++) {
-        Job job = unsettled.get(i);
-        long share =
-            (TimeUnit.SECONDS.toNanos(profile.budgetSeconds()) - pairedNanos)
-                / (unsettled.size() - i);
-        int trials = job.trialsFor(share, TimeUnit.MILLISECONDS.toNanos(profile.trialMillis()));
-        if (trials >= 8) {
-          failed += round(job, trials, format, 0);
-        }
-      }
+      int[] more = {0};
+      settle(
+          jobs,
+          TimeUnit.SECONDS.toNanos(profile.budgetSeconds()),
+          TimeUnit.MILLISECONDS.toNanos(profile.trialMillis()),
+          () -> pairedNanos,
+          (job, trials) -> more[0] += round(job, trials, format, 0));
+      failed += more[0];
     }
     String loadAfter = loadAverage();
     out.printf(
@@ -317,6 +322,35 @@ final class Comparison {
       out.println("  " + outDir.resolve(file));
     }
     return failed;
+  }
+
+  /**
+   * Spends what is left of {@code budget} (nanoseconds of paired rounds, {@code spent} so far) on
+   * the comparisons not yet settled, in passes until every one is settled, the budget is spent, or
+   * what is left buys no round of 8 trials. Each pass takes them in the order of the trials they
+   * need, fewest first, and gives each a round of what it needs, or of what is left: a tight budget
+   * settles as many as it can, and the one that needs most takes the rest. A comparison whose
+   * interval is still too wide after its round (its need is an estimate) comes again in the next
+   * pass.
+   */
+  static void settle(
+      List<Job> jobs, long budget, long trial, LongSupplier spent, ObjIntConsumer<Job> round) {
+    boolean ran = true;
+    while (ran) {
+      ran = false;
+      List<Job> unsettled =
+          jobs.stream()
+              .filter(Job::unsettled)
+              .sorted(Comparator.comparingLong(Job::trialsNeeded))
+              .toList();
+      for (Job job : unsettled) {
+        int trials = job.trialsFor(budget - spent.getAsLong(), trial);
+        if (trials >= 8) {
+          round.accept(job, trials);
+          ran = true;
+        }
+      }
+    }
   }
 
   /**
