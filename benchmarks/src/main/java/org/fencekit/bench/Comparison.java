@@ -38,9 +38,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * The main job's benchmarks, through JMH's {@link Runner}. Each ratio is a paired comparison
  * ({@link PairedBenchmark}): the store and its raw baseline or peer alternate short trials in one
- * fork per round, rounds repeat until the ratio's interval is within ±10% or the comparison's share
- * of the profile's time is spent, and the ratio is the median of the pairs' ratios ({@link Ratio}).
- * The latency, hot-order and stale-write benchmarks run once each. Prints progress and each store's
+ * fork per round, rounds repeat until the ratio's interval is within ±10% or the profile's time is
+ * spent ({@link #settle}), and the ratio is the median of the pairs' ratios ({@link Ratio}). The
+ * latency, hot-order and stale-write benchmarks run once each. Prints progress and each store's
  * tables, and writes {@code results.json} (JMH's JSON, every trial's score in it), {@code
  * results.md} and the two charts ({@link Charts}), with JMH's own log in {@code jmh.log}. Every
  * fork gets the main job's run id, so each benchmark's {@link Namespace} belongs to this run.
