@@ -131,21 +131,24 @@ final class Comparison {
     }
 
     /**
-     * The trials a further round needs: as many as the interval's width says (it shrinks as one
-     * over the square root of the pairs), at least 8.
+     * The trials the interval's width says this comparison needs to be settled (the width shrinks
+     * as one over the square root of the pairs), at least 8.
      */
-    long trialsNeeded() {
+    long trialsToSettle() {
       Ratio ratio = ratio();
       double width = Double.isNaN(ratio.low()) ? 2 : ratio.halfWidth() / Ratio.PRECISION;
       return Math.max(8, (long) Math.ceil(2 * ratio.pairs() * (1.2 * width * width - 1)));
     }
 
     /**
-     * The trials of a further round: what it needs, at most what {@code share} nanoseconds allow
-     * after the round's overhead, in whole ABBA blocks.
+     * The trials of a further round: what it needs to be settled, but at most as many as its rounds
+     * so far had (its pairs at most double before the need is judged again: an interval made wide
+     * by a few outlying pairs overstates the need many times over), and at most what {@code share}
+     * nanoseconds allow after the round's overhead; in whole ABBA blocks.
      */
     int trialsFor(long share, long trial) {
-      return (int) (Math.min(trialsNeeded(), (share - overhead) / trial) / 4 * 4);
+      long round = Math.min(trialsToSettle(), Math.max(8, 2L * ratio().pairs()));
+      return (int) (Math.min(round, (share - overhead) / trial) / 4 * 4);
     }
 
     /** A paired job's ratio, from every round's pairs. */
@@ -328,10 +331,9 @@ final class Comparison {
    * Spends what is left of {@code budget} (nanoseconds of paired rounds, {@code spent} so far) on
    * the comparisons not yet settled, in passes until every one is settled, the budget is spent, or
    * what is left buys no round of 8 trials. Each pass takes them in the order of the trials they
-   * need, fewest first, and gives each a round of what it needs, or of what is left: a tight budget
-   * settles as many as it can, and the one that needs most takes the rest. A comparison whose
-   * interval is still too wide after its round (its need is an estimate) comes again in the next
-   * pass.
+   * need, fewest first (a tight budget settles as many as it can), and gives each a round of what
+   * it needs, at most doubling its pairs ({@link Job#trialsFor}), or of what is left. A comparison
+   * whose interval is still too wide after its round comes again in the next pass.
    */
   static void settle(
       List<Job> jobs, long budget, long trial, LongSupplier spent, ObjIntConsumer<Job> round) {
@@ -341,7 +343,7 @@ final class Comparison {
       List<Job> unsettled =
           jobs.stream()
               .filter(Job::unsettled)
-              .sorted(Comparator.comparingLong(Job::trialsNeeded))
+              .sorted(Comparator.comparingLong(Job::trialsToSettle))
               .toList();
       for (Job job : unsettled) {
         int trials = job.trialsFor(budget - spent.getAsLong(), trial);

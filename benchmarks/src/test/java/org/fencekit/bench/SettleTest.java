@@ -43,6 +43,7 @@ class SettleTest {
   }
 
   private long spent;
+  private final List<Modelled> order = new ArrayList<>();
 
   /** Settles {@code jobs} on a budget of {@code trials} trials; each round adds its pairs. */
   private void settle(long trials, Modelled... jobs) {
@@ -54,6 +55,7 @@ class SettleTest {
         (job, n) -> {
           Modelled m = (Modelled) job;
           m.rounds.add(n);
+          order.add(m);
           m.pairs += n / 2;
           spent += n * TRIAL;
         });
@@ -72,15 +74,25 @@ class SettleTest {
   }
 
   @Test
-  @DisplayName("a tight budget goes to the comparison that needs the fewest trials first")
+  @DisplayName("each pass takes the comparisons that need the fewest trials first")
   void fewestFirst() {
-    Modelled wide = new Modelled(0.40, 0.5); // needs about 580 trials
-    Modelled near = new Modelled(0.15, 0.5); // needs 52
-    settle(70, wide, near);
-    assertFalse(near.unsettled(), () -> "near: rounds " + near.rounds);
-    assertEquals(52, near.rounds.get(0));
-    assertTrue(wide.unsettled());
-    assertEquals(List.of(16), wide.rounds, "wide takes what is left, in whole ABBA blocks");
+    Modelled wide = new Modelled(0.40, 0.5); // its width says about 580 trials
+    Modelled near = new Modelled(0.15, 0.5); // 52
+    settle(2_000, wide, near);
+    assertEquals(List.of(near, wide, near, wide), order.subList(0, 4));
+    assertFalse(near.unsettled(), () -> "rounds " + near.rounds);
+    assertFalse(wide.unsettled(), () -> "rounds " + wide.rounds);
+  }
+
+  @Test
+  @DisplayName(
+      "a round at most doubles a comparison's pairs: a first interval far too wide does not spend"
+          + " the budget at once")
+  void doubles() {
+    Modelled wide = new Modelled(0.40, 0.5); // its width says about 580 trials
+    settle(2_000, wide);
+    assertEquals(List.of(32, 64, 128), wide.rounds.subList(0, 3), "16 pairs, then 32, 64, 128");
+    assertFalse(wide.unsettled(), () -> "rounds " + wide.rounds);
   }
 
   @Test
