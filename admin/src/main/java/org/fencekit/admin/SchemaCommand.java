@@ -56,7 +56,7 @@ final class SchemaCommand implements Runnable {
             "current: "
                 + store
                 + (redis
-                    ? " has the key layout this fencekit needs (version 2)"
+                    ? " has the key layout this fencekit needs (version 3)"
                     : " has the schema this fencekit needs"));
       }
       return ExitCode.OK;
@@ -69,7 +69,7 @@ final class SchemaCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Creates the store's tables if missing, or upgrades an older schema, in one transaction;"
-            + " on Redis, indexes the orders of an older key layout once. Safe to run again, and"
+            + " on Redis, brings the orders of an older key layout into the current one once. Safe to run again, and"
             + " from several processes at once. Refuses a newer schema or layout.",
       })
   static final class Migrate extends Current {

@@ -72,7 +72,12 @@ class RedisUpgradeIT {
       Run migrate = admin("schema", "migrate");
       assertEquals(0, migrate.exitCode(), migrate.toString());
       assertTrue(migrate.out().contains("key layout"), migrate.toString());
-      assertEquals("2", raw.get(REDIS.prefix() + "layout"));
+      assertEquals("3", raw.get(REDIS.prefix() + "layout"));
+      assertEquals(
+          "0123456789abcdef0123456789abcdef",
+          raw.hget(order, "nonce"),
+          "the claim's token, where layout 3 keeps it");
+      assertNull(raw.hget(order, "claimNonce"));
       Run current = admin("schema", "check");
       assertEquals(0, current.exitCode(), current.toString());
 

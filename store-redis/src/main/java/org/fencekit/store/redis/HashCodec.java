@@ -14,7 +14,11 @@ import org.fencekit.store.Orphan;
 
 /**
  * Reads an order's hash and its orphans' stream entries back into the API's records. The field
- * names are the ones the scripts write; a field that is absent stands for {@code null}.
+ * names are the ones the scripts write; a field that is absent stands for {@code null}. In layout 3
+ * ({@link Layout}) the status says whether the order is claimed: fields {@code fence} and {@code
+ * nonce} hold the last claim's token, which is the current claim of a PENDING order and the token
+ * that settled a PROVISIONED or FAILED one; a PENDING order claimed again after a settle keeps that
+ * settle's token in {@code settledFence} and {@code settledNonce}.
  */
 final class HashCodec {
 
@@ -60,17 +64,26 @@ final class HashCodec {
       }
       String itemId = h.get("itemId");
       Item item = itemId == null ? null : new Item(itemId, h.get("itemPayload"));
-      ClaimId claim = claimId(h, "claim");
-      ClaimId settledBy = claimId(h, "settled");
+      OrderStatus status = OrderStatus.valueOf(required(h, "status"));
+      long fence = Long.parseLong(required(h, "fence"));
+      ClaimId last = new ClaimId(fence, required(h, "nonce")); // the last claim's token
+      boolean held = status == OrderStatus.PENDING;
+      String settledNonce = h.get("settledNonce");
+      ClaimId settledBy =
+          !held
+              ? last
+              : settledNonce == null
+                  ? null
+                  : new ClaimId(Long.parseLong(required(h, "settledFence")), settledNonce);
       return new OrderRecord(
           snapshot,
-          OrderStatus.valueOf(required(h, "status")),
+          status,
           item,
           h.get("lastError"),
-          claim,
-          instant(h.get("claimedAt")),
-          instant(h.get("leaseExpiresAt")),
-          Long.parseLong(required(h, "fence")),
+          held ? last : null,
+          held ? instant(required(h, "claimedAt")) : null,
+          held ? instant(required(h, "leaseExpiresAt")) : null,
+          fence,
           settledBy,
           instant(required(h, "updatedAt")),
           h.containsKey("failures") ? Integer.parseInt(h.get("failures")) : 0,
@@ -107,12 +120,6 @@ final class HashCodec {
       throw new IllegalArgumentException("field '" + name + "' is missing");
     }
     return value;
-  }
-
-  /** The claim in fields {@code <name>Nonce} and {@code <name>Fence}, or null without a nonce. */
-  private static ClaimId claimId(Map<String, String> h, String name) {
-    String nonce = h.get(name + "Nonce");
-    return nonce == null ? null : new ClaimId(Long.parseLong(required(h, name + "Fence")), nonce);
   }
 
   private static Instant instant(String epochMillis) {

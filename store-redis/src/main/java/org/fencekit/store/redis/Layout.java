@@ -9,21 +9,27 @@ import redis.clients.jedis.UnifiedJedis;
  * The version of the store's key layout, at {@code <prefix>layout}, checked before the store's
  * first call. Layout 1 is fencekit's first release (an order's hash, its orphan stream and identity
  * set; no version key). Layout 2 adds the indexes of the operator's listings, an order's failure
- * count and first failure, and the orphans' reconciliations ({@link RedisAdminQueries}).
+ * count and first failure, and the orphans' reconciliations ({@link RedisAdminQueries}). Layout 3
+ * keeps the same keys and indexes, and lets an order's status say whether it is claimed: a claim's
+ * fence and nonce stay in the order when it settles, where layouts 1 and 2 moved them to other
+ * fields ({@link HashCodec}); a claim and a complete write half as many fields.
  *
- * <p>No version key: if no order is stored under the prefix, the store is new and writes "2". If
- * the first order found is marked layout 2 (every order this layout creates or upgrades is), the
- * key was lost (a restart without persistence, a FLUSHALL, an eviction) while a store kept writing,
- * and it is written again. Else the orders are layout 1, and the store refuses to start naming the
- * remedy, or, when built with {@code upgradeLayout(true)}, indexes every order ({@code
- * reindex.lua}, one run per order, safe to run again and from several processes at once) and then
- * writes "2". A newer version is refused.
+ * <p>No version key: if no order is stored under the prefix, the store is new and writes "3". If
+ * the first order found is of layout 3 (it has a field {@code nonce}), the key was lost (a restart
+ * without persistence, a FLUSHALL, an eviction) while a store kept writing, and it is written
+ * again. Else the orders are of an older layout, as with a version key of "1" or "2": the store
+ * refuses to start naming the remedy, or, when built with {@code upgradeLayout(true)}, brings every
+ * order into layout 3 with its index entries ({@code reindex.lua}, one run per order, safe to run
+ * again and from several processes at once) and then writes "3". A newer version is refused. Stop
+ * every fencekit of an older layout before an upgrade: one still running reads a layout 3 order as
+ * one with no claim, so it would answer its own complete as superseded.
  */
 final class Layout {
 
   /** The layout this store reads and writes. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
+  private static final String CURRENT = Integer.toString(VERSION);
   private static final LuaScript REINDEX = LuaScript.load("reindex");
 
   private final ScriptRunner redis;
@@ -52,49 +58,58 @@ final class Layout {
       return;
     }
     // No lock around the GET: while Redis does not answer, callers wait out their own timeouts
-    // side by side instead of one after another. Only the rare path without a version key (a SCAN,
-    // maybe an upgrade) is taken by one caller at a time.
+    // side by side instead of one after another. Only the rare path without the current version
+    // (a SCAN, maybe an upgrade) is taken by one caller at a time.
     String found = version(operation, sessionId);
-    if (found == null) {
+    if (!CURRENT.equals(found)) {
       synchronized (this) {
-        found = absent(operation, sessionId);
+        found = settle(operation, sessionId);
       }
     }
-    if (!found.equals(Integer.toString(VERSION))) {
+    if (!CURRENT.equals(found)) {
       throw refused(found);
     }
     checked = true;
   }
 
-  /** The layout when the version key is missing: a new store, or layout 1 (upgraded if allowed). */
-  private String absent(String operation, String sessionId) {
-    String written = version(operation, sessionId);
-    if (written != null) {
-      return written; // another caller wrote it meanwhile
+  /**
+   * The layout once the version key is written where this store may write it: for a new store, for
+   * one of this layout whose key was lost, and after an upgrade of an older one if allowed.
+   */
+  private String settle(String operation, String sessionId) {
+    String found = version(operation, sessionId);
+    if (found == null) {
+      // the key of the first order hash stored under the prefix, or null
+      String first = redis.call(operation, sessionId, false, c -> scanOrders(c, sid -> true));
+      if (first == null
+          || redis.call(operation, sessionId, false, c -> c.hexists(first, "nonce"))) {
+        redis.call(operation, sessionId, false, c -> c.setnx(keys.layout(), CURRENT));
+        String now = version(operation, sessionId);
+        return now == null ? "(deleted while starting)" : now;
+      }
+      found =
+          "2".equals(redis.call(operation, sessionId, false, c -> c.hget(first, "layout")))
+              ? "2"
+              : "1";
     }
-    // the key of the first order hash stored under the prefix, or null
-    String first = redis.call(operation, sessionId, false, c -> scanOrders(c, sid -> true));
-    boolean older =
-        first != null
-            && !Integer.toString(VERSION)
-                .equals(redis.call(operation, sessionId, false, c -> c.hget(first, "layout")));
-    if (older && upgrade) {
-      reindexAll(operation, sessionId);
-    } else if (older) {
+    if (!found.equals("1") && !found.equals("2")) {
+      return found;
+    }
+    if (!upgrade) {
       throw new IllegalStateException(
           String.format(
-              "redis store: the orders under key prefix '%s' (Redis at %s) are in key layout 1 (no"
-                  + " key %s), and this fencekit needs layout %s (the operator's indexes, failure"
-                  + " counts, reconciliations). Upgrade them once: java -jar fencekit-admin.jar"
-                  + " schema migrate --store <this store>, or build the store with"
-                  + " RedisOrderStore.builder().upgradeLayout(true). It indexes every order once"
-                  + " and is safe to run again; stop the older fencekit's writers first, as an"
-                  + " order they write during the upgrade is missing from the listings.",
-              keys.prefix(), redis.target(), keys.layout(), VERSION));
+              "redis store: the orders under key prefix '%s' (Redis at %s) are in key layout %s,"
+                  + " and this fencekit needs layout %s. Stop every fencekit of the older layout"
+                  + " (one still running would read an order of layout %s as unclaimed), then"
+                  + " upgrade the orders once: java -jar fencekit-admin.jar schema migrate --store"
+                  + " <this store>, or build the store with"
+                  + " RedisOrderStore.builder().upgradeLayout(true). It rewrites and indexes every"
+                  + " order once and is safe to run again.",
+              keys.prefix(), redis.target(), found, VERSION, VERSION));
     }
-    redis.call(operation, sessionId, false, c -> c.setnx(keys.layout(), Integer.toString(VERSION)));
-    String now = version(operation, sessionId);
-    return now == null ? "(deleted while starting)" : now;
+    reindexAll(operation, sessionId);
+    redis.call(operation, sessionId, false, c -> c.set(keys.layout(), CURRENT));
+    return CURRENT;
   }
 
   /** The version key's value, or null. */

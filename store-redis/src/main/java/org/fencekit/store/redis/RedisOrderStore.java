@@ -498,11 +498,12 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     }
 
     /**
-     * Whether the store may upgrade keys of an older layout (fencekit's first release: layout 1) to
-     * the layout it needs, before its first call: it indexes every order under the prefix once (a
-     * SCAN and one script run per order, safe to run again and from several processes), then writes
-     * the version. Without it, such a store refuses to start and says how to upgrade. A new prefix
-     * (no orders) needs no upgrade. Stop the older fencekit's writers first. Default false.
+     * Whether the store may upgrade keys of an older layout (1 or 2) to the layout it needs (3),
+     * before its first call: it rewrites and indexes every order under the prefix once (a SCAN and
+     * one script run per order, safe to run again and from several processes), then writes the
+     * version. Without it, such a store refuses to start and says how to upgrade. A new prefix (no
+     * orders) needs no upgrade. Stop every older fencekit first: one still running would answer its
+     * own complete of an upgraded order as superseded. Default false.
      */
     public Builder upgradeLayout(boolean upgradeLayout) {
       this.upgradeLayout = upgradeLayout;

@@ -8,9 +8,12 @@
 -- Returns {outcome, the order's fields as HGETALL gives them}, outcome 'claimed', 'provisioned' or
 -- 'inflight'; for a new order {'claimed', now}, as the caller knows the rest of what it wrote (a new
 -- order, the hot path, costs one HGET, one HSET and one ZADD).
+-- Layout 3 (Layout.java): the order's status decides whether it is claimed. A PENDING order holds
+-- the claim fence, nonce, claimedAt, leaseExpiresAt; a settled one keeps them, and they say which
+-- token settled it. A re-claim of a settled order (FAILED) copies that token to settledFence and
+-- settledNonce, which a PENDING order answers as the last settle's.
 -- A held claim is in the claims index at its lease's end; a FAILED order in the failed index at its
--- first failure: this script moves the order between them as it claims. A new order is marked
--- 'layout' '2', so that orders of this layout are known as such if the version key is lost.
+-- first failure: this script moves the order between them as it claims.
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
 local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[10]
 local now, expires, nonce = ARGV[1], ARGV[2], ARGV[3]
@@ -20,10 +23,9 @@ local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integ
 
 if not redis.call('HGET', order, 'status') then
   local fields = {
-    'sessionId', ARGV[4], 'productId', ARGV[5], 'quantity', ARGV[6], 'amountTotal', ARGV[8],
-    'currency', ARGV[9], 'status', 'PENDING', 'fence', '1', 'claimFence', '1',
-    'claimNonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires, 'updatedAt', now,
-    'layout', '2' }
+    'status', 'PENDING', 'fence', '1', 'nonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires,
+    'updatedAt', now, 'sessionId', ARGV[4], 'productId', ARGV[5], 'quantity', ARGV[6],
+    'amountTotal', ARGV[8], 'currency', ARGV[9] }
   if ARGV[7] ~= '' then
     fields[#fields + 1] = 'customerEmail'
     fields[#fields + 1] = ARGV[7]
@@ -34,16 +36,17 @@ if not redis.call('HGET', order, 'status') then
 end
 
 local h = tableOf(redis.call('HGETALL', order))
-local status, fence, claimNonce, leaseExpiresAt = h.status, h.fence, h.claimNonce, h.leaseExpiresAt
+local status, fence, leaseExpiresAt = h.status, h.fence, h.leaseExpiresAt
+local held = status == 'PENDING'
 
 -- This very call landed before and its reply was lost (a client retry): it is still the claim.
-if claimNonce == nonce then
+if held and h.nonce == nonce then
   return { 'claimed', flatOf(h) }
 end
 if status == 'PROVISIONED' then
   return { 'provisioned', flatOf(h) }
 end
-if claimNonce and tonumber(now) < tonumber(leaseExpiresAt) then
+if held and tonumber(now) < tonumber(leaseExpiresAt) then
   return { 'inflight', flatOf(h) }
 end
 
@@ -52,15 +55,21 @@ if next > MAX_FENCE then
   return redis.error_reply('ERR fencekit: order ' .. ARGV[4] .. ' has used every fence up to 2^53 - 1')
 end
 next = string.format('%d', next)
-redis.call('HSET', order, 'status', 'PENDING', 'fence', next, 'claimFence', next,
-  'claimNonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires, 'updatedAt', now)
-if claimNonce then
-  redis.call('ZREM', claims, at(leaseExpiresAt) .. '\31' .. tag)
+local fields = { 'status', 'PENDING', 'fence', next, 'nonce', nonce, 'claimedAt', now,
+  'leaseExpiresAt', expires, 'updatedAt', now }
+if not held then -- FAILED: the token that failed it is the last settle's from now on
+  h.settledFence, h.settledNonce = fence, h.nonce
+  for _, v in ipairs({ 'settledFence', fence, 'settledNonce', h.nonce }) do
+    fields[#fields + 1] = v
+  end
 end
-if status == 'FAILED' and h.failedSince then
+redis.call('HSET', order, unpack(fields))
+if held then
+  redis.call('ZREM', claims, at(leaseExpiresAt) .. '\31' .. tag)
+elseif h.failedSince then
   redis.call('ZREM', failed, at(h.failedSince) .. '\31' .. tag)
 end
 redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
-h.status, h.fence, h.claimFence, h.claimNonce = 'PENDING', next, next, nonce
+h.status, h.fence, h.nonce = 'PENDING', next, nonce
 h.claimedAt, h.leaseExpiresAt, h.updatedAt = now, expires, now
 return { 'claimed', flatOf(h) }

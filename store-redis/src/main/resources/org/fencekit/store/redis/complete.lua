@@ -12,7 +12,8 @@
 -- complete overwrites what an extend wrote). Every check comes before the first write. A new orphan
 -- enters the unreconciled index (at its instant, then tag, fence, nonce, providerOrderId); a
 -- complete that lands takes the claim out of the claims index. The hot path, a complete by the
--- current claim, reads 3 fields and writes with one HSET, one HDEL and one ZREM.
+-- current claim, reads 4 fields and writes with one HSET and one ZREM: the status says the claim is
+-- settled, and the claim's fence and nonce, left in place, say by which token (claim.lua).
 local order, orphans, orphanIds, claims, unreconciled = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local tag = ARGV[7]
 local fence, nonce, now, itemId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -20,20 +21,17 @@ now = nowOf(now) -- '' when the store takes time from the server
 local hasPayload = ARGV[5] == '1'
 local payload = hasPayload and ARGV[6] or false
 
-local claim = redis.call('HMGET', order, 'claimFence', 'claimNonce', 'leaseExpiresAt')
-if claim[1] == fence and claim[2] == nonce then
-  -- The current claim: the order is PENDING (a settle takes the claim away), so it holds no item.
+local claim = redis.call('HMGET', order, 'status', 'fence', 'nonce', 'leaseExpiresAt')
+if claim[1] == 'PENDING' and claim[2] == fence and claim[3] == nonce then
+  -- The current claim: a PENDING order holds no item (PROVISIONED is final), so a complete without
+  -- a payload has none to remove.
   if hasPayload then
     redis.call('HSET', order, 'status', 'PROVISIONED', 'itemId', itemId, 'itemPayload', payload,
-      'settledFence', fence, 'settledNonce', nonce, 'updatedAt', now)
-    redis.call('HDEL', order, 'claimFence', 'claimNonce', 'claimedAt', 'leaseExpiresAt')
+      'updatedAt', now)
   else
-    redis.call('HSET', order, 'status', 'PROVISIONED', 'itemId', itemId,
-      'settledFence', fence, 'settledNonce', nonce, 'updatedAt', now)
-    redis.call('HDEL', order, 'claimFence', 'claimNonce', 'claimedAt', 'leaseExpiresAt',
-      'itemPayload')
+    redis.call('HSET', order, 'status', 'PROVISIONED', 'itemId', itemId, 'updatedAt', now)
   end
-  redis.call('ZREM', claims, at(claim[3]) .. '\31' .. tag)
+  redis.call('ZREM', claims, at(claim[4]) .. '\31' .. tag)
   if ARGV[8] == '1' then
     return { 'written', now }
   end
@@ -47,7 +45,7 @@ if not status then
 end
 
 -- A replay of the complete that settled the order: answered again, nothing changes.
-if h.settledFence == fence and h.settledNonce == nonce and status == 'PROVISIONED'
+if status == 'PROVISIONED' and h.fence == fence and h.nonce == nonce
     and h.itemId == itemId and (h.itemPayload or false) == payload then
   return { 'written', flatOf(h) }
 end

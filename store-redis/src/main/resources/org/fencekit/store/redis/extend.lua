@@ -13,10 +13,10 @@ local fence, nonce, now, expires = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 now = nowOf(now) -- '' when the store takes time from the server
 expires = expiresOf(expires, now)
 
-local claim = redis.call('HMGET', order, 'claimFence', 'claimNonce', 'leaseExpiresAt')
-if claim[1] == fence and claim[2] == nonce then
+local claim = redis.call('HMGET', order, 'status', 'fence', 'nonce', 'leaseExpiresAt')
+if claim[1] == 'PENDING' and claim[2] == fence and claim[3] == nonce then
   redis.call('HSET', order, 'leaseExpiresAt', expires, 'updatedAt', now)
-  redis.call('ZREM', claims, at(claim[3]) .. '\31' .. tag)
+  redis.call('ZREM', claims, at(claim[4]) .. '\31' .. tag)
   redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
   if ARGV[6] == '1' then
     return { 'written', now }

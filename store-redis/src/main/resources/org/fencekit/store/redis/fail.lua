@@ -13,18 +13,16 @@ local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[5]
 local fence, nonce, now, err = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 now = nowOf(now) -- '' when the store takes time from the server
 
-local claim = redis.call('HMGET', order, 'claimFence', 'claimNonce', 'leaseExpiresAt', 'failures',
+local claim = redis.call('HMGET', order, 'status', 'fence', 'nonce', 'leaseExpiresAt', 'failures',
   'failedSince')
-if claim[1] == fence and claim[2] == nonce then
-  -- The current claim (a settle takes the claim away, so this is no replay).
-  local failedSince = claim[5] or now
-  local failures = string.format('%d', (tonumber(claim[4]) or 0) + 1)
-  redis.call('HSET', order, 'status', 'FAILED', 'lastError', err,
-    'settledFence', fence, 'settledNonce', nonce, 'updatedAt', now,
+if claim[1] == 'PENDING' and claim[2] == fence and claim[3] == nonce then
+  -- The current claim (a settle makes the order settled, so this is no replay). A PENDING order
+  -- holds no item; the claim's fence and nonce stay, and say which token failed it.
+  local failedSince = claim[6] or now
+  local failures = string.format('%d', (tonumber(claim[5]) or 0) + 1)
+  redis.call('HSET', order, 'status', 'FAILED', 'lastError', err, 'updatedAt', now,
     'failures', failures, 'failedSince', failedSince)
-  redis.call('HDEL', order, 'claimFence', 'claimNonce', 'claimedAt', 'leaseExpiresAt',
-    'itemId', 'itemPayload')
-  redis.call('ZREM', claims, at(claim[3]) .. '\31' .. tag)
+  redis.call('ZREM', claims, at(claim[4]) .. '\31' .. tag)
   redis.call('ZADD', failed, 0, at(failedSince) .. '\31' .. tag)
   if ARGV[6] == '1' then
     return { 'written', now }
@@ -38,8 +36,7 @@ if not h.status then
 end
 
 -- A replay of the fail that settled the order, while it still shows that failure.
-if h.settledFence == fence and h.settledNonce == nonce and h.status == 'FAILED'
-    and h.lastError == err then
+if h.status == 'FAILED' and h.fence == fence and h.nonce == nonce and h.lastError == err then
   return { 'written', flatOf(h) }
 end
 return { 'superseded', flatOf(h) }

@@ -15,8 +15,8 @@
 -- limit, oldest first; detail is the order's HGETALL ('stuck', 'failed') or {has payload, payload}
 -- ('orphans'). resume is '' when the listing is done or full, else the last member looked at (the
 -- bound was reached first): call again from there. A member the order no longer bears out (the
--- order or orphan gone, the lease or status changed by a writer that keeps no index: an older
--- fencekit, a hand edit) is passed over.
+-- order or orphan gone, the lease or status changed by a writer that keeps no index: a hand
+-- edit) is passed over.
 local start, stop, limit, kind, prefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local minFailures = ARGV[6] ~= '' and tonumber(ARGV[6]) or false
 local ageBound = ARGV[7] ~= '' and ARGV[7] or false
@@ -127,11 +127,11 @@ while #heap > 0 and (#out - 1) / 2 < limit do
       local flat = redis.call('HGETALL', order)
       local fields = {}
       for i = 1, #flat, 2 do fields[flat[i]] = flat[i + 1] end
-      -- the entry must still say what the order says (an older fencekit writing these keys leaves
-      -- entries behind: they are passed over)
+      -- the entry must still say what the order says (a hand edit leaves entries behind: they are
+      -- passed over)
       local current
       if kind == 'stuck' then
-        current = fields['claimNonce'] and fields['leaseExpiresAt']
+        current = fields['status'] == 'PENDING' and fields['leaseExpiresAt']
           and at(fields['leaseExpiresAt']) == parts[1]
       else
         current = fields['status'] == 'FAILED' and fields['failedSince']

@@ -3,7 +3,6 @@ package org.fencekit.store.redis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,24 +96,38 @@ abstract class RedisStoreBehaviour {
   }
 
   /**
-   * Writes keys as fencekit's first release did (layout 1), with that release's own scripts, kept
-   * in the test resources as they shipped.
+   * Writes keys as an older release did (layout 1, the first release; layout 2, before the status
+   * said whether an order is claimed), with that release's own scripts, kept in the test resources
+   * as they shipped. Each script is given layout 2's keys and arguments; layout 1's take the first
+   * of them.
    */
-  private static final class LayoutOne {
+  private static final class OlderLayout {
     private final UnifiedJedis raw;
     private final OrderKeys keys;
+    private final int layout;
 
-    LayoutOne(UnifiedJedis raw, OrderKeys keys) {
+    OlderLayout(UnifiedJedis raw, OrderKeys keys, int layout) {
       this.raw = raw;
       this.keys = keys;
+      this.layout = layout;
     }
 
-    private Object run(String script, List<String> keyList, List<String> args) {
-      try (var in = RedisStoreBehaviour.class.getResourceAsStream("layout1/" + script + ".lua")) {
-        return raw.eval(new String(in.readAllBytes(), StandardCharsets.UTF_8), keyList, args);
+    private String script(String name) {
+      String dir = "layout" + layout + "/";
+      try (var in = RedisStoreBehaviour.class.getResourceAsStream(dir + name + ".lua")) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
+    }
+
+    private Object run(String name, List<String> keyList, List<String> args) {
+      String lua = script(name);
+      if (layout == 2) { // its scripts shared a prelude, put after each one's first line
+        int firstLine = lua.indexOf('\n') + 1;
+        lua = lua.substring(0, firstLine) + script("prelude") + lua.substring(firstLine);
+      }
+      return raw.eval(lua, keyList, args);
     }
 
     ClaimId claim(String id, long now, long expires) {
@@ -123,7 +136,10 @@ abstract class RedisStoreBehaviour {
           (List<?>)
               run(
                   "claim",
-                  List.of(keys.order(id)),
+                  List.of(
+                      keys.order(id),
+                      keys.index(OrderKeys.CLAIMS, id),
+                      keys.index(OrderKeys.FAILED, id)),
                   List.of(
                       Long.toString(now),
                       Long.toString(expires),
@@ -133,7 +149,8 @@ abstract class RedisStoreBehaviour {
                       "1",
                       "ada@example.com",
                       "1999",
-                      "usd"));
+                      "usd",
+                      OrderKeys.tag(id)));
       assertEquals("claimed", reply.get(0));
       return new ClaimId(Long.parseLong(raw.hget(keys.order(id), "claimFence")), nonce);
     }
@@ -141,21 +158,68 @@ abstract class RedisStoreBehaviour {
     void complete(String id, ClaimId claim, long now, String providerOrderId, String payload) {
       run(
           "complete",
-          List.of(keys.order(id), keys.orphans(id), keys.orphanIds(id)),
+          List.of(
+              keys.order(id),
+              keys.orphans(id),
+              keys.orphanIds(id),
+              keys.index(OrderKeys.CLAIMS, id),
+              keys.index(OrderKeys.ORPHANS, id)),
           List.of(
               Long.toString(claim.fence()),
               claim.nonce(),
               Long.toString(now),
               providerOrderId,
               payload == null ? "0" : "1",
-              payload == null ? "" : payload));
+              payload == null ? "" : payload,
+              OrderKeys.tag(id),
+              "0"));
     }
 
     void fail(String id, ClaimId claim, long now, String error) {
       run(
           "fail",
-          List.of(keys.order(id)),
-          List.of(Long.toString(claim.fence()), claim.nonce(), Long.toString(now), error));
+          List.of(
+              keys.order(id), keys.index(OrderKeys.CLAIMS, id), keys.index(OrderKeys.FAILED, id)),
+          List.of(
+              Long.toString(claim.fence()),
+              claim.nonce(),
+              Long.toString(now),
+              error,
+              OrderKeys.tag(id),
+              "0"));
+    }
+
+    /** The order as this layout's release read it (its HashCodec, as it shipped). */
+    OrderRecord read(String id) {
+      Map<String, String> h = raw.hgetAll(keys.order(id));
+      return new OrderRecord(
+          new OrderSnapshot(
+              h.get("sessionId"),
+              h.get("productId"),
+              Integer.parseInt(h.get("quantity")),
+              h.get("customerEmail"),
+              Long.parseLong(h.get("amountTotal")),
+              h.get("currency")),
+          OrderStatus.valueOf(h.get("status")),
+          h.get("itemId") == null ? null : new Item(h.get("itemId"), h.get("itemPayload")),
+          h.get("lastError"),
+          token(h, "claim"),
+          millis(h.get("claimedAt")),
+          millis(h.get("leaseExpiresAt")),
+          Long.parseLong(h.get("fence")),
+          token(h, "settled"),
+          millis(h.get("updatedAt")),
+          h.containsKey("failures") ? Integer.parseInt(h.get("failures")) : 0,
+          millis(h.get("failedSince")));
+    }
+
+    private static ClaimId token(Map<String, String> h, String name) {
+      String nonce = h.get(name + "Nonce");
+      return nonce == null ? null : new ClaimId(Long.parseLong(h.get(name + "Fence")), nonce);
+    }
+
+    private static Instant millis(String epochMillis) {
+      return epochMillis == null ? null : Instant.ofEpochMilli(Long.parseLong(epochMillis));
     }
   }
 
@@ -164,41 +228,61 @@ abstract class RedisStoreBehaviour {
       "keys of layout 1 (the first release) are refused naming the upgrade, then upgraded with"
           + " upgradeLayout(true): nothing lost, every listing finds them, writes go on")
   void upgradesLayoutOne() {
-    String prefix = TestRedis.newPrefix("layout1");
-    OrderKeys keys = new OrderKeys(prefix, false);
+    upgrades(1);
+  }
+
+  @Test
+  @DisplayName(
+      "keys of layout 2 are refused naming the upgrade, then upgraded with upgradeLayout(true):"
+          + " every order reads as it did, replays and superseded writes are told apart as before,"
+          + " every listing finds them, writes go on")
+  void upgradesLayoutTwo() {
+    upgrades(2);
+  }
+
+  private void upgrades(int layout) {
+    String prefix = TestRedis.newPrefix("layout" + layout);
+    OrderKeys keys = new OrderKeys(prefix, childTarget().get(0).equals("cluster"));
     long t0 = TestClock.START.toEpochMilli();
     String done = sid("done");
+    String bare = sid("bare");
     String stuck = sid("stuck");
     String failed = sid("failed");
+    String again = sid("again");
     String orphaned = sid("orphaned");
-    List<String> all = List.of(done, stuck, failed, orphaned);
+    List<String> all = List.of(done, bare, stuck, failed, again, orphaned);
     try (UnifiedJedis raw = raw()) {
-      LayoutOne v1 = new LayoutOne(raw, keys);
-      v1.complete(done, v1.claim(done, t0, t0 + 120_000), t0 + 1_000, "prov-done", "LPA:1$x");
-      v1.claim(stuck, t0, t0 + 120_000);
-      v1.fail(failed, v1.claim(failed, t0, t0 + 120_000), t0 + 2_000, "provider down");
-      ClaimId stale = v1.claim(orphaned, t0, t0 + 1_000);
-      ClaimId fresh = v1.claim(orphaned, t0 + 2_000, t0 + 122_000);
-      v1.complete(orphaned, stale, t0 + 3_000, "prov-orphan-1", "LPA:orphan");
-      v1.complete(orphaned, stale, t0 + 3_000, "prov-orphan-2", null);
-      v1.complete(orphaned, fresh, t0 + 4_000, "prov-fresh", "LPA:fresh");
-      Map<String, Map<String, String>> before = new HashMap<>();
+      OlderLayout older = new OlderLayout(raw, keys, layout);
+      ClaimId doneBy = older.claim(done, t0, t0 + 120_000);
+      older.complete(done, doneBy, t0 + 1_000, "prov-done", "LPA:1$x");
+      older.complete(bare, older.claim(bare, t0, t0 + 120_000), t0 + 1_000, "prov-bare", null);
+      ClaimId stuckBy = older.claim(stuck, t0, t0 + 120_000);
+      older.fail(failed, older.claim(failed, t0, t0 + 120_000), t0 + 2_000, "provider down");
+      ClaimId failedBy = older.claim(again, t0, t0 + 1_000);
+      older.fail(again, failedBy, t0 + 1_000, "timeout");
+      older.claim(again, t0 + 2_000, t0 + 122_000); // claimed again after its failure
+      ClaimId stale = older.claim(orphaned, t0, t0 + 1_000);
+      ClaimId fresh = older.claim(orphaned, t0 + 2_000, t0 + 122_000);
+      older.complete(orphaned, stale, t0 + 3_000, "prov-orphan-1", "LPA:orphan");
+      older.complete(orphaned, stale, t0 + 3_000, "prov-orphan-2", null);
+      older.complete(orphaned, fresh, t0 + 4_000, "prov-fresh", "LPA:fresh");
+      Map<String, OrderRecord> before = new HashMap<>();
       for (String id : all) {
-        before.put(id, raw.hgetAll(keys.order(id)));
+        before.put(id, older.read(id));
       }
+      assertEquals(failedBy, before.get(again).settledBy(), "the fixture's own reading");
       int orphanEntries = raw.xrange(keys.orphans(orphaned), "-", "+").size();
-      assertEquals(2, orphanEntries, "layout 1 recorded the two stale completes' orphans");
+      assertEquals(2, orphanEntries, "the older layout recorded the two stale completes' orphans");
       TestClock clock = new TestClock();
       clock.set(TestClock.START.plus(Duration.ofMinutes(10)));
 
-      IllegalStateException refused =
-          assertThrows(IllegalStateException.class, () -> store(prefix, clock));
-      assertTrue(
-          refused.getMessage().contains("layout 1")
-              && refused.getMessage().contains("schema migrate")
-              && refused.getMessage().contains("upgradeLayout(true)"),
-          refused.getMessage());
-      assertNull(raw.get(keys.layout()), "a refused start writes nothing");
+      if (layout == 2) {
+        refusesOlder(prefix, clock, layout); // no version key: the orders' marks say layout 2
+        raw.set(keys.layout(), "2"); // as layout 2's store wrote it
+      }
+      refusesOlder(prefix, clock, layout);
+      assertEquals(
+          layout == 1 ? null : "2", raw.get(keys.layout()), "a refused start writes nothing");
 
       try (RedisOrderStore store =
           target(RedisOrderStore.builder())
@@ -206,23 +290,32 @@ abstract class RedisStoreBehaviour {
               .clock(clock)
               .upgradeLayout(true)
               .build()) {
-        assertEquals("2", raw.get(keys.layout()));
+        assertEquals("3", raw.get(keys.layout()));
         for (String id : all) {
-          Map<String, String> after = new HashMap<>(raw.hgetAll(keys.order(id)));
-          assertEquals("2", after.remove("layout"), id + " is marked layout 2");
-          if (id.equals(failed)) {
-            assertEquals("1", after.remove("failures"), "a FAILED order counts one failure");
-            assertEquals(
-                Long.toString(t0 + 2_000),
-                after.remove("failedSince"),
-                "failing since its last write");
+          OrderRecord expected = before.get(id);
+          if (layout == 1 && id.equals(failed)) { // layout 1 kept no failure count
+            expected =
+                new OrderRecord(
+                    expected.snapshot(),
+                    expected.status(),
+                    expected.item(),
+                    expected.lastError(),
+                    expected.claimId(),
+                    expected.claimedAt(),
+                    expected.leaseExpiresAt(),
+                    expected.fence(),
+                    expected.settledBy(),
+                    expected.updatedAt(),
+                    1,
+                    Instant.ofEpochMilli(t0 + 2_000));
           }
-          assertEquals(before.get(id), after, "the upgrade changed nothing else of " + id);
+          assertEquals(expected, store.get(id).orElseThrow(), "the upgrade kept " + id);
         }
         assertEquals(
-            List.of(stuck),
+            List.of(stuck, again).stream().sorted().toList(),
             store.stuckOrders(Duration.ZERO, null, 100).items().stream()
                 .map(OrderRecord::sessionId)
+                .sorted()
                 .toList());
         List<OrderRecord> failing =
             store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 100).items();
@@ -236,15 +329,28 @@ abstract class RedisStoreBehaviour {
             store.unreconciledOrphans(null, 100).items().stream()
                 .map(OrphanRecord::orphan)
                 .toList(),
-            "the unreconciled listing has the orphans layout 1 recorded");
-        assertEquals(OrderStatus.PROVISIONED, store.get(done).orElseThrow().status());
-        assertEquals("LPA:1$x", store.get(done).orElseThrow().item().payload());
+            "the unreconciled listing has the orphans the older layout recorded");
+
+        // the tokens of the older layout settle as they would have: a replay is a replay, a
+        // superseded write changes nothing, the current claim completes
+        assertInstanceOf(
+            WriteResult.Written.class,
+            store.complete(done, doneBy, new Item("prov-done", "LPA:1$x")),
+            "a replay of the complete that settled it");
+        assertInstanceOf(
+            WriteResult.Superseded.class,
+            store.complete(again, failedBy, new Item("prov-late", null)),
+            "the token that failed it, now superseded by the re-claim");
+        assertEquals(before.get(again), store.get(again).orElseThrow());
+        assertInstanceOf(WriteResult.Written.class, store.complete(stuck, stuckBy, ESIM));
+        assertEquals(OrderStatus.PROVISIONED, store.get(stuck).orElseThrow().status());
+        assertEquals(stuckBy, store.get(stuck).orElseThrow().settledBy());
 
         claimed(store.claim(snapshot(failed), LEASE));
         assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 100).items());
       }
-      try (RedisOrderStore again = store(prefix, clock)) {
-        assertEquals(OrderStatus.PROVISIONED, again.get(done).orElseThrow().status());
+      try (RedisOrderStore reopened = store(prefix, clock)) {
+        assertEquals(OrderStatus.PROVISIONED, reopened.get(done).orElseThrow().status());
       }
     } finally {
       TestRedis.deleteKeys(prefix);
@@ -401,42 +507,53 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
-      "an older fencekit settling or claiming upgraded keys leaves index entries behind, which the"
-          + " listings pass over")
+      "index entries the orders no longer bear out (a hand edit, a deleted order) are passed over"
+          + " by the listings")
   void staleIndexEntriesArePassedOver() {
     String prefix = TestRedis.newPrefix("stale");
-    OrderKeys keys = new OrderKeys(prefix, false);
+    OrderKeys keys = new OrderKeys(prefix, childTarget().get(0).equals("cluster"));
     TestClock clock = new TestClock();
     String settled = sid("settled");
     String reclaimed = sid("reclaimed");
+    String deleted = sid("deleted");
     try (UnifiedJedis raw = raw();
         RedisOrderStore store = store(prefix, clock)) {
-      LayoutOne older = new LayoutOne(raw, keys);
-      ClaimId claim = claimed(store.claim(snapshot(settled), LEASE));
+      claimed(store.claim(snapshot(settled), LEASE));
+      claimed(store.claim(snapshot(deleted), LEASE));
       ClaimId failing = claimed(store.claim(snapshot(reclaimed), LEASE));
       assertInstanceOf(WriteResult.Written.class, store.fail(reclaimed, failing, "down"));
       clock.advance(LEASE.multipliedBy(2));
-      assertEquals(1, store.stuckOrders(Duration.ZERO, null, 10).items().size());
+      assertEquals(2, store.stuckOrders(Duration.ZERO, null, 10).items().size());
       assertEquals(1, store.failedOrders(1, Duration.ZERO, null, 10).items().size());
 
-      long now = clock.millis();
-      older.complete(settled, claim, now, "prov-1", null);
-      older.claim(reclaimed, now, now + LEASE.toMillis());
+      raw.hset(keys.order(settled), Map.of("status", "PROVISIONED", "itemId", "prov-by-hand"));
+      raw.hset(keys.order(reclaimed), "status", "PENDING");
+      raw.del(keys.order(deleted));
       assertEquals(OrderStatus.PROVISIONED, store.get(settled).orElseThrow().status());
       assertEquals(OrderStatus.PENDING, store.get(reclaimed).orElseThrow().status());
 
-      clock.advance(LEASE.multipliedBy(2));
       assertEquals(
           List.of(),
           store.stuckOrders(Duration.ZERO, null, 10).items().stream()
               .map(OrderRecord::sessionId)
               .toList(),
-          "the settled order's claim entry is passed over (and the older claim is not indexed)");
+          "the settled and deleted orders' claim entries are passed over (and the edited claim"
+              + " is not indexed)");
       assertEquals(List.of(), store.failedOrders(1, Duration.ZERO, null, 10).items());
       assertEquals(List.of(), store.failedOrders(1, OrderStoreAdmin.MAX_AGE, null, 10).items());
     } finally {
       TestRedis.deleteKeys(prefix);
     }
+  }
+
+  private void refusesOlder(String prefix, TestClock clock, int layout) {
+    IllegalStateException refused =
+        assertThrows(IllegalStateException.class, () -> store(prefix, clock));
+    assertTrue(
+        refused.getMessage().contains("layout " + layout + ",")
+            && refused.getMessage().contains("schema migrate")
+            && refused.getMessage().contains("upgradeLayout(true)"),
+        refused.getMessage());
   }
 
   @Test
@@ -452,18 +569,18 @@ abstract class RedisStoreBehaviour {
       try (RedisOrderStore store = store(prefix, clock)) {
         claimed(store.claim(snapshot(id), LEASE));
       }
-      assertEquals("2", raw.get(keys.layout()), "a new store writes its layout");
+      assertEquals("3", raw.get(keys.layout()), "a new store writes its layout");
 
       raw.del(keys.layout()); // a restart without persistence, a FLUSHALL, an eviction
       try (RedisOrderStore store = store(prefix, clock)) {
         assertTrue(store.get(id).isPresent());
       }
-      assertEquals("2", raw.get(keys.layout()), "the lost key is written again");
+      assertEquals("3", raw.get(keys.layout()), "the lost key is written again");
 
-      raw.set(keys.layout(), "3");
+      raw.set(keys.layout(), "4");
       IllegalStateException newer =
           assertThrows(IllegalStateException.class, () -> store(prefix, clock));
-      assertTrue(newer.getMessage().contains("layout 3, newer"), newer.getMessage());
+      assertTrue(newer.getMessage().contains("layout 4, newer"), newer.getMessage());
 
       raw.set(keys.layout(), "banana");
       IllegalStateException other =
