@@ -22,7 +22,30 @@ import org.fencekit.store.Orphan;
  */
 final class HashCodec {
 
+  /**
+   * Between the values of field {@code snapshot}: a control character, which none of them holds.
+   */
+  private static final String SEPARATOR = "\u001f";
+
   private HashCodec() {}
+
+  /**
+   * The order's snapshot as field {@code snapshot} holds it: sessionId, productId, quantity,
+   * amountTotal, currency and customerEmail ('' for none: a real one is never blank), U+001F
+   * between them (OrderSnapshot admits no control character in any of them). One field instead of
+   * six: a Redis hash this small is a list that every HSET and HMGET walks ({@code reindex.lua}
+   * packs the older layouts' six fields the same way).
+   */
+  static String snapshot(OrderSnapshot s) {
+    return String.join(
+        SEPARATOR,
+        s.sessionId(),
+        s.productId(),
+        Integer.toString(s.quantity()),
+        Long.toString(s.amountTotal()),
+        s.currency(),
+        s.customerEmail() == null ? "" : s.customerEmail());
+  }
 
   /**
    * The order in a flat HGETALL reply ({@code field, value, field, value, ...}).
@@ -50,14 +73,19 @@ final class HashCodec {
   /** The order in an HGETALL map. */
   static OrderRecord record(String key, String sessionId, Map<String, String> h) {
     try {
+      String[] packed = required(h, "snapshot").split(SEPARATOR, -1);
+      if (packed.length != 6) {
+        throw new IllegalArgumentException(
+            "field 'snapshot' holds " + packed.length + " values, not 6");
+      }
       OrderSnapshot snapshot =
           new OrderSnapshot(
-              required(h, "sessionId"),
-              required(h, "productId"),
-              Integer.parseInt(required(h, "quantity")),
-              h.get("customerEmail"),
-              Long.parseLong(required(h, "amountTotal")),
-              required(h, "currency"));
+              packed[0],
+              packed[1],
+              Integer.parseInt(packed[2]),
+              packed[5].isEmpty() ? null : packed[5],
+              Long.parseLong(packed[3]),
+              packed[4]);
       if (!snapshot.sessionId().equals(sessionId)) {
         throw corrupt(
             key, "it holds order '" + snapshot.sessionId() + "', not '" + sessionId + "'");

@@ -130,7 +130,6 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
     ClaimRequest request = new ClaimRequest(snapshot, lease);
     String sessionId = request.sessionId();
-    OrderSnapshot s = request.snapshot();
     layout.check("claim", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
     String nonce = ClaimId.newNonce();
@@ -140,12 +139,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             now,
             expiresAfter(now, request.lease()),
             nonce,
-            s.sessionId(),
-            s.productId(),
-            Integer.toString(s.quantity()),
-            s.customerEmail() == null ? "" : s.customerEmail(),
-            Long.toString(s.amountTotal()),
-            s.currency(),
+            HashCodec.snapshot(request.snapshot()),
             order.tag());
     String key = order.hash();
     List<?> reply =

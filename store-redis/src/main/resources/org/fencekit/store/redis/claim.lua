@@ -2,12 +2,10 @@
 -- claim: OrderStateMachine.claim on one order, atomically. Every value arrives as an argument.
 -- KEYS[1]  the order's hash    KEYS[2]  the claims index (by lease end)    KEYS[3]  the failed index
 -- ARGV[1]  now, epoch ms, or '' for the server's TIME            ARGV[2]  now + lease, epoch ms, or '+<lease ms>'     ARGV[3]  the new nonce
--- ARGV[4]  sessionId                ARGV[5]  productId                 ARGV[6]  quantity
--- ARGV[7]  customerEmail, '' if none (a real one is never blank)       ARGV[8]  amountTotal
--- ARGV[9]  currency                 ARGV[10] the order's tag (its index members' suffix)
+-- ARGV[4]  the order's snapshot, packed (HashCodec.snapshot)        ARGV[5]  the order's tag (its index members' suffix)
 -- Returns {outcome, the order's fields as HGETALL gives them}, outcome 'claimed', 'provisioned' or
 -- 'inflight'; for a new order {'claimed', now}, as the caller knows the rest of what it wrote (a new
--- order, the hot path, costs one HGET, one HSET and one ZADD).
+-- order, the hot path, costs one HGET, one HSET of 7 fields and one ZADD).
 -- Layout 3 (Layout.java): the order's status decides whether it is claimed. A PENDING order holds
 -- the claim fence, nonce, claimedAt, leaseExpiresAt; a settled one keeps them, and they say which
 -- token settled it. A re-claim of a settled order (FAILED) copies that token to settledFence and
@@ -15,22 +13,15 @@
 -- A held claim is in the claims index at its lease's end; a FAILED order in the failed index at its
 -- first failure: this script moves the order between them as it claims.
 -- Every check comes before the first write: a script that stopped halfway would not roll back.
-local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[10]
+local order, claims, failed, tag = KEYS[1], KEYS[2], KEYS[3], ARGV[5]
 local now, expires, nonce = ARGV[1], ARGV[2], ARGV[3]
 now = nowOf(now) -- '' when the store takes time from the server
 expires = expiresOf(expires, now)
 local MAX_FENCE = 9007199254740991 -- 2^53 - 1: every fence stays an exact integer in Lua and JSON
 
 if not redis.call('HGET', order, 'status') then
-  local fields = {
-    'status', 'PENDING', 'fence', '1', 'nonce', nonce, 'claimedAt', now, 'leaseExpiresAt', expires,
-    'updatedAt', now, 'sessionId', ARGV[4], 'productId', ARGV[5], 'quantity', ARGV[6],
-    'amountTotal', ARGV[8], 'currency', ARGV[9] }
-  if ARGV[7] ~= '' then
-    fields[#fields + 1] = 'customerEmail'
-    fields[#fields + 1] = ARGV[7]
-  end
-  redis.call('HSET', order, unpack(fields))
+  redis.call('HSET', order, 'status', 'PENDING', 'fence', '1', 'nonce', nonce, 'claimedAt', now,
+    'leaseExpiresAt', expires, 'updatedAt', now, 'snapshot', ARGV[4])
   redis.call('ZADD', claims, 0, at(expires) .. '\31' .. tag)
   return { 'claimed', now }
 end
@@ -52,7 +43,7 @@ end
 
 local next = tonumber(fence) + 1
 if next > MAX_FENCE then
-  return redis.error_reply('ERR fencekit: order ' .. ARGV[4] .. ' has used every fence up to 2^53 - 1')
+  return redis.error_reply('ERR fencekit: order ' .. order .. ' has used every fence up to 2^53 - 1')
 end
 next = string.format('%d', next)
 local fields = { 'status', 'PENDING', 'fence', next, 'nonce', nonce, 'claimedAt', now,

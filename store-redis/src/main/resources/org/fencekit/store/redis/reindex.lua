@@ -5,9 +5,10 @@
 -- KEYS[1]  the order's hash   KEYS[2]  its orphans (a stream)   KEYS[3]  its reconciliations (a hash)
 -- KEYS[4]  the claims index   KEYS[5]  the failed index   KEYS[6]  the unreconciled orphans index
 -- ARGV[1]  the order's tag
--- Layouts 1 and 2 keep a claim in claimFence and claimNonce, deleted when it settles, and the
--- settling token in settledFence and settledNonce; layout 3 keeps the claim's fence and nonce in
--- fence and nonce, and a settled order's status says the claim is over (claim.lua). Layout 1 kept
+-- Layouts 1 and 2 keep a claim in claimFence and claimNonce, deleted when it settles, the settling
+-- token in settledFence and settledNonce, and the snapshot in six fields; layout 3 keeps the claim's
+-- fence and nonce in fence and nonce, a settled order's status says the claim is over (claim.lua),
+-- and the snapshot is one field (HashCodec.snapshot). Layout 1 kept
 -- no indexes and no failure count: an order FAILED before the upgrade counts as failed once, since
 -- its last write, as the SQL stores' V2 migration counts it. Returns the number of index entries it
 -- made sure of.
@@ -31,7 +32,12 @@ if not h[2] then -- layout 1 or 2
     redis.call('HSET', order, 'nonce', h[9])
     redis.call('HDEL', order, 'settledFence', 'settledNonce')
   end
-  redis.call('HDEL', order, 'claimFence', 'claimNonce', 'layout')
+  local snapshot = redis.call('HMGET', order, 'sessionId', 'productId', 'quantity', 'amountTotal',
+    'currency', 'customerEmail')
+  snapshot[6] = snapshot[6] or '' -- as HashCodec.snapshot packs it
+  redis.call('HSET', order, 'snapshot', table.concat(snapshot, '\31'))
+  redis.call('HDEL', order, 'claimFence', 'claimNonce', 'layout', 'sessionId', 'productId',
+    'quantity', 'amountTotal', 'currency', 'customerEmail')
   if status == 'FAILED' and not h[5] then
     h[6] = h[7]
     redis.call('HSET', order, 'failures', '1', 'failedSince', h[6])

@@ -804,6 +804,15 @@ abstract class RedisStoreBehaviour {
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.get(id));
       assertTrue(
           e.getMessage().contains(key) && e.getMessage().contains("keyPrefix"), e.getMessage());
+
+      // an order of this layout whose snapshot lost a value (a hand edit)
+      claimed(store.claim(snapshot(id + "-cut"), LEASE));
+      String cut = new OrderKeys(PREFIX, false).order(id + "-cut");
+      String packed = raw.hget(cut, "snapshot");
+      raw.hset(cut, "snapshot", packed.substring(0, packed.lastIndexOf('\u001f')));
+      IllegalStateException lost =
+          assertThrows(IllegalStateException.class, () -> store.get(id + "-cut"));
+      assertTrue(lost.getMessage().contains("holds 5 values, not 6"), lost.getMessage());
     }
   }
 
