@@ -25,7 +25,7 @@ import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The Redis store's scripts through bare Jedis: EVALSHA of the store's own claim.lua and
- * complete.lua (with prelude.lua after the first line, as the store's LuaScript puts it), with the
+ * complete.lua (with prelude.lua and helpers.lua, as the store's LuaScript puts them), with the
  * same keys and arguments (the order's keys and its node's or slot's index keys), on a client
  * pooled as the store's is (32 connections, 2 s timeout), the reply checked for its outcome and
  * otherwise left undecoded.
@@ -138,12 +138,15 @@ final class RawRedis implements RawDriver {
                         Long.toString(now),
                         Long.toString(now + ClaimCompleteBenchmark.LEASE.toMillis()),
                         nonce,
-                        sessionId,
-                        "esim-eu-5gb",
-                        "1",
-                        "customer@example.com",
-                        "1999",
-                        "usd",
+                        // the snapshot as the store packs it (HashCodec.snapshot)
+                        String.join(
+                            "\u001f",
+                            sessionId,
+                            "esim-eu-5gb",
+                            "1",
+                            "1999",
+                            "usd",
+                            "customer@example.com"),
                         sessionId));
         if (!"claimed".equals(text(claimed.get(0)))) {
           throw new IllegalStateException(
@@ -208,14 +211,19 @@ final class RawRedis implements RawDriver {
   /** A script and its SHA-1; EVALSHA, and EVAL once on NOSCRIPT, as the store does. */
   private record Script(String source, String sha1) {
 
-    /** {@code <name>.lua} with {@code prelude.lua} after its first line, as the store runs it. */
+    /**
+     * {@code <name>.lua} with {@code prelude.lua} after its first line and {@code helpers.lua} at
+     * its line {@code -- helpers.lua}, as the store runs it.
+     */
     static Script load(String name) {
       String script = resource(LUA + name + ".lua");
       int firstLine = script.indexOf('\n') + 1;
       String source =
           script.substring(0, firstLine)
               + resource(LUA + "prelude.lua")
-              + script.substring(firstLine);
+              + script
+                  .substring(firstLine)
+                  .replace("-- helpers.lua\n", resource(LUA + "helpers.lua"));
       try {
         byte[] sha1 =
             MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));

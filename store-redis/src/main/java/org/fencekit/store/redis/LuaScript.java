@@ -13,7 +13,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * One of the store's Lua scripts: its source, read once from this package's resources with the
- * shared prelude, and the SHA-1 Redis knows it by.
+ * shared helpers, and the SHA-1 Redis knows it by.
  *
  * <p>{@link #run} sends EVALSHA. A node whose script cache was emptied (a restart, a failover to a
  * replica that never saw the script, SCRIPT FLUSH) answers NOSCRIPT without running anything, so
@@ -21,20 +21,27 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
  *
  * @param name the script's name, for messages
- * @param source its source, prelude included
+ * @param source its source, helpers included
  * @param sha1 the SHA-1 of the source, as EVALSHA takes it
  */
 record LuaScript(String name, String source, String sha1) {
 
+  /** The line where a script has {@code helpers.lua} put: after its hot path, or at its top. */
+  static final String HELPERS = "-- helpers.lua\n";
+
   /**
    * Reads {@code <name>.lua} from this package's resources, with {@code prelude.lua} (the helpers
-   * the scripts share) put after its first line, the {@code #!lua} line that must stay first.
+   * every writing script's hot path uses) put after its first line, the {@code #!lua} line that
+   * must stay first, and {@code helpers.lua} (the others) put at its line {@link #HELPERS}, if it
+   * has one: a hot path that returns before that line does not create their closures.
    */
   static LuaScript load(String name) {
     String script = resource(name + ".lua");
     int firstLine = script.indexOf('\n') + 1;
     String source =
-        script.substring(0, firstLine) + resource("prelude.lua") + script.substring(firstLine);
+        script.substring(0, firstLine)
+            + resource("prelude.lua")
+            + script.substring(firstLine).replace(HELPERS, resource("helpers.lua"));
     return new LuaScript(name, source, sha1(source));
   }
 

@@ -26,6 +26,7 @@ if not redis.call('HGET', order, 'status') then
   return { 'claimed', now }
 end
 
+-- helpers.lua
 local h = tableOf(redis.call('HGETALL', order))
 local status, fence, leaseExpiresAt = h.status, h.fence, h.leaseExpiresAt
 local held = status == 'PENDING'

@@ -38,6 +38,7 @@ if claim[1] == 'PENDING' and claim[2] == fence and claim[3] == nonce then
   return { 'written', redis.call('HGETALL', order) }
 end
 
+-- helpers.lua
 local h = tableOf(redis.call('HGETALL', order))
 local status = h.status
 if not status then

@@ -30,6 +30,7 @@ if claim[1] == 'PENDING' and claim[2] == fence and claim[3] == nonce then
   return { 'written', redis.call('HGETALL', order) }
 end
 
+-- helpers.lua
 local h = tableOf(redis.call('HGETALL', order))
 if not h.status then
   return { 'unknown' }

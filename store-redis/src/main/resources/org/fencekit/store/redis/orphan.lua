@@ -4,6 +4,7 @@
 -- ARGV[1]  the orphan's identity '<fence>:<nonce>:<providerOrderId>'   ARGV[2]  '<fence>:<nonce>'
 -- ARGV[3]  providerOrderId
 -- Returns {'unknown'}, or {'found', the orphan's stream entry fields, the reconciliation or false}.
+-- helpers.lua
 local entry = findOrphan(KEYS[1], ARGV[2], ARGV[3])
 if not entry then
   return { 'unknown' }

@@ -17,6 +17,7 @@
 -- bound was reached first): call again from there. A member the order no longer bears out (the
 -- order or orphan gone, the lease or status changed by a writer that keeps no index: a hand
 -- edit) is passed over.
+-- helpers.lua
 local start, stop, limit, kind, prefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local minFailures = ARGV[6] ~= '' and tonumber(ARGV[6]) or false
 local ageBound = ARGV[7] ~= '' and ARGV[7] or false

@@ -8,6 +8,7 @@
 -- Returns {'unknown'} (no such orphan: nothing written), or {'found', the orphan's stream entry
 -- fields, the reconciliation as stored}: the first one recorded, whoever recorded it. Nothing else
 -- changes: the orphan's entry stays, and it leaves the unreconciled index.
+-- helpers.lua
 local orphans, orphanIds, reconciled, unreconciled = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local identity, claim, itemId, mark, tag = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 

@@ -12,6 +12,7 @@
 -- no indexes and no failure count: an order FAILED before the upgrade counts as failed once, since
 -- its last write, as the SQL stores' V2 migration counts it. Returns the number of index entries it
 -- made sure of.
+-- helpers.lua
 local order, orphans, reconciled = KEYS[1], KEYS[2], KEYS[3]
 local claims, failed, unreconciled, tag = KEYS[4], KEYS[5], KEYS[6], ARGV[1]
 

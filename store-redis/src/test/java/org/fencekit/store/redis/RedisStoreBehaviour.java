@@ -507,6 +507,47 @@ abstract class RedisStoreBehaviour {
 
   @Test
   @DisplayName(
+      "leases that end before 1970, at it and after it list in time order, a page at a time (an"
+          + " index member's instant is text whose byte order is time order)")
+  void instantsAroundTheEpochListInTimeOrder() {
+    String prefix = TestRedis.newPrefix("epoch");
+    TestClock clock = new TestClock();
+    try (RedisOrderStore store = store(prefix, clock)) {
+      List<String> claimed = new ArrayList<>();
+      for (Instant at :
+          List.of(
+              Instant.parse("1969-12-31T22:00:00Z"),
+              Instant.parse("1969-12-31T23:57:59.999Z"),
+              Instant.parse("1969-12-31T23:58:00Z"),
+              Instant.parse("1970-01-01T00:00:00.001Z"),
+              Instant.parse("1970-01-01T01:00:00Z"))) {
+        clock.set(at); // each lease ends 2 minutes on: the third at the epoch itself
+        String id = sid("epoch");
+        claimed(store.claim(snapshot(id), LEASE));
+        claimed.add(id);
+      }
+      clock.set(Instant.parse("1970-01-02T00:00:00Z"));
+      List<String> listed = new ArrayList<>();
+      String cursor = null;
+      do { // at most a page per order and one more: a cursor that goes back fails, not hangs
+        Page<OrderRecord> page = store.stuckOrders(Duration.ZERO, cursor, 1);
+        page.items().forEach(r -> listed.add(r.sessionId()));
+        cursor = page.nextCursor();
+      } while (cursor != null && listed.size() <= claimed.size());
+      assertEquals(claimed, listed, "stuck orders by lease end, pages of 1");
+      assertEquals(
+          claimed.subList(0, 3),
+          store.stuckOrders(Duration.ofDays(1), null, 10).items().stream()
+              .map(OrderRecord::sessionId)
+              .toList(),
+          "stuck for a day by 1970-01-02: the leases that ended by the epoch");
+    } finally {
+      TestRedis.deleteKeys(prefix);
+    }
+  }
+
+  @Test
+  @DisplayName(
       "index entries the orders no longer bear out (a hand edit, a deleted order) are passed over"
           + " by the listings")
   void staleIndexEntriesArePassedOver() {
