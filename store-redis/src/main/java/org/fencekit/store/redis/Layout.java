@@ -12,7 +12,8 @@ import redis.clients.jedis.UnifiedJedis;
  * count and first failure, and the orphans' reconciliations ({@link RedisAdminQueries}). Layout 3
  * keeps the same keys and indexes, and lets an order's status say whether it is claimed: a claim's
  * fence and nonce stay in the order when it settles, where layouts 1 and 2 moved them to other
- * fields ({@link HashCodec}); a claim and a complete write half as many fields.
+ * fields, and the snapshot is one field instead of six ({@link HashCodec}); a new order writes 7
+ * fields instead of 15, a complete 3 or 4 instead of 6 and a delete of 4.
  *
  * <p>No version key: if no order is stored under the prefix, the store is new and writes "3". If
  * the first order found is of layout 3 (it has a field {@code nonce}), the key was lost (a restart
