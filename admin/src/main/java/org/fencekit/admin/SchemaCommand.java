@@ -69,8 +69,9 @@ final class SchemaCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Creates the store's tables if missing, or upgrades an older schema, in one transaction;"
-            + " on Redis, brings the orders of an older key layout into the current one once. Safe to run again, and"
-            + " from several processes at once. Refuses a newer schema or layout.",
+            + " on Redis, brings the orders of an older key layout into the current one once."
+            + " Safe to run again, and from several processes at once. Refuses a newer schema or"
+            + " layout.",
       })
   static final class Migrate extends Current {
 
