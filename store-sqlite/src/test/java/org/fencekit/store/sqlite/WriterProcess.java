@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.StoreUnavailableException;
 
 /**
  * A JVM that writes to a SQLite file as fast as it can until it is killed: the writer a fault test
@@ -18,21 +19,38 @@ public final class WriterProcess {
 
   private WriterProcess() {}
 
-  /** Claims and completes fresh orders until killed. */
-  public static void main(String[] args) {
-    try (SqliteOrderStore store =
-        SqliteOrderStore.builder(Path.of(args[0])).quickCheck(false).build()) {
-      for (long i = 0; ; i++) {
-        String id = args[1] + i;
-        ClaimResult claim =
-            store.claim(new OrderSnapshot(id, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1));
-        if (claim instanceof ClaimResult.Claimed claimed) {
-          store.complete(id, claimed.claimId(), new Item("child-" + i, "x".repeat(500)));
+  /**
+   * Claims and completes fresh orders until killed. A store that answers busy (the parent's load
+   * can hold the write lock past busyTimeout on a slow machine) is opened or asked again: this
+   * writer exists to be killed mid-transaction, not to fail first. What failed is printed until the
+   * first commit, so that a writer that never writes says why.
+   */
+  public static void main(String[] args) throws InterruptedException {
+    long next = 0;
+    boolean writing = false;
+    while (true) {
+      try (SqliteOrderStore store =
+          SqliteOrderStore.builder(Path.of(args[0])).quickCheck(false).build()) {
+        while (true) {
+          String id = args[1] + next++;
+          ClaimResult claim =
+              store.claim(
+                  new OrderSnapshot(id, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1));
+          if (claim instanceof ClaimResult.Claimed claimed) {
+            store.complete(id, claimed.claimId(), new Item("child-" + next, "x".repeat(500)));
+            if (!writing) {
+              writing = true;
+              System.out.println("writing");
+              System.out.flush();
+            }
+          }
         }
-        if (i == 0) {
-          System.out.println("writing");
+      } catch (StoreUnavailableException e) {
+        if (!writing) {
+          System.out.println("again after: " + e.getMessage());
           System.out.flush();
         }
+        Thread.sleep(10);
       }
     }
   }
@@ -61,16 +79,20 @@ public final class WriterProcess {
             .start();
     byte[] expected = "writing".getBytes();
     int matched = 0;
+    StringBuilder printed = new StringBuilder();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (matched < expected.length) {
       if (System.nanoTime() > deadline || !process.isAlive()) {
         process.destroyForcibly();
-        throw new IllegalStateException("the writer process did not start writing");
+        throw new IllegalStateException(
+            "the writer process did not start writing; it printed: "
+                + printed.substring(Math.max(0, printed.length() - 4000)));
       }
       int b = process.getInputStream().read();
       if (b < 0) {
         continue;
       }
+      printed.append((char) b);
       matched = b == expected[matched] ? matched + 1 : (b == expected[0] ? 1 : 0);
     }
     return process;
