@@ -21,38 +21,46 @@ public final class WriterProcess {
 
   /**
    * Claims and completes fresh orders until killed. A store that answers busy (the parent's load
-   * can hold the write lock past busyTimeout on a slow machine) is opened or asked again: this
-   * writer exists to be killed mid-transaction, not to fail first. What failed is printed until the
-   * first commit, so that a writer that never writes says why.
+   * can hold the write lock past busyTimeout on a slow machine) is asked again, and a store that
+   * could not open is opened again: this writer exists to be killed mid-transaction, not to fail
+   * first. What failed is printed until the first commit, so that a writer that never writes says
+   * why.
    */
   public static void main(String[] args) throws InterruptedException {
-    long next = 0;
+    SqliteOrderStore store = null;
+    while (store == null) {
+      try {
+        store = SqliteOrderStore.builder(Path.of(args[0])).quickCheck(false).build();
+      } catch (StoreUnavailableException e) {
+        again(e);
+      }
+    }
     boolean writing = false;
-    while (true) {
-      try (SqliteOrderStore store =
-          SqliteOrderStore.builder(Path.of(args[0])).quickCheck(false).build()) {
-        while (true) {
-          String id = args[1] + next++;
-          ClaimResult claim =
-              store.claim(
-                  new OrderSnapshot(id, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1));
-          if (claim instanceof ClaimResult.Claimed claimed) {
-            store.complete(id, claimed.claimId(), new Item("child-" + next, "x".repeat(500)));
-            if (!writing) {
-              writing = true;
-              System.out.println("writing");
-              System.out.flush();
-            }
+    for (long i = 0; ; i++) {
+      String id = args[1] + i;
+      try {
+        ClaimResult claim =
+            store.claim(new OrderSnapshot(id, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1));
+        if (claim instanceof ClaimResult.Claimed claimed) {
+          store.complete(id, claimed.claimId(), new Item("child-" + i, "x".repeat(500)));
+          if (!writing) {
+            writing = true;
+            System.out.println("writing");
+            System.out.flush();
           }
         }
       } catch (StoreUnavailableException e) {
         if (!writing) {
-          System.out.println("again after: " + e.getMessage());
-          System.out.flush();
+          again(e);
         }
-        Thread.sleep(10);
       }
     }
+  }
+
+  private static void again(StoreUnavailableException e) throws InterruptedException {
+    System.out.println("again after: " + e.getMessage());
+    System.out.flush();
+    Thread.sleep(10);
   }
 
   /** Starts a writer on {@code file} and waits until it has committed once. */
@@ -85,14 +93,16 @@ public final class WriterProcess {
       if (System.nanoTime() > deadline || !process.isAlive()) {
         process.destroyForcibly();
         throw new IllegalStateException(
-            "the writer process did not start writing; it printed: "
-                + printed.substring(Math.max(0, printed.length() - 4000)));
+            "the writer process did not start writing; it printed: " + printed);
       }
       int b = process.getInputStream().read();
       if (b < 0) {
         continue;
       }
       printed.append((char) b);
+      if (printed.length() > 8000) {
+        printed.delete(0, printed.length() - 4000);
+      }
       matched = b == expected[matched] ? matched + 1 : (b == expected[0] ? 1 : 0);
     }
     return process;
