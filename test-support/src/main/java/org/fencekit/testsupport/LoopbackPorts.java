@@ -3,22 +3,82 @@ package org.fencekit.testsupport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** Loopback ports for tests that need a server nobody else uses, or an address nothing answers. */
+/**
+ * Loopback ports for tests that need a server nobody else uses, or an address nothing answers.
+ *
+ * <p>A port found by binding port 0 and releasing it is in the range the system hands out for port
+ * 0 and for outgoing connections, so between its release and the test's server binding it, anything
+ * else binding port 0 (a fake provider, a runner) may be given it. The ports here come from below
+ * that range instead, are checked free, and are never handed out twice in one JVM, so only a
+ * process that asks for that very port can take one first.
+ */
 public final class LoopbackPorts {
+
+  /** The lowest port handed out: above the well-known and most registered services' ports. */
+  private static final int LOWEST = 10_000;
+
+  /** Where Linux says which ports it hands out for port 0 ("32768\t60999"). */
+  private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+
+  /** The IANA dynamic range, which other systems hand out for port 0. */
+  private static final int[] IANA_RANGE = {49_152, 65_535};
+
+  private static final Set<Integer> HANDED_OUT = new HashSet<>();
 
   private LoopbackPorts() {}
 
   /**
-   * A loopback port nothing listens on at the moment of the call (bound, then released), for a
-   * connection that must be refused or a server the test starts itself.
+   * A loopback port nothing listens on now, outside the system's range for port 0 and never handed
+   * out before in this JVM, for a connection that must be refused or a server the test starts.
+   *
+   * @throws IllegalStateException if no such port is found
    */
   public static int closed() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot find a free loopback port", e);
+    return closedWith(0);
+  }
+
+  /**
+   * Like {@link #closed()}, with {@code port + offset} closed and kept out of later choices as well
+   * (a Redis Cluster node's bus port is its port + 10000).
+   *
+   * @throws IllegalStateException if no such port is found
+   */
+  public static synchronized int closedWith(int offset) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must be 0 or more, got " + offset);
     }
+    int end = ephemeralRange()[0] - offset; // exclusive
+    if (end <= LOWEST) {
+      throw new IllegalStateException(
+          "no loopback port below the system's range for port 0 ("
+              + ephemeralRange()[0]
+              + ") leaves room for a partner "
+              + offset
+              + " above it; widen "
+              + RANGE
+              + " or use a smaller offset");
+    }
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    for (int tries = 0; tries < 1_000; tries++) {
+      int port = random.nextInt(LOWEST, end);
+      int partner = port + offset;
+      if (!HANDED_OUT.contains(port)
+          && !HANDED_OUT.contains(partner)
+          && closed(port)
+          && (offset == 0 || closed(partner))) {
+        HANDED_OUT.add(port);
+        HANDED_OUT.add(partner);
+        return port;
+      }
+    }
+    throw new IllegalStateException(
+        "no free loopback port found from " + LOWEST + " to " + end + " in 1000 tries");
   }
 
   /** Whether nothing listens on loopback {@code port} at the moment of the call. */
@@ -27,6 +87,16 @@ public final class LoopbackPorts {
       return socket.getLocalPort() == port;
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** The first and last port the system hands out for port 0 (Linux's setting, else IANA's). */
+  static int[] ephemeralRange() {
+    try {
+      String[] parts = Files.readString(RANGE).trim().split("\\s+");
+      return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+    } catch (IOException | RuntimeException e) {
+      return IANA_RANGE.clone();
     }
   }
 }

@@ -29,7 +29,7 @@ public final class OwnRedisCluster implements AutoCloseable {
       for (int i = 0; i < NODES; i++) {
         nodes.add(
             OwnRedis.start(
-                clusterPort(),
+                LoopbackPorts.closedWith(10_000),
                 "--cluster-enabled",
                 "yes",
                 "--cluster-config-file",
@@ -49,16 +49,6 @@ public final class OwnRedisCluster implements AutoCloseable {
       throw e;
     }
     return cluster;
-  }
-
-  private static int clusterPort() {
-    for (int tries = 0; tries < 100; tries++) {
-      int port = LoopbackPorts.closed();
-      if (port + 10000 < 65536 && LoopbackPorts.closed(port + 10000)) {
-        return port;
-      }
-    }
-    throw new IllegalStateException("no free loopback port with a free cluster bus port (+10000)");
   }
 
   /** The seed nodes, {@code host:port,...}, as {@code RedisOrderStore.builder().clusterNodes}. */

@@ -33,9 +33,7 @@ final class RedisContainers {
   static String cluster() {
     int[] ports = new int[3];
     for (int i = 0; i < ports.length; i++) {
-      do {
-        ports[i] = LoopbackPorts.closed();
-      } while (i > 0 && (ports[i] == ports[0] || ports[i] == ports[i - 1]));
+      ports[i] = LoopbackPorts.closed(); // never the same one twice
     }
     GenericContainer<?> cluster =
         new GenericContainer<>(DockerImageName.parse(TestRedis.IMAGE))

@@ -102,6 +102,14 @@ public final class BlackBoxRunner {
     return play(settings, options, redactor, out, err);
   }
 
+  /** The port {@code endpoint} names, or its scheme's default. */
+  private static int port(URI endpoint) {
+    if (endpoint.getPort() != -1) {
+      return endpoint.getPort();
+    }
+    return "https".equals(endpoint.getScheme()) ? 443 : 80;
+  }
+
   private static int usage(PrintStream err, String message) {
     err.println("fencekit-scenarios: " + message.strip().replace('\n', ' ') + " (see --help)");
     return USAGE;
@@ -197,9 +205,22 @@ public final class BlackBoxRunner {
       PrintStream out,
       PrintStream err) {
     String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    int endpointPort = port(settings.endpoint());
+    if (options.providerPort == endpointPort) {
+      err.println(
+          "fencekit-scenarios: --provider-port "
+              + endpointPort
+              + " is the endpoint's port ("
+              + settings.endpoint().getHost()
+              + ":"
+              + endpointPort
+              + "), and the endpoint buys from the provider: give another --provider-port, or 0"
+              + " for a free one");
+      return CANNOT_RUN;
+    }
     ProviderServer provider;
     try {
-      provider = ProviderServer.start(options.providerPort);
+      provider = ProviderServer.start(options.providerPort, endpointPort);
     } catch (IOException e) {
       err.println(
           "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"

@@ -131,9 +131,36 @@ final class ProviderServer implements AutoCloseable {
    *
    * @throws IOException if the port is taken or cannot be bound
    */
-  static ProviderServer start(int port) throws IOException {
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+  /** Binds an HTTP server to a loopback port, or to one the system picks for port 0. */
+  @FunctionalInterface
+  interface Binder {
+    HttpServer bind(int port) throws IOException;
+  }
+
+  /** The system's binder. */
+  static final Binder SYSTEM =
+      port -> HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+
+  /**
+   * Serves the provider on loopback {@code port}, or for port 0 on one the system picks that is not
+   * {@code endpointPort}: an endpoint the runner launches binds its port only after this, and the
+   * system may hand a port that was free a moment ago to the provider first.
+   */
+  static ProviderServer start(int port, int endpointPort) throws IOException {
+    return start(port, endpointPort, SYSTEM);
+  }
+
+  static ProviderServer start(int port, int endpointPort, Binder binder) throws IOException {
+    HttpServer server = binder.bind(port);
+    if (port == 0 && server.getAddress().getPort() == endpointPort) {
+      HttpServer first = server;
+      try { // while the first holds the endpoint's port, the system cannot hand it out again
+        server = binder.bind(0);
+      } finally {
+        first.start(); // an HttpServer lets go of its port only once its dispatcher has run
+        first.stop(0);
+      }
+    }
     AtomicInteger threads = new AtomicInteger();
     ThreadFactory daemons =
         task -> {

@@ -144,4 +144,46 @@ class BlackBoxRunnerArgumentsTest {
       assertTrue(run.err().contains("--provider-port"), run.err());
     }
   }
+
+  @Test
+  void aProviderPortThatIsTheEndpointsIsExit2BeforeAnythingStarts(@TempDir Path dir) {
+    int port = LoopbackPorts.closed();
+    Path started = dir.resolve("started");
+    Captured run =
+        Captured.run(
+            "--endpoint",
+            "http://127.0.0.1:" + port + "/webhook",
+            "--secret",
+            SECRET,
+            "--lease",
+            "2s",
+            "--provider-port",
+            String.valueOf(port),
+            "--launch",
+            "touch " + started,
+            "--replay-dir",
+            dir.toString());
+    assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
+    assertEquals(1, run.err().strip().lines().count(), "one line: " + run);
+    assertTrue(run.err().contains("--provider-port " + port), run.err());
+    assertTrue(run.err().contains("the endpoint's port"), run.err());
+    assertFalse(Files.exists(started), "the endpoint was launched: " + run);
+  }
+
+  @Test
+  void aProviderOnAnyPortNeverTakesTheEndpointsPort() throws IOException {
+    int endpoint = LoopbackPorts.closed();
+    int[] binds = {0};
+    // the system hands the endpoint's port to the provider's first bind of port 0, as in a CI run
+    // where --launch had not yet started the endpoint
+    ProviderServer.Binder system =
+        port -> ProviderServer.SYSTEM.bind(binds[0]++ == 0 && port == 0 ? endpoint : port);
+    try (ProviderServer provider = ProviderServer.start(0, endpoint, system)) {
+      assertTrue(provider.port() != endpoint, "the provider took the endpoint's port " + endpoint);
+      assertEquals(2, binds[0], "binds");
+    }
+    try (ServerSocket free = new ServerSocket(endpoint, 1, InetAddress.getLoopbackAddress())) {
+      assertEquals(endpoint, free.getLocalPort(), "the endpoint's port was released");
+    }
+  }
 }

@@ -33,7 +33,7 @@ class ProviderServerTest {
 
   @BeforeEach
   void start() throws IOException {
-    provider = ProviderServer.start(0);
+    provider = ProviderServer.start(0, -1); // no endpoint to keep clear of
   }
 
   @AfterEach
@@ -211,6 +211,6 @@ class ProviderServerTest {
 
   @Test
   void aTakenPortIsABindException() {
-    assertThrows(BindException.class, () -> ProviderServer.start(provider.port()));
+    assertThrows(BindException.class, () -> ProviderServer.start(provider.port(), -1));
   }
 }
