@@ -2,16 +2,20 @@ package org.fencekit.testsupport;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestInstanceFactoryContext;
+import org.junit.jupiter.api.extension.TestInstancePreConstructCallback;
 
 /**
  * What a test class owns on a shared server (a schema, a key prefix), as an extension registered on
  * a static field: set up before the class that registered it (classes nested in it share it), each
  * test skipped (or failed) as {@link Backend#address()} says when there is no server, cleaned up
- * after that class.
+ * after that class. The skip comes before the test instance is made, so no framework that builds
+ * the instance from what the class owns (Spring's context reading a schema's URL) runs first and
+ * turns the skip into an error.
  */
-abstract class PerClass implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+abstract class PerClass
+    implements BeforeAllCallback, TestInstancePreConstructCallback, AfterAllCallback {
 
   final Backend server;
   private String owner;
@@ -34,9 +38,10 @@ abstract class PerClass implements BeforeAllCallback, BeforeEachCallback, AfterA
     }
   }
 
-  /** Skips (or fails) the test when there is no server. */
+  /** Skips (or fails) the test before its instance is made when there is no server. */
   @Override
-  public final void beforeEach(ExtensionContext context) {
+  public final void preConstructTestInstance(
+      TestInstanceFactoryContext factory, ExtensionContext context) {
     server.address();
   }
 

@@ -14,6 +14,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
@@ -102,14 +106,75 @@ class SkipReportTest {
     }
   }
 
+  /**
+   * What a class's resource on a missing server does to a framework that builds the test instance
+   * from it (Spring's context reads a schema's URL in a {@code @DynamicPropertySource} and wraps
+   * what it throws), and to a static initialiser's neighbour.
+   */
+  static class FrameworkFirst {
+    @RegisterExtension static final PerClass SCHEMA = resource(POSTGRES);
+
+    /** Loads a "context" from the resource when the test instance is made, as Spring does. */
+    static class ContextLoader implements TestInstancePostProcessor {
+      @Override
+      public void postProcessTestInstance(Object instance, ExtensionContext context) {
+        try {
+          SCHEMA.server.address();
+        } catch (RuntimeException e) {
+          throw new IllegalStateException("Failed to load ApplicationContext", e);
+        }
+      }
+    }
+
+    @Nested
+    @ExtendWith(ContextLoader.class)
+    class Loaded {
+      @Test
+      void one() {}
+
+      @Test
+      void two() {}
+    }
+  }
+
+  /** A per-class resource on {@code server} that owns nothing. */
+  static PerClass resource(Backend server) {
+    return new PerClass(server) {
+      @Override
+      boolean setUp() {
+        return server.available();
+      }
+
+      @Override
+      void cleanUp() {}
+    };
+  }
+
+  @Test
+  @DisplayName(
+      "a test whose framework builds it from a missing server's resource is skipped, not an error")
+  void skipsBeforeAFrameworkBuildsTheTest() {
+    SummaryGeneratingListener summary = new SummaryGeneratingListener();
+    String printed = run(summary, FrameworkFirst.class);
+    assertEquals(0, summary.getSummary().getTotalFailureCount(), printed);
+    assertEquals(2, summary.getSummary().getTestsAbortedCount(), printed);
+    assertEquals(
+        "[fencekit] 2 of 2 tests skipped because a server is missing:",
+        reportLines(printed).get(0));
+  }
+
   /** Runs {@code classes} in a launcher of their own and returns what it printed. */
   private static String run(Class<?>... classes) {
+    return run(new SummaryGeneratingListener(), classes);
+  }
+
+  /** Runs {@code classes} in a launcher of their own, summed up in {@code summary}. */
+  private static String run(SummaryGeneratingListener summary, Class<?>... classes) {
     LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request();
     for (Class<?> type : classes) {
       request.selectors(selectClass(type));
     }
     Launcher launcher = LauncherFactory.create();
-    SummaryGeneratingListener summary = new SummaryGeneratingListener();
     PrintStream original = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
