@@ -45,7 +45,9 @@ final class RunnerOptions {
       names = "--provider-port",
       paramLabel = "PORT",
       defaultValue = "9099",
-      description = "the loopback port the fake provider listens on (default ${DEFAULT-VALUE})")
+      description =
+          "the loopback port the fake provider listens on (default ${DEFAULT-VALUE}; 0: a free one"
+              + " other than the endpoint's)")
   int providerPort;
 
   @Option(
