@@ -1,5 +1,6 @@
 package org.fencekit.tck;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,7 @@ import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
 import org.fencekit.store.Page;
+import org.fencekit.store.ReconcileResult;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -136,5 +138,67 @@ public abstract class AdminInputRules extends AdminRules {
         Optional.of(OrphanRecord.unreconciled(two.get(0))),
         admin.orphan(id),
         "no rejected call may have marked the orphan");
+  }
+
+  /**
+   * Every bounded argument of the admin calls at exactly its limit is accepted, one more refused
+   * naming it: a note of 1,024 chars (ending in a non-ASCII letter) is recorded whole and one of
+   * 1,025 marks nothing; page sizes 1 and 1,000 are taken by every listing, 0 and 1,001 refused; a
+   * count of 1 taken, 0 refused; ages of zero and of exactly {@code MAX_AGE} taken, 1 ns below zero
+   * and 1 ms or 1 ns over {@code MAX_AGE} refused.
+   *
+   * <p>If this fails, check the store's own bounds against OrderStoreAdmin's constants: "at most N"
+   * means N is accepted (a {@code >=} where {@code >} is meant refuses the limit; a note column of
+   * N - 1 chars, or of N bytes, cannot hold it), and N + 1 is refused before the backend is asked.
+   */
+  @Test
+  @DisplayName(
+      "every bounded admin argument accepts exactly its limit and refuses one more, naming it")
+  void admin_exactLimits() {
+    ownEra();
+    String sid = sid("admin-limits");
+    List<Orphan> two = orphansOf(sid, item(1), item(2));
+    OrphanId id = OrphanId.of(two.get(0));
+    OrderStoreAdmin admin = admin();
+    int max = OrderStoreAdmin.MAX_NOTE_LENGTH;
+    String note = "refunded " + "é".repeat(max - "refunded ".length());
+    rejects(
+        "note",
+        sid,
+        "a note of " + (max + 1) + " chars",
+        () -> admin.reconcile(id, note + "x", now()));
+    assertEquals(
+        Optional.of(OrphanRecord.unreconciled(two.get(0))),
+        admin.orphan(id),
+        "a refused note must mark nothing");
+    OrphanRecord marked = new OrphanRecord(two.get(0), note, now());
+    assertEquals(
+        new ReconcileResult.Reconciled(marked),
+        assertDoesNotThrow(
+            () -> admin.reconcile(id, note, now()),
+            "a note of exactly " + max + " chars must be accepted"),
+        "a note of exactly " + max + " chars must be recorded whole");
+    assertEquals(Optional.of(marked), admin.orphan(id), "the " + max + "-char note as stored");
+    Duration maxAge = OrderStoreAdmin.MAX_AGE;
+    int maxPage = OrderStoreAdmin.MAX_PAGE_SIZE;
+    for (int size : new int[] {1, maxPage}) {
+      assertNotNull(admin.unreconciledOrphans(null, size), "orphans, page size " + size);
+      assertNotNull(admin.stuckOrders(Duration.ZERO, null, size), "stuck, page size " + size);
+      assertNotNull(admin.stuckOrders(maxAge, null, size), "stuck for MAX_AGE, size " + size);
+      assertNotNull(admin.failedOrders(1, Duration.ZERO, null, size), "failed, size " + size);
+      assertNotNull(admin.failedOrders(1, maxAge, null, size), "failed for MAX_AGE, " + size);
+    }
+    for (int size : new int[] {0, maxPage + 1}) {
+      String what = "a page size of " + size;
+      rejects("pageSize", sid, what, () -> admin.unreconciledOrphans(null, size));
+      rejects("pageSize", sid, what, () -> admin.stuckOrders(Duration.ZERO, null, size));
+      rejects("pageSize", sid, what, () -> admin.failedOrders(1, Duration.ZERO, null, size));
+    }
+    rejects("minFailures", sid, "a count of 0", () -> admin.failedOrders(0, maxAge, null, 5));
+    for (Duration age : List.of(Duration.ofNanos(-1), maxAge.plusMillis(1), maxAge.plusNanos(1))) {
+      String what = "an age of " + age;
+      rejects("expiredFor", sid, what, () -> admin.stuckOrders(age, null, 5));
+      rejects("failingFor", sid, what, () -> admin.failedOrders(1, age, null, 5));
+    }
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -338,5 +339,130 @@ public abstract class AdminReconcileRules extends AdminRules {
         List.of(),
         readMine(Set.of(id), 100, null),
         "a reconciled orphan of the largest fence is still listed as unreconciled");
+  }
+
+  /**
+   * An orphan reconciled with an instant three days before the store's clock (with nanoseconds)
+   * records that instant, truncated to milliseconds, and so does one reconciled with an instant a
+   * year after it: the mark stamps the time the operator gives, not the store's clock.
+   *
+   * <p>If this fails, check that reconcile writes the reconciledAt it is given (truncated to
+   * milliseconds) and never reads the store's clock or the server's time for the mark.
+   */
+  @Test
+  @DisplayName("reconcile stamps the instant it is given, not the store's clock")
+  void admin_reconcileStampsGivenInstant() {
+    ownEra();
+    String sid = sid("stamp");
+    List<Orphan> two = orphansOf(sid, item(1), item(2));
+    clock.advance(Duration.ofSeconds(5));
+    Instant past = now().minus(Duration.ofDays(3)).plusNanos(1_234_567);
+    Instant future = now().plus(Duration.ofDays(365)).plusNanos(999_999);
+    List<Instant> given = List.of(past, future);
+    for (int i = 0; i < 2; i++) {
+      OrphanId id = OrphanId.of(two.get(i));
+      Instant at = given.get(i);
+      OrphanRecord expected =
+          new OrphanRecord(two.get(i), "refunded", at.truncatedTo(ChronoUnit.MILLIS));
+      String what =
+          String.format(
+              "the mark of %s given reconciledAt %s at the store's clock %s", id, at, now());
+      assertEquals(
+          new ReconcileResult.Reconciled(expected), admin().reconcile(id, "refunded", at), what);
+      assertEquals(Optional.of(expected), admin().orphan(id), what + ", as stored");
+    }
+  }
+
+  /**
+   * Of four orphans that share parts of their identity with one another (two items of one token on
+   * an order, an item of another token on that order, and the same token and provider order id on
+   * another order), reconciling one marks exactly that one: the other three stay unreconciled, in
+   * their lookups and in the listing.
+   *
+   * <p>If this fails, check that the mark's UPDATE or script selects the orphan by its whole
+   * identity (session id, the token's fence and nonce, and the provider order id), not by the token
+   * or the order alone.
+   */
+  @Test
+  @DisplayName("reconcile marks exactly the orphan it names, not others of the same token or order")
+  void admin_reconcileMarksOnlyNamed() {
+    ownEra();
+    String a = sid("named-a");
+    String b = sid("named-b");
+    ClaimId token = claimed(a);
+    clock.advance(LEASE);
+    ClaimId other = claimed(a);
+    clock.advance(LEASE);
+    claimed(a);
+    claimed(b);
+    completeSuperseded(a, token, item(1), "the stale complete of item 1");
+    completeSuperseded(a, token, item(2), "the stale complete of item 2");
+    completeSuperseded(a, other, item(1), "the other token's stale complete");
+    completeSuperseded(b, token, item(1), "the complete with order " + a + "'s token");
+    Orphan named = new Orphan(a, token, item(1), now());
+    List<Orphan> others =
+        List.of(
+            new Orphan(a, token, item(2), now()),
+            new Orphan(a, other, item(1), now()),
+            new Orphan(b, token, item(1), now()));
+    OrphanId id = OrphanId.of(named);
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(id, "refunded", now()),
+        "reconciling " + id);
+    for (Orphan orphan : others) {
+      assertEquals(
+          Optional.of(OrphanRecord.unreconciled(orphan)),
+          admin().orphan(OrphanId.of(orphan)),
+          "reconciling " + id + " must leave " + OrphanId.of(orphan) + " unreconciled");
+    }
+    listedOnce(ids(others), readMine(ids(others), 2, null), "after reconciling only " + id);
+  }
+
+  /**
+   * Orphans of one order whose tokens have the same nonce and fences 1 + 2^32 and 1 + 2^31 apart
+   * from fence 1, with the same provider order id, are three orphans: each found by its own lookup,
+   * each listed, and reconciling one leaves the others unreconciled.
+   *
+   * <p>If this fails, check that the orphan's fence is stored and compared as a 64-bit integer in
+   * its key, its index and the mark (an int column, a JDBC getInt or a 32-bit Lua conversion makes
+   * fences 2^32 apart one orphan).
+   */
+  @Test
+  @DisplayName(
+      "orphans whose tokens' fences are 2^31 or 2^32 apart are found, listed and reconciled apart")
+  void admin_orphanFencesAs64Bits() {
+    ownEra();
+    String sid = sid("orphan-64-bits");
+    claimed(sid);
+    String nonce = ClaimId.newNonce();
+    List<Orphan> made = new ArrayList<>();
+    for (long fence : new long[] {1, 1 + (1L << 32), 1 + (1L << 31)}) {
+      ClaimId forged = new ClaimId(fence, nonce);
+      Item item = new Item("prov-64", "payload " + fence);
+      completeSuperseded(sid, forged, item, "a complete with " + forged);
+      made.add(new Orphan(sid, forged, item, now()));
+    }
+    orphansAre(made, sid, null, "three orphans, one per token, fences kept exactly");
+    for (Orphan orphan : made) {
+      assertEquals(
+          Optional.of(OrphanRecord.unreconciled(orphan)),
+          admin().orphan(OrphanId.of(orphan)),
+          "the lookup of " + OrphanId.of(orphan));
+    }
+    listedOnce(ids(made), readMine(ids(made), 1, null), "orphans 2^31 and 2^32 fences apart");
+    OrphanId first = OrphanId.of(made.get(0));
+    assertInstanceOf(
+        ReconcileResult.Reconciled.class,
+        admin().reconcile(first, "refunded", now()),
+        "reconciling " + first);
+    List<Orphan> rest = made.subList(1, 3);
+    for (Orphan orphan : rest) {
+      assertEquals(
+          Optional.of(OrphanRecord.unreconciled(orphan)),
+          admin().orphan(OrphanId.of(orphan)),
+          "reconciling " + first + " must leave " + OrphanId.of(orphan) + " unreconciled");
+    }
+    listedOnce(ids(rest), readMine(ids(rest), 1, null), "after reconciling " + first);
   }
 }

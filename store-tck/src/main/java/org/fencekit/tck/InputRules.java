@@ -11,6 +11,7 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.spi.Validate;
@@ -327,6 +328,97 @@ public abstract class InputRules extends TckFixture {
   }
 
   /**
+   * Every bounded input at exactly its limit is accepted and round-trips, and one more is refused
+   * naming it: a session id (every method), product id and provider order id of 255 chars, a
+   * customer email of 320, an error of 8,192, a payload of 65,536, and a lease of exactly 1 ms and
+   * 24 h (1 ms less than the one and 1 ms or 1 ns more than the other refused). The longest values
+   * end in a non-ASCII letter.
+   *
+   * <p>If this fails, check every size in the store's own checks and in the backend's columns
+   * against the contract's limits: "at most N" means N is accepted (a {@code >=} where {@code >} is
+   * meant refuses the limit; a column of N - 1, or of N bytes, cannot hold it), and N + 1 is
+   * refused before anything reaches the backend.
+   */
+  @Test
+  @DisplayName(
+      "every bounded input accepts exactly its limit and refuses one more, naming the argument")
+  void input_exactLimits() {
+    String sid = longest(sid("limit"), Validate.MAX_ID_LENGTH);
+    String over = sid + "x";
+    String productId = longest("product", Validate.MAX_ID_LENGTH);
+    String email = longest("@example.com", Validate.MAX_EMAIL_LENGTH);
+    OrderSnapshot limits = new OrderSnapshot(sid, productId, 1, email, 0, "usd");
+    rejects("sessionId", over, "a snapshot with a 256-char session id", () -> snapshot(over));
+    rejects(
+        "productId",
+        sid,
+        "a snapshot with a 256-char product id",
+        () -> new OrderSnapshot(sid, productId + "x", 1, null, 0, "usd"));
+    rejects(
+        "customerEmail",
+        sid,
+        "a snapshot with a 321-char email",
+        () -> new OrderSnapshot(sid, "esim", 1, "x" + email, 0, "usd"));
+    String providerOrderId = longest("prov", Validate.MAX_ID_LENGTH);
+    String payload = longest("payload", Validate.MAX_PAYLOAD_LENGTH);
+    rejects(
+        "providerOrderId",
+        sid,
+        "an item with a 256-char provider order id",
+        () -> new Item(providerOrderId + "x", null));
+    rejects(
+        "payload", sid, "an item with a 65,537-char payload", () -> new Item("p", payload + "x"));
+    Duration under = Duration.ofMillis(1).minusNanos(1);
+    for (Duration bad :
+        List.of(under, OrderStore.MAX_LEASE.plusNanos(1), OrderStore.MAX_LEASE.plusMillis(1))) {
+      rejects("lease", sid, "claim with lease " + bad, () -> store().claim(limits, bad));
+    }
+    absent(sid, "refused claims");
+    ClaimId first = claimed(store(), limits, Duration.ofMillis(1));
+    String error = longest("error", Validate.MAX_ERROR_LENGTH);
+    ClaimId unknown = new ClaimId(1, ClaimId.newNonce());
+    OrderRecord before = record(sid, first);
+    rejects(
+        "error", sid, "fail with an 8,193-char error", () -> store().fail(sid, first, error + "x"));
+    for (Duration bad : List.of(under, OrderStore.MAX_LEASE.plusNanos(1))) {
+      rejects("lease", sid, "extend with lease " + bad, () -> store().extend(sid, first, bad));
+    }
+    rejects("sessionId", over, "get of a 256-char id", () -> store().get(over));
+    rejects("sessionId", over, "orphans of a 256-char id", () -> store().orphans(over));
+    rejects("sessionId", over, "extend of a 256-char id", () -> store().extend(over, first, LEASE));
+    rejects("sessionId", over, "fail of a 256-char id", () -> store().fail(over, first, "x"));
+    rejects(
+        "sessionId",
+        over,
+        "complete of a 256-char id",
+        () -> store().complete(over, unknown, ESIM));
+    unchanged(before, sid, first, "refused writes");
+    OrderRecord extended =
+        extendWritten(sid, first, OrderStore.MAX_LEASE, "an extend by exactly 24 h");
+    assertEquals(
+        now().plus(OrderStore.MAX_LEASE),
+        extended.leaseExpiresAt(),
+        says("the 24-hour extend", sid, first, extended));
+    extendWritten(sid, first, Duration.ofMillis(1), "an extend by exactly 1 ms");
+    OrderRecord failed = failWritten(sid, first, error, "a fail with an 8,192-char error");
+    assertEquals(error, failed.lastError(), says("the longest error", sid, first, failed));
+    ClaimId second = claimed(store(), limits, OrderStore.MAX_LEASE);
+    Item longest = new Item(providerOrderId, payload);
+    completeSuperseded(sid, first, longest, "a stale complete with the longest item");
+    completeWritten(sid, second, longest, "a complete with the longest item");
+    OrderRecord stored = record(sid, second);
+    assertEquals(limits, stored.snapshot(), says("the longest snapshot", sid, second, stored));
+    assertEquals(longest, stored.item(), says("the longest item", sid, second, stored));
+    assertEquals(error, stored.lastError(), says("the longest error", sid, second, stored));
+    orphansAre(List.of(new Orphan(sid, first, longest, now())), sid, first, "the longest orphan");
+  }
+
+  /** {@code start}, then 'é' up to {@code length} chars (ASCII start, a letter of two bytes). */
+  static String longest(String start, int length) {
+    return start + "é".repeat(length - start.length());
+  }
+
+  /**
    * A session id of exactly 255 characters with non-ASCII letters is accepted, stored under its
    * full value, and distinct from one that differs in the last character.
    *
@@ -393,6 +485,70 @@ public abstract class InputRules extends TckFixture {
     assertEquals(error, stored.lastError(), says("the error as stored", sid, second, stored));
     orphansAre(
         List.of(new Orphan(sid, first, orphaned, now())), sid, first, "the orphan as stored");
+  }
+
+  /**
+   * Session ids and provider order ids holding the characters key layouts, listings and patterns
+   * use ({@code : | { } / % * ? [ ]}, spaces, quotes and non-ASCII letters) are orders like any
+   * other: for each character, an id, the id followed by the character and more, and one that
+   * starts with it are three orders, each claimed with fence 1, claimed again with fence 2,
+   * extended, failed, given an orphan of its own, read back with its own snapshot, and listed with
+   * exactly its own orphans.
+   *
+   * <p>If this fails, check that the store keys each order by its whole session id, never splits an
+   * id on a character or matches it as a pattern (a Redis SCAN or KEYS pattern, a SQL LIKE, a hash
+   * tag inside braces), and that orphans are looked up by the exact session id, not a key prefix.
+   */
+  @Test
+  @DisplayName(
+      "ids with the characters key layouts use (colon, bar, braces, slash, %, *, space, quotes, non-ASCII) are ids like any other")
+  void value_layoutCharactersInIds() {
+    List<String> ids = new ArrayList<>();
+    for (String c : LAYOUT_CHARACTERS) {
+      String base = sid("layout");
+      ids.addAll(List.of(base, base + c + "x", c + base + c));
+    }
+    List<ClaimId> stale = new ArrayList<>();
+    for (String id : ids) {
+      ClaimId first = claimed(id);
+      assertEquals(1, first.fence(), says("the first claim of a new order has fence 1", id, first));
+      stale.add(first);
+    }
+    clock.advance(LEASE);
+    List<ClaimId> fresh = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      ClaimId claimId = claimed(id);
+      assertEquals(2, claimId.fence(), says("the second claim of the order", id, claimId));
+      fresh.add(claimId);
+      extendWritten(id, claimId, LEASE, "the extend");
+      completeSuperseded(id, stale.get(i), layoutItem(i), "the stale complete");
+      failWritten(id, claimId, "declined " + id, "the fail");
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      OrderRecord stored = record(id, fresh.get(i));
+      assertEquals(snapshot(id), stored.snapshot(), says("its own snapshot", id, fresh.get(i)));
+      assertEquals(OrderStatus.FAILED, stored.status(), says("its own fail", id, fresh.get(i)));
+      assertEquals("declined " + id, stored.lastError(), says("its own error", id, fresh.get(i)));
+      orphansAre(
+          List.of(new Orphan(id, stale.get(i), layoutItem(i), now())),
+          id,
+          stale.get(i),
+          "exactly its own orphan");
+    }
+  }
+
+  /** The characters key layouts, cursors and patterns use, and non-ASCII letters. */
+  static final List<String> LAYOUT_CHARACTERS =
+      List.of(
+          ":", "|", "{", "}", "{t}", "/", "%", "%s", "*", "?", "[a]", " ", "'", "\"", "\\", "é",
+          "日本");
+
+  /** An item whose provider order id holds the {@code i}-th id's layout character. */
+  static Item layoutItem(int i) {
+    String c = LAYOUT_CHARACTERS.get(i / 3);
+    return new Item("prov" + c + i + c, "payload " + c);
   }
 
   /**

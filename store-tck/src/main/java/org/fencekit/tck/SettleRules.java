@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -128,6 +129,41 @@ public abstract class SettleRules extends TckFixture {
         ClaimResult.InFlight.class, sid, "the extended lease is live after the original expiry");
     clock.set(expected.leaseExpiresAt());
     assertEquals(2, claimed(sid).fence(), says("a claim at the extended expiry", sid, claimId));
+  }
+
+  /**
+   * An order claimed with a 10-minute lease is extended, a minute later, by a 1-minute lease: the
+   * lease now ends a minute from then, eight minutes earlier than before (an extend sets the end,
+   * it does not keep the later one), and a claim at that new end is granted.
+   *
+   * <p>If this fails, check that extend writes leaseExpiresAt = now + lease whatever the current
+   * end is (no max of the old and the new end, no "only if later" condition in the UPDATE or
+   * script).
+   */
+  @Test
+  @DisplayName(
+      "extend with a shorter lease than the current one moves the end to now + the new lease, earlier")
+  void settle_extendShorterLease() {
+    String sid = sid("extend-shorter");
+    ClaimId claimId = claimed(store(), snapshot(sid), Duration.ofMinutes(10));
+    clock.advance(Duration.ofMinutes(1));
+    Instant end = now().plus(Duration.ofMinutes(1));
+    OrderRecord extended = extendWritten(sid, claimId, Duration.ofMinutes(1), "the shorter extend");
+    String expectation =
+        "an extend by 1 minute at the clock's "
+            + now()
+            + " must end the lease at "
+            + end
+            + ", not keep the later end of the 10-minute claim";
+    assertEquals(end, extended.leaseExpiresAt(), says(expectation, sid, claimId, extended));
+    assertEquals(end, record(sid, claimId).leaseExpiresAt(), says(expectation, sid, claimId));
+    clock.set(end.minusMillis(1));
+    claimAnswers(ClaimResult.InFlight.class, sid, "the shortened lease is live until its end");
+    clock.set(end);
+    assertEquals(
+        2,
+        claimed(sid).fence(),
+        says("a claim at the shortened lease's end must be granted", sid, claimId));
   }
 
   /**
@@ -319,6 +355,47 @@ public abstract class SettleRules extends TckFixture {
       }
     }
     allSuperseded(sid, real, madeUp);
+  }
+
+  /**
+   * On an order at fence 2, tokens with the current nonce whose fence is 2 + 2^31, 2 + 2^32, 2 +
+   * 2^33, or the largest fence equal to 2 modulo 2^32 (near {@code Long.MAX_VALUE}) are superseded
+   * for every write, changing nothing, and each complete is orphaned under its exact token; after
+   * the real complete, a complete with the same item and a token equal to the settling one modulo
+   * 2^32 is no replay: it is superseded and orphaned too.
+   *
+   * <p>If this fails, check that the fence is read, stored and compared as a 64-bit integer
+   * everywhere: a JDBC getInt or an int column, a Lua tonumber or string.format("%d") cut to 32
+   * bits, or a cast to int makes these tokens equal to the current one.
+   */
+  @Test
+  @DisplayName(
+      "tokens whose fence differs from the order's by 2^31 or 2^32, or equals it modulo 2^32, are superseded")
+  void settle_fenceAs64Bits() {
+    String sid = sid("fence-64-bits");
+    claimed(sid);
+    clock.advance(LEASE);
+    ClaimId real = claimed(sid);
+    long fence = real.fence();
+    long topAlias = Long.MAX_VALUE - Long.remainderUnsigned(Long.MAX_VALUE - fence, 1L << 32);
+    List<ClaimId> aliases = new ArrayList<>();
+    for (long other : new long[] {fence + (1L << 31), fence + (1L << 32), fence + (1L << 33)}) {
+      aliases.add(new ClaimId(other, real.nonce()));
+    }
+    aliases.add(new ClaimId(topAlias, real.nonce()));
+    allSuperseded(sid, real, aliases);
+    OrderRecord done = record(sid, real);
+    ClaimId alias = new ClaimId(fence + (1L << 32), real.nonce());
+    clock.advance(Duration.ofMillis(5));
+    completeSuperseded(sid, alias, ESIM, "a complete with " + alias + " after " + real + "'s");
+    failSuperseded(sid, alias, "forged", "a fail with " + alias + " after " + real + "'s complete");
+    unchanged(done, sid, alias, "writes with " + alias + " on the order " + real + " settled");
+    List<Orphan> found = orphans(store(), sid);
+    Orphan last = found.isEmpty() ? null : found.get(found.size() - 1);
+    assertEquals(
+        new Orphan(sid, alias, ESIM, now()),
+        last,
+        says("the complete with " + alias + " is no replay of " + real + "'s", sid, alias));
   }
 
   /**

@@ -1,5 +1,7 @@
 package org.fencekit.tck;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -164,7 +166,36 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
      * the failed listing reads any cursor's first two fields as its position without checking which
      * listing wrote it.
      */
-    FAILED_CURSOR_UNCHECKED
+    FAILED_CURSOR_UNCHECKED,
+    /**
+     * tokens are compared with their fences cut to 32 bits (a JDBC getInt, an int column): in the
+     * write's check, the replay's, the orphan's identity and the lookup.
+     */
+    FENCE_AS_INT,
+    /** the stuck and failed listings' cursor is an offset, so an order leaving shifts the rest. */
+    ORDER_OFFSET_PAGING,
+    /**
+     * the stuck and failed listings' cursor joins its fields with ':' and splits them all on ':',
+     * so a session id holding one is cut.
+     */
+    CURSOR_SPLITS_ON_COLON,
+    /**
+     * orphans(sessionId) scans the orphans by key prefix (sessionId, then ':'), so an order whose
+     * id extends another's with ':' lends it its orphans.
+     */
+    ORPHANS_BY_KEY_PREFIX,
+    /** a note is refused at exactly its maximum length (a {@code >=} where {@code >} was meant). */
+    NOTE_LIMIT_OFF_BY_ONE,
+    /** extend keeps the later of the current end and now + lease. */
+    EXTEND_KEEPS_LATER_END,
+    /** reconcile stamps the store's clock instead of the instant it is given. */
+    RECONCILE_STAMPS_OWN_CLOCK,
+    /** reconcile marks every orphan of the named orphan's order and token. */
+    RECONCILE_MARKS_TOKEN,
+    /** a listing returns one more item than the page size (the one read to see if more exist). */
+    PAGE_SIZE_PLUS_ONE,
+    /** the stuck and failed listings' cutoffs are measured from the system clock. */
+    AGES_BY_SYSTEM_CLOCK
   }
 
   /**
@@ -214,6 +245,14 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
 
   private boolean has(Break which) {
     return broken == which;
+  }
+
+  /** Whether two tokens are the same: equal, or equal in 32 bits of fence for its break. */
+  private boolean same(ClaimId a, ClaimId b) {
+    if (a == null || b == null || !has(Break.FENCE_AS_INT)) {
+      return Objects.equals(a, b);
+    }
+    return (int) a.fence() == (int) b.fence() && a.nonce().equals(b.nonce());
   }
 
   private Instant now() {
@@ -363,7 +402,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     Instant now = now();
     ClaimId claimId = request.claimId();
     boolean replay =
-        claimId.equals(current.settledBy())
+        same(claimId, current.settledBy())
             && ((request instanceof WriteRequest.Complete
                     && current.status() == OrderStatus.PROVISIONED
                     && ((WriteRequest.Complete) request).item().equals(current.item()))
@@ -383,7 +422,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             list.stream()
                 .anyMatch(
                     o ->
-                        o.claimId().equals(claimId)
+                        same(o.claimId(), claimId)
                             && o.item().providerOrderId().equals(item.providerOrderId()));
         if (!known || has(Break.ORPHAN_PER_RETRY)) {
           Orphan orphan = new Orphan(sid, claimId, item, now);
@@ -445,6 +484,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
               current.failedSince() == null ? now : current.failedSince());
     } else {
       Instant expires = now.plusMillis(((WriteRequest.Extend) request).lease().toMillis());
+      if (has(Break.EXTEND_KEEPS_LATER_END) && current.leaseExpiresAt().isAfter(expires)) {
+        expires = current.leaseExpiresAt();
+      }
       next =
           new OrderRecord(
               current.snapshot(),
@@ -489,7 +531,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     if (has(Break.NEWER_FENCE_ACCEPTED) && claimId.fence() > current.claimId().fence()) {
       return true;
     }
-    return current.claimId().equals(claimId);
+    return same(current.claimId(), claimId);
   }
 
   @Override
@@ -504,6 +546,16 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   public List<Orphan> orphans(String sessionId) {
     Validate.sessionId(sessionId);
     synchronized (data.lock) {
+      if (has(Break.ORPHANS_BY_KEY_PREFIX)) {
+        List<Orphan> scanned = new ArrayList<>();
+        data.orphans.forEach(
+            (sid, list) -> {
+              if (sid.equals(sessionId) || sid.startsWith(sessionId + ":")) {
+                scanned.addAll(list);
+              }
+            });
+        return scanned;
+      }
       return List.copyOf(data.orphans.getOrDefault(sessionId, List.of()));
     }
   }
@@ -544,6 +596,20 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     return ORPHAN_ORDER;
   }
 
+  /** How many items a page holds beyond its size: one for {@link Break#PAGE_SIZE_PLUS_ONE}. */
+  private int extra() {
+    return has(Break.PAGE_SIZE_PLUS_ONE) ? 1 : 0;
+  }
+
+  /** A cursor's text field, encoded so it holds no '|' (ids may). */
+  private static String encode(String field) {
+    return URLEncoder.encode(field, StandardCharsets.UTF_8);
+  }
+
+  private static String decode(String field) {
+    return URLDecoder.decode(field, StandardCharsets.UTF_8);
+  }
+
   private static int pageSize(int pageSize, boolean checkUpperBound) {
     if (pageSize < 1 || (checkUpperBound && pageSize > MAX_PAGE_SIZE)) {
       throw new IllegalArgumentException(
@@ -557,7 +623,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     if (age.isNegative() || age.compareTo(MAX_AGE) > 0) {
       throw new IllegalArgumentException(name + " out of range: " + age);
     }
-    return now().minus(age);
+    return (has(Break.AGES_BY_SYSTEM_CLOCK) ? Instant.now() : now()).minus(age);
   }
 
   /** A cursor's fields after its listing's tag, or null for the first page. */
@@ -582,7 +648,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     boolean snapshot = has(Break.SNAPSHOT_PAGING);
     boolean offset = has(Break.OFFSET_PAGING);
     String[] after = cursor(snapshot ? "snapshot" : offset ? "offset" : "orphan", cursor);
-    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED)) + extra();
     synchronized (data.lock) {
       List<OrphanRecord> sorted;
       int snapshotId;
@@ -635,11 +701,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
             "orphan|"
                 + o.recordedAt().toEpochMilli()
                 + "|"
-                + o.sessionId()
+                + encode(o.sessionId())
                 + "|"
                 + claimId
                 + "|"
-                + o.item().providerOrderId();
+                + encode(o.item().providerOrderId());
       }
       return new Page<>(items, next);
     }
@@ -651,7 +717,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       return orphan.orphan().recordedAt().isAfter(at);
     }
     ClaimId claimId = ClaimId.parse(after[3]);
-    Orphan key = new Orphan(after[2], claimId, new Item(after[4], null), at);
+    Orphan key = new Orphan(decode(after[2]), claimId, new Item(decode(after[4]), null), at);
     return orphanOrder().compare(orphan, OrphanRecord.unreconciled(key)) > 0;
   }
 
@@ -666,7 +732,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   private Optional<OrphanRecord> find(OrphanId id) {
     for (Orphan orphan : data.orphans.getOrDefault(id.sessionId(), List.of())) {
       boolean same =
-          orphan.claimId().equals(id.claimId())
+          same(orphan.claimId(), id.claimId())
               && (has(Break.LOOKUP_IGNORES_PROVIDER_ORDER)
                   || orphan.item().providerOrderId().equals(id.providerOrderId()));
       if (same) {
@@ -679,9 +745,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   @Override
   public ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt) {
     Objects.requireNonNull(id, "id");
-    Validate.text("note", note, MAX_NOTE_LENGTH);
-    Instant at =
-        Objects.requireNonNull(reconciledAt, "reconciledAt").truncatedTo(ChronoUnit.MILLIS);
+    Validate.text(
+        "note", note, has(Break.NOTE_LIMIT_OFF_BY_ONE) ? MAX_NOTE_LENGTH - 1 : MAX_NOTE_LENGTH);
+    Objects.requireNonNull(reconciledAt, "reconciledAt");
+    Instant at = (has(Break.RECONCILE_STAMPS_OWN_CLOCK) ? now() : reconciledAt);
+    at = at.truncatedTo(ChronoUnit.MILLIS);
     OrphanRecord seen;
     if (has(Break.RACY_RECONCILE) || has(Break.RACY_RECONCILE_NARROW)) {
       synchronized (data.lock) {
@@ -710,6 +778,13 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     }
     OrphanRecord marked = new OrphanRecord(seen.orphan(), note, at);
     data.marks.put(marked.id(), marked);
+    if (has(Break.RECONCILE_MARKS_TOKEN)) {
+      for (Orphan other : data.orphans.get(seen.orphan().sessionId())) {
+        if (other.claimId().equals(seen.orphan().claimId())) {
+          data.marks.putIfAbsent(OrphanId.of(other), new OrphanRecord(other, note, at));
+        }
+      }
+    }
     return new ReconcileResult.Reconciled(marked);
   }
 
@@ -717,8 +792,8 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
   public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
     Instant cutoff = ago("expiredFor", expiredFor);
     String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "stuck";
-    String[] after = cursor(tag, cursor);
-    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    String[] after = orderCursor(tag, cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED)) + extra();
     return orders(
         tag,
         r ->
@@ -738,8 +813,9 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     }
     Instant cutoff = ago("failingFor", failingFor);
     String tag = has(Break.ORDER_CURSORS_SHARED) ? "order" : "failed";
-    String[] after = has(Break.FAILED_CURSOR_UNCHECKED) ? anyCursor(cursor) : cursor(tag, cursor);
-    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED));
+    String[] after =
+        has(Break.FAILED_CURSOR_UNCHECKED) ? anyCursor(cursor) : orderCursor(tag, cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED)) + extra();
     java.util.function.Function<OrderRecord, Instant> key =
         has(Break.FAILED_BY_SESSION_ID)
             ? r -> Instant.EPOCH
@@ -766,6 +842,21 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     return fields;
   }
 
+  /**
+   * The fields of a cursor of an order listing; for {@link Break#CURSOR_SPLITS_ON_COLON} split on
+   * every ':'.
+   */
+  private String[] orderCursor(String tag, String cursor) {
+    if (cursor == null || !has(Break.CURSOR_SPLITS_ON_COLON)) {
+      return cursor(tag, cursor);
+    }
+    String[] fields = cursor.split(":");
+    if (!fields[0].equals(tag)) {
+      throw new IllegalArgumentException("cursor is not one of this listing: " + cursor);
+    }
+    return fields;
+  }
+
   private Page<OrderRecord> orders(
       String tag,
       java.util.function.Predicate<OrderRecord> wanted,
@@ -777,13 +868,21 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     synchronized (data.lock) {
       sorted = data.orders.values().stream().filter(wanted).sorted(order).toList();
     }
+    if (has(Break.ORDER_OFFSET_PAGING)) {
+      int from = after == null ? 0 : Integer.parseInt(after[1]);
+      int to = Math.min(from + size, sorted.size());
+      List<OrderRecord> page = sorted.subList(Math.min(from, to), to);
+      return new Page<>(page, to < sorted.size() ? tag + "|" + to : null);
+    }
     List<OrderRecord> items = new ArrayList<>();
     Instant afterAt = after == null ? null : Instant.ofEpochMilli(Long.parseLong(after[1]));
+    String afterId =
+        after == null ? null : has(Break.CURSOR_SPLITS_ON_COLON) ? after[2] : decode(after[2]);
     boolean more = false;
     for (OrderRecord record : sorted) {
       if (afterAt != null) {
         int c = key.apply(record).compareTo(afterAt);
-        if (c < 0 || (c == 0 && record.sessionId().compareTo(after[2]) <= 0)) {
+        if (c < 0 || (c == 0 && record.sessionId().compareTo(afterId) <= 0)) {
           continue;
         }
       }
@@ -797,7 +896,11 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       return new Page<>(items, null);
     }
     OrderRecord last = items.get(items.size() - 1);
-    return new Page<>(items, tag + "|" + key.apply(last).toEpochMilli() + "|" + last.sessionId());
+    String at = Long.toString(key.apply(last).toEpochMilli());
+    if (has(Break.CURSOR_SPLITS_ON_COLON)) {
+      return new Page<>(items, String.join(":", tag, at, last.sessionId()));
+    }
+    return new Page<>(items, String.join("|", tag, at, encode(last.sessionId())));
   }
 
   @Override

@@ -129,6 +129,19 @@ class OrderStoreTckSelfTest {
     expect(BrokenStore.Break.RACY_RECONCILE_NARROW, "admin_concurrentMarksEveryOrphan");
     expect(BrokenStore.Break.ORDER_CURSORS_SHARED, "admin_cursorOfAnotherListingRefused");
     expect(BrokenStore.Break.FAILED_CURSOR_UNCHECKED, "admin_cursorOfAnotherListingRefused");
+    expect(BrokenStore.Break.FENCE_AS_INT, "settle_fenceAs64Bits", "admin_orphanFencesAs64Bits");
+    expect(
+        BrokenStore.Break.ORDER_OFFSET_PAGING,
+        "admin_stuckListedOnceWhileOrdersMove",
+        "admin_failedListedOnceWhileOrdersMove");
+    expect(BrokenStore.Break.CURSOR_SPLITS_ON_COLON, "admin_layoutCharactersListed");
+    expect(BrokenStore.Break.ORPHANS_BY_KEY_PREFIX, "value_layoutCharactersInIds");
+    expect(BrokenStore.Break.NOTE_LIMIT_OFF_BY_ONE, "admin_exactLimits");
+    expect(BrokenStore.Break.EXTEND_KEEPS_LATER_END, "settle_extendShorterLease");
+    expect(BrokenStore.Break.RECONCILE_STAMPS_OWN_CLOCK, "admin_reconcileStampsGivenInstant");
+    expect(BrokenStore.Break.RECONCILE_MARKS_TOKEN, "admin_reconcileMarksOnlyNamed");
+    expect(BrokenStore.Break.PAGE_SIZE_PLUS_ONE, "admin_pageHoldsAtMostPageSize");
+    expect(BrokenStore.Break.AGES_BY_SYSTEM_CLOCK, "admin_agesOnStoreClock");
   }
 
   private static void expect(BrokenStore.Break broken, String... names) {
