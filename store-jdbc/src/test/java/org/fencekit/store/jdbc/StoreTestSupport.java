@@ -1,0 +1,92 @@
+package org.fencekit.store.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.tck.TestClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * What a store's tests beside the TCK share, whatever the store: a fresh {@link TestClock} per
+ * test, stores and connections closed after each test (in reverse order of tracking), and small
+ * helpers to make orders. A store's support class adds where its tests' database or schema is and
+ * how its store is built.
+ */
+public abstract class StoreTestSupport {
+
+  /** The lease of a claim. */
+  protected static final Duration LEASE = Duration.ofMinutes(2);
+
+  /** An item a provider handed out. */
+  protected static final Item ITEM = new Item("prov-1", "LPA:1$smdp.example$A");
+
+  /** Numbers the orders {@link #sid} names. */
+  protected static final AtomicInteger ORDERS = new AtomicInteger();
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  /** This test's clock. */
+  protected TestClock clock;
+
+  @BeforeEach
+  void newClock() {
+    clock = new TestClock();
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+    opened.clear();
+  }
+
+  /** Closes {@code closeable} after the test, in reverse order of tracking. */
+  protected <T extends AutoCloseable> T track(T closeable) {
+    opened.add(closeable);
+    return closeable;
+  }
+
+  /**
+   * @return a session id no other test uses: {@code cs_<label>_<n>}
+   */
+  protected static String sid(String label) {
+    return "cs_" + label + "_" + ORDERS.incrementAndGet();
+  }
+
+  /**
+   * @return an order of one item for {@code sessionId}
+   */
+  protected static OrderSnapshot snapshot(String sessionId) {
+    return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "ada@example.com", 1999, "usd");
+  }
+
+  /**
+   * @return the claim of {@code sessionId}'s order, which must be claimed
+   */
+  protected static ClaimId claimed(OrderStore store, String sessionId) {
+    ClaimResult result = store.claim(snapshot(sessionId), LEASE);
+    assertInstanceOf(
+        ClaimResult.Claimed.class, result, () -> "claim of '" + sessionId + "': " + result);
+    return ((ClaimResult.Claimed) result).claimId();
+  }
+
+  /**
+   * @return {@code sessionId}'s order, which must be there
+   */
+  protected static OrderRecord record(OrderStore store, String sessionId) {
+    return store
+        .get(sessionId)
+        .orElseThrow(() -> new AssertionError("no order '" + sessionId + "'"));
+  }
+}
