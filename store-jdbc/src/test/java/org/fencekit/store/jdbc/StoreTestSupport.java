@@ -1,11 +1,16 @@
 package org.fencekit.store.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -55,6 +60,41 @@ public abstract class StoreTestSupport {
   protected <T extends AutoCloseable> T track(T closeable) {
     opened.add(closeable);
     return closeable;
+  }
+
+  /**
+   * Builds {@code starters} stores at once, one a thread released together, each closed after the
+   * test; every build must succeed within a minute.
+   *
+   * @return the stores built
+   */
+  protected <S extends OrderStore> List<S> startAtOnce(int starters, Supplier<S> build)
+      throws InterruptedException {
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> failures = new CopyOnWriteArrayList<>();
+    List<S> built = new CopyOnWriteArrayList<>();
+    CyclicBarrier start = new CyclicBarrier(starters);
+    for (int i = 0; i < starters; i++) {
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await(30, TimeUnit.SECONDS);
+                  built.add(build.get());
+                } catch (Throwable t) {
+                  failures.add(t);
+                }
+              });
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join(60_000);
+    }
+    built.forEach(this::track);
+    assertEquals(List.of(), failures, "every store must start");
+    assertEquals(starters, built.size());
+    return built;
   }
 
   /**
