@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
@@ -38,7 +39,8 @@ public abstract class StoreTestSupport {
   /** Numbers the orders {@link #sid} names. */
   protected static final AtomicInteger ORDERS = new AtomicInteger();
 
-  private final List<AutoCloseable> opened = new ArrayList<>();
+  /** Tracked from any thread ({@link #startAtOnce}). */
+  private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
 
   /** This test's clock. */
   protected TestClock clock;
@@ -63,24 +65,36 @@ public abstract class StoreTestSupport {
   }
 
   /**
-   * Builds {@code starters} stores at once, one a thread released together, each closed after the
-   * test; every build must succeed within a minute.
+   * Builds {@code starters} stores at once ({@link #atOnce}), each closed after the test; every
+   * build must succeed.
    *
    * @return the stores built
    */
   protected <S extends OrderStore> List<S> startAtOnce(int starters, Supplier<S> build)
       throws InterruptedException {
+    return atOnce(starters, () -> track(build.get()), "every store must start");
+  }
+
+  /**
+   * Runs {@code call} on {@code callers} threads released together (waiting up to 30 s for each
+   * other, then up to a minute each for the call); every call must return.
+   *
+   * @param failed the assertion's message if a call threw
+   * @return the calls' results, in the order they returned
+   */
+  protected static <T> List<T> atOnce(int callers, Supplier<T> call, String failed)
+      throws InterruptedException {
     List<Thread> threads = new ArrayList<>();
     List<Throwable> failures = new CopyOnWriteArrayList<>();
-    List<S> built = new CopyOnWriteArrayList<>();
-    CyclicBarrier start = new CyclicBarrier(starters);
-    for (int i = 0; i < starters; i++) {
+    List<T> results = new CopyOnWriteArrayList<>();
+    CyclicBarrier start = new CyclicBarrier(callers);
+    for (int i = 0; i < callers; i++) {
       Thread thread =
           new Thread(
               () -> {
                 try {
                   start.await(30, TimeUnit.SECONDS);
-                  built.add(build.get());
+                  results.add(call.get());
                 } catch (Throwable t) {
                   failures.add(t);
                 }
@@ -91,10 +105,9 @@ public abstract class StoreTestSupport {
     for (Thread thread : threads) {
       thread.join(60_000);
     }
-    built.forEach(this::track);
-    assertEquals(List.of(), failures, "every store must start");
-    assertEquals(starters, built.size());
-    return built;
+    assertEquals(List.of(), failures, failed);
+    assertEquals(callers, results.size());
+    return results;
   }
 
   /**
