@@ -13,10 +13,10 @@ import org.junit.jupiter.api.AfterEach;
  * The whole TCK against a store on a database server ({@link PooledStoreBuilder}), in one
  * configuration per subclass: how both stores reach the server ({@link Connections}) and whether
  * each takes its single-statement fast path. The peer store is always a second store with its own
- * connections. A store's TCK base class (in this module's test jar for the server stores) says
- * where its database or schema is and how to build the store; each configuration is a top-level
- * test class: Surefire's summary merges tests of one top-level class by method name, so nested
- * configurations of one suite would be counted once when one of them is skipped.
+ * connections. A store's own base class says where its database or schema is, how its builder is
+ * made and its driver's unpooled DataSource; each configuration is a top-level test class:
+ * Surefire's summary merges tests of one top-level class by method name, so nested configurations
+ * of one suite would be counted once when one of them is skipped.
  *
  * @param <B> the store's builder
  */
