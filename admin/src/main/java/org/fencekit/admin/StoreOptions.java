@@ -23,10 +23,7 @@ final class StoreOptions {
       scope = ScopeType.INHERIT,
       paramLabel = "SPEC",
       defaultValue = "${env:FENCEKIT_STORE}",
-      description =
-          "the store: sqlite:PATH, jdbc:postgresql://HOST:PORT/DB?user=U,"
-              + " jdbc:mysql://HOST:PORT/DB?user=U, redis://HOST:PORT or"
-              + " redis-cluster:HOST:PORT,... (default: the FENCEKIT_STORE variable)")
+      description = "the store: " + StoreSpec.FORMS + " (default: the FENCEKIT_STORE variable)")
   String store;
 
   @Option(

@@ -6,10 +6,10 @@ import java.util.Optional;
 
 /**
  * What an operator's tooling asks of a store: the orphans nobody has reconciled yet, across all
- * orders, and the orders that need a look. It is a role of its own beside {@link OrderStore}: the
- * memory, SQLite, PostgreSQL and Redis stores implement both, and a store that implements only
- * {@link OrderStore} still compiles and works (check with {@code store instanceof
- * OrderStoreAdmin}).
+ * orders, and the orders that need a look. It is a role of its own beside {@link OrderStore}: every
+ * store fencekit ships implements both (store-spec's {@code StoreSpec.Kind} lists them), and a
+ * store that implements only {@link OrderStore} still compiles and works (check with {@code store
+ * instanceof OrderStoreAdmin}).
  *
  * <p>Listings are oldest first and paged by an opaque cursor (see {@link Page}): pass {@code null}
  * for the first page, then each page's {@link Page#nextCursor()} for the next one, with the same

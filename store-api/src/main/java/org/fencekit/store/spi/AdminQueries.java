@@ -21,7 +21,7 @@ import org.fencekit.store.OrphanRecord;
  */
 public interface AdminQueries {
 
-  /** The backend's name for messages: "memory", "sqlite", "postgres", "redis". */
+  /** The backend's name for messages, as the store names it in errors ("postgres"). */
   String backend();
 
   /**

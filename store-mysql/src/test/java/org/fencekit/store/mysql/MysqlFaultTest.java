@@ -1,9 +1,7 @@
 package org.fencekit.store.mysql;
 
-import java.time.Duration;
-import java.time.Instant;
-import org.fencekit.faults.FaultRun;
 import org.fencekit.history.ManualClock;
+import org.fencekit.store.jdbc.ServerFaultTest;
 import org.fencekit.testsupport.OwnMariadb;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,22 +15,18 @@ import org.junit.jupiter.api.Test;
  * timeout. Each run must show no violation of checks (a) to (g).
  */
 @DisplayName("MysqlOrderStore under load while its server fails")
-class MysqlFaultTest {
-
-  private static final Duration TIMEOUT = Duration.ofSeconds(1);
+class MysqlFaultTest extends ServerFaultTest<MysqlOrderStore> {
 
   private static OwnMariadb server;
+
+  MysqlFaultTest() {
+    super("mysql");
+  }
 
   @BeforeAll
   static void startServer() {
     server = OwnMariadb.start();
-    // the tables once, with time to spare for a first connection on a loaded machine
-    MysqlOrderStore.builder()
-        .jdbcUrl(server.jdbcUrl())
-        .createSchema(true)
-        .connectionTimeout(Duration.ofSeconds(30))
-        .build()
-        .close();
+    createTables(MysqlOrderStore.builder(), server.jdbcUrl()).build().close();
   }
 
   @AfterAll
@@ -42,110 +36,47 @@ class MysqlFaultTest {
     }
   }
 
-  private static MysqlOrderStore store(ManualClock clock, boolean fastPath) {
-    return MysqlOrderStore.builder()
-        .jdbcUrl(server.jdbcUrl())
-        .clock(clock)
-        .queryTimeout(TIMEOUT)
-        .connectionTimeout(TIMEOUT)
-        .maximumPoolSize(4)
+  @Override
+  protected MysqlOrderStore store(ManualClock clock, boolean fastPath) {
+    return underFault(MysqlOrderStore.builder(), server.jdbcUrl(), clock)
         .singleStatementFastPath(fastPath)
         .build();
-  }
-
-  private static ManualClock clock() {
-    return new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-  }
-
-  private static String name(boolean fastPath, String fault) {
-    return (fastPath ? "mysql" : "mysql-locking") + "/" + fault;
-  }
-
-  private static void killRepeatedly(boolean fastPath) {
-    ManualClock clock = clock();
-    try (MysqlOrderStore store = store(clock, fastPath)) {
-      FaultRun.builder(name(fastPath, "kill-connections"), store, clock)
-          .fault(
-              () -> {
-                int killed = 0;
-                for (int i = 0; i < 6; i++) {
-                  killed += server.killConnections();
-                  Thread.sleep(150);
-                }
-                return killed;
-              })
-          .run()
-          .assertNoViolations();
-    }
-  }
-
-  private static void crashAndRestart(boolean fastPath) {
-    ManualClock clock = clock();
-    try (MysqlOrderStore store = store(clock, fastPath)) {
-      FaultRun.builder(name(fastPath, "crash-restart"), store, clock)
-          .fault(
-              () -> {
-                server.restartImmediately();
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
   }
 
   @Test
   @DisplayName("KILL <id> of the store's connections six times, fast path on")
   void killConnections() {
-    killRepeatedly(true);
+    assertNoViolations("kill-connections", true, sixTimes(server::killConnections));
   }
 
   @Test
   @DisplayName("KILL <id> of the store's connections six times, locking transactions")
   void killConnectionsLocking() {
-    killRepeatedly(false);
+    assertNoViolations("kill-connections", false, sixTimes(server::killConnections));
   }
 
   @Test
   @DisplayName("the server crashed (SIGKILL) and started again, fast path on")
   void crashRestart() {
-    crashAndRestart(true);
+    assertNoViolations("crash-restart", true, once(server::restartImmediately));
   }
 
   @Test
   @DisplayName("the server crashed (SIGKILL) and started again, locking transactions")
   void crashRestartLocking() {
-    crashAndRestart(false);
+    assertNoViolations("crash-restart", false, once(server::restartImmediately));
   }
 
   @Test
   @DisplayName("the server paused (SIGSTOP) for 2.5 s, past the 1 s query and connection timeouts")
   void paused() {
-    ManualClock clock = clock();
-    try (MysqlOrderStore store = store(clock, true)) {
-      FaultRun.builder("mysql/sigstop", store, clock)
-          .fault(
-              () -> {
-                server.pauseFor(2500);
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
+    assertNoViolations("sigstop", true, once(() -> server.pauseFor(2500)));
   }
 
   @Test
   @DisplayName("LOCK TABLES fencekit_orders WRITE held for 2.5 s, past the 1 s query timeout")
   void tableLocked() {
-    ManualClock clock = clock();
-    try (MysqlOrderStore store = store(clock, true)) {
-      FaultRun.builder("mysql/table-lock", store, clock)
-          .fault(
-              () -> {
-                server.lockTableFor("fencekit_orders", 2500);
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
+    assertNoViolations(
+        "table-lock", true, once(() -> server.lockTableFor("fencekit_orders", 2500)));
   }
 }

@@ -10,11 +10,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -135,30 +132,8 @@ class MysqlOrderStoreTest extends MysqlStoreTestSupport {
   /** {@code callers} claims of {@code sessionId} started together; their results. */
   private static List<ClaimResult> race(MysqlOrderStore store, String sessionId, int callers)
       throws Exception {
-    CyclicBarrier start = new CyclicBarrier(callers);
-    List<ClaimResult> results = new CopyOnWriteArrayList<>();
-    List<Throwable> failures = new CopyOnWriteArrayList<>();
-    List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < callers; i++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  start.await(30, TimeUnit.SECONDS);
-                  results.add(store.claim(snapshot(sessionId), LEASE));
-                } catch (Throwable t) {
-                  failures.add(t);
-                }
-              });
-      threads.add(thread);
-      thread.start();
-    }
-    for (Thread thread : threads) {
-      thread.join(60_000);
-    }
-    assertEquals(List.of(), failures);
-    assertEquals(callers, results.size());
-    return results;
+    return atOnce(
+        callers, () -> store.claim(snapshot(sessionId), LEASE), "every claim must return");
   }
 
   @Test

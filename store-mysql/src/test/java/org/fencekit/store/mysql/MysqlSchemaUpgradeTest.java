@@ -13,9 +13,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import org.fencekit.store.jdbc.FirstReleaseOrders;
 import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.tck.TestClock;
@@ -197,31 +194,7 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
       "stores starting at once on a first-release database upgrade it once, all of them working")
   void concurrentStartsUpgradeOnce() throws Exception {
     String url = firstRelease("concurrent");
-    int starters = 4;
-    List<Thread> threads = new ArrayList<>();
-    List<Throwable> failures = new CopyOnWriteArrayList<>();
-    List<MysqlOrderStore> built = new CopyOnWriteArrayList<>();
-    CyclicBarrier start = new CyclicBarrier(starters);
-    for (int i = 0; i < starters; i++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  start.await(30, TimeUnit.SECONDS);
-                  built.add(at(url).build());
-                } catch (Throwable t) {
-                  failures.add(t);
-                }
-              });
-      threads.add(thread);
-      thread.start();
-    }
-    for (Thread thread : threads) {
-      thread.join(60_000);
-    }
-    built.forEach(this::track);
-    assertEquals(List.of(), failures, "every store must start");
-    assertEquals(starters, built.size());
+    List<MysqlOrderStore> built = startAtOnce(4, () -> at(url).build());
     assertEquals(List.of(1, 2), versions(url));
     for (MysqlOrderStore each : built) {
       assertEquals(2, each.orphans("cs_done").size());

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import java.time.Instant;
-import org.fencekit.faults.FaultRun;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.jdbc.ServerFaultTest;
 import org.fencekit.testsupport.OwnPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,22 +22,18 @@ import org.junit.jupiter.api.Test;
  * lock held past the query timeout. Each run must show no violation of checks (a) to (g).
  */
 @DisplayName("PostgresOrderStore under load while its server fails")
-class PostgresFaultTest {
-
-  private static final Duration TIMEOUT = Duration.ofSeconds(1);
+class PostgresFaultTest extends ServerFaultTest<PostgresOrderStore> {
 
   private static OwnPostgres server;
+
+  PostgresFaultTest() {
+    super("postgres");
+  }
 
   @BeforeAll
   static void startServer() {
     server = OwnPostgres.start();
-    // the tables once, with time to spare for a first connection on a loaded machine
-    PostgresOrderStore.builder()
-        .jdbcUrl(server.jdbcUrl())
-        .createSchema(true)
-        .connectionTimeout(Duration.ofSeconds(30))
-        .build()
-        .close();
+    createTables(PostgresOrderStore.builder(), server.jdbcUrl()).build().close();
   }
 
   @AfterAll
@@ -48,111 +43,50 @@ class PostgresFaultTest {
     }
   }
 
-  private static PostgresOrderStore store(ManualClock clock, boolean fastPath) {
-    return PostgresOrderStore.builder()
-        .jdbcUrl(server.jdbcUrl())
-        .clock(clock)
-        .queryTimeout(TIMEOUT)
-        .connectionTimeout(TIMEOUT)
-        .maximumPoolSize(4)
+  @Override
+  protected PostgresOrderStore store(ManualClock clock, boolean fastPath) {
+    return underFault(PostgresOrderStore.builder(), server.jdbcUrl(), clock)
         .singleStatementFastPath(fastPath)
         .build();
-  }
-
-  private static ManualClock clock() {
-    return new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-  }
-
-  private static String name(boolean fastPath, String fault) {
-    return (fastPath ? "postgres" : "postgres-locking") + "/" + fault;
-  }
-
-  private static void terminateRepeatedly(boolean fastPath) {
-    ManualClock clock = clock();
-    try (PostgresOrderStore store = store(clock, fastPath)) {
-      FaultRun.builder(name(fastPath, "terminate-backends"), store, clock)
-          .fault(
-              () -> {
-                int terminated = 0;
-                for (int i = 0; i < 6; i++) {
-                  terminated += server.terminateBackends();
-                  Thread.sleep(150);
-                }
-                return terminated;
-              })
-          .run()
-          .assertNoViolations();
-    }
-  }
-
-  private static void restartImmediately(boolean fastPath) {
-    ManualClock clock = clock();
-    try (PostgresOrderStore store = store(clock, fastPath)) {
-      FaultRun.builder(name(fastPath, "immediate-restart"), store, clock)
-          .fault(
-              () -> {
-                server.restartImmediately();
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
   }
 
   @Test
   @DisplayName("pg_terminate_backend of the store's connections six times, fast path on")
   void terminateBackends() {
-    terminateRepeatedly(true);
+    assertNoViolations("terminate-backends", true, sixTimes(server::terminateBackends));
   }
 
   @Test
   @DisplayName("pg_terminate_backend of the store's connections six times, locking transactions")
   void terminateBackendsLocking() {
-    terminateRepeatedly(false);
+    assertNoViolations("terminate-backends", false, sixTimes(server::terminateBackends));
   }
 
   @Test
   @DisplayName("an immediate restart (pg_ctl stop -m immediate, then start), fast path on")
   void immediateRestart() {
-    restartImmediately(true);
+    assertNoViolations("immediate-restart", true, once(server::restartImmediately));
   }
 
   @Test
   @DisplayName("an immediate restart, locking transactions")
   void immediateRestartLocking() {
-    restartImmediately(false);
+    assertNoViolations("immediate-restart", false, once(server::restartImmediately));
   }
 
   @Test
   @DisplayName("the server paused (SIGSTOP) for 2.5 s, past the 1 s query and connection timeouts")
   void paused() {
-    ManualClock clock = clock();
-    try (PostgresOrderStore store = store(clock, true)) {
-      FaultRun.builder("postgres/sigstop", store, clock)
-          .fault(
-              () -> {
-                server.pauseFor(2500);
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
+    assertNoViolations("sigstop", true, once(() -> server.pauseFor(2500)));
   }
 
   @Test
   @DisplayName("the orders table locked for 2.5 s, past the 1 s query timeout")
   void tableLocked() {
-    ManualClock clock = clock();
-    try (PostgresOrderStore store = store(clock, true)) {
-      FaultRun.builder("postgres/table-lock", store, clock)
-          .fault(
-              () -> {
-                server.lockTableFor(PostgresOrderStore.DEFAULT_ORDERS_TABLE, 2500);
-                return 1;
-              })
-          .run()
-          .assertNoViolations();
-    }
+    assertNoViolations(
+        "table-lock",
+        true,
+        once(() -> server.lockTableFor(PostgresOrderStore.DEFAULT_ORDERS_TABLE, 2500)));
   }
 
   @Test

@@ -157,31 +157,7 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
       "stores starting at once on a first-release schema upgrade it once, all of them working")
   void concurrentStartsUpgradeOnce() throws Exception {
     String own = firstRelease("concurrent");
-    int starters = 4;
-    List<Thread> threads = new ArrayList<>();
-    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-    List<PostgresOrderStore> built = new java.util.concurrent.CopyOnWriteArrayList<>();
-    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(starters);
-    for (int i = 0; i < starters; i++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                try {
-                  start.await(30, java.util.concurrent.TimeUnit.SECONDS);
-                  built.add(pooled().schema(own).build());
-                } catch (Throwable t) {
-                  failures.add(t);
-                }
-              });
-      threads.add(thread);
-      thread.start();
-    }
-    for (Thread thread : threads) {
-      thread.join(60_000);
-    }
-    built.forEach(this::track);
-    assertEquals(List.of(), failures, "every store must start");
-    assertEquals(starters, built.size());
+    List<PostgresOrderStore> built = startAtOnce(4, () -> pooled().schema(own).build());
     assertEquals(List.of(1, 2), versions(own));
     for (PostgresOrderStore each : built) {
       assertEquals(2, each.orphans("cs_done").size());

@@ -1,128 +1,51 @@
 package org.fencekit.store.postgres;
 
-import com.zaxxer.hikari.HikariDataSource;
-import java.util.ArrayList;
-import java.util.List;
+import javax.sql.DataSource;
 import org.fencekit.store.OrderStore;
-import org.fencekit.tck.OrderStoreTck;
+import org.fencekit.store.jdbc.ServerTckConfiguration;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The whole TCK against a real PostgreSQL (see {@link TestPostgres}), in one configuration per
- * subclass, each in a schema of its own with a random name, dropped afterwards. The peer store is
- * always a second store with its own connections. Each configuration is a top-level test class:
- * Surefire's summary merges tests of one top-level class by method name, so nested configurations
- * of one suite would be counted once when one of them is skipped.
+ * subclass ({@link ServerTckConfiguration}), each in a schema of its own with a random name,
+ * dropped afterwards. Without a pool every call opens a connection (a server process).
  */
-abstract class PostgresTckConfiguration extends OrderStoreTck {
+abstract class PostgresTckConfiguration extends ServerTckConfiguration<PostgresOrderStore.Builder> {
 
   @RegisterExtension static final TestPostgres.ClassSchema schema = TestPostgres.schemaPerClass();
 
-  /** How a store reaches the server. */
-  enum Connections {
-    /** A HikariCP pool the store builds from the JDBC URL (and closes). */
-    OWNED_POOL,
-    /**
-     * The user's DataSource, unpooled: every call opens a connection (a server process) of its own,
-     * so no call can lean on session state left by another.
-     */
-    UNPOOLED_DATA_SOURCE,
-    /**
-     * The user's own HikariCP pool (four connections), which the store uses and does not close: the
-     * DataSource a shop already has (the benchmarks' peers run on one too).
-     */
-    USER_POOL
-  }
-
-  /** The users' pools this test made, closed after its stores. */
-  private final List<HikariDataSource> userPools = new ArrayList<>();
-
-  private final Connections connections;
-  private final boolean fastPath;
-  private final boolean peerFastPath;
-
-  /**
-   * @param connections how both stores reach the server
-   * @param fastPath whether the store under test takes the single-statement fast path
-   * @param peerFastPath whether its peer does
-   */
   PostgresTckConfiguration(Connections connections, boolean fastPath, boolean peerFastPath) {
-    this.connections = connections;
-    this.fastPath = fastPath;
-    this.peerFastPath = peerFastPath;
+    super(connections, fastPath, peerFastPath);
   }
 
   @Override
-  protected OrderStore newStore(TestClock clock) {
-    return store(clock, true, fastPath);
+  protected String jdbcUrl() {
+    return schema.jdbcUrl();
   }
 
   @Override
-  protected OrderStore newPeerStore(TestClock clock) {
-    return store(clock, false, peerFastPath);
+  protected PostgresOrderStore.Builder builder(
+      TestClock clock, boolean createSchema, boolean fastPath) {
+    return PostgresOrderStore.builder()
+        .schema(schema.name())
+        .createSchema(createSchema)
+        .singleStatementFastPath(fastPath)
+        .clock(clock);
   }
 
-  /*
-   * Without a pool every call opens a connection (a server process and a login), so the races below run
-   * at a smaller count there: what this configuration adds is that no call leans on session state
-   * left by another, which every rule checks at any count. Each rule still runs at the TCK's full
-   * count on the owned pool with the same fast-path setting (OwnedPool*TckTest).
-   */
-
-  /** An eighth of the default (240) without a pool. */
   @Override
-  protected int stressOrders() {
-    return connections == Connections.UNPOOLED_DATA_SOURCE ? 30 : super.stressOrders();
+  protected OrderStore build(PostgresOrderStore.Builder builder) {
+    return builder.build();
   }
 
-  /** A quarter of the default (48) without a pool. */
   @Override
-  protected int settleRaceRounds() {
-    return connections == Connections.UNPOOLED_DATA_SOURCE ? 12 : super.settleRaceRounds();
-  }
-
-  /** A sixth of the default (48) without a pool. */
-  @Override
-  protected int markRaceRounds() {
-    return connections == Connections.UNPOOLED_DATA_SOURCE ? 8 : super.markRaceRounds();
-  }
-
-  /** Half the default (4) without a pool. */
-  @Override
-  protected int linearizabilityHistories() {
-    return connections == Connections.UNPOOLED_DATA_SOURCE ? 2 : super.linearizabilityHistories();
-  }
-
-  @AfterEach
-  void closeUserPools() {
-    userPools.forEach(HikariDataSource::close);
-    userPools.clear();
-  }
-
-  private OrderStore store(TestClock clock, boolean createSchema, boolean fastPath) {
-    PostgresOrderStore.Builder builder =
-        PostgresOrderStore.builder()
-            .schema(schema.name())
-            .createSchema(createSchema)
-            .singleStatementFastPath(fastPath)
-            .clock(clock);
-    if (connections == Connections.OWNED_POOL) {
-      return builder.jdbcUrl(schema.jdbcUrl()).maximumPoolSize(4).build();
-    }
-    if (connections == Connections.USER_POOL) {
-      HikariDataSource pool = new HikariDataSource();
-      pool.setJdbcUrl(schema.jdbcUrl());
-      pool.setMaximumPoolSize(4);
-      userPools.add(pool);
-      return builder.dataSource(pool).build();
-    }
+  protected DataSource unpooledDataSource(String jdbcUrl) {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setURL(schema.jdbcUrl());
+    dataSource.setURL(jdbcUrl);
     dataSource.setPrepareThreshold(0);
-    return builder.dataSource(dataSource).build();
+    return dataSource;
   }
 }
