@@ -11,9 +11,16 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Jetty's own answers (a request it cannot parse, headers too large, a failure of ours) as the
  * server's other answers: one line of JSON with {@code error} and a fixed {@code reason}, never an
- * HTML page, never Jetty's message or an exception's text.
+ * HTML page, never Jetty's message or an exception's text; each counted with the webhook's answers
+ * (such a request may have been a delivery, and its client got this answer).
  */
 final class JsonErrorHandler extends ErrorHandler {
+
+  private final WebhookCore core;
+
+  JsonErrorHandler(WebhookCore core) {
+    this.core = core;
+  }
 
   @Override
   protected void generateResponse(
@@ -24,7 +31,7 @@ final class JsonErrorHandler extends ErrorHandler {
       Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    String body = answer(code) + "\n";
+    String body = core.count(new WebhookCore.Answer(code, answer(code))).body() + "\n";
     response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
   }
 
