@@ -70,7 +70,9 @@ final class Fields {
     }
   }
 
-  /** Whether {@code text} is 1 to {@code maxDigits} ASCII digits, nothing else (no sign, no space). */
+  /**
+   * Whether {@code text} is 1 to {@code maxDigits} ASCII digits, nothing else (no sign, no space).
+   */
   static boolean digits(String text, int maxDigits) {
     if (text.isEmpty() || text.length() > maxDigits) {
       return false;
@@ -84,8 +86,8 @@ final class Fields {
   }
 
   /**
-   * A whole number written as ASCII digits only, from {@code min} to {@code max}: no sign, no space,
-   * no other script's digits, no fraction or exponent.
+   * A whole number written as ASCII digits only, from {@code min} to {@code max}: no sign, no
+   * space, no other script's digits, no fraction or exponent.
    *
    * @param name the field, for the message
    * @throws IllegalArgumentException naming the field and the bounds otherwise
@@ -115,7 +117,10 @@ final class Fields {
     return status;
   }
 
-  /** {@code value} for a message: up to {@value Untrusted#ID_LENGTH} characters if within {@code max}, else a prefix. */
+  /**
+   * {@code value} for a message: up to {@value Untrusted#ID_LENGTH} characters if within {@code
+   * max}, else a prefix.
+   */
   static String quote(String value, int max) {
     return value != null && value.length() > max ? Untrusted.prefix(value) : Untrusted.id(value);
   }

@@ -12,9 +12,9 @@ import org.fencekit.store.OrderSnapshot;
  *
  * <p>Bounds, each refused naming the field and quoting at most 16 characters of it: the session id
  * 1 to 255 printable ASCII characters without spaces; the product id 1 to 255 characters without
- * control characters; the email at most 320; the quantity 1 to {@value #MAX_QUANTITY} and the amount
- * 0 to 999,999,999,999 (minor units), each in ASCII digits only (no sign, space, fraction, exponent
- * or other script's digits).
+ * control characters; the email at most 320; the quantity 1 to {@value #MAX_QUANTITY} and the
+ * amount 0 to 999,999,999,999 (minor units), each in ASCII digits only (no sign, space, fraction,
+ * exponent or other script's digits).
  */
 public final class MetadataMapping implements SessionMapping {
 

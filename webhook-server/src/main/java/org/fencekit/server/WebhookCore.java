@@ -457,7 +457,8 @@ public final class WebhookCore implements AutoCloseable {
       if (paymentStatus == null) {
         throw new IllegalArgumentException("the session has no payment_status");
       }
-      return CheckoutEvent.of(eventId, type, Fields.paymentStatus(paymentStatus), mapping.snapshot(session));
+      return CheckoutEvent.of(
+          eventId, type, Fields.paymentStatus(paymentStatus), mapping.snapshot(session));
     } catch (RuntimeException e) {
       String sessionId = Fields.quote(StrictJson.string(session.get("id")), Fields.MAX_ID_LENGTH);
       String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
@@ -479,9 +480,9 @@ public final class WebhookCore implements AutoCloseable {
 
   /**
    * Why {@code root} is not a Stripe v1 event this endpoint understands, or {@code null} if it is
-   * one: {@code "object":"event"}, {@code created} a whole number of seconds (1 to 12 ASCII digits),
-   * an id within {@link Fields#id}'s bounds. A v2 event ({@code "object":"v2.core.event"}) is
-   * refused here, whatever its type: its shape is another.
+   * one: {@code "object":"event"}, {@code created} a whole number of seconds (1 to 12 ASCII
+   * digits), an id within {@link Fields#id}'s bounds. A v2 event ({@code "object":"v2.core.event"})
+   * is refused here, whatever its type: its shape is another.
    */
   private static String notV1(JsonObject root, String eventId) {
     String object = StrictJson.string(root.get("object"));

@@ -242,7 +242,9 @@ class HostileInputTest {
     String[] parts = line.split(" ");
     // Jetty routes "http://host/webhook" and "/webhook;x=1" (a path parameter) to /webhook
     String target =
-        parts.length > 1 ? parts[1].replaceFirst("^https?://[^/]*", "").replaceFirst("[;?].*", "") : "";
+        parts.length > 1
+            ? parts[1].replaceFirst("^https?://[^/]*", "").replaceFirst("[;?].*", "")
+            : "";
     boolean webhook = target.equals("/webhook");
     if (a.status() != 0 && (webhook || "bad_request".equals(a.kind()))) {
       seen.merge(String.valueOf(a.status()), 1, Integer::sum);
@@ -605,8 +607,7 @@ class HostileInputTest {
           v1 + "\"id\":\"evt_1\",\"type\":\"" + completed + "\",\"data\":" + data + "}",
           malformed);
     }
-    body(
-        "Checkout event, blank id", event("  ", completed, session("cs_test_blank")), unsupported);
+    body("Checkout event, blank id", event("  ", completed, session("cs_test_blank")), unsupported);
     // signed Checkout events whose session cannot be mapped: Stripe retries
     body("session {}", event("evt_1", completed, new JsonObject()), unmappable);
     JsonObject noMetadata = session("cs_test_nometa");
@@ -643,8 +644,21 @@ class HostileInputTest {
     odd.put(
         "quantity the email", s -> s.getAsJsonObject("metadata").addProperty("quantity", EMAIL));
     for (String quantity :
-        List.of("-3", "+2", "\uff12", "\u0662", " 2", "2 ", "0", "02x", "2.0", "1e3", "", "1001",
-            "2147483647", "99999999999999999999")) {
+        List.of(
+            "-3",
+            "+2",
+            "\uff12",
+            "\u0662",
+            " 2",
+            "2 ",
+            "0",
+            "02x",
+            "2.0",
+            "1e3",
+            "",
+            "1001",
+            "2147483647",
+            "99999999999999999999")) {
       odd.put(
           "quantity '" + quantity + "'",
           s -> s.getAsJsonObject("metadata").addProperty("quantity", quantity));
@@ -660,9 +674,7 @@ class HostileInputTest {
         s ->
             s.getAsJsonObject("customer_details")
                 .addProperty("email", "e".repeat(310) + "@example.invalid"));
-    odd.put(
-        "payment_status 10 kB",
-        s -> s.addProperty("payment_status", "q".repeat(10_000)));
+    odd.put("payment_status 10 kB", s -> s.addProperty("payment_status", "q".repeat(10_000)));
     odd.put(
         "product_id 10 kB with NUL",
         s ->
