@@ -590,6 +590,33 @@ public final class WebhookCore implements AutoCloseable {
     timer.shutdownNow();
   }
 
+  /**
+   * What the HTTP server answers itself, before or instead of a route (a request it cannot parse,
+   * headers too large, a failure of ours): one line of JSON with a fixed reason for {@code status},
+   * never the server's message or an exception's text; counted with the webhook's answers (such a
+   * request may have been a delivery, and its client got this answer).
+   */
+  public Answer protocolError(int status) {
+    String badRequest = "bad_request";
+    return count(
+        switch (status) {
+          case 404 -> answer(status, "not_found", "no such route; Stripe posts to /webhook");
+          case 408 -> answer(status, "body_timeout", "the request did not arrive in time");
+          case 413 -> answer(status, "body_too_large", "the request is too large");
+          case 414 -> answer(status, badRequest, "the request line is too long");
+          case 431 -> answer(status, badRequest, "the request's headers are too large");
+          case 501 -> answer(status, badRequest, "this server does not implement that");
+          case 505 -> answer(status, badRequest, "this server speaks HTTP/1.1 and HTTP/1.0 only");
+          default ->
+              status >= 500
+                  ? answer(
+                      status,
+                      "internal",
+                      "the server failed on this request (logged); Stripe will retry")
+                  : answer(status, badRequest, "the request is not well-formed HTTP/1.1");
+        });
+  }
+
   /** 500 {@code internal}: what an adapter answers when the core failed to make an answer. */
   public static Answer failed() {
     return answer(500, "internal", "the request failed (logged); try again");
