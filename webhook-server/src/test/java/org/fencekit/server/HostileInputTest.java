@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.Item;
@@ -52,6 +53,17 @@ class HostileInputTest {
 
   private final List<Case> cases = new ArrayList<>();
 
+  /** A server on a free loopback port, on the test's clock and Stripe's test secret. */
+  private WebhookServer started(MemoryOrderStore store, Provider provider) {
+    return WebhookServer.builder(store, provider)
+        .host("127.0.0.1")
+        .port(0)
+        .clock(clock)
+        .secret(StripeDeliveries.SECRET)
+        .build()
+        .start();
+  }
+
   @Test
   void everyHostileRequestGetsADocumentedJsonAnswerAndNothingIsClaimedBoughtOrLeaked()
       throws Exception {
@@ -65,18 +77,12 @@ class HostileInputTest {
     try (CapturedLog log = CapturedLog.start();
         MemoryOrderStore store = new MemoryOrderStore(clock);
         WebhookServer server =
-            WebhookServer.builder(
-                    store,
-                    purchase -> {
-                      purchases.incrementAndGet();
-                      return new Item("prov-" + purchases.get(), null);
-                    })
-                .host("127.0.0.1")
-                .port(0)
-                .clock(clock)
-                .secret(StripeDeliveries.SECRET)
-                .build()
-                .start()) {
+            started(
+                store,
+                purchase -> {
+                  purchases.incrementAndGet();
+                  return new Item("prov-" + purchases.get(), null);
+                })) {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       for (Case c : cases) {
         assertTrue(System.nanoTime() < deadline, "the corpus took over 60 s");
@@ -131,14 +137,7 @@ class HostileInputTest {
   @Test
   void aDeclaredBodyOverTheLimitIsRefusedBeforeItArrives() throws Exception {
     try (MemoryOrderStore store = new MemoryOrderStore(clock);
-        WebhookServer server =
-            WebhookServer.builder(store, purchase -> new Item("prov-1", null))
-                .host("127.0.0.1")
-                .port(0)
-                .clock(clock)
-                .secret(StripeDeliveries.SECRET)
-                .build()
-                .start()) {
+        WebhookServer server = started(store, purchase -> new Item("prov-1", null))) {
       for (String signature : List.of("", "Stripe-Signature: t=1,v1=00\r\n")) {
         byte[] head =
             ("POST /webhook HTTP/1.1\r\nHost: x\r\n"
