@@ -1,9 +1,6 @@
 package org.fencekit.spring;
 
-import com.google.gson.JsonElement;
-import com.google.gson.JsonParser;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.fencekit.server.HealthProbe;
 import org.fencekit.store.OrderStore;
@@ -36,12 +33,12 @@ public final class FencekitHealthIndicator implements HealthIndicator, AutoClose
       return Health.down().withDetail("reason", "the probe failed").build();
     }
     Health.Builder health = result.ok() ? Health.up() : Health.down();
-    for (Map.Entry<String, JsonElement> field :
-        JsonParser.parseString(result.json()).getAsJsonObject().entrySet()) {
-      if (!field.getKey().equals("status")) {
-        health.withDetail(field.getKey(), field.getValue().getAsString());
-      }
+    if (result.ok()) {
+      health.withDetail("store", result.store());
+    } else {
+      health.withDetail("error", result.error());
     }
+    health.withDetail("reason", result.reason());
     return health.build();
   }
 

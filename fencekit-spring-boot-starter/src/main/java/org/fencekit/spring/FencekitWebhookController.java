@@ -16,6 +16,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
@@ -81,6 +82,23 @@ public class FencekitWebhookController {
   @RequestMapping("${fencekit.webhook.path:/stripe/webhook}")
   public ResponseEntity<String> webhookOtherMethod() {
     return entity(core.methodNotAllowed("POST", true));
+  }
+
+  /**
+   * {@code OPTIONS} on the webhook's path: 405, as fencekit's server answers it (Spring MVC would
+   * answer it 200 with an empty body itself, since no mapping names the method).
+   */
+  @RequestMapping(path = "${fencekit.webhook.path:/stripe/webhook}", method = RequestMethod.OPTIONS)
+  public ResponseEntity<String> webhookOptions() {
+    return webhookOtherMethod();
+  }
+
+  /** {@code OPTIONS} on the success page's path: 405, as fencekit's server answers it. */
+  @RequestMapping(
+      path = "${fencekit.success-page.path:/checkout/success}",
+      method = RequestMethod.OPTIONS)
+  public ResponseEntity<String> successPageOptions() {
+    return successPageOtherMethod();
   }
 
   /** The customer's landing, asked by the success page's backend. */

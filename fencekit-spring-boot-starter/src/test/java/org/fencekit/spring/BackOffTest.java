@@ -58,6 +58,19 @@ class BackOffTest {
   }
 
   @Test
+  void managementHealthFencekitEnabledFalseSwitchesTheIndicatorOff() {
+    runner
+        .withBean(OrderStore.class, BackOffTest::memory)
+        .withPropertyValues("management.health.fencekit.enabled=false")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean("fencekitHealthIndicator");
+              assertThat(context).hasSingleBean(FencekitWebhook.class);
+            });
+  }
+
+  @Test
   void theApplicationsOwnStoreIsUsed() {
     MemoryOrderStore own = memory();
     runner

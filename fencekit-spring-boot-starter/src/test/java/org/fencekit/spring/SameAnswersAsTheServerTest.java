@@ -3,6 +3,8 @@ package org.fencekit.spring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -88,17 +90,63 @@ class SameAnswersAsTheServerTest {
     serverStore.close();
   }
 
-  /** One request: its method, the route (webhook or success page), its headers and its body. */
+  /**
+   * One request: its method, the route (webhook or success page), its headers and its body; and,
+   * where the issue that added it fixed the answer, the status and error both must give.
+   */
   private record Case(
       String name,
       String method,
       boolean webhook,
       String query,
       Map<String, String> headers,
-      byte[] body) {}
+      byte[] body,
+      String expected) {
+
+    Case(
+        String name,
+        String method,
+        boolean webhook,
+        String query,
+        Map<String, String> headers,
+        byte[] body) {
+      this(name, method, webhook, query, headers, body, null);
+    }
+  }
 
   private static Case post(String name, Map<String, String> headers, byte[] body) {
     return new Case(name, "POST", true, "", headers, body);
+  }
+
+  /** A signed delivery of {@code json}, which both must answer {@code expected}. */
+  private static Case signedAs(String name, String json, String expected) {
+    Map<String, String> signature =
+        Map.of(
+            "Stripe-Signature",
+            StripeDeliveries.signatureAt(
+                Clock.systemUTC().instant().getEpochSecond(), json, StripeDeliveries.SECRET));
+    return new Case(name, "POST", true, "", signature, utf8(json), expected);
+  }
+
+  /** The event JSON of a paid session, its root and its session changed by {@code edit}. */
+  private static String edited(String sessionId, java.util.function.Consumer<JsonObject> edit) {
+    OrderSnapshot order =
+        new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "buyer@example.com", 1500, "eur");
+    JsonObject root =
+        JsonParser.parseString(
+                StripeDeliveries.json(
+                    CheckoutEvent.completed("evt_" + sessionId, PaymentStatus.PAID, order)))
+            .getAsJsonObject();
+    edit.accept(root);
+    return root.toString();
+  }
+
+  private static JsonObject session(JsonObject root) {
+    return root.getAsJsonObject("data").getAsJsonObject("object");
+  }
+
+  private static JsonObject metadata(JsonObject root) {
+    return session(root).getAsJsonObject("metadata");
   }
 
   private static Map<String, String> signed(byte[] body, String... secrets) {
@@ -167,6 +215,68 @@ class SameAnswersAsTheServerTest {
     cases.add(
         new Case("landing, unknown", "GET", false, "?session_id=cs_test_nope", Map.of(), null));
     cases.add(new Case("POST on the landing", "POST", false, "", Map.of(), utf8("{}")));
+    // issue 39: not a v1 event, bounds, strict numbers, other methods
+    String unsupported = "400 unsupported_event";
+    String notMapped = "500 unmappable_session";
+    cases.add(
+        signedAs(
+            "v2 event",
+            edited("cs_test_v2", e -> e.addProperty("object", "v2.core.event")),
+            unsupported));
+    cases.add(signedAs("{}", "{}", "400 malformed_json"));
+    cases.add(
+        signedAs(
+            "created a string",
+            edited("cs_test_created", e -> e.addProperty("created", "2024-09-17")),
+            unsupported));
+    cases.add(
+        signedAs(
+            "300-char event id",
+            edited("cs_test_evtid", e -> e.addProperty("id", "evt_" + "x".repeat(296))),
+            unsupported));
+    for (String quantity : List.of("+2", "\uff12", "2147483647")) {
+      cases.add(
+          signedAs(
+              "quantity " + quantity,
+              edited(
+                  "cs_test_q" + quantity.hashCode(),
+                  e -> metadata(e).addProperty("quantity", quantity)),
+              notMapped));
+    }
+    cases.add(
+        signedAs(
+            "256-char product id",
+            edited("cs_test_pid", e -> metadata(e).addProperty("product_id", "p".repeat(256))),
+            notMapped));
+    for (String method : List.of("OPTIONS", "HEAD", "PATCH", "DELETE", "TRACE")) {
+      cases.add(
+          new Case(
+              method + " on the webhook",
+              method,
+              true,
+              "",
+              Map.of(),
+              null,
+              method.equals("HEAD") ? "405 " : "405 method_not_allowed"));
+    }
+    cases.add(
+        new Case(
+            "OPTIONS on the landing",
+            "OPTIONS",
+            false,
+            "",
+            Map.of(),
+            null,
+            "405 method_not_allowed"));
+    cases.add(
+        new Case(
+            "unsigned, accepting only HTML",
+            "POST",
+            true,
+            "",
+            Map.of("Accept", "text/html"),
+            event,
+            "400 missing_signature"));
     return cases;
   }
 
@@ -206,6 +316,45 @@ class SameAnswersAsTheServerTest {
     return seen;
   }
 
+  /**
+   * Sends {@code head} (a request whose declared body has not all come) and keeps the connection
+   * open, as a client still sending would; the status line and the JSON line that came within 3 s.
+   */
+  private static String answerWhileSending(int to, String head) throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", to)) {
+      socket.setSoTimeout(3_000);
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      java.io.BufferedReader in =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+      String status = in.readLine();
+      String line;
+      while ((line = in.readLine()) != null && !line.isEmpty()) {
+        // the headers
+      }
+      return status + " " + in.readLine();
+    } catch (java.net.SocketTimeoutException e) {
+      return "no answer within 3 s";
+    }
+  }
+
+  @Test
+  void aDeclaredBodyOverTheLimitIsRefusedAtOnceByBoth() throws IOException {
+    String head =
+        "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+            + (WebhookServer.MAX_BODY_BYTES + 1)
+            + "\r\n\r\n0123456789";
+    String fromServer = answerWhileSending(server.port(), head.formatted("/webhook"));
+    String fromStarter = answerWhileSending(port, head.formatted("/stripe/webhook"));
+    assertTrue(fromServer.startsWith("HTTP/1.1 413 "), fromServer);
+    assertTrue(fromServer.contains("\"error\":\"body_too_large\""), fromServer);
+    assertEquals(
+        fromServer.substring(fromServer.indexOf('{')),
+        fromStarter.substring(Math.max(0, fromStarter.indexOf('{'))),
+        fromStarter);
+  }
+
   @Test
   void everyRequestIsAnsweredAsTheServerAnswersIt() {
     for (Case c : cases()) {
@@ -214,6 +363,17 @@ class SameAnswersAsTheServerTest {
       Map<String, String> fromStarter =
           seen(send(port, c.webhook() ? "/stripe/webhook" : "/checkout/success", c));
       assertEquals(fromServer, fromStarter, c.name());
+      if (c.expected() != null) {
+        String body = fromStarter.get("body");
+        String error =
+            body.isEmpty()
+                ? ""
+                : JsonParser.parseString(body).getAsJsonObject().get("error").getAsString();
+        assertEquals(c.expected(), fromStarter.get("status") + " " + error, c.name() + ": " + body);
+      }
+      if (c.method().equals("HEAD")) {
+        continue;
+      }
       assertTrue(fromStarter.get("body").endsWith("}\n"), c.name() + ": one line of JSON");
       if (c.name().equals("another secret")) {
         assertTrue(

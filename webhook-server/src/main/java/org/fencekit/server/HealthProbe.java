@@ -31,9 +31,29 @@ public final class HealthProbe implements AutoCloseable {
    * The probe's outcome.
    *
    * @param ok whether the store takes writes
-   * @param json one line of JSON saying so ({@code status}, {@code reason}; {@code error} if not)
+   * @param store the store, as it names itself, when it takes writes; else {@code null}
+   * @param reason why, in one bounded line
    */
-  public record Result(boolean ok, String json) {}
+  public record Result(boolean ok, String store, String reason) {
+
+    /** The error of a store that does not take writes ({@code store_unavailable}), else null. */
+    public String error() {
+      return ok ? null : "store_unavailable";
+    }
+
+    /** One line of JSON: {@code status} ok or unavailable, then store or error, and reason. */
+    public String json() {
+      JsonObject json = new JsonObject();
+      json.addProperty("status", ok ? "ok" : "unavailable");
+      if (ok) {
+        json.addProperty("store", store);
+      } else {
+        json.addProperty("error", error());
+      }
+      json.addProperty("reason", reason);
+      return json.toString();
+    }
+  }
 
   private final OrderStore store;
   private final Duration timeout;
@@ -85,19 +105,11 @@ public final class HealthProbe implements AutoCloseable {
       LOG.warn("health: the store cannot be written: {}", e.getMessage());
       return unavailable("the store cannot be written: " + e.getMessage());
     }
-    JsonObject json = new JsonObject();
-    json.addProperty("status", "ok");
-    json.addProperty("store", store.toString());
-    json.addProperty("reason", "the store takes writes");
-    return new Result(true, json.toString());
+    return new Result(true, store.toString(), "the store takes writes");
   }
 
   private static Result unavailable(String reason) {
-    JsonObject json = new JsonObject();
-    json.addProperty("status", "unavailable");
-    json.addProperty("error", "store_unavailable");
-    json.addProperty("reason", Untrusted.text(reason, 500));
-    return new Result(false, json.toString());
+    return new Result(false, null, Untrusted.text(reason, 500));
   }
 
   @Override

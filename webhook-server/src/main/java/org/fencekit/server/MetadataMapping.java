@@ -9,6 +9,12 @@ import org.fencekit.store.OrderSnapshot;
  * currency} and {@code customer_details.email}, with the product and quantity from the session's
  * metadata keys {@code product_id} and {@code quantity} (1 when absent), as a Checkout session
  * created with {@code metadata[product_id]=...} carries them.
+ *
+ * <p>Bounds, each refused naming the field and quoting at most 16 characters of it: the session id
+ * 1 to 255 printable ASCII characters without spaces; the product id 1 to 255 characters without
+ * control characters; the email at most 320; the quantity 1 to {@value #MAX_QUANTITY} and the
+ * amount 0 to 999,999,999,999 (minor units), each in ASCII digits only (no sign, space, fraction,
+ * exponent or other script's digits).
  */
 public final class MetadataMapping implements SessionMapping {
 
@@ -18,12 +24,19 @@ public final class MetadataMapping implements SessionMapping {
   /** The metadata key holding the quantity. */
   public static final String QUANTITY_KEY = "quantity";
 
+  /** The largest quantity one session may order. */
+  public static final int MAX_QUANTITY = 1_000;
+
+  /** The largest amount_total read, in minor units. */
+  static final long MAX_AMOUNT = 999_999_999_999L;
+
   @Override
   public OrderSnapshot snapshot(JsonObject session) {
     String sessionId = string(session, "id");
     if (sessionId == null) {
       throw new IllegalArgumentException("the session has no id");
     }
+    Fields.id("the session's id", sessionId);
     JsonObject metadata = object(session, "metadata");
     String product = metadata == null ? null : string(metadata, PRODUCT_KEY);
     if (product == null) {
@@ -32,33 +45,27 @@ public final class MetadataMapping implements SessionMapping {
                   + " in a SessionMapping that finds the product elsewhere")
               .formatted(sessionId, PRODUCT_KEY, PRODUCT_KEY));
     }
-    int quantity = 1;
+    Fields.text("metadata." + PRODUCT_KEY, product, Fields.MAX_ID_LENGTH);
     String quantityText = metadata == null ? null : string(metadata, QUANTITY_KEY);
-    if (quantityText != null) {
-      try {
-        quantity = Integer.parseInt(quantityText.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "session %s has metadata.%s %s, not a whole number"
-                .formatted(sessionId, QUANTITY_KEY, Untrusted.id(quantityText)));
-      }
-    }
+    int quantity =
+        quantityText == null
+            ? 1
+            : (int) Fields.number("metadata." + QUANTITY_KEY, quantityText, 1, MAX_QUANTITY);
     String amount = string(session, "amount_total");
     if (amount == null) {
       throw new IllegalArgumentException("session " + sessionId + " has no amount_total");
     }
-    long amountTotal;
-    try {
-      amountTotal = Long.parseLong(amount);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "session %s has amount_total %s, not a whole number"
-              .formatted(sessionId, Untrusted.id(amount)));
-    }
+    long amountTotal = Fields.number("amount_total", amount, 0, MAX_AMOUNT);
     JsonObject customer = object(session, "customer_details");
     String email = customer == null ? null : string(customer, "email");
-    return new OrderSnapshot(
-        sessionId, product, quantity, email, amountTotal, string(session, "currency"));
+    if (email != null) {
+      Fields.text("customer_details.email", email, Fields.MAX_EMAIL_LENGTH);
+    }
+    String currency = string(session, "currency");
+    if (currency != null) {
+      Fields.text("currency", currency, 3);
+    }
+    return new OrderSnapshot(sessionId, product, quantity, email, amountTotal, currency);
   }
 
   /** The member as text, or {@code null} if it is absent or JSON null. */

@@ -12,6 +12,9 @@ final class Untrusted {
   /** How much of an id (an event id, a session id, a type) is shown. */
   static final int ID_LENGTH = 64;
 
+  /** How much of a value refused for its bound or its form is shown. */
+  static final int PREFIX_LENGTH = 16;
+
   /** How much of a reason built from request content is shown. */
   static final int REASON_LENGTH = 300;
 
@@ -23,6 +26,14 @@ final class Untrusted {
   /** An id for a log line or an answer: at most {@value #ID_LENGTH} characters, then "…". */
   static String id(String value) {
     return text(value, ID_LENGTH);
+  }
+
+  /**
+   * The first {@value #PREFIX_LENGTH} characters of a value refused for its bound or its form, then
+   * "…".
+   */
+  static String prefix(String value) {
+    return text(value, PREFIX_LENGTH);
   }
 
   /**

@@ -54,9 +54,9 @@ public final class WebhookCore implements AutoCloseable {
   public static final String RETRY_AFTER = "30";
 
   /**
-   * A body over the limit is read on and discarded up to this many times the limit before the 413
-   * is sent (so the client is not still sending when the connection closes); a declared length over
-   * it is refused at once.
+   * After a refusal answered before the body was whole (413, 503), what the client still sends is
+   * read and discarded, up to this many times the limit, before the connection closes (so the
+   * client is not still sending when it closes, which would reset the connection under the answer).
    */
   public static final int DRAIN_FACTOR = 4;
 
@@ -223,8 +223,8 @@ public final class WebhookCore implements AutoCloseable {
   }
 
   /**
-   * What to answer a webhook delivery before its body is read: 503 {@code shutting_down} while
-   * draining, 413 if it declares a body far over the limit; {@code null} to read it.
+   * What to answer a webhook delivery before a byte of its body is read: 503 {@code shutting_down}
+   * while draining, 413 if its {@code Content-Length} is over the limit; {@code null} to read it.
    *
    * @param declaredLength the {@code Content-Length}, or -1 if none
    */
@@ -232,7 +232,7 @@ public final class WebhookCore implements AutoCloseable {
     if (draining) {
       return shuttingDown(true);
     }
-    return declaredLength > (long) DRAIN_FACTOR * limits.maxBodyBytes()
+    return declaredLength > limits.maxBodyBytes()
         ? tooLarge(declaredLength + " bytes declared")
         : null;
   }
@@ -438,11 +438,12 @@ public final class WebhookCore implements AutoCloseable {
     if (eventId == null || type == null) {
       return malformed("the event has no \"id\" or no \"type\" string");
     }
-    if (EventType.of(type) == EventType.OTHER) {
-      return CheckoutEvent.other(Untrusted.id(eventId), Untrusted.id(type));
+    String notV1 = notV1(root, eventId);
+    if (notV1 != null) {
+      return answer(400, "unsupported_event", notV1);
     }
-    if (eventId.isBlank()) {
-      return malformed("the Checkout event's \"id\" is blank");
+    if (EventType.of(type) == EventType.OTHER) {
+      return CheckoutEvent.other(eventId, Untrusted.id(type));
     }
     JsonElement data = root.get("data");
     JsonElement object =
@@ -457,9 +458,9 @@ public final class WebhookCore implements AutoCloseable {
         throw new IllegalArgumentException("the session has no payment_status");
       }
       return CheckoutEvent.of(
-          Untrusted.id(eventId), type, paymentStatus, mapping.snapshot(session));
+          eventId, type, Fields.paymentStatus(paymentStatus), mapping.snapshot(session));
     } catch (RuntimeException e) {
-      String sessionId = Untrusted.id(StrictJson.string(session.get("id")));
+      String sessionId = Fields.quote(StrictJson.string(session.get("id")), Fields.MAX_ID_LENGTH);
       String why = Untrusted.text(e.getMessage(), Untrusted.REASON_LENGTH);
       if (e instanceof IllegalArgumentException) {
         LOG.error(
@@ -475,6 +476,36 @@ public final class WebhookCore implements AutoCloseable {
           "unmappable_session",
           "session " + sessionId + " cannot be mapped to an order: " + why);
     }
+  }
+
+  /**
+   * Why {@code root} is not a Stripe v1 event this endpoint understands, or {@code null} if it is
+   * one: {@code "object":"event"}, {@code created} a whole number of seconds (1 to 12 ASCII
+   * digits), an id within {@link Fields#id}'s bounds. A v2 event ({@code "object":"v2.core.event"})
+   * is refused here, whatever its type: its shape is another.
+   */
+  private static String notV1(JsonObject root, String eventId) {
+    String object = StrictJson.string(root.get("object"));
+    if (!"event".equals(object)) {
+      return "the signed body is not a Stripe v1 event: its \"object\" is "
+          + (object == null ? "not a string" : "'" + Untrusted.prefix(object) + "'")
+          + ", not 'event' (this endpoint takes v1 events, as a webhook endpoint or a v1"
+          + " snapshot destination sends them; not v2 thin events)";
+    }
+    JsonElement created = root.get("created");
+    if (created == null
+        || !created.isJsonPrimitive()
+        || !created.getAsJsonPrimitive().isNumber()
+        || !Fields.digits(created.getAsString(), 12)) {
+      return "the signed event's \"created\" is not a whole number of seconds (1 to 12 digits),"
+          + " as a Stripe v1 event's is";
+    }
+    try {
+      Fields.id("the event's \"id\"", eventId);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
   }
 
   private Answer handle(CheckoutEvent event) {
@@ -505,7 +536,7 @@ public final class WebhookCore implements AutoCloseable {
    * Counts a webhook answer: {@code fencekit.webhook.answers} by status and, for an error, {@code
    * fencekit.webhook.refusals} by error.
    */
-  private Answer count(Answer answer) {
+  Answer count(Answer answer) {
     Counter.builder("fencekit.webhook.answers")
         .description("Answers to the webhook by HTTP status")
         .tag("status", String.valueOf(answer.status()))
@@ -557,6 +588,33 @@ public final class WebhookCore implements AutoCloseable {
     draining = true;
     deliveries.shutdownNow();
     timer.shutdownNow();
+  }
+
+  /**
+   * What the HTTP server answers itself, before or instead of a route (a request it cannot parse,
+   * headers too large, a failure of ours): one line of JSON with a fixed reason for {@code status},
+   * never the server's message or an exception's text; counted with the webhook's answers (such a
+   * request may have been a delivery, and its client got this answer).
+   */
+  public Answer protocolError(int status) {
+    String badRequest = "bad_request";
+    return count(
+        switch (status) {
+          case 404 -> answer(status, "not_found", "no such route; Stripe posts to /webhook");
+          case 408 -> answer(status, "body_timeout", "the request did not arrive in time");
+          case 413 -> answer(status, "body_too_large", "the request is too large");
+          case 414 -> answer(status, badRequest, "the request line is too long");
+          case 431 -> answer(status, badRequest, "the request's headers are too large");
+          case 501 -> answer(status, badRequest, "this server does not implement that");
+          case 505 -> answer(status, badRequest, "this server speaks HTTP/1.1 and HTTP/1.0 only");
+          default ->
+              status >= 500
+                  ? answer(
+                      status,
+                      "internal",
+                      "the server failed on this request (logged); Stripe will retry")
+                  : answer(status, badRequest, "the request is not well-formed HTTP/1.1");
+        });
   }
 
   /** 500 {@code internal}: what an adapter answers when the core failed to make an answer. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -64,11 +65,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
     switch (path) {
       case "/webhook" -> {
-        WebhookCore.Answer early = core.beforeBody(request.getLength());
-        if (early != null) {
-          return write(response, callback, early);
-        }
-        new BodyReader(request, response, callback).start();
+        new BodyReader(request, response, callback).start(core.beforeBody(request.getLength()));
       }
       case "/health" -> {
         if (core.draining()) {
@@ -108,13 +105,23 @@ final class WebhookEndpoint extends Handler.Abstract {
 
   /**
    * Reads a delivery's body without holding a thread: chunks as they arrive, at most {@code
-   * maxBodyBytes}, all of it within {@code bodyTimeout}; then hands the delivery on.
+   * maxBodyBytes}, all of it within {@code bodyTimeout}; then hands the delivery on. A delivery
+   * refused before its body is whole (a declared or sent length over the limit, shutting down) is
+   * answered at once; what it still sends is then read and discarded, up to {@link
+   * WebhookCore#DRAIN_FACTOR} times the limit and within the body timeout, before the connection
+   * closes: closing on a client still sending resets the connection, and the reset can destroy the
+   * answer before the client reads it.
    */
   private final class BodyReader implements Runnable {
     private final Request request;
     private final Response response;
     private final Callback callback;
     private final AtomicBoolean answered = new AtomicBoolean();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private final AtomicBoolean discardEnded = new AtomicBoolean();
+    // the refusal's two parts, its answer written and the rest of the body discarded
+    private final AtomicInteger refusalParts = new AtomicInteger(2);
+    private volatile boolean discarding;
     private byte[] body = new byte[4096];
     private int size;
     private long discarded;
@@ -126,19 +133,23 @@ final class WebhookEndpoint extends Handler.Abstract {
       this.callback = callback;
     }
 
-    void start() {
+    /** Reads the body, or answers {@code early} at once and discards the body if not null. */
+    void start(WebhookCore.Answer early) {
       deadline =
           request
               .getComponents()
               .getScheduler()
               .schedule(
                   this::timedOut, core.limits().bodyTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      if (early != null) {
+        refuseAndDiscard(early);
+      }
       run();
     }
 
     @Override
     public void run() {
-      while (!answered.get()) {
+      while (!finished.get()) {
         var chunk = request.read();
         if (chunk == null) {
           request.demand(this);
@@ -147,20 +158,24 @@ final class WebhookEndpoint extends Handler.Abstract {
         if (chunk.getFailure() != null) {
           boolean idle = chunk.getFailure() instanceof TimeoutException;
           chunk.release();
-          refuse(idle ? core.bodyStalled() : core.unreadableBody());
+          if (discarding) {
+            endDiscard();
+          } else {
+            refuse(idle ? core.bodyStalled() : core.unreadableBody());
+          }
           return;
         }
         ByteBuffer bytes = chunk.getByteBuffer();
         int n = bytes.remaining();
-        if (discarded > 0 || (long) size + n > maxBodyBytes) {
-          // Too large: read on and discard what is still coming, up to a bound, so the client
-          // is reading when the 413 arrives; closing on a client still sending resets the
-          // connection, and the reset can destroy the answer before the client reads it.
+        boolean last = chunk.isLast();
+        if (!discarding && (long) size + n > maxBodyBytes) {
+          refuseAndDiscard(core.tooLarge("more than " + maxBodyBytes + " bytes sent"));
+        }
+        if (discarding) {
           discarded += n;
-          boolean last = chunk.isLast();
           chunk.release();
           if (last || discarded > WebhookCore.DRAIN_FACTOR * maxBodyBytes) {
-            refuse(tooLarge());
+            endDiscard();
             return;
           }
           continue;
@@ -170,7 +185,6 @@ final class WebhookEndpoint extends Handler.Abstract {
         }
         bytes.get(body, size, n);
         size += n;
-        boolean last = chunk.isLast();
         chunk.release();
         if (last) {
           if (answered.compareAndSet(false, true)) {
@@ -184,17 +198,47 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     private void timedOut() {
-      refuse(discarded > 0 ? tooLarge() : core.bodyTimedOut());
+      if (discarding) {
+        endDiscard();
+      } else {
+        refuse(core.bodyTimedOut());
+      }
     }
 
-    private WebhookCore.Answer tooLarge() {
-      return core.tooLarge("more than " + maxBodyBytes + " bytes sent");
-    }
-
+    /** Answers now, with nothing more to read. */
     private void refuse(WebhookCore.Answer answer) {
       if (answered.compareAndSet(false, true)) {
         deadline.cancel();
+        finished.set(true);
         write(response, callback, answer);
+      }
+    }
+
+    /** Answers now; the request ends once the answer is written and the body discarded. */
+    private void refuseAndDiscard(WebhookCore.Answer answer) {
+      if (answered.compareAndSet(false, true)) {
+        discarding = true;
+        write(response, Callback.from(this::refusalPartDone, this::fail), answer);
+      }
+    }
+
+    private void endDiscard() {
+      if (discardEnded.compareAndSet(false, true)) {
+        refusalPartDone();
+      }
+    }
+
+    private void refusalPartDone() {
+      if (refusalParts.decrementAndGet() == 0 && finished.compareAndSet(false, true)) {
+        deadline.cancel();
+        callback.succeeded();
+      }
+    }
+
+    private void fail(Throwable failure) {
+      if (finished.compareAndSet(false, true)) {
+        deadline.cancel();
+        callback.failed(failure);
       }
     }
   }

@@ -101,7 +101,7 @@ public final class WebhookServer implements AutoCloseable {
                 builder.queueTime));
     this.endpoint = new WebhookEndpoint(core, builder.store, registry);
     server.setHandler(endpoint);
-    server.setErrorHandler(new JsonErrorHandler());
+    server.setErrorHandler(new JsonErrorHandler(core));
     server.setStopTimeout(0); // close() drains in-flight deliveries itself
   }
 

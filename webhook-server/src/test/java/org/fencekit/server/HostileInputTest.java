@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.Item;
@@ -52,36 +53,43 @@ class HostileInputTest {
 
   private final List<Case> cases = new ArrayList<>();
 
+  /** A server on a free loopback port, on the test's clock and Stripe's test secret. */
+  private WebhookServer started(MemoryOrderStore store, Provider provider) {
+    return WebhookServer.builder(store, provider)
+        .host("127.0.0.1")
+        .port(0)
+        .clock(clock)
+        .secret(StripeDeliveries.SECRET)
+        .build()
+        .start();
+  }
+
   @Test
   void everyHostileRequestGetsADocumentedJsonAnswerAndNothingIsClaimedBoughtOrLeaked()
       throws Exception {
     AtomicInteger purchases = new AtomicInteger();
     generate();
     Map<String, Integer> byClass = new TreeMap<>();
+    Map<String, Integer> countable = new TreeMap<>();
     List<String> wrong = new ArrayList<>();
     String metrics;
     String logged;
     try (CapturedLog log = CapturedLog.start();
         MemoryOrderStore store = new MemoryOrderStore(clock);
         WebhookServer server =
-            WebhookServer.builder(
-                    store,
-                    purchase -> {
-                      purchases.incrementAndGet();
-                      return new Item("prov-" + purchases.get(), null);
-                    })
-                .host("127.0.0.1")
-                .port(0)
-                .clock(clock)
-                .secret(StripeDeliveries.SECRET)
-                .build()
-                .start()) {
+            started(
+                store,
+                purchase -> {
+                  purchases.incrementAndGet();
+                  return new Item("prov-" + purchases.get(), null);
+                })) {
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       for (Case c : cases) {
         assertTrue(System.nanoTime() < deadline, "the corpus took over 60 s");
         RawHttp.Answer answer = RawHttp.exchange(server.port(), c.request());
         String seen = judge(c, answer);
         byClass.merge(seen, 1, Integer::sum);
+        counted(countable, c, answer);
         if (!c.allowed().contains(seen)) {
           wrong.add(c.name() + ": expected " + c.allowed() + ", got " + answer);
         } else {
@@ -106,14 +114,49 @@ class HostileInputTest {
             + " answers are not the documented ones:\n"
             + String.join("\n", wrong.subList(0, Math.min(60, wrong.size()))));
     assertEquals(0, purchases.get(), "a hostile request bought something");
+    assertEquals(
+        countable,
+        answersIn(metrics),
+        "fencekit.webhook.answers counts every answer to /webhook and every protocol error");
     assertTrue(!metrics.contains("fencekit_claims_total"), "a hostile request claimed an order");
     assertTrue(!logged.contains(EMAIL), "the log holds the customer's email");
     assertTrue(!logged.contains(StripeDeliveries.SECRET), "the log holds the signing secret");
     assertTrue(!logged.contains("\tat "), "the log holds a stack trace:\n" + logged);
+    for (String line : logged.split("\n")) {
+      assertTrue(
+          longestRun(line).length() <= Untrusted.ID_LENGTH,
+          "the log quotes a run of " + longestRun(line).length() + " chars: " + line);
+    }
     for (char c : logged.toCharArray()) {
       assertTrue(
           !Character.isISOControl(c) || c == '\n' || c == '\r' || c == '\t',
           String.format("the log holds a raw U+%04X", (int) c));
+    }
+  }
+
+  @Test
+  void aDeclaredBodyOverTheLimitIsRefusedBeforeItArrives() throws Exception {
+    try (MemoryOrderStore store = new MemoryOrderStore(clock);
+        WebhookServer server = started(store, purchase -> new Item("prov-1", null))) {
+      for (String signature : List.of("", "Stripe-Signature: t=1,v1=00\r\n")) {
+        byte[] head =
+            ("POST /webhook HTTP/1.1\r\nHost: x\r\n"
+                    + signature
+                    + "Content-Length: "
+                    + (WebhookServer.MAX_BODY_BYTES + 1)
+                    + "\r\n\r\n0123456789")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        RawHttp.Answer answer = RawHttp.answerWhileSending(server.port(), head, 3_000);
+        assertEquals(413, answer.status(), "answered within 3 s by the declared length: " + answer);
+        assertEquals("body_too_large", answer.kind(), answer.toString());
+        assertEquals("close", answer.headers().get("connection"), answer.toString());
+      }
+      String metrics =
+          RawHttp.exchange(server.port(), RawHttp.request("GET", "/metrics", Map.of(), null))
+              .body();
+      assertTrue(
+          metrics.contains("fencekit_webhook_refusals_total{error=\"body_too_large\"} 2.0"),
+          metrics);
     }
   }
 
@@ -157,6 +200,15 @@ class HostileInputTest {
       if (reason.length() > 600) {
         return "a reason of " + reason.length() + " chars";
       }
+      String kind = answer.kind();
+      int longest =
+          "unmappable_session".equals(kind) || "unsupported_event".equals(kind)
+              ? Untrusted.PREFIX_LENGTH
+              : Untrusted.ID_LENGTH;
+      String run = longestRun(reason);
+      if (run.length() > longest) {
+        return "a quoted run of " + run.length() + " chars (more than " + longest + ")";
+      }
       for (char ch : reason.toCharArray()) {
         if (Character.isISOControl(ch)) {
           return String.format("a raw U+%04X in the reason", (int) ch);
@@ -164,6 +216,52 @@ class HostileInputTest {
       }
     }
     return null;
+  }
+
+  /** The longest run of one character repeated (the corpus's long values are such runs). */
+  private static String longestRun(String text) {
+    int best = 0;
+    int bestAt = 0;
+    for (int i = 0, run = 0; i < text.length(); i++) {
+      run = i > 0 && text.charAt(i) == text.charAt(i - 1) ? run + 1 : 1;
+      if (run > best) {
+        best = run;
+        bestAt = i - run + 1;
+      }
+    }
+    return text.substring(bestAt, bestAt + best);
+  }
+
+  /**
+   * The answers {@code fencekit.webhook.answers} counts, by status: every answer to a request for
+   * {@code /webhook}, and every answer Jetty gives before a request reaches a route.
+   */
+  private static Map<String, Integer> counted(Map<String, Integer> seen, Case c, RawHttp.Answer a) {
+    String line = new String(c.request(), StandardCharsets.ISO_8859_1).split("\r\n", 2)[0];
+    String[] parts = line.split(" ");
+    // Jetty routes "http://host/webhook" and "/webhook;x=1" (a path parameter) to /webhook
+    String target =
+        parts.length > 1
+            ? parts[1].replaceFirst("^https?://[^/]*", "").replaceFirst("[;?].*", "")
+            : "";
+    boolean webhook = target.equals("/webhook");
+    if (a.status() != 0 && (webhook || "bad_request".equals(a.kind()))) {
+      seen.merge(String.valueOf(a.status()), 1, Integer::sum);
+    }
+    return seen;
+  }
+
+  /** {@code fencekit_webhook_answers_total} by status, from the Prometheus text. */
+  private static Map<String, Integer> answersIn(String metrics) {
+    Map<String, Integer> counted = new TreeMap<>();
+    java.util.regex.Matcher line =
+        java.util.regex.Pattern.compile(
+                "(?m)^fencekit_webhook_answers_total\\{status=\"(\\d+)\"\\} ([0-9.]+)$")
+            .matcher(metrics);
+    while (line.find()) {
+      counted.put(line.group(1), (int) Double.parseDouble(line.group(2)));
+    }
+    return counted;
   }
 
   // ---- the corpus
@@ -243,6 +341,7 @@ class HostileInputTest {
     JsonObject root = new JsonObject();
     root.addProperty("id", id);
     root.addProperty("object", "event");
+    root.addProperty("created", 1_757_851_200L);
     root.addProperty("type", type);
     if (data instanceof JsonObject session) {
       JsonObject wrapper = new JsonObject();
@@ -367,24 +466,60 @@ class HostileInputTest {
     String malformed = "400 malformed_json";
     String unmappable = "500 unmappable_session";
     // not handled, whatever their shape: acknowledged
+    String v1 = "{\"object\":\"event\",\"created\":1757851200,";
     body(
         "invoice.paid",
-        "{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}",
+        v1 + "\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":{\"object\":{}}}",
         ignored);
-    body("other type, no data", "{\"id\":\"evt_1\",\"type\":\"invoice.paid\"}", ignored);
+    body("other type, no data", v1 + "\"id\":\"evt_1\",\"type\":\"invoice.paid\"}", ignored);
     body(
         "other type, data a string",
-        "{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":\"x\"}",
+        v1 + "\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":\"x\"}",
         ignored);
     body(
         "other type, data an array",
-        "{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":[1]}",
+        v1 + "\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"data\":[1]}",
         ignored);
-    body("other type, empty id", "{\"id\":\"\",\"type\":\"invoice.paid\"}", ignored);
-    body("empty type", "{\"id\":\"evt_1\",\"type\":\"\"}", ignored);
-    body("blank type", "{\"id\":\"evt_1\",\"type\":\"   \"}", ignored);
-    body("other type, 10 kB id", event("evt_" + "x".repeat(10_000), "invoice.paid", null), ignored);
-    body("other type, BEL and NUL in id", event("evt_\u0007\u0000", "invoice.paid", null), ignored);
+    body("empty type", v1 + "\"id\":\"evt_1\",\"type\":\"\"}", ignored);
+    body("blank type", v1 + "\"id\":\"evt_1\",\"type\":\"   \"}", ignored);
+    // not a v1 event, or an event id out of its bounds: refused, whatever the type
+    String unsupported = "400 unsupported_event";
+    body("other type, empty id", v1 + "\"id\":\"\",\"type\":\"invoice.paid\"}", unsupported);
+    body(
+        "other type, 256-char id",
+        event("evt_" + "x".repeat(252), "invoice.paid", null),
+        unsupported);
+    body(
+        "Checkout type, 300-char id",
+        event("evt_" + "x".repeat(296), "checkout.session.completed", session("cs_test_long")),
+        unsupported);
+    body(
+        "other type, BEL and NUL in id",
+        event("evt_\u0007\u0000", "invoice.paid", null),
+        unsupported);
+    for (Map.Entry<String, String> root :
+        Map.of(
+                "object v2.core.event", "\"object\":\"v2.core.event\",\"created\":1757851200",
+                "no object", "\"created\":1757851200",
+                "object a number", "\"object\":1,\"created\":1757851200",
+                "no created", "\"object\":\"event\"",
+                "created a string", "\"object\":\"event\",\"created\":\"1757851200\"",
+                "created an ISO date",
+                    "\"object\":\"event\",\"created\":\"2024-09-17T06:20:52.246Z\"",
+                "created negative", "\"object\":\"event\",\"created\":-1",
+                "created a fraction", "\"object\":\"event\",\"created\":1757851200.5",
+                "created an exponent", "\"object\":\"event\",\"created\":1.7e9")
+            .entrySet()) {
+      JsonObject data = new JsonObject();
+      data.add("object", session("cs_test_notv1"));
+      String json =
+          "{"
+              + root.getValue()
+              + ",\"id\":\"evt_notv1\",\"type\":\"checkout.session.completed\",\"data\":"
+              + data
+              + "}";
+      body("a Checkout event, " + root.getKey(), json, unsupported);
+    }
     body("5 kB type with NUL", event("evt_1", "x\u0000\u0007" + "y".repeat(5_000), null), ignored);
     body("type with an email", event("evt_1", EMAIL, null), ignored);
     body(
@@ -393,7 +528,7 @@ class HostileInputTest {
             + "\"v1.billing.meter.error_report_triggered\",\"livemode\":false,\"created\":"
             + "\"2024-09-17T06:20:52.246Z\",\"related_object\":{\"id\":\"mtr_1\",\"type\":"
             + "\"billing.meter\",\"url\":\"/v1/billing/meters/mtr_1\"}}",
-        ignored);
+        unsupported);
     body(
         "a byte order mark, then an event",
         "\uFEFF" + event("evt_1", "invoice.paid", null),
@@ -452,7 +587,10 @@ class HostileInputTest {
         malformed);
     body("gzip", gzip(event("evt_1", "invoice.paid", null)), malformed);
     String completed = "checkout.session.completed";
-    body("Checkout event, no data", "{\"id\":\"evt_1\",\"type\":\"" + completed + "\"}", malformed);
+    body(
+        "Checkout event, no data",
+        v1 + "\"id\":\"evt_1\",\"type\":\"" + completed + "\"}",
+        malformed);
     for (String data :
         List.of(
             "null",
@@ -465,10 +603,10 @@ class HostileInputTest {
             "{\"object\":\"" + EMAIL + "\"}")) {
       body(
           "Checkout event, data " + data,
-          "{\"id\":\"evt_1\",\"type\":\"" + completed + "\",\"data\":" + data + "}",
+          v1 + "\"id\":\"evt_1\",\"type\":\"" + completed + "\",\"data\":" + data + "}",
           malformed);
     }
-    body("Checkout event, blank id", event("  ", completed, session("cs_test_blank")), malformed);
+    body("Checkout event, blank id", event("  ", completed, session("cs_test_blank")), unsupported);
     // signed Checkout events whose session cannot be mapped: Stripe retries
     body("session {}", event("evt_1", completed, new JsonObject()), unmappable);
     JsonObject noMetadata = session("cs_test_nometa");
@@ -477,7 +615,7 @@ class HostileInputTest {
     body(
         "BEL and NUL in the event id, no metadata",
         event("evt_\u0007\u0000", completed, noMetadata),
-        unmappable);
+        unsupported);
     Map<String, java.util.function.Consumer<JsonObject>> odd = new LinkedHashMap<>();
     odd.put("payment_status paid_in_bitcoin", s -> s.addProperty("payment_status", "paid_in_x"));
     odd.put("payment_status an array", s -> s.add("payment_status", new JsonArray()));
@@ -504,7 +642,38 @@ class HostileInputTest {
     odd.put("metadata the email", s -> s.addProperty("metadata", EMAIL));
     odd.put(
         "quantity the email", s -> s.getAsJsonObject("metadata").addProperty("quantity", EMAIL));
-    odd.put("quantity -3", s -> s.getAsJsonObject("metadata").addProperty("quantity", "-3"));
+    for (String quantity :
+        List.of(
+            "-3",
+            "+2",
+            "\uff12",
+            "\u0662",
+            " 2",
+            "2 ",
+            "0",
+            "02x",
+            "2.0",
+            "1e3",
+            "",
+            "1001",
+            "2147483647",
+            "99999999999999999999")) {
+      odd.put(
+          "quantity '" + quantity + "'",
+          s -> s.getAsJsonObject("metadata").addProperty("quantity", quantity));
+    }
+    odd.put("amount_total '+1500'", s -> s.addProperty("amount_total", "+1500"));
+    odd.put("amount_total -1", s -> s.addProperty("amount_total", -1));
+    odd.put("256-char session id", s -> s.addProperty("id", "cs_" + "s".repeat(253)));
+    odd.put(
+        "256-char product_id",
+        s -> s.getAsJsonObject("metadata").addProperty("product_id", "p".repeat(256)));
+    odd.put(
+        "321-char email",
+        s ->
+            s.getAsJsonObject("customer_details")
+                .addProperty("email", "e".repeat(310) + "@example.invalid"));
+    odd.put("payment_status 10 kB", s -> s.addProperty("payment_status", "q".repeat(10_000)));
     odd.put(
         "product_id 10 kB with NUL",
         s ->
@@ -582,13 +751,11 @@ class HostileInputTest {
             (head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1),
             Set.of("400 unreadable_body", "400 bad_request")));
-    byte[] exact =
-        ("{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"pad\":\"\"}")
-            .getBytes(StandardCharsets.UTF_8);
+    String start = "{\"object\":\"event\",\"created\":1,\"id\":\"evt_1\",\"type\":\"invoice.paid\"";
+    byte[] exact = (start + ",\"pad\":\"\"}").getBytes(StandardCharsets.UTF_8);
     int pad = WebhookServer.MAX_BODY_BYTES - exact.length;
     byte[] oneMebibyte =
-        ("{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"pad\":\"" + "x".repeat(pad) + "\"}")
-            .getBytes(StandardCharsets.UTF_8);
+        (start + ",\"pad\":\"" + "x".repeat(pad) + "\"}").getBytes(StandardCharsets.UTF_8);
     post("exactly 1 MiB, signed", oneMebibyte, signed(oneMebibyte), "200 ignored");
     byte[] ignored = event("evt_1", "invoice.paid", null).getBytes(StandardCharsets.UTF_8);
     for (String type :

@@ -112,6 +112,43 @@ final class RawHttp {
     }
   }
 
+  /**
+   * Sends {@code bytes} and keeps the connection open, as a client still sending its body would;
+   * returns the answer once its headers and its {@code Content-Length} of body have arrived, or
+   * what came within {@code millis} (status 0 if no whole answer).
+   */
+  static Answer answerWhileSending(int port, byte[] bytes, int millis) {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      socket.setSoTimeout(millis);
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      ByteArrayOutputStream seen = new ByteArrayOutputStream();
+      byte[] buffer = new byte[8192];
+      InputStream in = socket.getInputStream();
+      long deadline = System.nanoTime() + millis * 1_000_000L;
+      try {
+        int n;
+        while (System.nanoTime() < deadline && (n = in.read(buffer)) >= 0) {
+          seen.write(buffer, 0, n);
+          Answer answer = parse(seen.toByteArray());
+          String length = answer.headers().get("content-length");
+          if (answer.status() != 0
+              && length != null
+              && answer.body().getBytes(StandardCharsets.UTF_8).length
+                  >= Integer.parseInt(length)) {
+            return answer;
+          }
+        }
+      } catch (SocketTimeoutException e) {
+        // no whole answer in time: what came is returned
+      }
+      Answer partial = parse(seen.toByteArray());
+      return new Answer(0, partial.headers(), partial.body());
+    } catch (IOException e) {
+      throw new IllegalStateException("exchange with 127.0.0.1:" + port + " failed: " + e, e);
+    }
+  }
+
   private static byte[] readAll(InputStream in) throws IOException {
     ByteArrayOutputStream answer = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];

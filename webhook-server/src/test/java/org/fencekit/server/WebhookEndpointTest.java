@@ -32,6 +32,7 @@ import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.store.sqlite.SqliteOrderStore;
+import org.fencekit.testsupport.StoreFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -320,6 +321,44 @@ class WebhookEndpointTest {
     readOnly.set(false);
     HttpResponse<String> again = stripe.send(stripe.request("/health").GET().build());
     assertEquals(200, again.statusCode(), again.body());
+  }
+
+  @Test
+  void healthAndDeliveriesAre503WhileTheStoreFileIsImmutable() {
+    Path file = directory.resolve("orders.db");
+    StoreFiles.Immutable immutable = StoreFiles.immutable(file);
+    try {
+      HttpResponse<String> health = stripe.send(stripe.request("/health").GET().build());
+      assertEquals(503, health.statusCode(), health.body());
+      assertTrue(health.body().contains("store_unavailable"), health.body());
+      assertTrue(health.body().contains("can no longer be written"), health.body());
+      HttpResponse<String> delivery = stripe.deliver(paid("evt_1"));
+      assertEquals(503, delivery.statusCode(), delivery.body());
+      assertEquals("store_unavailable", outcome(delivery));
+    } finally {
+      immutable.close();
+    }
+    assertTrue(purchases.isEmpty(), "nothing bought");
+    HttpResponse<String> again = stripe.send(stripe.request("/health").GET().build());
+    assertEquals(200, again.statusCode(), again.body());
+    assertEquals("fulfilled", outcome(stripe.deliver(paid("evt_2"))));
+  }
+
+  @Test
+  void healthAndDeliveriesAre503OnceTheStoreFileIsDeletedOrReplaced() throws Exception {
+    Path file = directory.resolve("orders.db");
+    StoreFiles.delete(file);
+    HttpResponse<String> health = stripe.send(stripe.request("/health").GET().build());
+    assertEquals(503, health.statusCode(), health.body());
+    assertTrue(health.body().contains("was deleted"), health.body());
+    HttpResponse<String> delivery = stripe.deliver(paid("evt_1"));
+    assertEquals(503, delivery.statusCode(), delivery.body());
+    SqliteOrderStore.builder(file).build().close(); // a new, empty file at the path
+    HttpResponse<String> replaced = stripe.send(stripe.request("/health").GET().build());
+    assertEquals(503, replaced.statusCode(), replaced.body());
+    assertTrue(replaced.body().contains("no longer the file"), replaced.body());
+    assertEquals(503, stripe.deliver(paid("evt_2")).statusCode());
+    assertTrue(purchases.isEmpty(), "nothing bought into a file no path reaches");
   }
 
   @Test

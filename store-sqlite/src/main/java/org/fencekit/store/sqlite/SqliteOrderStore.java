@@ -65,10 +65,13 @@ import org.fencekit.store.spi.Validate;
  * transaction uncommitted ({@code SQLITE_FULL}, {@code SQLITE_BUSY}, ...: the transaction is then
  * checked to be over or rolled back); a COMMIT that failed with an I/O error (its WAL frames may be
  * on disk), or a rollback that failed too, leaves the outcome unknown, and the same call may be
- * retried. {@link #builder builder().build()} refuses a file it cannot write and, unless {@link
- * Builder#quickCheck quickCheck(false)}, a damaged one. Writers of other processes meet in SQLite's
- * busy handler, which polls: under sustained writes from this process, a writer in another process
- * can wait up to busyTimeout and then fail.
+ * retried. Before every write the store checks that the file at its path is still the one it opened
+ * and can be written: a file deleted or replaced underneath, or made read-only or immutable, fails
+ * the write with {@link StoreUnavailableException} (nothing written) naming which. {@link #builder
+ * builder().build()} refuses a file it cannot write and, unless {@link Builder#quickCheck
+ * quickCheck(false)}, a damaged one. Writers of other processes meet in SQLite's busy handler,
+ * which polls: under sustained writes from this process, a writer in another process can wait up to
+ * busyTimeout and then fail.
  *
  * <p>The file must be on a local file system (WAL needs shared memory between the processes that
  * open it; network file systems do not provide it).

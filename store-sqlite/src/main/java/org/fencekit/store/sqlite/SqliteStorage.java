@@ -1,7 +1,10 @@
 package org.fencekit.store.sqlite;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -72,10 +75,12 @@ final class SqliteStorage extends JdbcAdminStorage {
   private final Statements sql;
   private final ConnectionPool pool;
   private final Path realFile;
+  private final Object fileKey;
   private final ReentrantLock writeLock;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private SqliteStorage(Settings settings, Statements sql, Path realFile, ReentrantLock writeLock) {
+  private SqliteStorage(
+      Settings settings, Statements sql, Path realFile, Object fileKey, ReentrantLock writeLock) {
     super(sql.selectOrder(), sql.selectOrphans(), sql.admin());
     this.settings = settings;
     this.sql = sql;
@@ -83,6 +88,7 @@ final class SqliteStorage extends JdbcAdminStorage {
         new ConnectionPool(
             settings.connections(), () -> openConnection(settings), closedMessage(settings));
     this.realFile = realFile;
+    this.fileKey = fileKey;
     this.writeLock = writeLock;
   }
 
@@ -103,8 +109,10 @@ final class SqliteStorage extends JdbcAdminStorage {
       throw unavailable(settings, "open", null, false, "could not open the database", e);
     }
     Path realFile;
+    Object fileKey;
     try {
       realFile = settings.file().toRealPath();
+      fileKey = fileKey(realFile);
     } catch (IOException e) {
       closeQuietly(first);
       String message = "could not resolve the real path of %s (%s)".formatted(settings.file(), e);
@@ -119,7 +127,7 @@ final class SqliteStorage extends JdbcAdminStorage {
       }
       createSchema(settings, sql, first);
       checkWritable(settings, first);
-      SqliteStorage storage = new SqliteStorage(settings, sql, realFile, writeLock);
+      SqliteStorage storage = new SqliteStorage(settings, sql, realFile, fileKey, writeLock);
       storage.openAll(first);
       opened = true;
       return storage;
@@ -533,7 +541,46 @@ final class SqliteStorage extends JdbcAdminStorage {
     return Validate.storeClosed("sqlite store on " + settings.file(), null, null).getMessage();
   }
 
+  /** The file's identity (device and inode where the file system has them), or null. */
+  private static Object fileKey(Path file) throws IOException {
+    return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+  }
+
+  /**
+   * Refuses a write when the file at the store's path is no longer the one it opened (deleted or
+   * replaced underneath: the write would land in a file no path reaches, and a restart would find
+   * none of it), or cannot be written any more (made read-only or immutable, {@code chattr +i}:
+   * SQLite's open connections would go on writing the WAL until a checkpoint fails). Two file
+   * system calls, before the write transaction begins.
+   */
+  private void checkFile(String operation, String sessionId) {
+    String problem;
+    try {
+      Object now = fileKey(settings.file());
+      if (fileKey != null && !fileKey.equals(now)) {
+        problem =
+            "is no longer the file this store opened (it was replaced underneath); restart so the"
+                + " store opens the file at its path, and look for the orders written since in the"
+                + " old one if a process still holds it";
+      } else if (!Files.isWritable(settings.file())) {
+        problem =
+            "can no longer be written (read-only, or immutable: lsattr shows 'i'); make it writable"
+                + " again (chmod, chattr -i)";
+      } else {
+        return;
+      }
+    } catch (NoSuchFileException e) {
+      problem =
+          "was deleted underneath this store; restore it from a backup and restart, or restart to"
+              + " start an empty one";
+    } catch (IOException e) {
+      problem = "cannot be read (" + e + "); check the file and its directory";
+    }
+    throw failed(operation, sessionId, false, "the file " + settings.file() + " " + problem, null);
+  }
+
   private void lockWrites(String operation, String sessionId) {
+    checkFile(operation, sessionId);
     try {
       if (writeLock.tryLock(
           ConnectionPool.nanos(settings.acquireTimeout()), TimeUnit.NANOSECONDS)) {
