@@ -90,6 +90,37 @@ enum WrongHandler implements HandlerFactory {
     }
   },
 
+  // ------------------------------------------------------------------ what is bought
+
+  /** One item per order: the provider client never passes the session's quantity. */
+  BUYS_ONE_ITEM(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-world-10gb x1 for 8997") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withGoods(
+          context,
+          o ->
+              new OrderSnapshot(
+                  o.sessionId(), o.productId(), 1, o.customerEmail(), o.amountTotal(), o.currency()));
+    }
+  },
+
+  /** The product the shop started with, hard-coded, whatever the session's metadata says. */
+  DEFAULT_PRODUCT(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-eu-5gb x3 for 8997") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withGoods(
+          context,
+          o ->
+              new OrderSnapshot(
+                  o.sessionId(),
+                  "esim-eu-5gb",
+                  o.quantity(),
+                  o.customerEmail(),
+                  o.amountTotal(),
+                  o.currency()));
+    }
+  },
+
   // ------------------------------------------------------------------ which events are paid
 
   /** Takes an unpaid completion for paid. */
@@ -295,7 +326,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ heartbeats and deadlines
 
   /** Never extends the lease during a slow provider call. */
-  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS, "answered 200, expected a non-2xx") {
+  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS, "answered 500, expected a 2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withScheduler(
@@ -308,7 +339,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Each heartbeat extends by half a lease: the order lapses under a live call. */
-  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE, "answered 200, expected a non-2xx") {
+  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE, "the store granted 2 claim(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(
@@ -435,6 +466,22 @@ enum WrongHandler implements HandlerFactory {
                 .buy(new Purchase(purchase.snapshot(), key.apply(purchase), purchase.ownership()));
     return HandlerUnderTest.of(
         context.configure(FulfilmentHandler.builder(context.store(), keyed)).build());
+  }
+
+  /** fencekit's handler, asking the provider for the goods {@code goods} makes of each order. */
+  private static HandlerUnderTest withGoods(
+      HandlerContext context, UnaryOperator<OrderSnapshot> goods) {
+    Provider rewritten =
+        purchase ->
+            context
+                .provider()
+                .buy(
+                    new Purchase(
+                        goods.apply(purchase.snapshot()),
+                        purchase.idempotencyKey(),
+                        purchase.ownership()));
+    return HandlerUnderTest.of(
+        context.configure(FulfilmentHandler.builder(context.store(), rewritten)).build());
   }
 
   /** fencekit's handler, seeing each event as {@code rewrite} makes it. */
