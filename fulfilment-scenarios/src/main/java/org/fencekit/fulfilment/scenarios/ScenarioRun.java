@@ -184,8 +184,8 @@ public final class ScenarioRun implements AutoCloseable {
 
   /**
    * The order called {@code name}: a Checkout session of its own, unique to this run, for one
-   * {@code esim-eu-5gb} at 15.00 EUR unless {@link #order(String, String, int, long)} said otherwise
-   * first.
+   * {@code esim-eu-5gb} at 15.00 EUR unless {@link #order(String, String, int, long)} said
+   * otherwise first.
    */
   public synchronized OrderSnapshot order(String name) {
     OrderSnapshot existing = orders.get(name);
@@ -207,8 +207,7 @@ public final class ScenarioRun implements AutoCloseable {
     }
     String sessionId = prefix + name;
     OrderSnapshot order =
-        new OrderSnapshot(
-            sessionId, productId, quantity, "buyer@example.com", amountTotal, "eur");
+        new OrderSnapshot(sessionId, productId, quantity, "buyer@example.com", amountTotal, "eur");
     if (!(productId.equals("esim-eu-5gb") && quantity == 1 && amountTotal == 1500)) {
       replay.line(
           String.format(

@@ -100,7 +100,12 @@ enum WrongHandler implements HandlerFactory {
           context,
           o ->
               new OrderSnapshot(
-                  o.sessionId(), o.productId(), 1, o.customerEmail(), o.amountTotal(), o.currency()));
+                  o.sessionId(),
+                  o.productId(),
+                  1,
+                  o.customerEmail(),
+                  o.amountTotal(),
+                  o.currency()));
     }
   },
 

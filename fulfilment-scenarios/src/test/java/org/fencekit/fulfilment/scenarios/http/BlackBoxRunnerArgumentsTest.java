@@ -61,6 +61,20 @@ class BlackBoxRunnerArgumentsTest {
   }
 
   @Test
+  void twoInstancesTakeTwoDistinctEndpointsAndOneLaunchEach() {
+    assertUsage(
+        "--endpoint",
+        Captured.run(
+            with("--endpoint", "http://127.0.0.1:2/webhook", "--endpoint", "http://127.0.0.1:3/")));
+    assertUsage("--endpoint", Captured.run(with("--endpoint", "http://127.0.0.1:1/webhook")));
+    assertUsage("--endpoint", Captured.run(with("--endpoint", "gopher://127.0.0.1:2/")));
+    assertUsage(
+        "--launch",
+        Captured.run(with("--endpoint", "http://127.0.0.1:2/webhook", "--launch", "true")));
+    assertUsage("--launch", Captured.run(with("--launch", "a", "--launch", "b")));
+  }
+
+  @Test
   void aMissingSecretIsNamedAndAMisspeltOneIsNotEchoed() {
     assertUsage(
         "--secret",
