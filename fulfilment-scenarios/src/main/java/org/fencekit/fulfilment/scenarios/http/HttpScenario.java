@@ -80,7 +80,7 @@ enum HttpScenario {
       Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER.id(),
       "async_payment_succeeded is fulfilled whether the unpaid completion came first, comes later"
           + " or never comes: one purchase after payment, none before",
-      "which instance saw which event (one endpoint URL is one instance from outside)",
+      "which instance saw which event (with one --endpoint, one instance plays both)",
       HttpScenarioSteps::paymentEventsInAnyOrder),
   S14(
       Scenario.S14_FREE_ORDER.id(),
