@@ -229,22 +229,26 @@ public final class BlackBoxRunner {
       PrintStream out,
       PrintStream err) {
     String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    int endpointPort = port(settings.endpoint());
-    if (options.providerPort == endpointPort) {
-      err.println(
-          "fencekit-scenarios: --provider-port "
-              + endpointPort
-              + " is the endpoint's port ("
-              + settings.endpoint().getHost()
-              + ":"
-              + endpointPort
-              + "), and the endpoint buys from the provider: give another --provider-port, or 0"
-              + " for a free one");
-      return CANNOT_RUN;
+    Set<Integer> endpointPorts = new LinkedHashSet<>();
+    for (URI endpoint : settings.endpoints()) {
+      int endpointPort = port(endpoint);
+      endpointPorts.add(endpointPort);
+      if (options.providerPort == endpointPort) {
+        err.println(
+            "fencekit-scenarios: --provider-port "
+                + endpointPort
+                + " is the endpoint's port ("
+                + endpoint.getHost()
+                + ":"
+                + endpointPort
+                + "), and the endpoint buys from the provider: give another --provider-port, or 0"
+                + " for a free one");
+        return CANNOT_RUN;
+      }
     }
     ProviderServer provider;
     try {
-      provider = ProviderServer.start(options.providerPort, endpointPort);
+      provider = ProviderServer.start(options.providerPort, endpointPorts);
     } catch (IOException e) {
       err.println(
           "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
