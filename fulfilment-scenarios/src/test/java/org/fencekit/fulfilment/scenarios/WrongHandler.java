@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.fencekit.fulfilment.CheckoutEvent;
@@ -96,16 +97,7 @@ enum WrongHandler implements HandlerFactory {
   BUYS_ONE_ITEM(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-world-10gb x1 for 8997") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return withGoods(
-          context,
-          o ->
-              new OrderSnapshot(
-                  o.sessionId(),
-                  o.productId(),
-                  1,
-                  o.customerEmail(),
-                  o.amountTotal(),
-                  o.currency()));
+      return withGoods(context, product -> product, quantity -> 1);
     }
   },
 
@@ -113,16 +105,7 @@ enum WrongHandler implements HandlerFactory {
   DEFAULT_PRODUCT(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-eu-5gb x3 for 8997") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
-      return withGoods(
-          context,
-          o ->
-              new OrderSnapshot(
-                  o.sessionId(),
-                  "esim-eu-5gb",
-                  o.quantity(),
-                  o.customerEmail(),
-                  o.amountTotal(),
-                  o.currency()));
+      return withGoods(context, product -> "esim-eu-5gb", quantity -> quantity);
     }
   },
 
@@ -473,18 +456,24 @@ enum WrongHandler implements HandlerFactory {
         context.configure(FulfilmentHandler.builder(context.store(), keyed)).build());
   }
 
-  /** fencekit's handler, asking the provider for the goods {@code goods} makes of each order. */
+  /** fencekit's handler, asking the provider for the product and quantity made of each order's. */
   private static HandlerUnderTest withGoods(
-      HandlerContext context, UnaryOperator<OrderSnapshot> goods) {
+      HandlerContext context, UnaryOperator<String> product, IntUnaryOperator quantity) {
     Provider rewritten =
-        purchase ->
-            context
-                .provider()
-                .buy(
-                    new Purchase(
-                        goods.apply(purchase.snapshot()),
-                        purchase.idempotencyKey(),
-                        purchase.ownership()));
+        purchase -> {
+          OrderSnapshot o = purchase.snapshot();
+          OrderSnapshot asked =
+              new OrderSnapshot(
+                  o.sessionId(),
+                  product.apply(o.productId()),
+                  quantity.applyAsInt(o.quantity()),
+                  o.customerEmail(),
+                  o.amountTotal(),
+                  o.currency());
+          return context
+              .provider()
+              .buy(new Purchase(asked, purchase.idempotencyKey(), purchase.ownership()));
+        };
     return HandlerUnderTest.of(
         context.configure(FulfilmentHandler.builder(context.store(), rewritten)).build());
   }
