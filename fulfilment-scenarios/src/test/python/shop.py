@@ -9,6 +9,18 @@ runner (fencekit-scenarios.jar) against an endpoint that is not Java. Not for pr
                  it claimable again (the incident: a second purchase).
 --mode no-key    DELIBERATELY WRONG: fenced, but sends no Idempotency-Key, so a retry after a
                  purchase whose answer was lost buys again.
+--mode retry-unknown  correct in another way: fenced, and its provider client retries a call
+                 whose outcome is unknown (5xx, dropped) at once, twice at most, with the same
+                 Idempotency-Key, as Stripe's own client libraries do; 200 once a retry lands.
+--mode one-item  DELIBERATELY WRONG: fenced, but always asks the provider for one item, whatever
+                 the session's metadata.quantity says.
+--mode default-product  DELIBERATELY WRONG: fenced, but asks for the shop's first product,
+                 hard-coded, whatever the session's metadata.product_id says.
+--mode no-signature  DELIBERATELY WRONG: fenced, but checks no Stripe-Signature: anyone who can
+                 reach it can have an order bought.
+--mode process-lock  DELIBERATELY WRONG: no lease and no token; attempts on an order are
+                 serialised by a lock inside the process (409 while it is held). One process
+                 buys once; two on one database buy twice when their attempts cross.
 
 Standard library only (Python 3.11). The signing secret comes from STRIPE_WEBHOOK_SECRET.
   python3 shop.py --mode fenced --port 8080 --lease-seconds 5 \\
@@ -20,12 +32,14 @@ import hmac
 import json
 import os
 import sqlite3
+import threading
 import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PAYING = {"paid", "no_payment_required"}
+FIRST_PRODUCT = "esim-eu-5gb"
 
 
 def signature_ok(secret, header, body, tolerance=300):
@@ -36,6 +50,10 @@ def signature_ok(secret, header, body, tolerance=300):
     expected = hmac.new(secret.encode(), stamps[0].encode() + b"." + body, hashlib.sha256)
     good = any(hmac.compare_digest(expected.hexdigest(), v) for k, v in parts if k == "v1")
     return good and abs(time.time() - int(stamps[0])) <= tolerance
+
+
+class ProviderUnknown(Exception):
+    """The provider may have bought: 5xx, dropped connection, timeout."""
 
 
 class Orders:
@@ -80,17 +98,33 @@ class Orders:
         with self.db() as db:
             return db.execute(sql, args).rowcount == 1
 
+    def provisioned(self, session):
+        with self.db() as db:
+            row = db.execute("SELECT status FROM orders WHERE session = ?", (session,)).fetchone()
+            return row is not None and row[0] == "provisioned"
+
+    def record(self, session, status, item=None, error=None):
+        """process-lock mode: writes the outcome, no claim, no token."""
+        with self.db() as db:
+            db.execute("INSERT OR REPLACE INTO orders VALUES (?, ?, 0, 0, ?, ?)",
+                       (session, status, item, error))
+
 
 class Shop(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_POST(self):
         body = self.rfile.read(min(int(self.headers.get("Content-Length") or 0), 1 << 20))
-        if not signature_ok(self.server.secret, self.headers.get("Stripe-Signature", ""), body):
+        checks = self.server.mode != "no-signature"
+        if checks and not signature_ok(self.server.secret, self.headers.get("Stripe-Signature", ""),
+                                       body):
             return self.answer(400, "bad_signature", "not signed with this endpoint's secret")
-        event = json.loads(body)
-        session = event["data"]["object"]
-        kind, status = event["type"], session.get("payment_status")
+        try:
+            event = json.loads(body)
+            session = event["data"]["object"]
+            kind, status = event["type"], session.get("payment_status")
+        except (ValueError, KeyError, TypeError):
+            return self.answer(400, "bad_event", "not a Stripe event")
         if kind == "checkout.session.async_payment_failed":
             return self.answer(200, "payment_failed", "nothing bought")
         if kind == "checkout.session.completed" and status not in PAYING:
@@ -100,29 +134,65 @@ class Shop(BaseHTTPRequestHandler):
         self.fulfil(session)
 
     def fulfil(self, session):
+        if self.server.mode == "process-lock":
+            return self.fulfil_locked(session)
         orders, mode, sid = self.server.orders, self.server.mode, session["id"]
         state, token = orders.claim(sid)
         if state != "claimed":
             return self.answer(409 if state == "in_flight" else 200, state, sid)
         fence = None if mode == "no-token" else token
-        headers = {"Content-Type": "application/json"}
-        if mode != "no-key":
-            headers["Idempotency-Key"] = "shop-order-" + sid
-        metadata = session.get("metadata") or {}
-        request = urllib.request.Request(
-            self.server.provider_url + "/purchases", method="POST", headers=headers,
-            data=json.dumps({"order": sid, "product": metadata.get("product_id"),
-                             "quantity": int(metadata.get("quantity") or 1)}).encode())
         try:
-            with urllib.request.urlopen(request, timeout=self.server.provider_timeout) as answer:
-                item = json.loads(answer.read())["item_id"]
-        except (urllib.error.URLError, OSError, ValueError) as error:  # refused, 5xx, dropped
+            item = self.buy(session)
+        except (ProviderUnknown, urllib.error.URLError, OSError, ValueError) as error:
             if orders.settle(sid, fence, "failed", error=str(error)[:200]):
                 return self.answer(500, "provider_failed", "retry later")
             return self.answer(200, "stale_failure", "another attempt owns the order")
         if orders.settle(sid, fence, "provisioned", item=item):
             return self.answer(200, "fulfilled", item)
         return self.answer(200, "orphaned", item)
+
+    def fulfil_locked(self, session):
+        orders, sid = self.server.orders, session["id"]
+        with self.server.guard:
+            lock = self.server.locks.setdefault(sid, threading.Lock())
+        if not lock.acquire(blocking=False):
+            return self.answer(409, "in_flight", sid)
+        try:
+            if orders.provisioned(sid):
+                return self.answer(200, "duplicate", sid)
+            try:
+                item = self.buy(session)
+            except (ProviderUnknown, urllib.error.URLError, OSError, ValueError) as error:
+                orders.record(sid, "failed", error=str(error)[:200])
+                return self.answer(500, "provider_failed", "retry later")
+            orders.record(sid, "provisioned", item=item)
+            return self.answer(200, "fulfilled", item)
+        finally:
+            lock.release()
+
+    def buy(self, session):
+        """The item bought for the session; raises if the provider refused or may have bought."""
+        mode, sid = self.server.mode, session["id"]
+        headers = {"Content-Type": "application/json"}
+        if mode != "no-key":
+            headers["Idempotency-Key"] = "shop-order-" + sid
+        metadata = session.get("metadata") or {}
+        product = FIRST_PRODUCT if mode == "default-product" else metadata.get("product_id")
+        quantity = 1 if mode == "one-item" else int(metadata.get("quantity") or 1)
+        data = json.dumps({"order": sid, "product": product, "quantity": quantity}).encode()
+        retries = 2 if mode == "retry-unknown" else 0
+        for attempt in range(retries + 1):
+            request = urllib.request.Request(self.server.provider_url + "/purchases",
+                                             method="POST", headers=headers, data=data)
+            try:
+                with urllib.request.urlopen(request, timeout=self.server.provider_timeout) as got:
+                    return json.loads(got.read())["item_id"]
+            except urllib.error.HTTPError as error:
+                if error.code < 500 or attempt == retries:
+                    raise
+            except (urllib.error.URLError, OSError) as error:
+                if attempt == retries:
+                    raise ProviderUnknown(str(error)) from error
 
     def answer(self, status, outcome, reason):
         data = json.dumps({"outcome": outcome, "reason": reason}).encode()
@@ -138,7 +208,9 @@ class Shop(BaseHTTPRequestHandler):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=["fenced", "no-token", "no-key"], default="fenced")
+    parser.add_argument("--mode", default="fenced",
+                        choices=["fenced", "no-token", "no-key", "retry-unknown", "one-item",
+                                 "default-product", "no-signature", "process-lock"])
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--lease-seconds", type=float, default=5)
     parser.add_argument("--provider-url", default="http://127.0.0.1:9099")
@@ -150,6 +222,7 @@ def main():
     server.mode, server.provider_url = args.mode, args.provider_url.rstrip("/")
     server.provider_timeout = args.provider_timeout_seconds
     server.orders = Orders(args.db, args.lease_seconds)
+    server.guard, server.locks = threading.Lock(), {}
     print(f"shop ({args.mode}) on 127.0.0.1:{args.port}", flush=True)
     server.serve_forever()
 

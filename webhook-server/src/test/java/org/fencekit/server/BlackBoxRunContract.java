@@ -20,10 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The black-box runner ({@code fencekit-scenarios}, called through its public entry point) against
- * this module's shaded jar as an operator runs it: a process the runner launches with {@code
- * --launch}, kills with SIGKILL and starts again for the crash scenarios, buying over HTTP from the
+ * this module's shaded jar as an operator runs it: two processes on one store, each launched by the
+ * runner with {@code --launch} (the scenarios whose attempts cross deliver to both; the first is
+ * killed with SIGKILL and started again for the crash scenarios), buying over HTTP from the
  * runner's provider ({@code FENCEKIT_PROVIDER_URL}, which the runner sets) with a 3 s lease. Every
- * scenario the runner can judge from outside must hold, none skipped. A subclass names the store.
+ * scenario the runner can judge from outside must hold, none skipped, forged and stale events
+ * included. A subclass names the store.
  *
  * <p>An {@code *IT}: failsafe runs it after {@code package}, with the jar's path in {@code
  * fencekit.server.jar}.
@@ -47,6 +49,7 @@ abstract class BlackBoxRunContract {
         Files.isRegularFile(jar),
         "no server jar at " + jar + ": run `./mvnw verify` (the *IT tests run after package)");
     int port = LoopbackPorts.closed();
+    int secondPort = LoopbackPorts.closed();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     // options, not variables, so a FENCEKIT_* of the environment cannot change what is tested;
     // the runner sets STRIPE_WEBHOOK_SECRET, FENCEKIT_PROVIDER_URL and FENCEKIT_LEASE
@@ -57,8 +60,7 @@ abstract class BlackBoxRunContract {
             + quoted(jar.toString())
             + " --store "
             + quoted(storeSpec())
-            + " --host 127.0.0.1 --port "
-            + port;
+            + " --host 127.0.0.1 --port ";
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit =
@@ -66,6 +68,8 @@ abstract class BlackBoxRunContract {
             List.of(
                 "--endpoint",
                 "http://127.0.0.1:" + port + "/webhook",
+                "--endpoint",
+                "http://127.0.0.1:" + secondPort + "/webhook",
                 "--secret",
                 StripeDeliveries.SECRET,
                 "--provider-port",
@@ -73,7 +77,9 @@ abstract class BlackBoxRunContract {
                 "--lease",
                 LEASE,
                 "--launch",
-                launch,
+                launch + port,
+                "--launch",
+                launch + secondPort,
                 "--replay-dir",
                 directory.toString()),
             new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -83,8 +89,10 @@ abstract class BlackBoxRunContract {
     String report =
         table
             + err.toString(StandardCharsets.UTF_8)
-            + "\nthe server's log, last lines:\n"
-            + serverLog();
+            + "\nthe first server's log, last lines:\n"
+            + serverLog("fencekit-scenarios-endpoint.log")
+            + "\nthe second server's log, last lines:\n"
+            + serverLog("fencekit-scenarios-endpoint-2.log");
     assertEquals(BlackBoxRunner.HELD, exit, report);
     Matcher total =
         Pattern.compile("(?m)^(\\d+) held, (\\d+) FAILED, (\\d+) skipped").matcher(table);
@@ -93,10 +101,11 @@ abstract class BlackBoxRunContract {
     assertEquals("0", total.group(2), report);
     assertEquals(
         "0", total.group(3), "a scenario was skipped (--launch lets every one play)\n" + report);
+    assertTrue(table.contains(" and http://127.0.0.1:" + secondPort), "two instances: " + report);
   }
 
-  private String serverLog() throws IOException {
-    Path log = directory.resolve("fencekit-scenarios-endpoint.log");
+  private String serverLog(String name) throws IOException {
+    Path log = directory.resolve(name);
     if (!Files.isRegularFile(log)) {
       return "(none)";
     }

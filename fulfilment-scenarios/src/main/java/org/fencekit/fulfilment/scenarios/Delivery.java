@@ -15,6 +15,7 @@ public final class Delivery {
   private volatile boolean begun;
   private volatile Integer status;
   private volatile Throwable thrown;
+  private volatile boolean settledOnce;
 
   Delivery(String name, Instance instance, CheckoutEvent event) {
     this.name = name;
@@ -40,6 +41,14 @@ public final class Delivery {
   /** The status answered, or {@code null} while the handler is still working. */
   public Integer status() {
     return status;
+  }
+
+  /**
+   * Whether, when the handler answered, its order was settled exactly once (provisioned with its
+   * one purchase): then a 2xx is right even where the scenario expected a retry.
+   */
+  public boolean settledOnceWhenAnswered() {
+    return settledOnce;
   }
 
   /** What the handler threw, if it threw (answered as 500). */
@@ -104,6 +113,7 @@ public final class Delivery {
       thrown = e;
       answer = 500;
     }
+    settledOnce = event.snapshot() != null && run.settledOnce(event.sessionId());
     status = answer;
     run.timeline()
         .add(

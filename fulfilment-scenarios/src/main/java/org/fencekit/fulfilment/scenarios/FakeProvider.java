@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
 
 /**
  * A provider the scenarios control, shared by every handler instance of a run: each call takes the
@@ -28,6 +29,7 @@ public final class FakeProvider {
   private final List<Bought> purchases = new ArrayList<>();
   private final Map<String, Bought> byKey = new HashMap<>();
   private final Map<String, String> sharedKeys = new HashMap<>();
+  private final Map<String, String> wrongGoods = new HashMap<>();
   private boolean honoursKeys = true;
 
   FakeProvider(ScenarioRun run) {
@@ -114,6 +116,15 @@ public final class FakeProvider {
                 : new Behaviour(Behaviour.Kind.BUY_THEN_TIME_OUT, error));
   }
 
+  /**
+   * What the first call for {@code sessionId} that asked for other goods than the order's asked
+   * for, in words, or {@code null} if every call asked for the order's product, quantity and
+   * amount.
+   */
+  synchronized String wrongGoods(String sessionId) {
+    return wrongGoods.get(sessionId);
+  }
+
   /** How many purchases were made for the order (idempotent replays do not count). */
   public synchronized int purchases(String sessionId) {
     return items(sessionId).size();
@@ -147,11 +158,23 @@ public final class FakeProvider {
 
   /** A call from {@code instance}: the provider as that instance sees it. */
   Item buy(Instance instance, Purchase purchase) throws ProviderException, InterruptedException {
+    OrderSnapshot ordered = run.orderOf(purchase.sessionId()); // before this lock: run's first
     ProviderCall call;
     synchronized (this) {
       Behaviour behaviour = script.isEmpty() ? Behaviour.succeed() : script.poll();
       call = new ProviderCall(this, calls.size() + 1, instance, purchase, behaviour);
       calls.add(call);
+      if (ordered != null && !sameGoods(ordered, purchase.snapshot())) {
+        wrongGoods.putIfAbsent(
+            purchase.sessionId(),
+            String.format(
+                "provider call #%s for order '%s' asked for %s; the order is %s: buy the"
+                    + " session's product and quantity, for its amount",
+                call.number(),
+                run.report().label(purchase.sessionId()),
+                goods(purchase.snapshot()),
+                goods(ordered)));
+      }
       notifyAll();
     }
     run.timeline()
@@ -164,6 +187,20 @@ public final class FakeProvider {
                 purchase.idempotencyKey(),
                 call.behaviour().kind()));
     return call.perform();
+  }
+
+  private static boolean sameGoods(OrderSnapshot ordered, OrderSnapshot asked) {
+    return ordered.productId().equals(asked.productId())
+        && ordered.quantity() == asked.quantity()
+        && ordered.amountTotal() == asked.amountTotal()
+        && ordered.currency().equals(asked.currency());
+  }
+
+  /** {@code esim-eu-5gb x3 for 4500 eur}. */
+  private static String goods(OrderSnapshot order) {
+    return String.format(
+        "%s x%s for %s %s",
+        order.productId(), order.quantity(), order.amountTotal(), order.currency());
   }
 
   /** Buys for the call (or hands back the key's purchase) and returns the item. */

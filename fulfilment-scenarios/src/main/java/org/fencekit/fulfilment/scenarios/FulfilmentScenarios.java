@@ -220,6 +220,11 @@ public abstract class FulfilmentScenarios {
     play(Scenario.S21_PROVIDER_TIMEOUT);
   }
 
+  @Test
+  void s22_boughtWhatWasOrdered() {
+    play(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED);
+  }
+
   /** Names each scenario's test by its rule in plain words ({@link Scenario#rule()}). */
   static final class RuleNames extends DisplayNameGenerator.Standard {
     @Override

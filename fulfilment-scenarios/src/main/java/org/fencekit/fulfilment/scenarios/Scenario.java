@@ -153,7 +153,15 @@ public enum Scenario {
       "s21_hungProviderCallGivenUpAtTimeout",
       "a provider call that never answers is given up at the provider timeout, heartbeats"
           + " notwithstanding, and the retry buys once with the same key",
-      ScenarioSteps::providerTimeout);
+      ScenarioSteps::providerTimeout),
+
+  /** An order of several items of a product the shop does not sell most. */
+  S22_BOUGHT_WHAT_WAS_ORDERED(
+      "s22_boughtWhatWasOrdered",
+      "the provider is asked for the order's product and quantity, for its amount, whatever the"
+          + " order (three of one product, two of another), on the first attempt and on Stripe's"
+          + " retry at another instance",
+      ScenarioSteps::boughtWhatWasOrdered);
 
   private final String id;
   private final String rule;

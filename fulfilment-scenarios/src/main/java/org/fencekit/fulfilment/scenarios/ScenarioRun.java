@@ -25,8 +25,10 @@ import org.fencekit.history.History;
 import org.fencekit.history.ManualClock;
 import org.fencekit.history.Operation;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
 import org.fencekit.store.OrderStore;
 
 /**
@@ -180,15 +182,69 @@ public final class ScenarioRun implements AutoCloseable {
     return List.copyOf(instances.values());
   }
 
-  /** The order called {@code name}: a Checkout session of its own, unique to this run. */
-  public OrderSnapshot order(String name) {
-    return orders.computeIfAbsent(
-        name,
-        n -> {
-          String sessionId = prefix + n;
-          report.name(sessionId, n);
-          return new OrderSnapshot(sessionId, "esim-eu-5gb", 1, "buyer@example.com", 1500, "eur");
-        });
+  /**
+   * The order called {@code name}: a Checkout session of its own, unique to this run, for one
+   * {@code esim-eu-5gb} at 15.00 EUR unless {@link #order(String, String, int, long)} said
+   * otherwise first.
+   */
+  public synchronized OrderSnapshot order(String name) {
+    OrderSnapshot existing = orders.get(name);
+    return existing != null ? existing : order(name, "esim-eu-5gb", 1, 1500);
+  }
+
+  /**
+   * Makes the order called {@code name}, before any of its events: {@code quantity} of {@code
+   * productId} for {@code amountTotal} cents (EUR). Every provider call for it must ask for exactly
+   * these ({@link Checks#purchases}).
+   *
+   * @throws IllegalArgumentException if the order was made already
+   */
+  public synchronized OrderSnapshot order(
+      String name, String productId, int quantity, long amountTotal) {
+    if (orders.containsKey(name)) {
+      throw new IllegalArgumentException(
+          "order '" + name + "' was made already: make it before its first event");
+    }
+    String sessionId = prefix + name;
+    OrderSnapshot order =
+        new OrderSnapshot(sessionId, productId, quantity, "buyer@example.com", amountTotal, "eur");
+    if (!(productId.equals("esim-eu-5gb") && quantity == 1 && amountTotal == 1500)) {
+      replay.line(
+          String.format(
+              "run.order(%s, %s, %s, %s);",
+              Replay.quote(name), Replay.quote(productId), quantity, amountTotal));
+    }
+    report.name(sessionId, name);
+    orders.put(name, order);
+    return order;
+  }
+
+  /** The order of the session {@code sessionId}, or {@code null} if this run made none. */
+  synchronized OrderSnapshot orderOf(String sessionId) {
+    return orders.values().stream()
+        .filter(order -> order.sessionId().equals(sessionId))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * Whether the order of {@code sessionId} is settled exactly once: the store holds it provisioned
+   * with the provider's first purchase for it, the only one. An answer that stops Stripe is right
+   * then, whatever else happened. False when the store cannot say (a late answer after the run
+   * closed it): never judged settled without seeing it.
+   */
+  boolean settledOnce(String sessionId) {
+    List<Item> items = provider.items(sessionId);
+    try {
+      return items.size() == 1
+          && store
+              .get(sessionId)
+              .filter(r -> r.status() == OrderStatus.PROVISIONED)
+              .filter(r -> items.get(0).equals(r.item()))
+              .isPresent();
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** The session id of the order called {@code name}. */

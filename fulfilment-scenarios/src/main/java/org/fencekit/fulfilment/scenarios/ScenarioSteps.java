@@ -316,6 +316,19 @@ final class ScenarioSteps {
     run.expect().claimsGranted("order", 2);
   }
 
+  static void boughtWhatWasOrdered(ScenarioRun run, Instance a, Instance b) {
+    run.order("bulk", "esim-world-10gb", 3, 8997);
+    deliverAndExpect(run, a, run.paid("bulk"), 200);
+    boughtOnce(run, "bulk");
+    run.order("pair", "esim-us-1gb", 2, 1200);
+    run.provider().next(Behaviour.refuse("out of stock at the provider"));
+    CheckoutEvent paid = run.paid("pair");
+    deliverAndExpect(run, a, paid, NOT_2XX);
+    run.expect().purchases("pair", 0);
+    deliverAndExpect(run, b, paid, 200); // Stripe's retry, at another instance
+    boughtOnce(run, "pair");
+  }
+
   /** The order ends provisioned with its first purchase, the only one. */
   private static void boughtOnce(ScenarioRun run, String order) {
     run.expect().purchases(order, 1);

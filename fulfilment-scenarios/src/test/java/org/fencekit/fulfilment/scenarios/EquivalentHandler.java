@@ -1,6 +1,9 @@
 package org.fencekit.fulfilment.scenarios;
 
+import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.FulfilmentOutcome;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.fulfilment.ProviderException;
 
 /**
  * Handlers that differ from fencekit's only in ways the rules allow: other statuses of the same
@@ -50,6 +53,31 @@ enum EquivalentHandler implements HandlerFactory {
             }
             return outcome.httpStatus();
           });
+    }
+  },
+
+  /**
+   * A provider client that, as Stripe's own client libraries do, retries a call whose outcome is
+   * unknown at once, up to twice, with the same idempotency key: once a retry lands, the order is
+   * bought once and settled, and the delivery answered 200 (the false alarm of issue 38).
+   */
+  RETRIES_UNKNOWN_AT_ONCE {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      Provider retrying =
+          purchase -> {
+            for (int retry = 0; ; retry++) {
+              try {
+                return context.provider().buy(purchase);
+              } catch (ProviderException e) {
+                if (e.nothingBought() || retry == 2) {
+                  throw e;
+                }
+              }
+            }
+          };
+      return HandlerUnderTest.of(
+          context.configure(FulfilmentHandler.builder(context.store(), retrying)).build());
     }
   },
 

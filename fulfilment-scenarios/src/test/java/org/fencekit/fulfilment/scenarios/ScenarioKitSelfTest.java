@@ -66,6 +66,21 @@ class ScenarioKitSelfTest {
   }
 
   @Test
+  void everyScenarioIsATestOfTheKitsBaseClass() {
+    for (Scenario scenario : Scenario.values()) {
+      try {
+        assertTrue(
+            FulfilmentScenarios.class
+                .getDeclaredMethod(scenario.id())
+                .isAnnotationPresent(Test.class),
+            scenario.id() + " is not a @Test");
+      } catch (NoSuchMethodException e) {
+        fail("FulfilmentScenarios has no test " + scenario.id() + "(): a user's handler skips it");
+      }
+    }
+  }
+
+  @Test
   void exactStatusesAreAnOptIn() {
     ScenarioFailure failure =
         assertThrows(

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.fencekit.fulfilment.CheckoutEvent;
@@ -87,6 +88,24 @@ enum WrongHandler implements HandlerFactory {
             OrderSnapshot order = p.snapshot();
             return order.productId() + "x" + order.quantity() + "-" + order.customerEmail();
           });
+    }
+  },
+
+  // ------------------------------------------------------------------ what is bought
+
+  /** One item per order: the provider client never passes the session's quantity. */
+  BUYS_ONE_ITEM(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-world-10gb x1 for 8997") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withGoods(context, product -> product, quantity -> 1);
+    }
+  },
+
+  /** The product the shop started with, hard-coded, whatever the session's metadata says. */
+  DEFAULT_PRODUCT(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED, "asked for esim-eu-5gb x3 for 8997") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withGoods(context, product -> "esim-eu-5gb", quantity -> quantity);
     }
   },
 
@@ -295,7 +314,7 @@ enum WrongHandler implements HandlerFactory {
   // ------------------------------------------------------------------ heartbeats and deadlines
 
   /** Never extends the lease during a slow provider call. */
-  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS, "answered 200, expected a non-2xx") {
+  NO_HEARTBEAT(Scenario.S11_SLOW_CALL_HEARTBEATS, "answered 500, expected a 2xx") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withScheduler(
@@ -308,7 +327,7 @@ enum WrongHandler implements HandlerFactory {
   },
 
   /** Each heartbeat extends by half a lease: the order lapses under a live call. */
-  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE, "answered 200, expected a non-2xx") {
+  SHORT_EXTEND(Scenario.S17_HEARTBEAT_KEEPS_FULL_LEASE, "the store granted 2 claim(s)") {
     @Override
     public HandlerUnderTest create(HandlerContext context) {
       return withStore(
@@ -435,6 +454,28 @@ enum WrongHandler implements HandlerFactory {
                 .buy(new Purchase(purchase.snapshot(), key.apply(purchase), purchase.ownership()));
     return HandlerUnderTest.of(
         context.configure(FulfilmentHandler.builder(context.store(), keyed)).build());
+  }
+
+  /** fencekit's handler, asking the provider for the product and quantity made of each order's. */
+  private static HandlerUnderTest withGoods(
+      HandlerContext context, UnaryOperator<String> product, IntUnaryOperator quantity) {
+    Provider rewritten =
+        purchase -> {
+          OrderSnapshot o = purchase.snapshot();
+          OrderSnapshot asked =
+              new OrderSnapshot(
+                  o.sessionId(),
+                  product.apply(o.productId()),
+                  quantity.applyAsInt(o.quantity()),
+                  o.customerEmail(),
+                  o.amountTotal(),
+                  o.currency());
+          return context
+              .provider()
+              .buy(new Purchase(asked, purchase.idempotencyKey(), purchase.ownership()));
+        };
+    return HandlerUnderTest.of(
+        context.configure(FulfilmentHandler.builder(context.store(), rewritten)).build());
   }
 
   /** fencekit's handler, seeing each event as {@code rewrite} makes it. */

@@ -6,7 +6,6 @@ import java.net.BindException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -116,18 +115,29 @@ public final class BlackBoxRunner {
   }
 
   /** The options, checked. */
-  private record Settings(URI endpoint, Duration lease, List<HttpScenario> scenarios) {
+  private record Settings(List<URI> endpoints, Duration lease, List<HttpScenario> scenarios) {
 
     static Settings check(RunnerOptions options) {
-      URI endpoint;
-      try {
-        endpoint = new URI(options.endpoint);
-      } catch (URISyntaxException e) {
-        throw badEndpoint(options.endpoint);
+      if (options.endpoints.size() > 2) {
+        throw new IllegalArgumentException(
+            "--endpoint given "
+                + options.endpoints.size()
+                + " times: give one, or two for two instances of the endpoint on one store");
       }
-      if (endpoint.getHost() == null
-          || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
-        throw badEndpoint(options.endpoint);
+      List<URI> endpoints = new ArrayList<>();
+      for (String text : options.endpoints) {
+        endpoints.add(endpoint(text));
+      }
+      if (endpoints.size() == 2 && endpoints.get(0).equals(endpoints.get(1))) {
+        throw new IllegalArgumentException(
+            "--endpoint given twice with the same URL: two instances need two URLs (ports)");
+      }
+      if (!options.launches.isEmpty() && options.launches.size() != endpoints.size()) {
+        throw new IllegalArgumentException(
+            String.format(
+                "--launch given %s time(s) for %s --endpoint(s): give one --launch per --endpoint,"
+                    + " in the same order, or none",
+                options.launches.size(), endpoints.size()));
       }
       if (options.secret == null || options.secret.isBlank()) {
         throw new IllegalArgumentException(
@@ -138,7 +148,7 @@ public final class BlackBoxRunner {
         throw new IllegalArgumentException(
             "--provider-port must be 0 to 65535, got " + options.providerPort);
       }
-      if (options.launch != null && options.restartCommand != null) {
+      if (!options.launches.isEmpty() && options.restartCommand != null) {
         throw new IllegalArgumentException(
             "--launch and --restart-command both given: give one (with --launch the runner"
                 + " restarts the endpoint itself)");
@@ -187,7 +197,21 @@ public final class BlackBoxRunner {
       if (scenarios.isEmpty()) {
         scenarios.addAll(List.of(HttpScenario.values()));
       }
-      return new Settings(endpoint, lease, scenarios);
+      return new Settings(List.copyOf(endpoints), lease, scenarios);
+    }
+
+    private static URI endpoint(String text) {
+      URI endpoint;
+      try {
+        endpoint = new URI(text);
+      } catch (URISyntaxException e) {
+        throw badEndpoint(text);
+      }
+      if (endpoint.getHost() == null
+          || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+        throw badEndpoint(text);
+      }
+      return endpoint;
     }
 
     private static IllegalArgumentException badEndpoint(String text) {
@@ -205,22 +229,26 @@ public final class BlackBoxRunner {
       PrintStream out,
       PrintStream err) {
     String nonce = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-    int endpointPort = port(settings.endpoint());
-    if (options.providerPort == endpointPort) {
-      err.println(
-          "fencekit-scenarios: --provider-port "
-              + endpointPort
-              + " is the endpoint's port ("
-              + settings.endpoint().getHost()
-              + ":"
-              + endpointPort
-              + "), and the endpoint buys from the provider: give another --provider-port, or 0"
-              + " for a free one");
-      return CANNOT_RUN;
+    Set<Integer> endpointPorts = new LinkedHashSet<>();
+    for (URI endpoint : settings.endpoints()) {
+      int endpointPort = port(endpoint);
+      endpointPorts.add(endpointPort);
+      if (options.providerPort == endpointPort) {
+        err.println(
+            "fencekit-scenarios: --provider-port "
+                + endpointPort
+                + " is the endpoint's port ("
+                + endpoint.getHost()
+                + ":"
+                + endpointPort
+                + "), and the endpoint buys from the provider: give another --provider-port, or 0"
+                + " for a free one");
+        return CANNOT_RUN;
+      }
     }
     ProviderServer provider;
     try {
-      provider = ProviderServer.start(options.providerPort, endpointPort);
+      provider = ProviderServer.start(options.providerPort, endpointPorts);
     } catch (IOException e) {
       err.println(
           "fencekit-scenarios: cannot serve the provider on 127.0.0.1:"
@@ -231,7 +259,6 @@ public final class BlackBoxRunner {
                   : e.getMessage()));
       return CANNOT_RUN;
     }
-    Path log = options.replayDir.resolve("fencekit-scenarios-endpoint.log");
     Map<String, String> environment =
         Map.of(
             "STRIPE_WEBHOOK_SECRET",
@@ -240,26 +267,36 @@ public final class BlackBoxRunner {
             provider.baseUrl(),
             "FENCEKIT_LEASE",
             settings.lease().toMillis() + "ms");
-    try (provider;
-        EndpointControl control =
-            new EndpointControl(
-                settings.endpoint(), options.launch, options.restartCommand, environment, log)) {
+    List<EndpointControl> controls = new ArrayList<>();
+    for (int i = 0; i < settings.endpoints().size(); i++) {
+      controls.add(
+          new EndpointControl(
+              settings.endpoints().get(i),
+              options.launches.isEmpty() ? null : options.launches.get(i),
+              i == 0 ? options.restartCommand : null,
+              environment,
+              options.replayDir.resolve(
+                  "fencekit-scenarios-endpoint" + (i == 0 ? "" : "-" + (i + 1)) + ".log")));
+    }
+    try (provider) {
       try {
-        control.start();
+        for (EndpointControl control : controls) {
+          control.start();
+        }
       } catch (EndpointControl.EndpointDown e) {
         err.println("fencekit-scenarios: " + redactor.clean(e.getMessage()));
         return CANNOT_RUN;
       }
       RunContext context =
           new RunContext(
-              settings.endpoint(),
+              settings.endpoints(),
               new StripeSigner(options.secret),
               HttpClient.newBuilder()
                   .version(HttpClient.Version.HTTP_1_1)
                   .connectTimeout(Duration.ofSeconds(5))
                   .build(),
               provider,
-              control,
+              controls.get(0),
               settings.lease(),
               nonce);
       long start = System.nanoTime();
@@ -283,6 +320,8 @@ public final class BlackBoxRunner {
       out.print(options.json ? report.json() : report.text());
       out.flush();
       return report.failed() ? FAILED : HELD;
+    } finally {
+      controls.forEach(EndpointControl::close);
     }
   }
 

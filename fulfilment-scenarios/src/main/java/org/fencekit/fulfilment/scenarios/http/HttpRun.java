@@ -33,8 +33,8 @@ import org.fencekit.fulfilment.scenarios.Timeline;
  *   <li>no order is bought more than once;
  *   <li>a delivery of a paying event answered 2xx (Stripe stops retrying) finds its order bought
  *       exactly once;
- *   <li>the provider is never called for an order no paying event was delivered for, and buys the
- *       session's product and quantity.
+ *   <li>the provider is never called for an order no paying event was delivered for, and is asked
+ *       for the session's product and quantity.
  * </ol>
  *
  * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx, on a
@@ -42,6 +42,9 @@ import org.fencekit.fulfilment.scenarios.Timeline;
  * checks each paid order was bought exactly once and each unpaid one never.
  */
 final class HttpRun {
+
+  /** The secret {@link Forgery#FORGED} events are signed with: never an endpoint's. */
+  private static final String FORGING_SECRET = "whsec_forged_by_fencekit_scenarios";
 
   /** Stripe's retries, as multiples of the lease before each redelivery: bounded, like Stripe's. */
   private static final double[] RETRY_WAITS = {0.25, 0.5, 1, 1, 1, 2, 2, 2};
@@ -69,6 +72,7 @@ final class HttpRun {
   private final RunContext context;
   private final Timeline timeline = new Timeline(Clock.systemUTC());
   private final Map<String, String> orders = new LinkedHashMap<>(); // name -> session id
+  private final Map<String, StripeEvent.Goods> goods = new LinkedHashMap<>(); // by name
   private final Set<String> paid = new LinkedHashSet<>(); // session ids
   private final Map<String, StripeEvent> events = new LinkedHashMap<>(); // by event id
   private final Set<String> accepted = new LinkedHashSet<>(); // event ids answered 2xx
@@ -97,15 +101,30 @@ final class HttpRun {
     return new LinkedHashMap<>(orders);
   }
 
-  /** The order {@code name}: a Checkout session id new to the endpoint. */
+  /**
+   * The order {@code name}: a Checkout session id new to the endpoint, for one {@link
+   * StripeEvent#PRODUCT} unless {@link #order(String, StripeEvent.Goods)} made it first.
+   */
   synchronized String order(String name) {
     String existing = orders.get(name);
-    if (existing != null) {
-      return existing;
+    return existing != null ? existing : order(name, StripeEvent.Goods.ONE);
+  }
+
+  /**
+   * Makes the order {@code name}, selling {@code sold}, before any of its events: every provider
+   * call for it must ask for that product and quantity.
+   */
+  synchronized String order(String name, StripeEvent.Goods sold) {
+    if (orders.containsKey(name)) {
+      throw new IllegalStateException("order " + name + " was made already");
     }
     String sessionId = "cs_test_" + context.nonce() + "_" + scenario.shortId() + "_" + name;
     orders.put(name, sessionId);
+    goods.put(name, sold);
     steer(name, true);
+    if (!sold.equals(StripeEvent.Goods.ONE)) {
+      timeline.add("runner", name + " sells " + sold + " for " + sold.amount() + " cents");
+    }
     return sessionId;
   }
 
@@ -183,13 +202,22 @@ final class HttpRun {
     String sessionId = order(name);
     String id = "evt_" + context.nonce() + "_" + scenario.shortId() + "_" + ++eventCount;
     long created = System.currentTimeMillis() / 1000;
-    StripeEvent event = StripeEvent.of(id, type, sessionId, paymentStatus, created);
+    StripeEvent event =
+        StripeEvent.of(id, type, sessionId, paymentStatus, goods.get(name), created);
     events.put(id, event);
     return event;
   }
 
-  /** Posts {@code event}, signed, without waiting for the answer. */
+  /** Posts {@code event}, signed, to the first instance without waiting for the answer. */
   CompletableFuture<Answer> deliver(StripeEvent event) {
+    return deliver(event, 1);
+  }
+
+  /**
+   * Posts {@code event}, signed, to instance {@code instance} (1 or 2; with one instance, it plays
+   * both) without waiting for the answer.
+   */
+  CompletableFuture<Answer> deliver(StripeEvent event, int instance) {
     int number;
     synchronized (this) {
       number = ++deliveryCount;
@@ -200,7 +228,7 @@ final class HttpRun {
     String body = event.body();
     long now = System.currentTimeMillis() / 1000;
     HttpRequest request =
-        HttpRequest.newBuilder(context.endpoint())
+        HttpRequest.newBuilder(context.endpoint(instance))
             .timeout(context.deliveryTimeout())
             .header("Content-Type", "application/json; charset=utf-8")
             .header("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
@@ -209,7 +237,15 @@ final class HttpRun {
             .build();
     timeline.add(
         "runner",
-        "d" + number + ": posts " + event.id() + " (" + event.describe() + ") for " + name(event));
+        "d"
+            + number
+            + ": posts "
+            + event.id()
+            + " ("
+            + event.describe()
+            + ") for "
+            + name(event)
+            + (context.twoInstances() ? " to instance " + instance : ""));
     CompletableFuture<Answer> answer =
         context
             .client()
@@ -226,9 +262,106 @@ final class HttpRun {
     return answer;
   }
 
-  /** Posts {@code event} and waits for its answer. */
+  /** How a delivery the runner forges differs from Stripe's. */
+  enum Forgery {
+    /** No {@code Stripe-Signature} header at all. */
+    UNSIGNED("unsigned (no Stripe-Signature)"),
+    /** Signed now, with a secret that is not the endpoint's. */
+    FORGED("signed with another secret"),
+    /** Signed with the endpoint's secret an hour ago: a captured delivery replayed. */
+    STALE("signed with the endpoint's secret an hour ago"),
+    /** The endpoint's signature of the same event unpaid, on a body that says paid. */
+    TAMPERED("the body changed to paid after it was signed unpaid");
+
+    private final String description;
+
+    Forgery(String description) {
+      this.description = description;
+    }
+
+    /** What is wrong with it, in words. */
+    String description() {
+      return description;
+    }
+  }
+
+  /**
+   * Posts {@code event} as Stripe never would ({@code how}) and waits for the answer, which must
+   * not be 2xx: an endpoint must act only on events signed by Stripe with its secret, recently. It
+   * is no payment: Stripe never retries it and it allows no purchase.
+   */
+  void expectRefused(StripeEvent event, Forgery how) {
+    String body = event.body();
+    long now = System.currentTimeMillis() / 1000;
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(context.endpoint(1))
+            .timeout(context.deliveryTimeout())
+            .header("Content-Type", "application/json; charset=utf-8")
+            .header("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)");
+    switch (how) {
+      case UNSIGNED -> {}
+      case FORGED ->
+          request.header("Stripe-Signature", new StripeSigner(FORGING_SECRET).header(now, body));
+      case STALE -> request.header("Stripe-Signature", context.signer().header(now - 3600, body));
+      case TAMPERED -> {
+        String unpaid =
+            body.replace("\"payment_status\":\"paid\"", "\"payment_status\":\"unpaid\"");
+        if (unpaid.equals(body)) {
+          throw new IllegalStateException("a tampered event needs a paid body: " + event.id());
+        }
+        request.header("Stripe-Signature", context.signer().header(now, unpaid));
+      }
+    }
+    timeline.add(
+        "runner",
+        "posts "
+            + event.id()
+            + " ("
+            + event.describe()
+            + ") for "
+            + name(event)
+            + ", "
+            + how.description());
+    int status;
+    String answer;
+    try {
+      HttpResponse<InputStream> response =
+          context
+              .client()
+              .send(
+                  request.POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                  HttpResponse.BodyHandlers.ofInputStream());
+      status = response.statusCode();
+      answer = head(response.body());
+    } catch (IOException e) {
+      status = -1;
+      answer = why(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Breach("interrupted while waiting for an answer");
+    }
+    timeline.add(
+        "endpoint",
+        event.id() + (status < 0 ? " got no answer " : " answered " + status + " ") + answer);
+    check();
+    if (status >= 200 && status < 300) {
+      throw new Breach(
+          String.format(
+              "%s (%s) for %s, %s, was answered %s: an endpoint must refuse (non-2xx) an event"
+                  + " not signed by Stripe with its secret within the tolerance (check"
+                  + " Stripe-Signature against the raw body before acting)",
+              event.id(), event.describe(), name(event), how.description(), status));
+    }
+  }
+
+  /** Posts {@code event} to the first instance and waits for its answer. */
   Answer deliverAndAwait(StripeEvent event) {
-    return await(deliver(event));
+    return deliverAndAwait(event, 1);
+  }
+
+  /** Posts {@code event} to instance {@code instance} and waits for its answer. */
+  Answer deliverAndAwait(StripeEvent event, int instance) {
+    return await(deliver(event, instance));
   }
 
   /** Waits for a delivery's answer (it times out on its own, at the delivery timeout). */
@@ -290,20 +423,18 @@ final class HttpRun {
         if (!paying(call.order)) {
           problem(
               String.format(
-                  "the provider was called (call #%s) for %s, which no paid event was delivered"
-                      + " for: an unpaid order must not be bought",
+                  "the provider was called (call #%s) for %s, which no paid event signed by"
+                      + " Stripe was delivered for: an unpaid order must not be bought, nor one"
+                      + " a forged, unsigned or stale event says is paid",
                   call.number, name));
         }
-        if (!StripeEvent.PRODUCT.equals(call.product) || call.quantity != 1) {
+        StripeEvent.Goods sold = goods(name);
+        if (!sold.product().equals(call.product) || call.quantity != sold.quantity()) {
           problem(
               String.format(
-                  "call #%s for %s bought product %s x%s; the session says %s x1 (its"
-                      + " metadata.product_id and metadata.quantity)",
-                  call.number,
-                  name,
-                  shorten(String.valueOf(call.product)),
-                  call.quantity,
-                  StripeEvent.PRODUCT));
+                  "call #%s for %s asked the provider for %s x%s; the session sells %s (its"
+                      + " metadata.product_id and metadata.quantity): buy what was ordered",
+                  call.number, name, shorten(String.valueOf(call.product)), call.quantity, sold));
         }
       }
 
@@ -324,6 +455,10 @@ final class HttpRun {
         timeline.add("provider", "call #" + call.number + " for " + name + ": " + call.what());
       }
     };
+  }
+
+  private synchronized StripeEvent.Goods goods(String name) {
+    return goods.get(name);
   }
 
   private String keys(String sessionId) {
@@ -388,14 +523,18 @@ final class HttpRun {
     timeline.add("runner", "the endpoint answers again");
   }
 
-  /** The answer must tell Stripe to retry (anything but 2xx). */
+  /**
+   * The answer must tell Stripe to retry (anything but 2xx), judged by its effect: a 2xx is right
+   * when the order was bought exactly once by then (an endpoint whose provider client retried at
+   * once with the same key, and landed).
+   */
   void expectRetry(Answer answer, String because) {
     check();
-    if (answer.accepted()) {
+    if (answer.accepted() && context.provider().purchases(answer.event().sessionId()) != 1) {
       throw new Breach(
           String.format(
-              "d%s for %s was answered %s, so Stripe stops retrying, but %s: it must answer"
-                  + " anything but 2xx so Stripe retries",
+              "d%s for %s was answered %s, so Stripe stops retrying, but %s and the order is not"
+                  + " bought exactly once: it must answer anything but 2xx so Stripe retries",
               answer.number(), name(answer.event()), answer.status(), because));
     }
   }

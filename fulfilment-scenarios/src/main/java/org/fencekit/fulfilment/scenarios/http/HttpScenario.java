@@ -80,7 +80,7 @@ enum HttpScenario {
       Scenario.S13_PAYMENT_EVENTS_IN_ANY_ORDER.id(),
       "async_payment_succeeded is fulfilled whether the unpaid completion came first, comes later"
           + " or never comes: one purchase after payment, none before",
-      "which instance saw which event (one endpoint URL is one instance from outside)",
+      "which instance saw which event (with one --endpoint, one instance plays both)",
       HttpScenarioSteps::paymentEventsInAnyOrder),
   S14(
       Scenario.S14_FREE_ORDER.id(),
@@ -97,7 +97,20 @@ enum HttpScenario {
       Scenario.S19_TWO_ORDERS_ONE_CART.id(),
       "two orders of the same cart by the same customer are bought once each",
       "",
-      HttpScenarioSteps::twoOrdersOfOneCart);
+      HttpScenarioSteps::twoOrdersOfOneCart),
+  S22(
+      Scenario.S22_BOUGHT_WHAT_WAS_ORDERED.id(),
+      "the provider is asked for the session's product and quantity (three of one product; two of"
+          + " another, refused once, then on Stripe's retry)",
+      "the amount the provider was asked for (its request has none)",
+      HttpScenarioSteps::boughtWhatWasOrdered),
+  S23(
+      "s23_unauthenticatedEventsBuyNothing",
+      "a paid event that is unsigned, signed with another secret, signed an hour ago or changed"
+          + " after signing is refused (non-2xx) and buys nothing; Stripe's own event for the"
+          + " order afterwards buys once",
+      "",
+      HttpScenarioSteps::unauthenticatedEvents);
 
   /** The kit's scenarios the runner does not play, and why. */
   static final Map<String, String> NOT_PORTED = notPorted();
@@ -167,6 +180,12 @@ enum HttpScenario {
           "a provider refusal is answered non-2xx and leaves the order claimable by Stripe's retry";
       case S14 -> "no_payment_required is fulfilled like paid";
       case S19 -> "the key and the claim name the order (the session), not the cart or customer";
+      case S22 ->
+          "ask the provider for the session's metadata.product_id and metadata.quantity, not a"
+              + " default product or one item";
+      case S23 ->
+          "verify Stripe-Signature (HMAC-SHA256 of \"<t>.<raw body>\" with the endpoint's secret,"
+              + " t within 5 minutes) before acting on an event, and answer 400 when it fails";
     };
   }
 

@@ -1,6 +1,7 @@
 package org.fencekit.fulfilment.scenarios.http;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -16,7 +17,7 @@ final class HttpScenarioSteps {
     run.steer("order", false, Steer.HANG); // a second call would be a second purchase
     StripeEvent paid = run.paid("order");
     CompletableFuture<HttpRun.Answer> first = run.deliver(paid);
-    CompletableFuture<HttpRun.Answer> second = run.deliver(paid);
+    CompletableFuture<HttpRun.Answer> second = run.deliver(paid, 2); // the other instance
     run.awaitCall("order", 1);
     long deadline = System.nanoTime() + run.leases(0.5).toNanos();
     while (!first.isDone() && !second.isDone() && System.nanoTime() < deadline) {
@@ -34,7 +35,7 @@ final class HttpScenarioSteps {
     CompletableFuture<HttpRun.Answer> slow = run.deliver(run.paid("order"));
     run.awaitCall("order", 1);
     run.pause(1.5); // the lease lapses (an endpoint that heartbeats keeps it: then d2 is refused)
-    run.deliverAndAwait(run.paid("order"));
+    run.deliverAndAwait(run.paid("order"), 2);
     run.release("order", 1, Steer.REFUSE);
     run.await(slow);
     run.pause(0.25);
@@ -46,7 +47,7 @@ final class HttpScenarioSteps {
     CompletableFuture<HttpRun.Answer> slow = run.deliver(run.paid("order"));
     run.awaitCall("order", 1);
     run.pause(1.5);
-    run.deliverAndAwait(run.paid("order"));
+    run.deliverAndAwait(run.paid("order"), 2);
     run.release("order", 1, Steer.SUCCEED);
     run.await(slow);
     run.deliverAndAwait(run.paid("order"));
@@ -131,7 +132,7 @@ final class HttpScenarioSteps {
     run.expectAccepted(run.deliverAndAwait(run.unpaid("split")), "unpaid: nothing to do yet");
     run.expectPurchases("split", 0);
     run.expectAccepted(
-        run.deliverAndAwait(run.asyncSucceeded("split")), "the payment succeeded afterwards");
+        run.deliverAndAwait(run.asyncSucceeded("split"), 2), "the payment succeeded afterwards");
   }
 
   static void freeOrder(HttpRun run) {
@@ -146,13 +147,35 @@ final class HttpScenarioSteps {
     run.pause(1);
     run.deliverAndAwait(paid); // Stripe's retry: 503 again if it calls, or in flight
     run.pause(1);
-    run.deliverAndAwait(run.paid("order")); // the session under a new event id
+    run.deliverAndAwait(run.paid("order"), 2); // the session under a new event id, elsewhere
   }
 
   static void twoOrdersOfOneCart(HttpRun run) {
     run.expectAccepted(run.deliverAndAwait(run.paid("first")), "the first order could be bought");
-    run.expectAccepted(run.deliverAndAwait(run.paid("second")), "the second order is another");
+    run.expectAccepted(run.deliverAndAwait(run.paid("second"), 2), "the second order is another");
     run.expectPurchases("first", 1);
     run.expectPurchases("second", 1);
+  }
+
+  static void boughtWhatWasOrdered(HttpRun run) {
+    run.order("bulk", new StripeEvent.Goods("esim-world-10gb", 3, 8997));
+    run.expectAccepted(run.deliverAndAwait(run.paid("bulk")), "the order could be bought");
+    run.expectPurchases("bulk", 1);
+    run.order("pair", new StripeEvent.Goods("esim-us-1gb", 2, 1200));
+    run.steer("pair", true, Steer.REFUSE);
+    run.expectRetry(run.deliverAndAwait(run.paid("pair")), "the provider refused");
+    run.expectPurchases("pair", 0); // Stripe's retry (finish) buys it
+  }
+
+  static void unauthenticatedEvents(HttpRun run) {
+    for (HttpRun.Forgery how : HttpRun.Forgery.values()) {
+      run.expectRefused(run.paid(how.name().toLowerCase(Locale.ROOT)), how);
+    }
+    for (HttpRun.Forgery how : HttpRun.Forgery.values()) {
+      String name = how.name().toLowerCase(Locale.ROOT);
+      run.expectPurchases(name, 0);
+      run.expectAccepted( // Stripe's own event, after the forged one: nothing it did may stick
+          run.deliverAndAwait(run.paid(name)), "Stripe's signed event for the order came");
+    }
   }
 }

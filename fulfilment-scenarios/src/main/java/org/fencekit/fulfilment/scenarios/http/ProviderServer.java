@@ -17,6 +17,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.SynchronousQueue;
@@ -142,21 +143,25 @@ final class ProviderServer implements AutoCloseable {
       port -> HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
 
   /**
-   * Serves the provider on loopback {@code port}, or for port 0 on one the system picks that is not
-   * {@code endpointPort}: an endpoint the runner launches binds its port only after this, and the
-   * system may hand a port that was free a moment ago to the provider first.
+   * Serves the provider on loopback {@code port}, or for port 0 on one the system picks that is
+   * none of {@code endpointPorts}: an endpoint the runner launches binds its port only after this,
+   * and the system may hand a port that was free a moment ago to the provider first.
    */
-  static ProviderServer start(int port, int endpointPort) throws IOException {
-    return start(port, endpointPort, SYSTEM);
+  static ProviderServer start(int port, Set<Integer> endpointPorts) throws IOException {
+    return start(port, endpointPorts, SYSTEM);
   }
 
-  static ProviderServer start(int port, int endpointPort, Binder binder) throws IOException {
+  static ProviderServer start(int port, Set<Integer> endpointPorts, Binder binder)
+      throws IOException {
     HttpServer server = binder.bind(port);
-    if (port == 0 && server.getAddress().getPort() == endpointPort) {
-      HttpServer first = server;
-      try { // while the first holds the endpoint's port, the system cannot hand it out again
+    List<HttpServer> held = new ArrayList<>();
+    try { // while one holds an endpoint's port, the system cannot hand it out again
+      while (port == 0 && endpointPorts.contains(server.getAddress().getPort())) {
+        held.add(server);
         server = binder.bind(0);
-      } finally {
+      }
+    } finally {
+      for (HttpServer first : held) {
         first.start(); // an HttpServer lets go of its port only once its dispatcher has run
         first.stop(0);
       }

@@ -4,8 +4,10 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.fencekit.fulfilment.scenarios.http.Outcome.Verdict;
 
 /**
@@ -37,7 +39,7 @@ record Report(RunContext context, List<Outcome> outcomes, long millis, Redactor 
     out.append(
         String.format(
             "fencekit-scenarios against %s (lease %sms, provider %s, run %s)\n\n",
-            context.endpoint(),
+            context.endpoints().stream().map(URI::toString).collect(Collectors.joining(" and ")),
             context.lease().toMillis(),
             context.provider().baseUrl(),
             context.nonce()));
@@ -100,7 +102,10 @@ record Report(RunContext context, List<Outcome> outcomes, long millis, Redactor 
   /** The report as one JSON document. */
   String json() {
     JsonObject json = new JsonObject();
-    json.addProperty("endpoint", context.endpoint().toString());
+    json.addProperty("endpoint", context.endpoint(1).toString());
+    JsonArray endpoints = new JsonArray();
+    context.endpoints().forEach(endpoint -> endpoints.add(endpoint.toString()));
+    json.add("endpoints", endpoints);
     json.addProperty("lease_ms", context.lease().toMillis());
     json.addProperty("provider", context.provider().baseUrl());
     json.addProperty("run", context.nonce());

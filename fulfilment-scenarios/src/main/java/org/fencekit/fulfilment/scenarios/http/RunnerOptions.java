@@ -30,8 +30,10 @@ final class RunnerOptions {
       names = "--endpoint",
       required = true,
       paramLabel = "URL",
-      description = "the webhook URL, e.g. http://127.0.0.1:8080/webhook")
-  String endpoint;
+      description =
+          "the webhook URL, e.g. http://127.0.0.1:8080/webhook; twice for two instances of the"
+              + " endpoint on one store (the crossing scenarios then deliver to both)")
+  List<String> endpoints = new ArrayList<>();
 
   @Option(
       names = "--secret",
@@ -61,13 +63,14 @@ final class RunnerOptions {
       paramLabel = "CMD",
       description =
           "start the endpoint with this shell command, and crash it (SIGKILL) and start"
-              + " it again where a scenario needs a crash")
-  String launch;
+              + " it again where a scenario needs a crash; once per --endpoint, in their order")
+  List<String> launches = new ArrayList<>();
 
   @Option(
       names = "--restart-command",
       paramLabel = "CMD",
-      description = "a shell command that crashes and restarts the endpoint (instead of --launch)")
+      description =
+          "a shell command that crashes and restarts the (first) endpoint (instead of --launch)")
   String restartCommand;
 
   @Option(

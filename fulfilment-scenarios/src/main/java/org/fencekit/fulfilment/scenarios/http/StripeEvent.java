@@ -21,8 +21,23 @@ import java.util.Objects;
  */
 record StripeEvent(String id, String type, String sessionId, String paymentStatus, String body) {
 
-  /** The product every scenario order buys, in the session's {@code metadata.product_id}. */
+  /** The product a scenario's order buys unless it says otherwise. */
   static final String PRODUCT = "esim-eu-5gb";
+
+  /**
+   * What a session sells: its {@code metadata.product_id} and {@code metadata.quantity}, and its
+   * {@code amount_total} in cents (EUR) when paid.
+   */
+  record Goods(String product, int quantity, long amount) {
+
+    /** One {@link #PRODUCT} for 15.00 EUR. */
+    static final Goods ONE = new Goods(PRODUCT, 1, 1500);
+
+    @Override
+    public String toString() {
+      return product + " x" + quantity;
+    }
+  }
 
   static final String COMPLETED = "checkout.session.completed";
   static final String ASYNC_SUCCEEDED = "checkout.session.async_payment_succeeded";
@@ -58,14 +73,14 @@ record StripeEvent(String id, String type, String sessionId, String paymentStatu
       """
       {"id": null, "object": "event", "api_version": "2024-06-20", "created": 0,
        "data": {"object": {
-         "id": null, "object": "checkout.session", "amount_subtotal": 1500, "amount_total": 0,
+         "id": null, "object": "checkout.session", "amount_subtotal": 0, "amount_total": 0,
          "automatic_tax": {"enabled": false, "status": null},
          "cancel_url": "https://shop.example.com/cancel", "client_reference_id": null,
          "created": 0, "currency": "eur", "customer": null, "customer_creation": "if_required",
          "customer_details": {"address": null, "email": "buyer@example.com", "name": "Test Buyer",
            "phone": null, "tax_exempt": "none", "tax_ids": []},
          "customer_email": null, "expires_at": 0, "invoice": null, "livemode": false,
-         "locale": null, "metadata": {"product_id": null, "quantity": "1"}, "mode": "payment",
+         "locale": null, "metadata": {"product_id": null, "quantity": null}, "mode": "payment",
          "payment_intent": null, "payment_method_types": ["card"], "payment_status": null,
          "status": "complete", "success_url": "https://shop.example.com/thanks",
          "total_details": {"amount_discount": 0, "amount_shipping": 0, "amount_tax": 0},
@@ -74,9 +89,12 @@ record StripeEvent(String id, String type, String sessionId, String paymentStatu
        "type": null}
       """;
 
-  /** The event {@code id} of {@code type} for {@code sessionId}, created at {@code created}. */
+  /**
+   * The event {@code id} of {@code type} for {@code sessionId}, which sells {@code goods}, created
+   * at {@code created}.
+   */
   static StripeEvent of(
-      String id, String type, String sessionId, String paymentStatus, long created) {
+      String id, String type, String sessionId, String paymentStatus, Goods goods, long created) {
     boolean free = paymentStatus.equals("no_payment_required");
     JsonObject event = JsonParser.parseString(TEMPLATE).getAsJsonObject();
     event.addProperty("id", id);
@@ -84,13 +102,17 @@ record StripeEvent(String id, String type, String sessionId, String paymentStatu
     event.addProperty("type", type);
     JsonObject session = event.getAsJsonObject("data").getAsJsonObject("object");
     session.addProperty("id", sessionId);
-    session.addProperty("amount_total", free ? 0 : 1500);
+    session.addProperty("amount_subtotal", goods.amount());
+    session.addProperty("amount_total", free ? 0 : goods.amount());
     session.addProperty("created", created);
     session.addProperty("expires_at", created + 86_400);
-    session.getAsJsonObject("metadata").addProperty("product_id", PRODUCT);
+    session.getAsJsonObject("metadata").addProperty("product_id", goods.product());
+    session.getAsJsonObject("metadata").addProperty("quantity", String.valueOf(goods.quantity()));
     session.addProperty("payment_intent", free ? null : "pi_" + sessionId.substring(3));
     session.addProperty("payment_status", paymentStatus);
-    session.getAsJsonObject("total_details").addProperty("amount_discount", free ? 1500 : 0);
+    session
+        .getAsJsonObject("total_details")
+        .addProperty("amount_discount", free ? goods.amount() : 0);
     return new StripeEvent(id, type, sessionId, paymentStatus, GSON.toJson(event));
   }
 }

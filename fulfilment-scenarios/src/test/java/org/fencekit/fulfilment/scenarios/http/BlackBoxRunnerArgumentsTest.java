@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,6 +59,20 @@ class BlackBoxRunnerArgumentsTest {
     assertUsage("--restart-command", Captured.run(with("--launch", "a", "--restart-command", "b")));
     assertUsage("--replay", Captured.run(with("--replay", "/nonexistent/replay.json")));
     assertUsage("--frobnicate", Captured.run(with("--frobnicate")));
+  }
+
+  @Test
+  void twoInstancesTakeTwoDistinctEndpointsAndOneLaunchEach() {
+    assertUsage(
+        "--endpoint",
+        Captured.run(
+            with("--endpoint", "http://127.0.0.1:2/webhook", "--endpoint", "http://127.0.0.1:3/")));
+    assertUsage("--endpoint", Captured.run(with("--endpoint", "http://127.0.0.1:1/webhook")));
+    assertUsage("--endpoint", Captured.run(with("--endpoint", "gopher://127.0.0.1:2/")));
+    assertUsage(
+        "--launch",
+        Captured.run(with("--endpoint", "http://127.0.0.1:2/webhook", "--launch", "true")));
+    assertUsage("--launch", Captured.run(with("--launch", "a", "--launch", "b")));
   }
 
   @Test
@@ -178,12 +193,62 @@ class BlackBoxRunnerArgumentsTest {
     // where --launch had not yet started the endpoint
     ProviderServer.Binder system =
         port -> ProviderServer.SYSTEM.bind(binds[0]++ == 0 && port == 0 ? endpoint : port);
-    try (ProviderServer provider = ProviderServer.start(0, endpoint, system)) {
+    try (ProviderServer provider = ProviderServer.start(0, Set.of(endpoint), system)) {
       assertTrue(provider.port() != endpoint, "the provider took the endpoint's port " + endpoint);
       assertEquals(2, binds[0], "binds");
     }
     try (ServerSocket free = new ServerSocket(endpoint, 1, InetAddress.getLoopbackAddress())) {
       assertEquals(endpoint, free.getLocalPort(), "the endpoint's port was released");
+    }
+  }
+
+  @Test
+  void aProviderPortThatIsTheSecondEndpointsIsExit2Too(@TempDir Path dir) {
+    int first = LoopbackPorts.closed();
+    int second = LoopbackPorts.closed();
+    Path started = dir.resolve("started");
+    Captured run =
+        Captured.run(
+            "--endpoint",
+            "http://127.0.0.1:" + first + "/webhook",
+            "--endpoint",
+            "http://127.0.0.1:" + second + "/webhook",
+            "--secret",
+            SECRET,
+            "--lease",
+            "2s",
+            "--provider-port",
+            String.valueOf(second),
+            "--launch",
+            "touch " + started,
+            "--launch",
+            "touch " + started,
+            "--replay-dir",
+            dir.toString());
+    assertEquals(BlackBoxRunner.CANNOT_RUN, run.exit(), run.toString());
+    assertTrue(
+        run.err().contains("--provider-port " + second + " is the endpoint's port"), run.err());
+    assertFalse(Files.exists(started), "an endpoint was launched: " + run);
+  }
+
+  @Test
+  void aProviderOnAnyPortTakesNeitherEndpointsPort() throws IOException {
+    int first = LoopbackPorts.closed();
+    int second = LoopbackPorts.closed();
+    int[] binds = {0};
+    // the system hands out both endpoints' ports before a free one
+    ProviderServer.Binder system =
+        port ->
+            ProviderServer.SYSTEM.bind(
+                port != 0 ? port : binds[0]++ == 0 ? first : binds[0] == 2 ? second : 0);
+    try (ProviderServer provider = ProviderServer.start(0, Set.of(first, second), system)) {
+      assertTrue(provider.port() != first && provider.port() != second, "port " + provider.port());
+      assertEquals(3, binds[0], "binds");
+    }
+    for (int port : new int[] {first, second}) {
+      try (ServerSocket free = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        assertEquals(port, free.getLocalPort(), "the endpoint's port was released");
+      }
     }
   }
 }

@@ -27,11 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The control that is right in another way: fencekit's own {@link FulfilmentHandler}, which
  * heartbeats (a hung call keeps its lease, so later deliveries are answered 409) and answers 500
- * and 503 for a retry, behind a small HTTP endpoint, holds every scenario the runner plays without
- * a crash. (It checks no signature: it is the handler's behaviour under test, not a server.)
+ * and 503 for a retry, behind a small HTTP endpoint that checks the signature as Stripe's libraries
+ * do, holds every scenario the runner plays without a crash.
  */
 @Timeout(120)
 class FencekitHandlerOverHttpTest {
+
+  private static final String SECRET = "whsec_test_fencekit_handler";
 
   @TempDir Path dir;
 
@@ -100,6 +102,7 @@ class FencekitHandlerOverHttpTest {
                 .build();
         JavaEndpoint endpoint =
             new JavaEndpoint(
+                SECRET,
                 body -> {
                   CheckoutEvent event;
                   try {
@@ -112,13 +115,13 @@ class FencekitHandlerOverHttpTest {
       Captured run =
           Captured.run(
               "--endpoint", endpoint.url(),
-              "--secret", "whsec_test_fencekit_handler",
+              "--secret", SECRET,
               "--provider-port", String.valueOf(providerPort),
               "--lease", "2s",
               "--replay-dir", dir.toString());
       assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
       assertTrue(
-          run.out().contains("13 held, 0 FAILED, 2 skipped"), "s04 and s05 need a crash: " + run);
+          run.out().contains("15 held, 0 FAILED, 2 skipped"), "s04 and s05 need a crash: " + run);
       assertTrue(
           run.out().matches("(?s).*s01_\\S+ +held +answers (409 200|200 409);.*"),
           "s01's loser asked to retry: " + run);

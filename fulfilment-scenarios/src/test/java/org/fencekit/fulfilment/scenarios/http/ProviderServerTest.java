@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +34,7 @@ class ProviderServerTest {
 
   @BeforeEach
   void start() throws IOException {
-    provider = ProviderServer.start(0, -1); // no endpoint to keep clear of
+    provider = ProviderServer.start(0, Set.of()); // no endpoint to keep clear of
   }
 
   @AfterEach
@@ -211,6 +212,6 @@ class ProviderServerTest {
 
   @Test
   void aTakenPortIsABindException() {
-    assertThrows(BindException.class, () -> ProviderServer.start(provider.port(), -1));
+    assertThrows(BindException.class, () -> ProviderServer.start(provider.port(), Set.of()));
   }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The runner against endpoints that are not Java ({@code src/test/python/shop.py}): the correct one
@@ -125,6 +127,71 @@ class PythonEndpointScenariosTest {
     assertTrue(row(run, "s05b").contains("FAILED"), run.toString());
     assertTrue(row(run, "s05b").contains("order was bought 2 times"), run.toString());
     assertTrue(run.out().contains("with no Idempotency-Key"), run.out());
+  }
+
+  @ParameterizedTest(name = "--mode {0} fails s22")
+  @CsvSource({"one-item, esim-world-10gb x1", "default-product, esim-eu-5gb x3"})
+  void anEndpointThatBuysOtherGoodsThanOrderedFailsS22(String mode, String asked) {
+    Captured run = run(mode, "--scenario", "s22", "--scenario", "s19");
+    assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
+    assertTrue(row(run, "s22").contains("FAILED"), run.toString());
+    assertTrue(row(run, "s22").contains("asked the provider for " + asked + ";"), row(run, "s22"));
+    assertTrue(row(run, "s19").contains("held"), "one of the first product is right: " + run);
+  }
+
+  @Test
+  void theEndpointThatChecksNoSignatureFailsS23() {
+    Captured run = run("no-signature", "--scenario", "s23", "--scenario", "s08");
+    assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
+    assertTrue(row(run, "s23").contains("FAILED"), run.toString());
+    assertTrue(row(run, "s23").contains("no paid event signed by Stripe"), row(run, "s23"));
+    assertTrue(row(run, "s08").contains("held"), "signed events are handled right: " + run);
+  }
+
+  @Test
+  void theEndpointWhoseClientRetriesAnUnknownOutcomeAtOnceHoldsEveryScenario() {
+    Captured run = run("retry-unknown");
+    assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+    assertTrue(
+        row(run, "s15").matches("s15_\\S+ +held +answers 200 200 200;.*"),
+        "the retry landed, so d1 was answered 200: " + run);
+    assertTrue(row(run, "s05b").contains("held     answers 200;"), run.toString());
+  }
+
+  /** The runner launching two shops in {@code mode} on one database, a --launch each. */
+  private Captured twoInstances(String mode, String... extra) {
+    int first = LoopbackPorts.closed();
+    int second = LoopbackPorts.closed();
+    Path db = dir.resolve(mode + "-shared.db");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--endpoint",
+                "http://127.0.0.1:" + second + "/webhook",
+                "--launch",
+                PythonEndpoint.launch(mode, first, db),
+                "--launch",
+                PythonEndpoint.launch(mode, second, db)));
+    args.addAll(List.of(extra));
+    return runStarted(first, 0, args.toArray(String[]::new));
+  }
+
+  @Test
+  void twoFencedShopsOnOneDatabaseHoldEveryScenario() {
+    Captured run = twoInstances("fenced");
+    assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
+    assertTrue(run.out().contains(" and http://127.0.0.1:"), "both named: " + run.out());
+  }
+
+  @Test
+  void aShopThatLocksInsideItsProcessHoldsAloneAndBuysTwiceAsTwoInstances() {
+    String[] crossing = {"--scenario", "s01", "--scenario", "s02", "--scenario", "s03"};
+    Captured alone = run("process-lock", crossing);
+    assertEquals(BlackBoxRunner.HELD, alone.exit(), "one process cannot show it: " + alone);
+    Captured two = twoInstances("process-lock", crossing);
+    assertEquals(BlackBoxRunner.FAILED, two.exit(), two.toString());
+    assertTrue(row(two, "s01").contains("FAILED"), two.toString());
+    assertTrue(row(two, "s01").contains("order was bought 2 times"), row(two, "s01"));
   }
 
   /** The shell command a user might start the shop with, in the background, its pid saved. */

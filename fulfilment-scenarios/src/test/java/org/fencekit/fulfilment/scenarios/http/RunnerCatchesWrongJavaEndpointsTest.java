@@ -103,6 +103,7 @@ class RunnerCatchesWrongJavaEndpointsTest {
   void buyingForAnUnpaidSessionFails() throws IOException {
     Captured run = against(Mistake.BUYS_UNPAID, "s07");
     assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
-    assertTrue(run.out().contains("which no paid event was delivered for"), run.out());
+    assertTrue(
+        run.out().contains("which no paid event signed by Stripe was delivered for"), run.out());
   }
 }

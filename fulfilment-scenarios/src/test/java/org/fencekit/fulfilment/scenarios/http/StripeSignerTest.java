@@ -9,6 +9,7 @@ import com.google.gson.JsonParser;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.fencekit.fulfilment.scenarios.http.StripeEvent.Goods;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +39,8 @@ class StripeSignerTest {
   void pythonsHmacAgreesOnARealEvent(@TempDir Path dir) throws Exception {
     PythonEndpoint.requirePython();
     StripeEvent event =
-        StripeEvent.of("evt_x", StripeEvent.COMPLETED, "cs_test_x", "paid", 1_700_000_000L);
+        StripeEvent.of(
+            "evt_x", StripeEvent.COMPLETED, "cs_test_x", "paid", Goods.ONE, 1_700_000_000L);
     Path body = dir.resolve("body.json");
     Files.writeString(body, event.body(), StandardCharsets.UTF_8);
     Process python =
@@ -61,7 +63,12 @@ class StripeSignerTest {
   void eventsHaveStripesShapes() {
     StripeEvent free =
         StripeEvent.of(
-            "evt_1", StripeEvent.COMPLETED, "cs_test_1", "no_payment_required", 1_700_000_000L);
+            "evt_1",
+            StripeEvent.COMPLETED,
+            "cs_test_1",
+            "no_payment_required",
+            new Goods("esim-world-10gb", 3, 8997),
+            1_700_000_000L);
     JsonObject json = JsonParser.parseString(free.body()).getAsJsonObject();
     assertEquals("event", json.get("object").getAsString());
     assertEquals("checkout.session.completed", json.get("type").getAsString());
@@ -73,15 +80,20 @@ class StripeSignerTest {
     assertEquals("complete", session.get("status").getAsString());
     assertEquals("payment", session.get("mode").getAsString());
     assertEquals(0, session.get("amount_total").getAsLong());
+    assertEquals(8997, session.get("amount_subtotal").getAsLong());
+    assertEquals(8997, session.getAsJsonObject("total_details").get("amount_discount").getAsLong());
     assertEquals(
-        StripeEvent.PRODUCT, session.getAsJsonObject("metadata").get("product_id").getAsString());
-    assertEquals("1", session.getAsJsonObject("metadata").get("quantity").getAsString());
+        "esim-world-10gb", session.getAsJsonObject("metadata").get("product_id").getAsString());
+    assertEquals("3", session.getAsJsonObject("metadata").get("quantity").getAsString());
     assertEquals(
         "buyer@example.com",
         session.getAsJsonObject("customer_details").get("email").getAsString());
     assertEquals(true, free.paying());
-    assertFalse(StripeEvent.of("evt_2", StripeEvent.COMPLETED, "cs_test_1", "unpaid", 1L).paying());
     assertFalse(
-        StripeEvent.of("evt_3", StripeEvent.ASYNC_FAILED, "cs_test_1", "unpaid", 1L).paying());
+        StripeEvent.of("evt_2", StripeEvent.COMPLETED, "cs_test_1", "unpaid", Goods.ONE, 1L)
+            .paying());
+    assertFalse(
+        StripeEvent.of("evt_3", StripeEvent.ASYNC_FAILED, "cs_test_1", "unpaid", Goods.ONE, 1L)
+            .paying());
   }
 }
