@@ -213,10 +213,7 @@ class ServerProcessTest {
         });
     provider.start();
     String base = "http://127.0.0.1:" + provider.getAddress().getPort();
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = LoopbackPorts.closed(); // the server process binds it later
     Process process =
         startWith(Map.of("FENCEKIT_PROVIDER_URL", base, "FENCEKIT_PORT", String.valueOf(port)));
     try {
@@ -302,10 +299,7 @@ class ServerProcessTest {
 
   @Test
   void itServesSignedDeliveriesRefusesBadSignaturesAndStopsOnSigterm() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = LoopbackPorts.closed(); // the server process binds it later
     Process process =
         start(
             Map.of(
