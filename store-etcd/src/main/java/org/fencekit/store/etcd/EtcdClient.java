@@ -9,6 +9,7 @@ import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
+import io.grpc.ClientInterceptor;
 import io.grpc.Status;
 import java.net.URI;
 import java.time.Duration;
@@ -52,13 +53,14 @@ final class EtcdClient implements AutoCloseable {
   /**
    * @param endpoints the members, {@code http://host:port}
    * @param timeout each call's deadline
+   * @param interceptors more of the client's interceptors, after the deadline's (tests)
    */
-  EtcdClient(List<URI> endpoints, Duration timeout) {
+  EtcdClient(List<URI> endpoints, Duration timeout, List<ClientInterceptor> interceptors) {
     this.timeout = timeout;
     this.client =
         Client.builder()
             .endpoints(endpoints.toArray(URI[]::new))
-            .interceptor(new CallDeadline(timeout))
+            .interceptor(new CallDeadline(timeout), interceptors.toArray(ClientInterceptor[]::new))
             .connectTimeout(timeout)
             .retryDelay(50)
             .retryMaxDelay(500)

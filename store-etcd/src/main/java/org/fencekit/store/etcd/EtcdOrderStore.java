@@ -1,8 +1,10 @@
 package org.fencekit.store.etcd;
 
+import io.grpc.ClientInterceptor;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.StoreBuilder;
@@ -67,8 +69,15 @@ public final class EtcdOrderStore extends FencedAdminOrderStore {
     private String url;
     private String keyPrefix;
     private Duration timeout = Duration.ofSeconds(5);
+    private final List<ClientInterceptor> interceptors = new ArrayList<>();
 
     private Builder() {}
+
+    /** An interceptor of the client's gRPC calls, after the deadline's (tests lose answers). */
+    Builder interceptor(ClientInterceptor interceptor) {
+      interceptors.add(Validate.notNull("interceptor", interceptor));
+      return this;
+    }
 
     /**
      * The cluster's members, {@code http://host:port,http://host:port} (etcdctl's {@code
@@ -144,7 +153,7 @@ public final class EtcdOrderStore extends FencedAdminOrderStore {
         members = EtcdAddress.parseEndpoints(endpoints);
       }
       EtcdKeys keys = new EtcdKeys(prefix == null ? "fencekit:" : prefix);
-      EtcdClient client = new EtcdClient(members, timeout);
+      EtcdClient client = new EtcdClient(members, timeout, List.copyOf(interceptors));
       return new EtcdOrderStore(
           new EtcdStorage(client, keys, timeout.multipliedBy(3)),
           clock,
