@@ -101,6 +101,14 @@ public final class OwnEtcd extends OwnServer {
     awaitAnswers(20_000);
   }
 
+  /** Starts the member again on its data if it is not running (after {@link #kill()}). */
+  public void ensureRunning() {
+    if (!running()) {
+      launch();
+      awaitAnswers(20_000);
+    }
+  }
+
   /** SIGSTOP: the member answers nobody, its peers included, until {@link #resume()}. */
   public void pause() {
     signal(pid(), "STOP");
