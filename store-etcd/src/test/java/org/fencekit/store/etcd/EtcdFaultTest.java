@@ -7,6 +7,8 @@ import java.util.stream.Collectors;
 import org.fencekit.faults.Fault;
 import org.fencekit.faults.FaultRun;
 import org.fencekit.history.ManualClock;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.testsupport.LoopbackProxy;
 import org.fencekit.testsupport.OwnEtcd;
 import org.fencekit.testsupport.OwnEtcdCluster;
@@ -60,6 +62,36 @@ class EtcdFaultTest {
     }
   }
 
+  /**
+   * How long after {@code since} (System.nanoTime) a fresh claim first lands, through a client of
+   * its own, trying for at most {@code millis}; printed; fails the run if none landed in time.
+   */
+  private static long writesLandAgain(String fault, String endpoints, long since, long millis) {
+    long deadline = since + Duration.ofMillis(millis).toNanos();
+    try (EtcdOrderStore probe =
+        EtcdOrderStore.builder()
+            .endpoints(endpoints)
+            .keyPrefix("faults-probe:")
+            .timeout(Duration.ofMillis(500))
+            .build()) {
+      for (int i = 0; System.nanoTime() < deadline; i++) {
+        try {
+          probe.claim(
+              new OrderSnapshot("probe-" + since + "-" + i, "p", 1, null, 1, "EUR"),
+              Duration.ofSeconds(30));
+          long landed = Duration.ofNanos(System.nanoTime() - since).toMillis();
+          System.out.println(
+              "etcd/" + fault + ": writes landed again " + landed + " ms after the fault began");
+          return landed;
+        } catch (StoreUnavailableException e) {
+          // not yet
+        }
+      }
+    }
+    throw new IllegalStateException(
+        "etcd/" + fault + ": no write landed within " + millis + " ms of the fault's start");
+  }
+
   @Test
   @DisplayName("the leader killed with SIGKILL under load: no violation, a new leader takes writes")
   void leaderKilled() {
@@ -68,6 +100,7 @@ class EtcdFaultTest {
         cluster.endpoints(),
         () -> {
           cluster.leader().kill();
+          writesLandAgain("leader-sigkill", cluster.endpoints(), System.nanoTime(), 15_000);
           return 1;
         });
   }
@@ -82,8 +115,11 @@ class EtcdFaultTest {
         () -> {
           OwnEtcd leader = cluster.leader();
           leader.pause();
+          long paused = System.nanoTime();
           try {
-            Thread.sleep(3000);
+            writesLandAgain("leader-sigstop-3s", cluster.endpoints(), paused, 3000);
+            Thread.sleep(
+                Math.max(0, 3000 - Duration.ofNanos(System.nanoTime() - paused).toMillis()));
           } finally {
             leader.resume();
           }
@@ -101,7 +137,9 @@ class EtcdFaultTest {
         "follower-restart",
         cluster.endpoints(),
         () -> {
+          long began = System.nanoTime();
           follower.restart();
+          writesLandAgain("follower-restart", cluster.endpoints(), began, 15_000);
           return 1;
         });
   }
@@ -122,7 +160,10 @@ class EtcdFaultTest {
           String.join(",", endpoints),
           () -> {
             int cut = proxy.cut();
-            Thread.sleep(1000);
+            long began = System.nanoTime();
+            writesLandAgain("connection-to-leader-cut", String.join(",", endpoints), began, 1000);
+            Thread.sleep(
+                Math.max(0, 1000 - Duration.ofNanos(System.nanoTime() - began).toMillis()));
             proxy.heal();
             return Math.max(1, cut);
           });
