@@ -225,6 +225,11 @@ public abstract class FulfilmentScenarios {
     play(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED);
   }
 
+  @Test
+  void s24_otherCartUnderOneSessionBuysNothing() {
+    play(Scenario.S24_OTHER_CART_UNDER_ONE_SESSION);
+  }
+
   /** Names each scenario's test by its rule in plain words ({@link Scenario#rule()}). */
   static final class RuleNames extends DisplayNameGenerator.Standard {
     @Override
