@@ -34,12 +34,15 @@ import org.fencekit.fulfilment.scenarios.Timeline;
  *   <li>a delivery of a paying event answered 2xx (Stripe stops retrying) finds its order bought
  *       exactly once;
  *   <li>the provider is never called for an order no paying event was delivered for, and is asked
- *       for the session's product and quantity.
+ *       for the session's product and quantity;
+ *   <li>a delivery of {@link #otherCart another cart} under an order's session id is never answered
+ *       2xx, and the provider is never asked for that cart.
  * </ol>
  *
- * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx, on a
- * schedule scaled to the lease, until it is (or fails the scenario after eight deliveries), and
- * checks each paid order was bought exactly once and each unpaid one never.
+ * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx (not another
+ * cart's: those are retried until an operator acts), on a schedule scaled to the lease, until it is
+ * (or fails the scenario after eight deliveries), and checks each paid order was bought exactly
+ * once and each unpaid one never.
  */
 final class HttpRun {
 
