@@ -106,8 +106,8 @@ public final class ScenarioRun implements AutoCloseable {
   }
 
   /**
-   * Whether answers are checked against fencekit's exact statuses (200, 409, 500, 503) instead of
-   * by their effect on Stripe, the default: where a scenario's rule is "Stripe stops" any 2xx
+   * Whether answers are checked against fencekit's exact statuses (200, 409, 422, 500, 503) instead
+   * of by their effect on Stripe, the default: where a scenario's rule is "Stripe stops" any 2xx
    * passes, where it is "Stripe retries" any other status does (and an exception, which a server
    * answers 500).
    */
