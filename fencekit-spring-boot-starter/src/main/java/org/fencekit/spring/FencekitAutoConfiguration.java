@@ -1,37 +1,30 @@
 package org.fencekit.spring;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.time.Clock;
-import java.util.List;
-import javax.sql.DataSource;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.MicrometerMetrics;
 import org.fencekit.fulfilment.OrphanListener;
 import org.fencekit.fulfilment.Provider;
-import org.fencekit.server.MetadataMapping;
-import org.fencekit.server.SessionMapping;
-import org.fencekit.server.SuccessPage;
-import org.fencekit.server.WebhookCore;
-import org.fencekit.server.WebhookServer;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.postgres.PostgresOrderStore;
-import org.fencekit.store.spec.StoreSpec;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.fencekit.webhook.MetadataMapping;
+import org.fencekit.webhook.SessionMapping;
+import org.fencekit.webhook.SettingNames;
+import org.fencekit.webhook.SuccessPage;
+import org.fencekit.webhook.WebhookCore;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.util.StringUtils;
 
 /**
- * fencekit in a Spring Boot application: the {@link OrderStore}, the {@link FulfilmentHandler} over
- * the application's {@link Provider} bean, and the {@link WebhookCore} the webhook and the success
- * page answer with (served on Spring MVC by {@link FencekitWebMvcAutoConfiguration}). Each bean
- * backs off when the application defines its own.
+ * fencekit in a Spring Boot application: the {@link OrderStore} ({@link
+ * FencekitStoreConfiguration}), the {@link FulfilmentHandler} over the application's {@link
+ * Provider} bean, and the {@link WebhookCore} the webhook and the success page answer with (served
+ * on Spring MVC by {@link FencekitWebMvcAutoConfiguration}). Each bean backs off when the
+ * application defines its own.
  */
 @AutoConfiguration(
     afterName = {
@@ -41,78 +34,15 @@ import org.springframework.context.annotation.Bean;
       "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"
     })
 @EnableConfigurationProperties(FencekitProperties.class)
+@Import(FencekitStoreConfiguration.class)
 public class FencekitAutoConfiguration {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FencekitAutoConfiguration.class);
-
   /** The settings the webhook's answers name: the properties. */
-  static final WebhookCore.Settings SETTINGS =
-      new WebhookCore.Settings("fencekit.stripe.webhook-secret", "fencekit.stripe.api-key");
+  static final SettingNames SETTING_NAMES =
+      new SettingNames("fencekit.stripe.webhook-secret", "fencekit.stripe.api-key");
 
   /** Creates the auto-configuration. */
   public FencekitAutoConfiguration() {}
-
-  /**
-   * The store: from {@code fencekit.store}, or over the application's PostgreSQL {@link
-   * DataSource}; closed with the context (a DataSource given stays open).
-   */
-  @Bean(destroyMethod = "close")
-  @ConditionalOnMissingBean
-  public OrderStore fencekitOrderStore(
-      FencekitProperties properties, ObjectProvider<DataSource> dataSources) {
-    Boolean create = properties.getSchema().getCreate();
-    String text = properties.getStore();
-    if (text != null && !text.isBlank()) {
-      StoreSpec spec = StoreSpec.parse("fencekit.store", text);
-      try {
-        return spec.open(Clock.systemUTC(), create == null || create, StoreSpec.DEFAULT_KEY_PREFIX);
-      } catch (IllegalArgumentException e) {
-        throw e;
-      } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            ("fencekit.store: cannot open the store %s: %s (start it, or set fencekit.store to"
-                    + " one that answers)")
-                .formatted(spec, spec.redact(String.valueOf(e.getMessage()))),
-            e);
-      }
-    }
-    DataSource dataSource = dataSources.getIfUnique();
-    if (dataSource == null) {
-      throw new IllegalStateException(
-          "fencekit.store is not set and the application has no single DataSource: set"
-              + " fencekit.store (sqlite:orders.db, jdbc:postgresql://..., jdbc:mysql://...,"
-              + " redis://...), or give the application a PostgreSQL DataSource"
-              + " (spring.datasource.url=jdbc:postgresql://...), or define an OrderStore bean");
-    }
-    String product = product(dataSource);
-    if (!"PostgreSQL".equals(product)) {
-      throw new IllegalStateException(
-          "fencekit.store is not set and the application's DataSource is "
-              + product
-              + ", not PostgreSQL: set fencekit.store to the store's own string (e.g."
-              + " jdbc:mysql://... for MySQL), or define an OrderStore bean");
-    }
-    PostgresOrderStore store =
-        PostgresOrderStore.builder()
-            .dataSource(dataSource)
-            .createSchema(create != null && create)
-            .build();
-    LOG.info("fencekit: orders in {}", store);
-    return store;
-  }
-
-  private static String product(DataSource dataSource) {
-    try (Connection connection = dataSource.getConnection()) {
-      return connection.getMetaData().getDatabaseProductName();
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "fencekit.store is not set, so fencekit keeps orders over the application's DataSource,"
-              + " which does not answer ("
-              + e.getMessage()
-              + "): start the database, or set fencekit.store",
-          e);
-    }
-  }
 
   /** How a Checkout session becomes an order: its metadata's product_id and quantity. */
   @Bean
@@ -128,11 +58,20 @@ public class FencekitAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public FulfilmentHandler fencekitFulfilmentHandler(
-      OrderStore store,
+      ObjectProvider<OrderStore> stores,
       ObjectProvider<Provider> providers,
       ObjectProvider<OrphanListener> orphanListeners,
       ObjectProvider<MeterRegistry> registries,
       FencekitProperties properties) {
+    OrderStore store = stores.getIfUnique();
+    if (store == null) {
+      throw new IllegalStateException(
+          FencekitStoreConfiguration.STORE
+              + " is not set and the application has no single DataSource: set fencekit.store"
+              + " (sqlite:orders.db, jdbc:postgresql://..., jdbc:mysql://..., redis://...), or give"
+              + " the application a PostgreSQL DataSource (spring.datasource.url=jdbc:postgresql:"
+              + "//...), or define an OrderStore bean");
+    }
     Provider provider = providers.getIfUnique();
     if (provider == null) {
       throw new IllegalStateException(
@@ -170,42 +109,26 @@ public class FencekitAutoConfiguration {
       ObjectProvider<MeterRegistry> registries,
       FencekitProperties properties) {
     FencekitProperties.Stripe stripe = properties.getStripe();
-    List<String> secrets =
-        stripe.getWebhookSecret().stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
-    if (secrets.isEmpty()) {
-      throw new IllegalArgumentException(
-          "fencekit.stripe.webhook-secret is not set: the webhook refuses to start without the"
-              + " endpoint's signing secret (whsec_..., shown in the Stripe dashboard or printed by"
-              + " `stripe listen`), since anyone could otherwise post fake payments");
-    }
-    SuccessPage successPage = null;
-    if (stripe.getApiKey() != null && !stripe.getApiKey().isBlank()) {
-      successPage =
-          new SuccessPage(
-              SuccessPage.client(
-                  "fencekit.stripe.api-key",
-                  stripe.getApiKey().trim(),
-                  "fencekit.stripe.api-base",
-                  stripe.getApiBase()),
-              mapping,
-              handler);
-    }
     FencekitProperties.Webhook webhook = properties.getWebhook();
-    WebhookCore core =
-        new WebhookCore(
-            handler,
-            secrets,
-            stripe.getTolerance(),
-            Clock.systemUTC(),
-            mapping,
-            successPage,
-            SETTINGS,
-            registries.getIfUnique(SimpleMeterRegistry::new),
-            new WebhookCore.Limits(
-                WebhookServer.MAX_BODY_BYTES,
-                webhook.getBodyTimeout(),
-                webhook.getMaxConcurrentRequests(),
-                webhook.getQueueTime()));
-    return new FencekitWebhook(core, webhook.getStopTimeout());
+    WebhookCore.Builder core =
+        WebhookCore.builder()
+            .handler(handler)
+            .secrets(stripe.getWebhookSecret())
+            .tolerance(stripe.getTolerance())
+            .mapping(mapping)
+            .settingNames(SETTING_NAMES)
+            .bodyTimeout(webhook.getBodyTimeout())
+            .slots(webhook.getMaxConcurrentRequests())
+            .queueTime(webhook.getQueueTime());
+    registries.ifUnique(core::meters);
+    if (StringUtils.hasText(stripe.getApiKey())) {
+      core.successPage(
+          SuccessPage.client(
+              SETTING_NAMES.apiKey(),
+              stripe.getApiKey().trim(),
+              "fencekit.stripe.api-base",
+              stripe.getApiBase()));
+    }
+    return new FencekitWebhook(core.build(), webhook.getStopTimeout());
   }
 }

@@ -2,8 +2,8 @@ package org.fencekit.spring;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import org.fencekit.server.HealthProbe;
 import org.fencekit.store.OrderStore;
+import org.fencekit.webhook.HealthProbe;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 

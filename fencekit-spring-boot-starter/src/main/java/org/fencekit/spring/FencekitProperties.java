@@ -3,6 +3,8 @@ package org.fencekit.spring;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.fencekit.fulfilment.FulfilmentHandler;
+import org.fencekit.webhook.WebhookCore;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -23,7 +25,7 @@ public class FencekitProperties {
   /**
    * The lease each claim asks for: how long an order stays claimed by one delivery (1ms to 24h).
    */
-  private Duration lease = Duration.ofMinutes(2);
+  private Duration lease = FulfilmentHandler.DEFAULT_LEASE;
 
   /**
    * How often a running provider call's lease is extended; at most a third of the lease (unset: a
@@ -35,7 +37,7 @@ public class FencekitProperties {
    * The longest one provider call may take; then its outcome is unknown and the order is failed for
    * Stripe's retry.
    */
-  private Duration providerTimeout = Duration.ofSeconds(90);
+  private Duration providerTimeout = FulfilmentHandler.DEFAULT_PROVIDER_TIMEOUT;
 
   private final Schema schema = new Schema();
 
@@ -136,16 +138,16 @@ public class FencekitProperties {
      * Deliveries (and success-page landings) handled at once, on a pool of fencekit's own; more
      * wait up to queue-time, then are answered 503 with Retry-After.
      */
-    private int maxConcurrentRequests = 24;
+    private int maxConcurrentRequests = WebhookCore.DEFAULT_SLOTS;
 
     /** How long a delivery may wait for a free slot before it is answered 503 overloaded. */
-    private Duration queueTime = Duration.ofSeconds(5);
+    private Duration queueTime = WebhookCore.DEFAULT_QUEUE_TIME;
 
     /**
      * How long a delivery's whole body may take to arrive; a slower one is answered 408. Checked
      * between reads: the servlet container's connection timeout bounds each read.
      */
-    private Duration bodyTimeout = Duration.ofSeconds(10);
+    private Duration bodyTimeout = WebhookCore.DEFAULT_BODY_TIMEOUT;
 
     /**
      * How long the application's shutdown waits for the deliveries in flight before it stops them
@@ -217,7 +219,7 @@ public class FencekitProperties {
     /**
      * How far a signature's timestamp may lie from the clock (Stripe's libraries use 5 minutes).
      */
-    private Duration tolerance = Duration.ofSeconds(300);
+    private Duration tolerance = WebhookCore.DEFAULT_TOLERANCE;
 
     /**
      * A secret or restricted API key (sk_... or rk_..., read access to Checkout sessions) the

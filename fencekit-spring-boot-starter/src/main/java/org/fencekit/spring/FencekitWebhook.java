@@ -2,21 +2,27 @@ package org.fencekit.spring;
 
 import java.time.Duration;
 import java.util.Objects;
-import org.fencekit.server.WebhookCore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.fencekit.webhook.WebhookCore;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 
 /**
- * The {@link WebhookCore} as a bean: stopped gracefully with the context (new deliveries answered
- * 503 while those in flight finish, up to the stop timeout).
+ * The {@link WebhookCore} as a bean, drained on shutdown while the web server still serves: its
+ * {@link #stop()} runs in lifecycle phase {@link #PHASE}, before the web server's graceful shutdown
+ * ({@code SmartLifecycle.DEFAULT_PHASE - 1024}) and its stop ({@code - 2048}). New deliveries are
+ * then answered 503 {@code shutting_down} with Retry-After, and those in flight finish and get
+ * their whole answer, for up to the stop timeout; only then does the web server stop taking
+ * requests. Bean destruction, which comes after the web server has stopped, only stops the core's
+ * threads.
  */
-public final class FencekitWebhook implements DisposableBean {
+public final class FencekitWebhook implements SmartLifecycle, DisposableBean {
 
-  private static final Logger LOG = LoggerFactory.getLogger(FencekitWebhook.class);
+  /** The lifecycle phase: stopped before the web server's graceful shutdown. */
+  public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
   private final WebhookCore core;
   private final Duration stopTimeout;
+  private volatile boolean running;
 
   /**
    * @param core the core the routes answer with
@@ -32,15 +38,35 @@ public final class FencekitWebhook implements DisposableBean {
     return core;
   }
 
+  /** Marks the webhook running (it answers from construction on). */
+  @Override
+  public void start() {
+    running = true;
+  }
+
+  /**
+   * Drains: new deliveries are answered 503 while those in flight finish, up to the stop timeout. A
+   * drained core does not start again.
+   */
+  @Override
+  public void stop() {
+    core.drainAndAwait(stopTimeout);
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public int getPhase() {
+    return PHASE;
+  }
+
+  /** Stops the core's threads (after the drain, or at once if the context never started). */
   @Override
   public void destroy() {
-    core.drain();
-    if (!core.awaitIdle(stopTimeout)) {
-      LOG.warn(
-          "fencekit: stopping with {} deliveries still in flight after {}; Stripe will retry them",
-          core.inFlight(),
-          stopTimeout);
-    }
     core.close();
   }
 }

@@ -8,8 +8,8 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.fencekit.server.WebhookCore;
-import org.fencekit.server.WebhookCore.Answer;
+import org.fencekit.webhook.Answer;
+import org.fencekit.webhook.WebhookCore;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -44,8 +44,7 @@ public class FencekitWebhookController {
     this.answerTimeoutMillis = slotAndLease.plus(Duration.ofSeconds(30)).toMillis();
     String reason = "no answer within " + answerTimeoutMillis + " ms; try again after Retry-After";
     this.timedOut =
-        new Answer(503, WebhookCore.error("answer_timeout", reason))
-            .with("Retry-After", WebhookCore.RETRY_AFTER);
+        Answer.error(503, "answer_timeout", reason).with("Retry-After", WebhookCore.RETRY_AFTER);
   }
 
   /** A delivery from Stripe. */
@@ -117,7 +116,7 @@ public class FencekitWebhookController {
     DeferredResult<ResponseEntity<String>> result =
         new DeferredResult<>(answerTimeoutMillis, () -> entity(timedOut));
     answer.whenComplete(
-        (done, failure) -> result.setResult(entity(done != null ? done : WebhookCore.failed())));
+        (done, failure) -> result.setResult(entity(done != null ? done : Answer.failed())));
     return result;
   }
 

@@ -11,8 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.fencekit.server.WebhookCore;
-import org.fencekit.server.WebhookCore.Answer;
+import org.fencekit.webhook.Answer;
+import org.fencekit.webhook.WebhookCore;
 
 /**
  * The servlet container's own error answers on the webhook's path, as fencekit's server gives them:

@@ -2,20 +2,18 @@ package org.fencekit.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.Provider;
-import org.fencekit.server.MetadataMapping;
-import org.fencekit.server.SessionMapping;
 import org.fencekit.server.StripeDeliveries;
-import org.fencekit.server.WebhookCore;
-import org.fencekit.server.WebhookServer;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.webhook.MetadataMapping;
+import org.fencekit.webhook.SessionMapping;
+import org.fencekit.webhook.WebhookCore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -104,20 +102,12 @@ class BackOffTest {
             FencekitWebhook.class,
             () ->
                 new FencekitWebhook(
-                    new WebhookCore(
-                        FulfilmentHandler.builder(memory(), PROVIDER).build(),
-                        List.of(StripeDeliveries.SECRET),
-                        Duration.ofMinutes(5),
-                        Clock.systemUTC(),
-                        new MetadataMapping(),
-                        null,
-                        FencekitAutoConfiguration.SETTINGS,
-                        new SimpleMeterRegistry(),
-                        new WebhookCore.Limits(
-                            WebhookServer.MAX_BODY_BYTES,
-                            Duration.ofSeconds(10),
-                            4,
-                            Duration.ofSeconds(1))),
+                    WebhookCore.builder()
+                        .handler(FulfilmentHandler.builder(memory(), PROVIDER).build())
+                        .secrets(List.of(StripeDeliveries.SECRET))
+                        .settingNames(FencekitAutoConfiguration.SETTING_NAMES)
+                        .slots(4)
+                        .build(),
                     Duration.ZERO))
         .run(
             context ->

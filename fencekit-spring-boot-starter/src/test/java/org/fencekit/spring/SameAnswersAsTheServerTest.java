@@ -23,11 +23,12 @@ import java.util.Map;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.server.StripeDeliveries;
-import org.fencekit.server.WebhookCore;
 import org.fencekit.server.WebhookServer;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.sqlite.SqliteOrderStore;
+import org.fencekit.webhook.SettingNames;
+import org.fencekit.webhook.WebhookCore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,7 +76,7 @@ class SameAnswersAsTheServerTest {
             .port(0)
             .secret(StripeDeliveries.SECRET)
             .successPage(
-                org.fencekit.server.SuccessPage.client(
+                org.fencekit.webhook.SuccessPage.client(
                     "key",
                     "sk_test_fencekit_fake",
                     "base",
@@ -308,7 +309,7 @@ class SameAnswersAsTheServerTest {
         response
             .body()
             .replace(
-                FencekitAutoConfiguration.SETTINGS.secret(), WebhookCore.Settings.SERVER.secret()));
+                FencekitAutoConfiguration.SETTING_NAMES.secret(), SettingNames.SERVER.secret()));
     seen.put("content-type", response.headers().firstValue("Content-Type").orElse(""));
     for (String header : List.of("Allow", "Retry-After")) {
       seen.put(header, response.headers().firstValue(header).orElse(""));
@@ -343,7 +344,7 @@ class SameAnswersAsTheServerTest {
   void aDeclaredBodyOverTheLimitIsRefusedAtOnceByBoth() throws IOException {
     String head =
         "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
-            + (WebhookServer.MAX_BODY_BYTES + 1)
+            + (WebhookCore.MAX_BODY_BYTES + 1)
             + "\r\n\r\n0123456789";
     String fromServer = answerWhileSending(server.port(), head.formatted("/webhook"));
     String fromStarter = answerWhileSending(port, head.formatted("/stripe/webhook"));

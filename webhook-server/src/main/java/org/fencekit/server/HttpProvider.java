@@ -25,6 +25,8 @@ import org.fencekit.fulfilment.Provider;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.store.Item;
+import org.fencekit.webhook.StrictJson;
+import org.fencekit.webhook.Untrusted;
 
 /**
  * A {@link Provider} that buys over HTTP, with the protocol of the black-box runner's fake provider

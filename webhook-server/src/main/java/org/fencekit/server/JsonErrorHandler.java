@@ -7,6 +7,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
+import org.fencekit.webhook.WebhookCore;
 
 /**
  * Jetty's own answers (a request it cannot parse, headers too large, a failure of ours) as the

@@ -4,12 +4,19 @@ import com.stripe.StripeClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.spec.DurationText;
 import org.fencekit.store.spec.StoreSpec;
+import org.fencekit.webhook.HealthProbe;
+import org.fencekit.webhook.MetadataMapping;
+import org.fencekit.webhook.SessionMapping;
+import org.fencekit.webhook.SettingNames;
+import org.fencekit.webhook.StripeSignature;
+import org.fencekit.webhook.SuccessPage;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,7 +127,7 @@ public final class ServerMain implements Callable<Integer> {
       paramLabel = "CLASS",
       defaultValue = "${env:FENCEKIT_MAPPING:-}",
       description =
-          "a class implementing org.fencekit.server.SessionMapping (default: metadata product_id"
+          "a class implementing org.fencekit.webhook.SessionMapping (default: metadata product_id"
               + " and quantity)")
   String mapping;
 
@@ -152,13 +159,10 @@ public final class ServerMain implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String secrets = System.getenv("STRIPE_WEBHOOK_SECRET");
-    if (secrets == null || secrets.isBlank()) {
-      throw new IllegalArgumentException(
-          "STRIPE_WEBHOOK_SECRET is not set: the server refuses to start without the endpoint's"
-              + " signing secret (whsec_..., shown in the Stripe dashboard or printed by `stripe"
-              + " listen`), since anyone could otherwise post fake payments");
-    }
+    // the secrets first: without one the server refuses to start, before anything is opened
+    List<String> secrets =
+        StripeSignature.secrets(
+            SettingNames.SERVER.secret(), splitSecrets(System.getenv("STRIPE_WEBHOOK_SECRET")));
     StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE (or --store)", store);
     int listenPort = port("FENCEKIT_PORT (or --port)", port);
     Duration leaseDuration = DurationText.parse("FENCEKIT_LEASE (or --lease)", lease);
@@ -199,7 +203,7 @@ public final class ServerMain implements Callable<Integer> {
             .clock(clock)
             .mapping(sessions)
             .handler(handler -> handler.lease(leaseDuration).providerTimeout(callTimeout));
-    Arrays.stream(secrets.split(",")).filter(secret -> !secret.isBlank()).forEach(builder::secret);
+    secrets.forEach(builder::secret);
     String apiKey = System.getenv("STRIPE_API_KEY");
     if (apiKey != null && !apiKey.isBlank()) {
       builder.successPage(stripeClient(apiKey.trim(), stripeApiBase));
@@ -229,6 +233,11 @@ public final class ServerMain implements Callable<Integer> {
       Thread.currentThread().interrupt();
     }
     return 0;
+  }
+
+  /** STRIPE_WEBHOOK_SECRET's comma-separated secrets; none if it is unset. */
+  private static List<String> splitSecrets(String variable) {
+    return variable == null ? List.of() : Arrays.asList(variable.split(","));
   }
 
   /** The client the success page reads sessions with; the key is checked, never printed. */

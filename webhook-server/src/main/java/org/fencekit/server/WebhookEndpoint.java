@@ -17,6 +17,11 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 import org.fencekit.store.OrderStore;
+import org.fencekit.webhook.Answer;
+import org.fencekit.webhook.HealthProbe;
+import org.fencekit.webhook.SuccessPage;
+import org.fencekit.webhook.Untrusted;
+import org.fencekit.webhook.WebhookCore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +62,7 @@ final class WebhookEndpoint extends Handler.Abstract {
       return write(
           response,
           callback,
-          WebhookCore.answer(
+          Answer.error(
               404, "not_found", "no route " + Untrusted.id(path) + "; Stripe posts to /webhook"));
     }
     if (!request.getMethod().equals(allowed)) {
@@ -79,8 +84,8 @@ final class WebhookEndpoint extends Handler.Abstract {
                         response,
                         callback,
                         result == null
-                            ? WebhookCore.answer(503, "store_unavailable", "no answer")
-                            : new WebhookCore.Answer(result.ok() ? 200 : 503, result.json())));
+                            ? Answer.error(503, "store_unavailable", "no answer")
+                            : result.answer()));
       }
       case SuccessPage.PATH -> {
         String sessionId = Request.extractQueryParameters(request).getValue("session_id");
@@ -134,7 +139,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     /** Reads the body, or answers {@code early} at once and discards the body if not null. */
-    void start(WebhookCore.Answer early) {
+    void start(Answer early) {
       deadline =
           request
               .getComponents()
@@ -206,7 +211,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     /** Answers now, with nothing more to read. */
-    private void refuse(WebhookCore.Answer answer) {
+    private void refuse(Answer answer) {
       if (answered.compareAndSet(false, true)) {
         deadline.cancel();
         finished.set(true);
@@ -215,7 +220,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     }
 
     /** Answers now; the request ends once the answer is written and the body discarded. */
-    private void refuseAndDiscard(WebhookCore.Answer answer) {
+    private void refuseAndDiscard(Answer answer) {
       if (answered.compareAndSet(false, true)) {
         discarding = true;
         write(response, Callback.from(this::refusalPartDone, this::fail), answer);
@@ -251,15 +256,15 @@ final class WebhookEndpoint extends Handler.Abstract {
 
   /** Writes the core's answer, or a 500 if it failed to make one. */
   private static void write(
-      Response response, Callback callback, WebhookCore.Answer answer, Throwable failure) {
+      Response response, Callback callback, Answer answer, Throwable failure) {
     if (answer == null) {
       LOG.error("the answer could not be made", failure);
-      answer = WebhookCore.failed();
+      answer = Answer.failed();
     }
     write(response, callback, answer);
   }
 
-  private static boolean write(Response response, Callback callback, WebhookCore.Answer answer) {
+  private static boolean write(Response response, Callback callback, Answer answer) {
     for (Map.Entry<String, String> header : answer.headers().entrySet()) {
       response.getHeaders().put(header.getKey(), header.getValue());
     }

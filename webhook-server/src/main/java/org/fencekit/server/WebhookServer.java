@@ -22,6 +22,13 @@ import org.fencekit.fulfilment.FulfilmentHandler;
 import org.fencekit.fulfilment.MicrometerMetrics;
 import org.fencekit.fulfilment.Provider;
 import org.fencekit.store.OrderStore;
+import org.fencekit.webhook.MetadataMapping;
+import org.fencekit.webhook.SessionMapping;
+import org.fencekit.webhook.SettingChecks;
+import org.fencekit.webhook.SettingNames;
+import org.fencekit.webhook.StripeSignature;
+import org.fencekit.webhook.SuccessPage;
+import org.fencekit.webhook.WebhookCore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,11 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookServer implements AutoCloseable {
 
-  /** The tolerance of a signature's timestamp, as Stripe's libraries use: 300 s. */
-  public static final Duration DEFAULT_TOLERANCE = Duration.ofSeconds(300);
-
-  /** The largest webhook body accepted: 1 MiB. */
-  public static final int MAX_BODY_BYTES = 1 << 20;
+  /** How long {@link #close()} waits for deliveries in flight: 120 s. */
+  public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(120);
 
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
 
@@ -69,6 +73,13 @@ public final class WebhookServer implements AutoCloseable {
             .clock(builder.clock)
             .metrics(new MicrometerMetrics(registry));
     this.handler = builder.handlerSettings.apply(handlerBuilder).build();
+    try {
+      this.core = builder.core.handler(handler).meters(registry).build();
+    } catch (RuntimeException e) {
+      handler.close();
+      registry.close();
+      throw e;
+    }
     this.stopTimeout = builder.stopTimeout;
     // Jetty's threads only read, check and answer; deliveries run on the endpoint's own pool.
     QueuedThreadPool threads = new QueuedThreadPool(builder.threads, Math.min(4, builder.threads));
@@ -82,23 +93,6 @@ public final class WebhookServer implements AutoCloseable {
     connector.setPort(builder.port);
     connector.setIdleTimeout(builder.idleTimeout.toMillis());
     server.addConnector(connector);
-    this.core =
-        new WebhookCore(
-            handler,
-            builder.secrets,
-            builder.tolerance,
-            builder.clock,
-            builder.mapping,
-            builder.stripe == null
-                ? null
-                : new SuccessPage(builder.stripe, builder.mapping, handler),
-            WebhookCore.Settings.SERVER,
-            registry,
-            new WebhookCore.Limits(
-                MAX_BODY_BYTES,
-                builder.bodyTimeout,
-                builder.maxConcurrentRequests,
-                builder.queueTime));
     this.endpoint = new WebhookEndpoint(core, builder.store, registry);
     server.setHandler(endpoint);
     server.setErrorHandler(new JsonErrorHandler(core));
@@ -185,13 +179,7 @@ public final class WebhookServer implements AutoCloseable {
       return;
     }
     closed = true;
-    core.drain();
-    if (!core.awaitIdle(stopTimeout)) {
-      LOG.warn(
-          "stopping with {} deliveries still in flight after {}; Stripe will retry them",
-          core.inFlight(),
-          stopTimeout);
-    }
+    core.drainAndAwait(stopTimeout);
     try {
       server.stop();
     } catch (Exception e) {
@@ -208,20 +196,15 @@ public final class WebhookServer implements AutoCloseable {
 
     private final OrderStore store;
     private final Provider provider;
+    private final WebhookCore.Builder core = WebhookCore.builder();
     private final List<String> secrets = new ArrayList<>();
     private String host = "0.0.0.0";
     private int port = 8080;
     private Clock clock = Clock.systemUTC();
-    private Duration tolerance = DEFAULT_TOLERANCE;
-    private SessionMapping mapping = new MetadataMapping();
     private int threads = 32;
-    private int maxConcurrentRequests = 24;
     private Duration idleTimeout = Duration.ofSeconds(30);
-    private Duration bodyTimeout = Duration.ofSeconds(10);
-    private Duration queueTime = Duration.ofSeconds(5);
-    private Duration stopTimeout = Duration.ofSeconds(120);
+    private Duration stopTimeout = DEFAULT_STOP_TIMEOUT;
     private UnaryOperator<FulfilmentHandler.Builder> handlerSettings = b -> b;
-    private StripeClient stripe;
 
     private Builder(OrderStore store, Provider provider) {
       this.store = Objects.requireNonNull(store, "store");
@@ -258,18 +241,22 @@ public final class WebhookServer implements AutoCloseable {
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      core.clock(clock);
       return this;
     }
 
-    /** How far a signature's timestamp may lie from the clock; {@link #DEFAULT_TOLERANCE}. */
+    /**
+     * How far a signature's timestamp may lie from the clock; {@link
+     * WebhookCore#DEFAULT_TOLERANCE}.
+     */
     public Builder tolerance(Duration tolerance) {
-      this.tolerance = Objects.requireNonNull(tolerance, "tolerance");
+      core.tolerance(tolerance);
       return this;
     }
 
     /** How a Checkout session becomes an order; {@link MetadataMapping} by default. */
     public Builder mapping(SessionMapping mapping) {
-      this.mapping = Objects.requireNonNull(mapping, "mapping");
+      core.mapping(mapping);
       return this;
     }
 
@@ -284,11 +271,11 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     /**
-     * Deliveries handled at once (the delivery slots); 24 by default; more wait up to {@link
-     * #queueTime}, then get 503 with {@code Retry-After}.
+     * Deliveries handled at once (the delivery slots); {@link WebhookCore#DEFAULT_SLOTS} by
+     * default; more wait up to {@link #queueTime}, then get 503 with {@code Retry-After}.
      */
     public Builder maxConcurrentRequests(int maxConcurrentRequests) {
-      this.maxConcurrentRequests = maxConcurrentRequests;
+      core.slots(maxConcurrentRequests);
       return this;
     }
 
@@ -299,21 +286,28 @@ public final class WebhookServer implements AutoCloseable {
     }
 
     /**
-     * How long a delivery's whole body may take to arrive after its headers; 10 s by default. A
-     * slower one is answered 408 and its connection closed.
+     * How long a delivery's whole body may take to arrive after its headers; {@link
+     * WebhookCore#DEFAULT_BODY_TIMEOUT} by default. A slower one is answered 408 and its connection
+     * closed.
      */
     public Builder bodyTimeout(Duration bodyTimeout) {
-      this.bodyTimeout = Objects.requireNonNull(bodyTimeout, "bodyTimeout");
+      core.bodyTimeout(bodyTimeout);
       return this;
     }
 
-    /** How long a delivery may wait for a slot before it is answered 503; 5 s by default. */
+    /**
+     * How long a delivery may wait for a slot before it is answered 503; {@link
+     * WebhookCore#DEFAULT_QUEUE_TIME} by default.
+     */
     public Builder queueTime(Duration queueTime) {
-      this.queueTime = Objects.requireNonNull(queueTime, "queueTime");
+      core.queueTime(queueTime);
       return this;
     }
 
-    /** How long {@link WebhookServer#close()} waits for deliveries in flight; 120 s by default. */
+    /**
+     * How long {@link WebhookServer#close()} waits for deliveries in flight; {@link
+     * #DEFAULT_STOP_TIMEOUT} by default.
+     */
     public Builder stopTimeout(Duration stopTimeout) {
       this.stopTimeout = Objects.requireNonNull(stopTimeout, "stopTimeout");
       return this;
@@ -325,7 +319,7 @@ public final class WebhookServer implements AutoCloseable {
      * 404 {@code success_page_off}.
      */
     public Builder successPage(StripeClient stripe) {
-      this.stripe = Objects.requireNonNull(stripe, "stripe");
+      core.successPage(stripe);
       return this;
     }
 
@@ -344,18 +338,10 @@ public final class WebhookServer implements AutoCloseable {
      * @throws IllegalArgumentException naming the first bad setting
      */
     public WebhookServer build() {
-      if (secrets.isEmpty()) {
-        throw new IllegalArgumentException(
-            "secret: a webhook signing secret is required (STRIPE_WEBHOOK_SECRET, whsec_...;"
-                + " `stripe listen` prints one); without it anyone could post fake payments");
-      }
-      WebhookCore.within("port", port, 0, 65_535);
-      WebhookCore.positive("tolerance", tolerance);
-      WebhookCore.within("threads", threads, 4, 1_000);
-      WebhookCore.within("maxConcurrentRequests", maxConcurrentRequests, 1, 1_000);
-      WebhookCore.positive("bodyTimeout", bodyTimeout);
-      WebhookCore.positive("queueTime", queueTime);
-      WebhookCore.positive("idleTimeout", idleTimeout);
+      core.secrets(StripeSignature.secrets(SettingNames.SERVER.secret(), secrets));
+      SettingChecks.within("port", port, 0, 65_535);
+      SettingChecks.within("threads", threads, 4, 1_000);
+      SettingChecks.positive("idleTimeout", idleTimeout);
       if (stopTimeout.isNegative()) {
         throw new IllegalArgumentException("stopTimeout must not be negative, got " + stopTimeout);
       }

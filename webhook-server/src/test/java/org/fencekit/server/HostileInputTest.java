@@ -23,6 +23,8 @@ import org.fencekit.fulfilment.scenarios.ScenarioRun;
 import org.fencekit.history.ManualClock;
 import org.fencekit.store.Item;
 import org.fencekit.store.memory.MemoryOrderStore;
+import org.fencekit.webhook.Untrusted;
+import org.fencekit.webhook.WebhookCore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -143,7 +145,7 @@ class HostileInputTest {
             ("POST /webhook HTTP/1.1\r\nHost: x\r\n"
                     + signature
                     + "Content-Length: "
-                    + (WebhookServer.MAX_BODY_BYTES + 1)
+                    + (WebhookCore.MAX_BODY_BYTES + 1)
                     + "\r\n\r\n0123456789")
                 .getBytes(StandardCharsets.ISO_8859_1);
         RawHttp.Answer answer = RawHttp.answerWhileSending(server.port(), head, 3_000);
@@ -699,7 +701,7 @@ class HostileInputTest {
   private void sizesAndEncodings() throws IOException {
     byte[] big =
         ("{\"id\":\"evt_1\",\"type\":\"invoice.paid\",\"pad\":\""
-                + "x".repeat(WebhookServer.MAX_BODY_BYTES)
+                + "x".repeat(WebhookCore.MAX_BODY_BYTES)
                 + "\"}")
             .getBytes(StandardCharsets.UTF_8);
     post("1 MiB + signed", big, signed(big), "413 body_too_large");
@@ -753,7 +755,7 @@ class HostileInputTest {
             Set.of("400 unreadable_body", "400 bad_request")));
     String start = "{\"object\":\"event\",\"created\":1,\"id\":\"evt_1\",\"type\":\"invoice.paid\"";
     byte[] exact = (start + ",\"pad\":\"\"}").getBytes(StandardCharsets.UTF_8);
-    int pad = WebhookServer.MAX_BODY_BYTES - exact.length;
+    int pad = WebhookCore.MAX_BODY_BYTES - exact.length;
     byte[] oneMebibyte =
         (start + ",\"pad\":\"" + "x".repeat(pad) + "\"}").getBytes(StandardCharsets.UTF_8);
     post("exactly 1 MiB, signed", oneMebibyte, signed(oneMebibyte), "200 ignored");

@@ -12,6 +12,7 @@ import org.fencekit.fulfilment.Purchase;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.webhook.MetadataMapping;
 import org.junit.jupiter.api.Test;
 
 class MappingAndDemoProviderTest {

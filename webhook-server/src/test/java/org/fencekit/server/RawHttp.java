@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.fencekit.webhook.Answer;
 
 /**
  * HTTP/1.1 over a plain socket, byte for byte: requests no client library would send (control

@@ -33,6 +33,7 @@ import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.fencekit.testsupport.StoreFiles;
+import org.fencekit.webhook.WebhookCore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -227,7 +228,7 @@ class WebhookEndpointTest {
 
   @Test
   void aBodyOverOneMebibyteIs413WithOrWithoutALength() {
-    String big = "{\"pad\":\"" + "x".repeat(WebhookServer.MAX_BODY_BYTES) + "\"}";
+    String big = "{\"pad\":\"" + "x".repeat(WebhookCore.MAX_BODY_BYTES) + "\"}";
     // Many times: a server that answers while the client is still sending, then closes, resets
     // the connection now and then, and the client never reads its 413.
     for (int i = 0; i < 20; i++) {

@@ -170,6 +170,12 @@ public abstract class JdbcAdminStorage implements AdminStorage {
   }
 
   @Override
+  public List<org.fencekit.store.Mismatch> mismatches(MismatchPosition after, int limit) {
+    throw new UnsupportedOperationException(
+        backend() + " store: mismatches are not recorded yet (issue 40 in progress)");
+  }
+
+  @Override
   public List<OrderRecord> stuckOrders(Instant expiredBy, OrderPosition after, int limit) {
     return runStatement(
         "stuckOrders",

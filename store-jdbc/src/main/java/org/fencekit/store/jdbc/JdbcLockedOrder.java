@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.spi.Storage;
@@ -161,6 +162,12 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
       current();
     }
     return Optional.ofNullable(serverNow);
+  }
+
+  @Override
+  public void addMismatch(Mismatch mismatch) {
+    throw new UnsupportedOperationException(
+        backend + " store: mismatches are not recorded yet (issue 40 in progress)");
   }
 
   @Override

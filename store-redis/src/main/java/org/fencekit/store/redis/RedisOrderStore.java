@@ -339,6 +339,11 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
 
   /** {@inheritDoc} On Redis: the claims index, up to the age's bound. */
   @Override
+  public Page<org.fencekit.store.Mismatch> mismatches(String cursor, int pageSize) {
+    return admin.mismatches(cursor, pageSize);
+  }
+
+  @Override
   public Page<OrderRecord> stuckOrders(Duration expiredFor, String cursor, int pageSize) {
     return admin.stuckOrders(expiredFor, cursor, pageSize);
   }

@@ -1,4 +1,4 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import com.google.gson.JsonObject;
 import java.time.Duration;
@@ -41,6 +41,13 @@ public final class HealthProbe implements AutoCloseable {
       return ok ? null : "store_unavailable";
     }
 
+    /**
+     * The answer to {@code GET /health}: 200 with the JSON line, or 503 {@code store_unavailable}.
+     */
+    public Answer answer() {
+      return new Answer(ok ? 200 : 503, error(), json(), java.util.Map.of());
+    }
+
     /** One line of JSON: {@code status} ok or unavailable, then store or error, and reason. */
     public String json() {
       JsonObject json = new JsonObject();
@@ -58,8 +65,7 @@ public final class HealthProbe implements AutoCloseable {
   private final OrderStore store;
   private final Duration timeout;
   private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
-          runnable -> WebhookCore.daemon(runnable, "fencekit-health"));
+      Executors.newSingleThreadExecutor(DeliverySlots.daemons("fencekit-health-"));
   private final AtomicReference<CompletableFuture<Result>> running = new AtomicReference<>();
 
   /**

@@ -1,4 +1,4 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParseException;
@@ -14,10 +14,10 @@ import java.io.StringReader;
  * strict way: RFC 8259 only, nested at most {@value #NESTING_LIMIT} deep, one value and nothing
  * after it.
  */
-final class StrictJson {
+public final class StrictJson {
 
   /** How deep arrays and objects may nest before the text is refused. */
-  static final int NESTING_LIMIT = 64;
+  public static final int NESTING_LIMIT = 64;
 
   private StrictJson() {}
 
@@ -26,7 +26,7 @@ final class StrictJson {
    *
    * @throws JsonParseException if it is not strict JSON, nests too deep or has more after it
    */
-  static JsonElement parse(String text) {
+  public static JsonElement parse(String text) {
     try {
       JsonReader reader = new JsonReader(new StringReader(text));
       reader.setStrictness(Strictness.STRICT);
@@ -42,7 +42,7 @@ final class StrictJson {
   }
 
   /** A JSON string member, or {@code null} if absent or not a string. */
-  static String string(JsonElement element) {
+  public static String string(JsonElement element) {
     return element != null && element.isJsonPrimitive() && element.getAsJsonPrimitive().isString()
         ? element.getAsString()
         : null;

@@ -1,4 +1,4 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import com.google.gson.JsonObject;
 import org.fencekit.store.OrderSnapshot;

@@ -1,4 +1,4 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import java.util.regex.Pattern;
 
@@ -7,16 +7,16 @@ import java.util.regex.Pattern;
  * log line: cut to a length with an ellipsis, control characters and unpaired surrogates escaped as
  * {@code \\uXXXX}, anything shaped like an email address masked, never blank.
  */
-final class Untrusted {
+public final class Untrusted {
 
   /** How much of an id (an event id, a session id, a type) is shown. */
-  static final int ID_LENGTH = 64;
+  public static final int ID_LENGTH = 64;
 
   /** How much of a value refused for its bound or its form is shown. */
-  static final int PREFIX_LENGTH = 16;
+  public static final int PREFIX_LENGTH = 16;
 
   /** How much of a reason built from request content is shown. */
-  static final int REASON_LENGTH = 300;
+  public static final int REASON_LENGTH = 300;
 
   private static final Pattern EMAIL =
       Pattern.compile("[^\\s@\"'`,;:<>()\\[\\]{}\\\\]{1,64}@[^\\s@\"'`,;:<>()\\[\\]{}\\\\]{1,255}");
@@ -24,7 +24,7 @@ final class Untrusted {
   private Untrusted() {}
 
   /** An id for a log line or an answer: at most {@value #ID_LENGTH} characters, then "…". */
-  static String id(String value) {
+  public static String id(String value) {
     return text(value, ID_LENGTH);
   }
 
@@ -32,7 +32,7 @@ final class Untrusted {
    * The first {@value #PREFIX_LENGTH} characters of a value refused for its bound or its form, then
    * "…".
    */
-  static String prefix(String value) {
+  public static String prefix(String value) {
     return text(value, PREFIX_LENGTH);
   }
 
@@ -41,7 +41,7 @@ final class Untrusted {
    * control characters escaped and emails masked; {@code "(none)"} for null, {@code "(blank)"} for
    * blank text.
    */
-  static String text(String value, int max) {
+  public static String text(String value, int max) {
     if (value == null) {
       return "(none)";
     }

@@ -1,11 +1,14 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -25,9 +28,10 @@ import javax.crypto.spec.SecretKeySpec;
  *       stay good for as long as it is dated ahead).
  * </ol>
  *
- * Nothing the header or the body holds is echoed in a refusal.
+ * Nothing the header or the body holds is echoed in a refusal. This is the one place that reads the
+ * signing secrets ({@link #secrets}) and checks a delivery against them.
  */
-final class StripeSignature {
+public final class StripeSignature {
 
   /** A refusal: the error and a reason that quotes nothing from the request. */
   record Refusal(String error, String reason) {}
@@ -39,15 +43,46 @@ final class StripeSignature {
   private final String secretSetting;
 
   /**
-   * @param secretSetting the setting the secrets come from, named when no secret matches
+   * @param secretSetting the setting the secrets come from, named when none is given or none
+   *     matches
+   * @param secrets the secrets, as {@link #secrets} takes them
+   * @param tolerance how far a signature's timestamp may lie from the clock
    */
-  StripeSignature(List<String> secrets, long toleranceSeconds, String secretSetting) {
-    this.secretSetting = secretSetting;
+  StripeSignature(String secretSetting, Collection<String> secrets, Duration tolerance) {
+    this.secretSetting = Objects.requireNonNull(secretSetting, "secretSetting");
     this.secrets =
-        secrets.stream()
+        secrets(secretSetting, secrets).stream()
             .map(secret -> new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"))
             .toList();
-    this.toleranceSeconds = toleranceSeconds;
+    this.toleranceSeconds = SettingChecks.positive("tolerance", tolerance).toSeconds();
+  }
+
+  /**
+   * The webhook signing secrets a setting gives: each trimmed, blank ones dropped (a trailing
+   * comma, an empty variable), at least one required. Several are accepted while Stripe rotates the
+   * endpoint's secret.
+   *
+   * @param setting the setting's name, for the message
+   * @param values the setting's values, {@code null} if unset
+   * @throws IllegalArgumentException naming the setting if it holds no secret
+   */
+  public static List<String> secrets(String setting, Collection<String> values) {
+    List<String> secrets =
+        values == null
+            ? List.of()
+            : values.stream()
+                .filter(Objects::nonNull)
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    if (secrets.isEmpty()) {
+      throw new IllegalArgumentException(
+          setting
+              + " is not set: the webhook refuses to start without the endpoint's signing secret"
+              + " (whsec_..., shown in the Stripe dashboard or printed by `stripe listen`), since"
+              + " anyone could otherwise post fake payments");
+    }
+    return secrets;
   }
 
   /**

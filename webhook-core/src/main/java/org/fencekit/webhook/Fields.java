@@ -1,4 +1,4 @@
-package org.fencekit.server;
+package org.fencekit.webhook;
 
 import org.fencekit.store.spi.Validate;
 

@@ -1,0 +1,130 @@
+package org.fencekit.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.fencekit.fulfilment.CheckoutEvent;
+import org.fencekit.fulfilment.PaymentStatus;
+import org.fencekit.fulfilment.Provider;
+import org.fencekit.server.StripeDeliveries;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStore;
+import org.fencekit.store.memory.MemoryOrderStore;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The application shuts down while a delivery is in flight (its provider call running): that
+ * delivery gets its whole answer, and one that arrives meanwhile is answered 503 {@code
+ * shutting_down} with Retry-After (Stripe retries it), whether the web server shuts down gracefully
+ * (Boot's default) or at once. The webhook drains in a lifecycle phase before the web server's; a
+ * drain in bean destruction came after the web server had stopped taking requests.
+ */
+class ShutdownTest {
+
+  private static final Duration BOUND = Duration.ofSeconds(20);
+
+  /** A provider that waits for the test before it buys. */
+  static final class GatedProvider implements Provider {
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    @Override
+    public Item buy(org.fencekit.fulfilment.Purchase purchase) throws InterruptedException {
+      entered.countDown();
+      if (!release.await(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the test never released the provider");
+      }
+      return new Item("prov-1", "LPA:1$test$1");
+    }
+  }
+
+  /** An application with the starter, a memory store and the gated provider. */
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class App {
+    @Bean
+    GatedProvider provider() {
+      return new GatedProvider();
+    }
+
+    @Bean
+    OrderStore store() {
+      return new MemoryOrderStore(Clock.systemUTC());
+    }
+  }
+
+  @ParameterizedTest(name = "server.shutdown={0}")
+  @ValueSource(strings = {"graceful", "immediate"})
+  void aDeliveryInFlightGetsItsWholeAnswerAndANewOneIsAnswered503(String shutdown)
+      throws Exception {
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(App.class)
+            .run(
+                // arguments, over this module's application.properties
+                "--server.port=0",
+                "--server.address=127.0.0.1",
+                "--server.shutdown=" + shutdown,
+                "--spring.main.banner-mode=off",
+                "--spring.autoconfigure.exclude=" + StarterContract.DATA_SOURCE_AUTO_CONFIGURATION,
+                "--fencekit.store=",
+                "--fencekit.stripe.api-key=",
+                "--fencekit.stripe.webhook-secret=" + StripeDeliveries.SECRET,
+                "--fencekit.webhook.stop-timeout=15s");
+    CompletableFuture<Void> closed = null;
+    GatedProvider provider = context.getBean(GatedProvider.class);
+    try {
+      int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+      FencekitWebhook webhook = context.getBean(FencekitWebhook.class);
+      StripeDeliveries deliveries = new StripeDeliveries(port, Clock.systemUTC());
+      CompletableFuture<HttpResponse<String>> inFlight =
+          CompletableFuture.supplyAsync(() -> deliveries.deliver("/stripe/webhook", event("1")));
+      assertTrue(provider.entered.await(BOUND.toSeconds(), TimeUnit.SECONDS), "provider called");
+
+      closed = CompletableFuture.runAsync(context::close);
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (!webhook.core().draining() && System.nanoTime() < deadline) {
+        Thread.sleep(10); // polling a condition, not timing a lease
+      }
+      assertTrue(
+          webhook.core().draining(),
+          "the webhook must drain while the web server still serves (it did not start draining"
+              + " within 5 s of the shutdown; a drain in bean destruction waits for the web"
+              + " server, which waits for the delivery)");
+      HttpResponse<String> arriving = deliveries.deliver("/stripe/webhook", event("2"));
+      assertEquals(503, arriving.statusCode(), arriving.body());
+      assertTrue(arriving.body().contains("\"error\":\"shutting_down\""), arriving.body());
+      assertEquals("30", arriving.headers().firstValue("Retry-After").orElse(null));
+
+      provider.release.countDown();
+      HttpResponse<String> answered = inFlight.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+      assertEquals(200, answered.statusCode(), answered.body());
+      assertTrue(answered.body().startsWith("{\"outcome\":\"fulfilled\","), answered.body());
+      closed.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+    } finally {
+      provider.release.countDown();
+      if (closed == null) {
+        context.close();
+      }
+    }
+  }
+
+  private static CheckoutEvent event(String n) {
+    return CheckoutEvent.completed(
+        "evt_shutdown_" + n,
+        PaymentStatus.PAID,
+        new OrderSnapshot("cs_test_shutdown_" + n, "esim-eu-5gb", 1, null, 4500, "eur"));
+  }
+}
