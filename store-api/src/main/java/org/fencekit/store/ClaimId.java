@@ -76,7 +76,7 @@ public record ClaimId(long fence, String nonce) {
   }
 
   // A plain loop: this runs for every token a store reads or answers, so no stream or regex.
-  private static boolean isNonce(String nonce) {
+  static boolean isNonce(String nonce) {
     if (nonce.length() != 32) {
       return false;
     }

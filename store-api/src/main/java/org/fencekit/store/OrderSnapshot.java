@@ -5,9 +5,11 @@ import org.fencekit.store.spi.Validate;
 /**
  * What the Checkout session said when the order was first claimed.
  *
- * <p>The store keeps the first snapshot it is given for a session; later claims with another
- * snapshot for the same session do not overwrite it. Every field is validated here, so an invalid
- * snapshot cannot be built and never reaches a backend.
+ * <p>The store keeps the first snapshot it is given for a session; a later claim of the same order
+ * (equal in every {@link OrderField}) does not overwrite it, and a claim that differs in one is
+ * another order under the same key: it changes nothing and answers {@link ClaimResult.Mismatch}.
+ * Every field is validated here, so an invalid snapshot cannot be built and never reaches a
+ * backend.
  *
  * @param sessionId the Checkout session id, the order's key (see {@link Validate#sessionId})
  * @param productId what was bought; non-blank, at most 255 characters

@@ -35,7 +35,12 @@ public interface OrderStore extends AutoCloseable {
    *       nonce, status PENDING, lastError kept.
    * </ul>
    *
-   * The first snapshot is kept; later ones do not overwrite it.
+   * Before any of these, on an existing order of any status: if the snapshot differs from the
+   * stored one in a field of {@link OrderField} (product, quantity, amount, currency ignoring
+   * case), it is another order under the same key: {@code Mismatch} naming those fields, nothing
+   * changes, and the claim is recorded for the operator ({@link OrderStoreAdmin#mismatches}) in the
+   * same atomic step. Otherwise the first snapshot is kept: a later one of the same order (its
+   * e-mail corrected, its currency in another case) does not overwrite it.
    *
    * @param snapshot what the Checkout session says
    * @param lease how long the claim holds off other attempts; at least 1 ms, at most 24 h

@@ -6,10 +6,10 @@ import java.util.Optional;
 
 /**
  * What an operator's tooling asks of a store: the orphans nobody has reconciled yet, across all
- * orders, and the orders that need a look. It is a role of its own beside {@link OrderStore}: every
- * store fencekit ships implements both (store-spec's {@code StoreSpec.Kind} lists them), and a
- * store that implements only {@link OrderStore} still compiles and works (check with {@code store
- * instanceof OrderStoreAdmin}).
+ * orders, the claims that offered a different order under a known key, and the orders that need a
+ * look. It is a role of its own beside {@link OrderStore}: every store fencekit ships implements
+ * both (store-spec's {@code StoreSpec.Kind} lists them), and a store that implements only {@link
+ * OrderStore} still compiles and works (check with {@code store instanceof OrderStoreAdmin}).
  *
  * <p>Listings are oldest first and paged by an opaque cursor (see {@link Page}): pass {@code null}
  * for the first page, then each page's {@link Page#nextCursor()} for the next one, with the same
@@ -60,6 +60,18 @@ public interface OrderStoreAdmin {
    * @throws UnknownOrphanException if the store never recorded the orphan
    */
   ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt);
+
+  /**
+   * The claims that offered a different order under a stored order's session id ({@link
+   * ClaimResult.Mismatch}), one per such claim, across all orders, oldest first (by {@link
+   * Mismatch#recordedAt}, then by identity). An operator finds out which order each session id
+   * names; nothing was bought for them. The listing is exact: every mismatched claim is listed
+   * once.
+   *
+   * @param cursor {@code null} for the first page, else the {@link Page#nextCursor()} before
+   * @param pageSize how many at most, 1 to {@value #MAX_PAGE_SIZE}
+   */
+  Page<Mismatch> mismatches(String cursor, int pageSize);
 
   /**
    * Orders whose claim's lease ran out at least {@code expiredFor} ago without a settle or another

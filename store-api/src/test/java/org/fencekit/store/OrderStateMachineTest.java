@@ -243,4 +243,42 @@ class OrderStateMachineTest {
     assertEquals(2, done.failures());
     assertEquals(T0, done.failedSince());
   }
+
+  @Test
+  @DisplayName(
+      "a claim of another order under the key answers Mismatch on every status, writes nothing and"
+          + " records the mismatch")
+  void mismatchOnEveryStatus() {
+    var other = new OrderSnapshot("cs_test_1", "esim-us-5gb", 2, null, 1999, "USD");
+    OrderRecord held = claimedFresh();
+    Instant expired = T0.plus(LEASE);
+    OrderRecord failed =
+        OrderStateMachine.write(
+                held, new WriteRequest.Fail(SNAPSHOT.sessionId(), held.claimId(), "boom"), T0)
+            .next();
+    OrderRecord provisioned =
+        OrderStateMachine.write(
+                held, new WriteRequest.Complete(SNAPSHOT.sessionId(), held.claimId(), ESIM), T0)
+            .next();
+    for (OrderRecord current : java.util.List.of(held, failed, provisioned)) {
+      for (Instant at : java.util.List.of(T0, expired)) {
+        var decision = OrderStateMachine.claim(current, new ClaimRequest(other, LEASE), at, N2);
+        var mismatch = assertInstanceOf(ClaimResult.Mismatch.class, decision.result());
+        assertSame(current, mismatch.record());
+        assertEquals(
+            java.util.Set.of(OrderField.PRODUCT_ID, OrderField.QUANTITY), mismatch.fields());
+        assertNull(decision.next());
+        assertEquals(new MismatchId("cs_test_1", N2), decision.mismatch().id());
+        assertEquals(at, decision.mismatch().recordedAt());
+        assertEquals(other.productId(), decision.mismatch().offered().productId());
+        assertEquals(SNAPSHOT.productId(), decision.mismatch().stored().productId());
+      }
+    }
+    var sameOrder =
+        new OrderSnapshot("cs_test_1", "esim-eu-5gb", 1, "new@example.com", 1999, "USD");
+    var again = OrderStateMachine.claim(held, new ClaimRequest(sameOrder, LEASE), expired, N2);
+    assertInstanceOf(ClaimResult.Claimed.class, again.result());
+    assertSame(SNAPSHOT, again.next().snapshot());
+    assertNull(again.mismatch());
+  }
 }

@@ -186,18 +186,22 @@ public abstract class ClaimRules extends TckFixture {
   }
 
   /**
-   * The snapshot stored is the first claim's; later claims (granted, in flight, or on a provisioned
-   * order) carrying another snapshot for the same session do not overwrite it.
+   * The snapshot stored is the first claim's; later claims of the same order (granted, in flight,
+   * or on a provisioned order) whose snapshot differs only outside {@link
+   * org.fencekit.store.OrderField} (another e-mail, the currency in upper case) do not overwrite
+   * it. A snapshot that differs in an order field is another order: {@code MismatchRules}.
    *
    * <p>If this fails, check that the re-claim update writes the claim columns only, not the
-   * snapshot.
+   * snapshot, and that the e-mail and the currency's case are not compared.
    */
   @Test
-  @DisplayName("the first snapshot is kept; a later claim's snapshot does not overwrite it")
+  @DisplayName(
+      "the first snapshot is kept; a later claim of the same order (e-mail, currency case) does not overwrite it")
   void claim_firstSnapshotKept() {
     String sid = sid("snapshot");
     OrderSnapshot first = snapshot(sid);
-    OrderSnapshot later = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4500, "eur");
+    OrderSnapshot later =
+        new OrderSnapshot(sid, "esim-eu-5gb", 1, "grace@example.com", 1999, "USD");
     ClaimId claimId = claimed(store(), first, LEASE);
     ClaimResult inFlight = store().claim(later, LEASE);
     assertEquals(

@@ -42,7 +42,8 @@ final class Backend {
    * @param variable the environment variable naming it
    * @param example a good value of the variable
    * @param hint how to get such a server, or an empty string
-   * @param image the image Testcontainers would run
+   * @param image the image Testcontainers would run, or {@code null} for a server tests never start
+   *     in a container
    * @param environment the environment ({@code System::getenv}, or a map in tests)
    * @param check turns the variable's value into the address tests use; throws {@link
    *     IllegalArgumentException} saying what is wrong with a malformed value and {@link
@@ -93,8 +94,7 @@ final class Backend {
         + "="
         + example
         + (hint.isEmpty() ? "" : " (" + hint + ")")
-        + ", or start Docker so Testcontainers can run "
-        + image;
+        + (image == null ? "" : ", or start Docker so Testcontainers can run " + image);
   }
 
   /**
@@ -211,7 +211,10 @@ final class Backend {
       return;
     }
     if (address == null) {
-      unavailable = variable + " is not set and Docker is not available for Testcontainers";
+      unavailable =
+          variable
+              + " is not set"
+              + (image == null ? "" : " and Docker is not available for Testcontainers");
     }
   }
 }

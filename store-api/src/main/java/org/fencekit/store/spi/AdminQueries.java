@@ -3,6 +3,8 @@ package org.fencekit.store.spi;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.Orphan;
@@ -39,6 +41,20 @@ public interface AdminQueries {
   }
 
   /**
+   * Where a listing of mismatches stands: the sort key of the last mismatch of a page.
+   *
+   * @param recordedAt the mismatch's {@link Mismatch#recordedAt}
+   * @param id the mismatch's identity
+   */
+  record MismatchPosition(Instant recordedAt, MismatchId id) {
+    /** Checks both parts are present. */
+    public MismatchPosition {
+      Validate.notNull("recordedAt", recordedAt);
+      Validate.notNull("id", id);
+    }
+  }
+
+  /**
    * Where a listing of orders stands: the sort key of the last order of a page.
    *
    * @param at the instant the listing sorts by (the lease's end, the first failure)
@@ -59,6 +75,14 @@ public interface AdminQueries {
    * @param after the last orphan of the previous page, or {@code null} for the first page
    */
   List<OrphanRecord> unreconciledOrphans(OrphanPosition after, int limit);
+
+  /**
+   * Mismatches after {@code after}, ordered by recordedAt, then sessionId, then nonce (strings
+   * compared as the backend orders its keys).
+   *
+   * @param after the last mismatch of the previous page, or {@code null} for the first page
+   */
+  List<Mismatch> mismatches(MismatchPosition after, int limit);
 
   /** The orphan with this identity, or empty. */
   Optional<OrphanRecord> orphan(OrphanId id);

@@ -7,6 +7,8 @@ import java.util.Base64;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
@@ -37,6 +39,11 @@ final class Cursors {
         id.providerOrderId());
   }
 
+  /** The cursor after {@code mismatch} in {@code listing}. */
+  static String of(String listing, Mismatch mismatch) {
+    return of(listing, mismatch.recordedAt(), mismatch.sessionId(), mismatch.id().nonce());
+  }
+
   /** The cursor after the item sorted by {@code at}, then by {@code key}, in {@code listing}. */
   static String of(String listing, Instant at, String... key) {
     String millis = Long.toString(at.toEpochMilli());
@@ -53,6 +60,15 @@ final class Cursors {
         (at, key) ->
             new AdminQueries.OrphanPosition(
                 at, new OrphanId(key[1], ClaimId.parse(key[2]), key[3])));
+  }
+
+  /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */
+  static AdminQueries.MismatchPosition mismatchPosition(String listing, String cursor) {
+    return position(
+        listing,
+        cursor,
+        3,
+        (at, key) -> new AdminQueries.MismatchPosition(at, new MismatchId(key[1], key[2])));
   }
 
   /** The position a cursor of {@code listing} holds, or {@code null} for a null cursor. */

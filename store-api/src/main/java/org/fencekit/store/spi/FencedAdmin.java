@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.OrphanId;
@@ -37,6 +38,7 @@ import org.fencekit.store.UnknownOrphanException;
 public final class FencedAdmin implements OrderStoreAdmin {
 
   private static final String ORPHANS = "unreconciledOrphans";
+  private static final String MISMATCHES = "mismatches";
   private static final String STUCK = "stuckOrders";
   private static final String FAILED = "failedOrders";
 
@@ -85,6 +87,13 @@ public final class FencedAdmin implements OrderStoreAdmin {
     return note.equals(stored.note())
         ? new ReconcileResult.Reconciled(stored)
         : new ReconcileResult.AlreadyReconciled(stored);
+  }
+
+  @Override
+  public Page<Mismatch> mismatches(String cursor, int pageSize) {
+    AdminQueries.MismatchPosition after = Cursors.mismatchPosition(MISMATCHES, cursor);
+    return page(
+        pageSize, limit -> storage.mismatches(after, limit), last -> Cursors.of(MISMATCHES, last));
   }
 
   @Override

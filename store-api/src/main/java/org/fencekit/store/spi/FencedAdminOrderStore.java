@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStoreAdmin;
 import org.fencekit.store.OrphanId;
@@ -43,6 +44,11 @@ public abstract class FencedAdminOrderStore extends FencedOrderStore implements 
   @Override
   public final ReconcileResult reconcile(OrphanId id, String note, Instant reconciledAt) {
     return admin.reconcile(id, note, reconciledAt);
+  }
+
+  @Override
+  public final Page<Mismatch> mismatches(String cursor, int pageSize) {
+    return admin.mismatches(cursor, pageSize);
   }
 
   @Override

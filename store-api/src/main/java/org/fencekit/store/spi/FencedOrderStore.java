@@ -35,8 +35,8 @@ import org.fencekit.store.WriteResult;
  *       Storage.LockedOrder#now()});
  *   <li>decides with the state machine: the token presented must equal the current claim, or the
  *       write is superseded;
- *   <li>writes the new record, or for a superseded complete the orphan, in the same step; a
- *       rejected write changes nothing.
+ *   <li>writes the new record, or for a superseded complete the orphan, or for a claim that offers
+ *       another order the mismatch, in the same step; a rejected write changes nothing.
  * </ol>
  *
  * A first claim that loses the race to create the order is decided again against the order the
@@ -80,7 +80,9 @@ public abstract class FencedOrderStore implements OrderStore {
                 OrderRecord current = order.current().orElse(null);
                 OrderStateMachine.ClaimDecision decision =
                     OrderStateMachine.claim(current, request, now(order), nonce);
-                if (decision.next() != null && current != null) {
+                if (decision.mismatch() != null) {
+                  order.addMismatch(decision.mismatch());
+                } else if (decision.next() != null && current != null) {
                   order.update(decision.next());
                 } else if (decision.next() != null && !order.insert(decision.next())) {
                   return null; // another caller created it first: decide again against theirs

@@ -4,8 +4,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Set;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
@@ -49,8 +53,15 @@ public final class OrderStateMachine {
    * @param result what the caller is told
    * @param next the record to write (insert if there was none, else update), or {@code null} when
    *     nothing changes
+   * @param mismatch the mismatch to record (the claim offered another order), or {@code null}
    */
-  public record ClaimDecision(ClaimResult result, OrderRecord next) {}
+  public record ClaimDecision(ClaimResult result, OrderRecord next, Mismatch mismatch) {
+
+    /** A decision that records no mismatch. */
+    public ClaimDecision(ClaimResult result, OrderRecord next) {
+      this(result, next, null);
+    }
+  }
 
   /**
    * A write's outcome.
@@ -63,7 +74,11 @@ public final class OrderStateMachine {
   public record WriteDecision(WriteResult result, OrderRecord next, Orphan orphan) {}
 
   /**
-   * Decides a claim.
+   * Decides a claim. On an existing order it first compares the snapshots: if the offered one
+   * differs in a field of {@link OrderField}, whatever the order's status, the answer is {@link
+   * ClaimResult.Mismatch}, nothing changes, and the mismatch is to be recorded (identified by
+   * {@code nonce}). Otherwise the stored snapshot is kept (the first one), even if the e-mail or
+   * the currency's case differ.
    *
    * @param current the order as stored, or {@code null} if there is none
    * @param request the validated claim
@@ -93,6 +108,16 @@ public final class OrderStateMachine {
       return new ClaimDecision(new ClaimResult.Claimed(claimId, created), created);
     }
     requireSameOrder(current, request.sessionId());
+    Set<OrderField> differing = OrderField.differing(current.snapshot(), request.snapshot());
+    if (!differing.isEmpty()) {
+      Mismatch mismatch =
+          new Mismatch(
+              new MismatchId(current.sessionId(), nonce),
+              now,
+              current.snapshot(),
+              request.snapshot());
+      return new ClaimDecision(new ClaimResult.Mismatch(current, differing), null, mismatch);
+    }
     if (current.status() == OrderStatus.PROVISIONED) {
       return new ClaimDecision(new ClaimResult.Provisioned(current), null);
     }

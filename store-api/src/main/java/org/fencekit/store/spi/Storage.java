@@ -2,6 +2,7 @@ package org.fencekit.store.spi;
 
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.StoreUnavailableException;
@@ -83,5 +84,12 @@ public interface Storage extends AutoCloseable {
      * order already (a retried complete): the first one is kept.
      */
     void addOrphan(Orphan orphan);
+
+    /**
+     * Records a claim that offered a different order ({@link org.fencekit.store.ClaimResult
+     * .Mismatch}): always a new row, since every mismatched claim has an identity of its own. It
+     * lands with the step or not at all, like every write of the step.
+     */
+    void addMismatch(Mismatch mismatch);
   }
 }

@@ -9,14 +9,17 @@ import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
+import org.fencekit.store.spi.AdminQueries.MismatchPosition;
 import org.fencekit.store.spi.AdminStorage;
 import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.Storage;
@@ -38,7 +41,9 @@ import org.fencekit.store.spi.Storage;
  *   <li>in the same {@code compute}, move the order's keys in the three sorted indexes the admin
  *       listings walk (unreconciled orphans, held claims by lease end, FAILED orders by first
  *       failure); a listing reads each order it finds through {@code computeIfPresent}, which waits
- *       for a write in progress, and lists it only if the order still matches the key.
+ *       for a write in progress, and lists it only if the order still matches the key;
+ *   <li>in the same {@code compute}, once the decision is made, add a mismatched claim's record to
+ *       the sorted map of mismatches (immutable, never removed, so the listing reads it as it is).
  * </ol>
  *
  * Nothing survives the JVM: use a durable store wherever two processes handle webhooks. Closing the
@@ -95,10 +100,18 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
           .thenComparing(k -> k.id().claimId().nonce())
           .thenComparing(k -> k.id().providerOrderId());
 
+  private static final Comparator<MismatchPosition> MISMATCH_ORDER =
+      Comparator.comparing(MismatchPosition::recordedAt)
+          .thenComparing(p -> p.id().sessionId())
+          .thenComparing(p -> p.id().nonce());
+
   private static final Comparator<OrderKey> ORDER_ORDER =
       Comparator.comparing(OrderKey::at).thenComparing(OrderKey::sessionId);
 
-  /** The storage: a map whose {@code compute} is the atomic step, and three sorted indexes. */
+  /**
+   * The storage: a map whose {@code compute} is the atomic step, three sorted indexes, and the
+   * mismatches by their sort key.
+   */
   private static final class MapStorage implements AdminStorage {
 
     private final ConcurrentHashMap<String, Entry> orders = new ConcurrentHashMap<>();
@@ -107,6 +120,8 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     private final ConcurrentSkipListSet<OrderKey> claims = new ConcurrentSkipListSet<>(ORDER_ORDER);
     private final ConcurrentSkipListSet<OrderKey> failures =
         new ConcurrentSkipListSet<>(ORDER_ORDER);
+    private final ConcurrentSkipListMap<MismatchPosition, Mismatch> mismatches =
+        new ConcurrentSkipListMap<>(MISMATCH_ORDER);
 
     @Override
     public String backend() {
@@ -120,8 +135,15 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       return step.result;
     }
 
-    /** Moves the order's keys in the indexes, inside its {@code compute}. */
-    private void reindex(Entry before, Entry after, List<Orphan> added) {
+    /**
+     * Moves the order's keys in the indexes and adds the step's mismatch, inside its {@code
+     * compute}.
+     */
+    private void reindex(Entry before, Entry after, List<Orphan> added, Mismatch mismatch) {
+      if (mismatch != null) {
+        mismatches.putIfAbsent(
+            new MismatchPosition(mismatch.recordedAt(), mismatch.id()), mismatch);
+      }
       if (before != after) {
         move(claims, before, after, Entry::claimKey);
         move(failures, before, after, Entry::failureKey);
@@ -183,6 +205,19 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
         find(settled(key.id().sessionId()), key.id())
             .filter(orphan -> !orphan.reconciled())
             .ifPresent(found::add);
+      }
+      return found;
+    }
+
+    @Override
+    public List<Mismatch> mismatches(MismatchPosition after, int limit) {
+      var from = after == null ? mismatches : mismatches.tailMap(after, false);
+      List<Mismatch> found = new ArrayList<>();
+      for (Mismatch mismatch : from.values()) {
+        if (found.size() == limit) {
+          break;
+        }
+        found.add(mismatch);
       }
       return found;
     }
@@ -280,6 +315,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     private OrderRecord record;
     private List<OrphanRecord> orphans;
     private List<Orphan> added = List.of();
+    private Mismatch mismatch;
 
     Step(MapStorage storage, Storage.Work<T> work) {
       this.storage = storage;
@@ -293,7 +329,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       orphans = entry == null ? List.of() : entry.orphans();
       result = work.run(this);
       Entry published = published();
-      storage.reindex(entry, published, added);
+      storage.reindex(entry, published, added, mismatch);
       return published;
     }
 
@@ -336,6 +372,15 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
         added = new ArrayList<>(1);
       }
       added.add(orphan);
+    }
+
+    @Override
+    public void addMismatch(Mismatch refused) {
+      if (mismatch != null) {
+        throw new IllegalStateException(
+            "a claim records one mismatch; order '" + refused.sessionId() + "' got a second");
+      }
+      mismatch = refused;
     }
 
     Entry published() {

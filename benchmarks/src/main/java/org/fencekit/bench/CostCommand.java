@@ -1,0 +1,81 @@
+package org.fencekit.bench;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The command line of a cost probe ({@link PostgresCost}, {@link MysqlCost}): the server's URL, the
+ * orders per turn and the runs; prints the probe's table. Exit codes: 0 measured, 2 the server
+ * could not be used or a turn failed, 64 a wrong command line.
+ */
+@Command(
+    sortOptions = false,
+    mixinStandardHelpOptions = true,
+    exitCodeOnInvalidInput = Main.USAGE,
+    exitCodeOnExecutionException = Main.UNAVAILABLE)
+final class CostCommand implements Callable<Integer> {
+
+  /** What a probe measures, given the options. */
+  interface Probe {
+    CostProbe.Result measure(String url, int orders, int runs);
+  }
+
+  @Option(
+      names = "--url",
+      required = true,
+      paramLabel = "JDBC_URL",
+      description =
+          "the server, as a JDBC URL (a server no one else uses, for the CPU and log figures)")
+  String url;
+
+  @Option(
+      names = "--orders",
+      defaultValue = "2000",
+      description = "fresh orders per subject and run (default: ${DEFAULT-VALUE})")
+  int orders;
+
+  @Option(
+      names = "--runs",
+      defaultValue = "5",
+      description = "measured runs, after one to warm up (default: ${DEFAULT-VALUE})")
+  int runs;
+
+  private final Probe probe;
+  private final PrintStream out;
+
+  private CostCommand(Probe probe, PrintStream out) {
+    this.probe = probe;
+    this.out = out;
+  }
+
+  /**
+   * Runs {@code probe} as the command {@code name} with {@code args}, its table and errors to
+   * {@code out}; returns the exit code.
+   */
+  static int run(String name, String description, Probe probe, String[] args, PrintStream out) {
+    CommandLine line = new CommandLine(new CostCommand(probe, out)).setCommandName(name);
+    line.getCommandSpec().usageMessage().description(description);
+    line.setErr(new PrintWriter(out, true));
+    line.setExecutionExceptionHandler(
+        (e, failed, parsed) -> {
+          failed.getErr().println(name + ": " + e.getMessage());
+          return Main.UNAVAILABLE;
+        });
+    return line.execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    if (orders < 1 || runs < 1) {
+      throw new CommandLine.ParameterException(
+          new CommandLine(this),
+          "--orders and --runs must be at least 1, got --orders " + orders + " --runs " + runs);
+    }
+    out.print(probe.measure(url, orders, runs).format());
+    return Main.OK;
+  }
+}

@@ -1,0 +1,130 @@
+package org.fencekit.store.etcd;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.common.exception.EtcdException;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.GetOption;
+import io.grpc.ClientInterceptor;
+import io.grpc.Status;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.fencekit.store.spi.Validate;
+
+/**
+ * The store's jetcd client: reads (linearizable) and transactions, each with a deadline, their
+ * failures turned into {@link Failure}. A transaction is sent once: never with {@code
+ * TxnOption.withAutoRetry()}, since a retried compare-and-put that had landed fails its own
+ * compare.
+ */
+final class EtcdClient implements AutoCloseable {
+
+  /** A call that failed; {@link #notApplied} says whether a transaction surely changed nothing. */
+  static final class Failure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final boolean notApplied;
+
+    Failure(String detail, boolean notApplied, Throwable cause) {
+      super(detail, cause);
+      this.notApplied = notApplied;
+    }
+
+    /** Whether the server refused the request before applying it (a bad or unauthorised one). */
+    boolean notApplied() {
+      return notApplied;
+    }
+  }
+
+  private final Client client;
+  private final KV kv;
+  private final Duration timeout;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * @param endpoints the members, {@code http://host:port}
+   * @param timeout each call's deadline
+   * @param interceptors more of the client's interceptors, after the deadline's (tests)
+   */
+  EtcdClient(List<URI> endpoints, Duration timeout, List<ClientInterceptor> interceptors) {
+    this.timeout = timeout;
+    this.client =
+        Client.builder()
+            .endpoints(endpoints.toArray(URI[]::new))
+            .interceptor(new CallDeadline(timeout), interceptors.toArray(ClientInterceptor[]::new))
+            .connectTimeout(timeout)
+            .retryDelay(50)
+            .retryMaxDelay(500)
+            .retryMaxDuration(timeout)
+            .build();
+    this.kv = client.getKVClient();
+  }
+
+  /** The key's current value, read linearizably (through the leader's read index). */
+  GetResponse get(ByteSequence key) {
+    return await(kv.get(key));
+  }
+
+  /** A range or an old revision, read linearizably. */
+  GetResponse get(ByteSequence key, GetOption option) {
+    return await(kv.get(key, option));
+  }
+
+  /** One transaction, sent once. */
+  TxnResponse txn(Cmp[] compares, Op[] then, Op[] otherwise) {
+    return await(kv.txn().If(compares).Then(then).Else(otherwise).commit());
+  }
+
+  /** Whether {@link #close()} was called. */
+  boolean closed() {
+    return closed.get();
+  }
+
+  private <T> T await(CompletableFuture<T> call) {
+    try {
+      // the interceptor's deadline ends the call; this bounds a client that never calls back
+      return call.get(timeout.toMillis() * 2 + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      call.cancel(true);
+      throw new Failure("interrupted while waiting for etcd", false, e);
+    } catch (TimeoutException e) {
+      call.cancel(true);
+      throw new Failure("etcd did not answer within " + timeout.multipliedBy(2), false, e);
+    } catch (ExecutionException e) {
+      throw failure(e.getCause());
+    }
+  }
+
+  /** The failure of a call, with the gRPC status and whether the request surely did nothing. */
+  private static Failure failure(Throwable cause) {
+    Status.Code code = Status.fromThrowable(cause).getCode();
+    for (Throwable t = cause; t != null && code == Status.Code.UNKNOWN; t = t.getCause()) {
+      if (t instanceof EtcdException etcd) {
+        code = Status.Code.valueOf(etcd.getErrorCode().name());
+      }
+    }
+    boolean refused =
+        code == Status.Code.INVALID_ARGUMENT
+            || code == Status.Code.PERMISSION_DENIED
+            || code == Status.Code.UNAUTHENTICATED;
+    return new Failure(
+        code + ": " + Validate.quote(String.valueOf(cause.getMessage())), refused, cause);
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      client.close();
+    }
+  }
+}

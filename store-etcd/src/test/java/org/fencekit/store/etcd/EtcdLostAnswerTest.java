@@ -1,0 +1,205 @@
+package org.fencekit.store.etcd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.fencekit.history.ManualClock;
+import org.fencekit.store.ClaimId;
+import org.fencekit.store.ClaimResult;
+import org.fencekit.store.Item;
+import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
+import org.fencekit.store.OrderStatus;
+import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.store.WriteResult;
+import org.fencekit.testsupport.TestEtcd;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A transaction whose answer is lost (after etcd applied it, or before it was sent) is answered
+ * with its true outcome: the store reads the order back and tells its own write by the write id,
+ * even when another write followed it; when nothing can be read back in time it says the outcome is
+ * unknown, and only then.
+ */
+@DisplayName("EtcdOrderStore answers a transaction whose answer was lost with what really happened")
+class EtcdLostAnswerTest {
+
+  @RegisterExtension static final TestEtcd.ClassKeys etcd = TestEtcd.cluster("lost-answer");
+
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final AtomicInteger ORDERS = new AtomicInteger();
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final LoseAnswers lose = new LoseAnswers();
+  private final List<EtcdOrderStore> stores = new ArrayList<>();
+
+  private EtcdOrderStore store(Duration timeout) {
+    EtcdOrderStore store =
+        EtcdOrderStore.builder()
+            .endpoints(etcd.endpoints())
+            .keyPrefix(etcd.prefix())
+            .clock(clock)
+            .timeout(timeout)
+            .interceptor(lose)
+            .build();
+    stores.add(store);
+    return store;
+  }
+
+  private EtcdOrderStore store() {
+    return store(Duration.ofSeconds(5));
+  }
+
+  /** A second store of its own client, which loses nothing. */
+  private EtcdOrderStore peer() {
+    EtcdOrderStore peer =
+        EtcdOrderStore.builder()
+            .endpoints(etcd.endpoints())
+            .keyPrefix(etcd.prefix())
+            .clock(clock)
+            .build();
+    stores.add(peer);
+    return peer;
+  }
+
+  @AfterEach
+  void close() {
+    stores.forEach(EtcdOrderStore::close);
+  }
+
+  private static OrderSnapshot snapshot() {
+    return new OrderSnapshot(
+        "cs_lost_" + ORDERS.incrementAndGet() + "_" + System.nanoTime(),
+        "esim-1",
+        1,
+        null,
+        1000,
+        "EUR");
+  }
+
+  private static ClaimId claimed(ClaimResult result) {
+    return assertInstanceOf(ClaimResult.Claimed.class, result, "the claim").claimId();
+  }
+
+  @Test
+  @DisplayName("a claim whose answer is lost after it landed answers Claimed with the stored token")
+  void claimLandedAnswerLost() {
+    EtcdOrderStore store = store();
+    OrderSnapshot order = snapshot();
+    lose.loseAfterCommit(() -> {});
+    ClaimId claimId = claimed(store.claim(order, LEASE));
+    OrderRecord stored = store.get(order.sessionId()).orElseThrow();
+    assertEquals(claimId, stored.claimId(), "the token answered must be the one stored");
+    assertEquals(1, stored.fence(), "one claim landed, not two");
+  }
+
+  @Test
+  @DisplayName(
+      "a complete whose answer is lost after it landed answers Written and keeps no orphan")
+  void completeLandedAnswerLost() {
+    EtcdOrderStore store = store();
+    OrderSnapshot order = snapshot();
+    ClaimId claimId = claimed(store.claim(order, LEASE));
+    lose.loseAfterCommit(() -> {});
+    WriteResult result = store.complete(order.sessionId(), claimId, new Item("po-1", "code"));
+    assertInstanceOf(WriteResult.Written.class, result, "the complete that landed");
+    assertEquals(OrderStatus.PROVISIONED, store.get(order.sessionId()).orElseThrow().status());
+    assertTrue(store.orphans(order.sessionId()).isEmpty(), "its own complete is no orphan");
+  }
+
+  @Test
+  @DisplayName(
+      "a fail whose answer is lost, then a takeover before the store reads back: still Written,"
+          + " found in the order's earlier versions")
+  void failLandedThenTakenOver() {
+    EtcdOrderStore store = store();
+    EtcdOrderStore peer = peer();
+    OrderSnapshot order = snapshot();
+    ClaimId first = claimed(store.claim(order, LEASE));
+    ClaimId[] second = new ClaimId[1];
+    lose.loseAfterCommit(() -> second[0] = claimed(peer.claim(order, LEASE)));
+    WriteResult result = store.fail(order.sessionId(), first, "provider said no");
+    assertInstanceOf(
+        WriteResult.Written.class,
+        result,
+        "the fail landed before the takeover: Superseded would be a wrong answer");
+    OrderRecord stored = store.get(order.sessionId()).orElseThrow();
+    assertEquals(second[0], stored.claimId(), "the takeover holds the order");
+    assertEquals(1, stored.failures(), "the fail counted once");
+  }
+
+  @Test
+  @DisplayName("a claim lost before it was sent is decided again and lands once")
+  void claimNeverSent() {
+    EtcdOrderStore store = store();
+    OrderSnapshot order = snapshot();
+    lose.loseBeforeSending(() -> {});
+    ClaimId claimId = claimed(store.claim(order, LEASE));
+    OrderRecord stored = store.get(order.sessionId()).orElseThrow();
+    assertEquals(claimId, stored.claimId());
+    assertEquals(1, stored.fence());
+  }
+
+  @Test
+  @DisplayName(
+      "a complete lost before it was sent while another attempt took over answers Superseded and"
+          + " keeps the orphan")
+  void completeNeverSentThenTakenOver() {
+    EtcdOrderStore store = store();
+    EtcdOrderStore peer = peer();
+    OrderSnapshot order = snapshot();
+    ClaimId first = claimed(store.claim(order, LEASE));
+    lose.loseBeforeSending(
+        () -> {
+          clock.advance(LEASE.plusMillis(1));
+          claimed(peer.claim(order, LEASE));
+        });
+    WriteResult result = store.complete(order.sessionId(), first, new Item("po-2", "code"));
+    assertInstanceOf(WriteResult.Superseded.class, result, "the complete never landed");
+    assertEquals(1, store.orphans(order.sessionId()).size(), "its purchase is kept as an orphan");
+  }
+
+  @Test
+  @DisplayName(
+      "when nothing can be read back in time the call says its outcome is unknown; retrying it"
+          + " answers the truth")
+  void unknownWhenNothingAnswers() {
+    EtcdOrderStore store = store(Duration.ofMillis(200));
+    OrderSnapshot order = snapshot();
+    ClaimId claimId = claimed(store.claim(order, LEASE));
+    lose.loseAfterCommit(() -> lose.down(true));
+    Item item = new Item("po-3", "code");
+    StoreUnavailableException thrown =
+        assertThrows(
+            StoreUnavailableException.class,
+            () -> store.complete(order.sessionId(), claimId, item));
+    assertTrue(thrown.outcomeUnknown(), "a write was sent: " + thrown.getMessage());
+    assertEquals("complete", thrown.operation());
+    lose.down(false);
+    assertInstanceOf(
+        WriteResult.Written.class,
+        store.complete(order.sessionId(), claimId, item),
+        "the retry finds its complete landed");
+  }
+
+  @Test
+  @DisplayName("a call that sent no write before etcd stopped answering says nothing was written")
+  void nothingSentNothingWritten() {
+    EtcdOrderStore store = store(Duration.ofMillis(200));
+    lose.down(true);
+    StoreUnavailableException thrown =
+        assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(), LEASE));
+    assertFalse(thrown.outcomeUnknown(), thrown.getMessage());
+  }
+}
