@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -51,10 +52,14 @@ final class CostCommand implements Callable<Integer> {
     this.out = out;
   }
 
-  /** Runs {@code probe} as the command {@code name} with {@code args}; returns the exit code. */
+  /**
+   * Runs {@code probe} as the command {@code name} with {@code args}, its table and errors to
+   * {@code out}; returns the exit code.
+   */
   static int run(String name, String description, Probe probe, String[] args, PrintStream out) {
     CommandLine line = new CommandLine(new CostCommand(probe, out)).setCommandName(name);
     line.getCommandSpec().usageMessage().description(description);
+    line.setErr(new PrintWriter(out, true));
     line.setExecutionExceptionHandler(
         (e, failed, parsed) -> {
           failed.getErr().println(name + ": " + e.getMessage());

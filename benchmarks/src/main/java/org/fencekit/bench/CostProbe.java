@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.fencekit.store.OrderStore;
 
 /**
  * What one claim + complete costs, counted from the server's side and the client's: the subjects (a
@@ -26,6 +27,21 @@ import java.util.function.Consumer;
  * are to be read beside the floor's and the peer's of the same run.
  */
 final class CostProbe {
+
+  /** The store built over the peer's kind of DataSource ({@link Peer#dataSource}). */
+  static final String FENCEKIT_DATASOURCE = "fencekit (DataSource)";
+
+  /** The store built from a URL, its own pool. */
+  static final String FENCEKIT_URL = "fencekit (URL)";
+
+  /** The store's own statements through the bare driver ({@link RawJdbc}). */
+  static final String RAW = "raw";
+
+  /** The minimal fenced compare-and-set on the same data ({@link SqlFloor}). */
+  static final String FLOOR = "floor";
+
+  /** ShedLock's JDBC provider: lock + unlock. */
+  static final String SHEDLOCK = "ShedLock JDBC";
 
   /** The client's thread CPU time per operation, µs. */
   static final String CLIENT_CPU = "client CPU (µs)";
@@ -63,6 +79,29 @@ final class CostProbe {
         throw new IllegalStateException("could not close " + name + ": " + e.getMessage(), e);
       }
     }
+  }
+
+  /** {@code store}'s claim + complete of fresh orders, as the subject {@code name}. */
+  static Subject store(String name, String table, OrderStore store) {
+    return new Subject(name, table, id -> Orders.claimComplete(store, id), store);
+  }
+
+  /** The raw baseline's claim + complete, on one session of {@code driver}. */
+  static Subject raw(String table, RawDriver driver) {
+    RawDriver.Session session = driver.session();
+    return new Subject(
+        RAW, table, id -> session.claimComplete(id, System.currentTimeMillis()), session);
+  }
+
+  /** The floor's claim + complete. */
+  static Subject floor(String table, SqlFloor floor) {
+    return new Subject(FLOOR, table, floor::claimComplete, floor);
+  }
+
+  /** ShedLock's lock + unlock, on the lock of thread 0. */
+  static Subject peer(String table, PeerLock peer) {
+    PeerLock.Session lock = peer.session(0);
+    return new Subject(SHEDLOCK, table, id -> lock.lockUnlock(), peer);
   }
 
   /** Reads a server's counters around each subject's turn, and those it publishes late. */
@@ -195,7 +234,7 @@ final class CostProbe {
     Map<String, Map<String, Double>> end =
         meter.settled(subjects, (long) operations * (WARM_UP_RUNS + runs));
     for (Subject subject : subjects) {
-      for (var figure : end.get(subject.name()).entrySet()) {
+      for (var figure : end.getOrDefault(subject.name(), Map.of()).entrySet()) {
         double[] each = new double[runs];
         Arrays.fill(
             each,

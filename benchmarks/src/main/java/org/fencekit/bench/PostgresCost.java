@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.fencekit.store.OrderStore;
 
 /**
  * What a claim + complete costs PostgreSQL, beside its raw baseline, its floor and ShedLock's lock
@@ -39,12 +38,6 @@ import org.fencekit.store.OrderStore;
  * </pre>
  */
 public final class PostgresCost {
-
-  static final String FENCEKIT_DATASOURCE = "fencekit (DataSource)";
-  static final String FENCEKIT_URL = "fencekit (URL)";
-  static final String RAW = "raw";
-  static final String FLOOR = "floor";
-  static final String SHEDLOCK = "ShedLock JDBC";
 
   static final String STATEMENTS = "statements";
   static final String EXECUTOR = "executor (µs)";
@@ -91,30 +84,28 @@ public final class PostgresCost {
         Connection probe = DriverManager.getConnection(url)) {
       boolean statements = statementsTracked(probe);
       Namespace ds = Namespace.fresh();
-      OrderStore viaPool = StoreType.POSTGRES_DATASOURCE.open(clock, ds, env, 1);
-      opened.add(store(FENCEKIT_DATASOURCE, ds, viaPool));
+      opened.add(
+          CostProbe.store(
+              CostProbe.FENCEKIT_DATASOURCE,
+              orders(ds),
+              StoreType.POSTGRES_DATASOURCE.open(clock, ds, env, 1)));
       Namespace built = Namespace.fresh();
-      opened.add(store(FENCEKIT_URL, built, StoreType.POSTGRES.open(clock, built, env, 1)));
+      opened.add(
+          CostProbe.store(
+              CostProbe.FENCEKIT_URL,
+              orders(built),
+              StoreType.POSTGRES.open(clock, built, env, 1)));
       Namespace raw = Namespace.fresh();
-      RawDriver.Session rawSession = RawJdbc.postgres(url, raw, true).session();
+      opened.add(CostProbe.raw(orders(raw), RawJdbc.postgres(url, raw, true)));
+      Namespace floor = Namespace.fresh();
+      admin(url, "CREATE SCHEMA " + floor.schema());
       opened.add(
-          new CostProbe.Subject(
-              RAW,
-              raw.schema() + ".fencekit_orders",
-              id -> rawSession.claimComplete(id, System.currentTimeMillis()),
-              rawSession));
-      Namespace floorSpace = Namespace.fresh();
-      admin(url, "CREATE SCHEMA " + floorSpace.schema());
-      SqlFloor floor = SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floorSpace)));
-      opened.add(
-          new CostProbe.Subject(
-              FLOOR, floorSpace.schema() + ".floor_orders", floor::claimComplete, floor));
+          CostProbe.floor(
+              floor.schema() + ".floor_orders",
+              SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floor)))));
       Namespace shed = Namespace.fresh();
-      PeerLock shedlock = Peer.SHEDLOCK_JDBC.open(shed, env, 1);
-      PeerLock.Session lock = shedlock.session(0);
       opened.add(
-          new CostProbe.Subject(
-              SHEDLOCK, shed.schema() + ".shedlock", id -> lock.lockUnlock(), shedlock));
+          CostProbe.peer(shed.schema() + ".shedlock", Peer.SHEDLOCK_JDBC.open(shed, env, 1)));
       return CostProbe.measure(
           "PostgreSQL "
               + version(probe)
@@ -124,16 +115,12 @@ public final class PostgresCost {
           orders,
           runs);
     } catch (SQLException e) {
-      throw new IllegalStateException("PostgreSQL cost probe at " + url + ": " + e.getMessage(), e);
+      throw new IllegalStateException("the PostgreSQL cost probe failed: " + e.getMessage(), e);
     }
   }
 
-  private static CostProbe.Subject store(String name, Namespace namespace, OrderStore store) {
-    return new CostProbe.Subject(
-        name,
-        namespace.schema() + ".fencekit_orders",
-        id -> Orders.claimComplete(store, id),
-        store);
+  private static String orders(Namespace namespace) {
+    return namespace.schema() + ".fencekit_orders";
   }
 
   private static String inSchema(String url, Namespace namespace) {

@@ -1,0 +1,101 @@
+package org.fencekit.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.fencekit.testsupport.LoopbackPorts;
+import org.fencekit.testsupport.OwnMariadb;
+import org.fencekit.testsupport.TestPostgres;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cost probes count what they should: a short run of each checks the exact counts of the floor,
+ * the raw baseline and ShedLock (statements, rows, HOT updates) and that every figure is there. No
+ * time is asserted: times vary with the machine. PostgreSQL runs on the shared test server (its
+ * statement counts only where it loads pg_stat_statements), MariaDB on a server of the test's own
+ * (its counters are the server's).
+ */
+class CostProbeTest {
+
+  private static final List<String> SUBJECTS =
+      List.of(
+          CostProbe.FENCEKIT_DATASOURCE,
+          CostProbe.FENCEKIT_URL,
+          CostProbe.RAW,
+          CostProbe.FLOOR,
+          CostProbe.SHEDLOCK);
+
+  @Test
+  @DisplayName("PostgreSQL: one insert and one update per claim + complete, the floor's HOT")
+  void postgres() {
+    CostProbe.Result result = PostgresCost.measure(TestPostgres.jdbcUrl(), 60, 1);
+    System.out.print(result.format());
+    assertEquals(SUBJECTS, result.subjects());
+    for (String subject : SUBJECTS) {
+      boolean shedlock = subject.equals(CostProbe.SHEDLOCK);
+      assertEquals(shedlock ? 0 : 1, result.median(PostgresCost.INSERTS, subject), subject);
+      assertEquals(shedlock ? 2 : 1, result.median(PostgresCost.UPDATES, subject), subject);
+      assertTrue(result.median(PostgresCost.WAL, subject) > 0, subject);
+      assertTrue(result.median(CostProbe.CLIENT_ALLOC, subject) > 0, subject);
+      double statements = result.median(PostgresCost.STATEMENTS, subject);
+      if (!subject.startsWith("fencekit")) {
+        assertTrue(Double.isNaN(statements) || statements == 2, subject + ": " + statements);
+      }
+    }
+    // the floor's complete changes no indexed column: a HOT update wherever the page has room
+    assertTrue(result.median(PostgresCost.HOT, CostProbe.FLOOR) >= 0.9, result.format());
+  }
+
+  @Test
+  @DisplayName("MariaDB: 2 statements for the floor and ShedLock, 3 for the raw baseline")
+  void mysql() {
+    try (OwnMariadb server = OwnMariadb.start()) {
+      CostProbe.Result result = MysqlCost.measure(server.jdbcUrl(), 60, 1);
+      System.out.print(result.format());
+      assertEquals(SUBJECTS, result.subjects());
+      Map<String, Double> statements =
+          Map.of(CostProbe.RAW, 3.0, CostProbe.FLOOR, 2.0, CostProbe.SHEDLOCK, 2.0);
+      statements.forEach(
+          (subject, expected) ->
+              assertEquals(expected, result.median(MysqlCost.STATEMENTS, subject), subject));
+      for (String subject : SUBJECTS) {
+        boolean shedlock = subject.equals(CostProbe.SHEDLOCK);
+        assertEquals(shedlock ? 0 : 1, result.median(MysqlCost.WRITES, subject), subject);
+        assertEquals(shedlock ? 2 : 1, result.median(MysqlCost.UPDATES, subject), subject);
+        assertTrue(result.median(MysqlCost.STATEMENTS, subject) >= 2, subject);
+        assertTrue(result.median(MysqlCost.REDO, subject) > 0, subject);
+        assertTrue(result.median(CostProbe.SERVER_CPU, subject) >= 0, subject);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("the command: 64 for a wrong command line, 2 naming the server it cannot reach")
+  void command() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CostCommand.Probe never =
+        (url, orders, runs) -> {
+          throw new AssertionError("not to be run");
+        };
+    assertEquals(Main.USAGE, CostCommand.run("probe", "", never, new String[] {}, out));
+    assertEquals(
+        Main.USAGE,
+        CostCommand.run("probe", "", never, new String[] {"--url", "x", "--orders", "0"}, out));
+    String closed = "jdbc:postgresql://127.0.0.1:" + LoopbackPorts.closed() + "/test?user=postgres";
+    assertEquals(
+        Main.UNAVAILABLE,
+        CostCommand.run(
+            "probe",
+            "",
+            PostgresCost::measure,
+            new String[] {"--url", closed, "--runs", "1"},
+            out));
+  }
+}
