@@ -3,7 +3,9 @@ runner (fencekit-scenarios.jar) against an endpoint that is not Java. Not for pr
 
 --mode fenced    correct: claims an order with a lease and a fencing token, settles with the token,
                  sends one Idempotency-Key per order; 409 while another attempt holds the lease,
-                 500 after a provider failure (so Stripe retries), 200 fulfilled or duplicate.
+                 500 after a provider failure (so Stripe retries), 200 fulfilled or duplicate;
+                 keeps the order's cart (product, quantity, amount, currency) with its claim and
+                 answers 422, buying nothing, a delivery whose cart differs under its session id.
 --mode no-token  DELIBERATELY WRONG, as the seed's first handler: claims with a lease but settles
                  without the token, so a stale failure overwrites the provisioned order and makes
                  it claimable again (the incident: a second purchase).
@@ -18,6 +20,9 @@ runner (fencekit-scenarios.jar) against an endpoint that is not Java. Not for pr
                  hard-coded, whatever the session's metadata.product_id says.
 --mode no-signature  DELIBERATELY WRONG: fenced, but checks no Stripe-Signature: anyone who can
                  reach it can have an order bought.
+--mode cart-blind  DELIBERATELY WRONG: fenced, but keeps no cart with the claim: another cart
+                 under an order's session id is a duplicate (200) once the order is bought, and is
+                 bought under the order's key while the order is failed.
 --mode process-lock  DELIBERATELY WRONG: no lease and no token; attempts on an order are
                  serialised by a lock inside the process (409 while it is held). One process
                  buys once; two on one database buy twice when their attempts cross.
@@ -52,6 +57,20 @@ def signature_ok(secret, header, body, tolerance=300):
     return good and abs(time.time() - int(stamps[0])) <= tolerance
 
 
+CART_FIELDS = ["product_id", "quantity", "amount_total", "currency"]
+
+
+def cart_of(session):
+    """What defines the order: [product_id, quantity, amount_total, currency (lower case)]."""
+    metadata = session.get("metadata") or {}
+    return [metadata.get("product_id"), int(metadata.get("quantity") or 1),
+            session.get("amount_total"), (session.get("currency") or "").lower()]
+
+
+def differing(stored, offered):
+    return [name for name, a, b in zip(CART_FIELDS, stored, offered) if a != b]
+
+
 class ProviderUnknown(Exception):
     """The provider may have bought: 5xx, dropped connection, timeout."""
 
@@ -61,19 +80,25 @@ class Orders:
         self.path, self.lease = path, lease
         with self.db() as db:
             db.execute("CREATE TABLE IF NOT EXISTS orders (session TEXT PRIMARY KEY, status TEXT,"
-                       " token INTEGER, lease_until REAL, item TEXT, error TEXT)")
+                       " token INTEGER, lease_until REAL, item TEXT, error TEXT, cart TEXT)")
 
     def db(self):
         return sqlite3.connect(self.path, timeout=10, isolation_level=None)
 
-    def claim(self, session):
-        """('claimed', token), ('duplicate', None) or ('in_flight', None)."""
+    def claim(self, session, cart=None):
+        """('claimed', token), ('duplicate', None), ('in_flight', None) or ('mismatch', fields):
+        with a cart, one that differs from the stored one changes nothing."""
         db = self.db()
         try:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT status, token, lease_until FROM orders WHERE session = ?",
-                             (session,)).fetchone()
+            row = db.execute("SELECT status, token, lease_until, cart FROM orders"
+                             " WHERE session = ?", (session,)).fetchone()
             now = time.time()
+            if cart is not None and row and row[3] is not None:
+                fields = differing(json.loads(row[3]), cart)
+                if fields:
+                    db.execute("COMMIT")
+                    return "mismatch", fields
             if row and row[0] == "provisioned":
                 db.execute("COMMIT")
                 return "duplicate", None
@@ -81,8 +106,9 @@ class Orders:
                 db.execute("COMMIT")
                 return "in_flight", None
             token = (row[1] if row else 0) + 1
-            db.execute("INSERT OR REPLACE INTO orders VALUES (?, 'claimed', ?, ?, NULL, NULL)",
-                       (session, token, now + self.lease))
+            stored = row[3] if row else (json.dumps(cart) if cart is not None else None)
+            db.execute("INSERT OR REPLACE INTO orders VALUES (?, 'claimed', ?, ?, NULL, NULL, ?)",
+                       (session, token, now + self.lease, stored))
             db.execute("COMMIT")
             return "claimed", token
         finally:
@@ -106,7 +132,7 @@ class Orders:
     def record(self, session, status, item=None, error=None):
         """process-lock mode: writes the outcome, no claim, no token."""
         with self.db() as db:
-            db.execute("INSERT OR REPLACE INTO orders VALUES (?, ?, 0, 0, ?, ?)",
+            db.execute("INSERT OR REPLACE INTO orders VALUES (?, ?, 0, 0, ?, ?, NULL)",
                        (session, status, item, error))
 
 
@@ -137,7 +163,10 @@ class Shop(BaseHTTPRequestHandler):
         if self.server.mode == "process-lock":
             return self.fulfil_locked(session)
         orders, mode, sid = self.server.orders, self.server.mode, session["id"]
-        state, token = orders.claim(sid)
+        state, token = orders.claim(sid, None if mode == "cart-blind" else cart_of(session))
+        if state == "mismatch":
+            return self.answer(422, "mismatch", "order %s differs from the stored order in %s:"
+                               " nothing bought" % (sid[:64], ", ".join(token)))
         if state != "claimed":
             return self.answer(409 if state == "in_flight" else 200, state, sid)
         fence = None if mode == "no-token" else token
@@ -210,7 +239,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", default="fenced",
                         choices=["fenced", "no-token", "no-key", "retry-unknown", "one-item",
-                                 "default-product", "no-signature", "process-lock"])
+                                 "default-product", "no-signature", "cart-blind", "process-lock"])
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--lease-seconds", type=float, default=5)
     parser.add_argument("--provider-url", default="http://127.0.0.1:9099")

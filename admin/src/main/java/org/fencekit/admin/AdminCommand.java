@@ -21,7 +21,8 @@ import picocli.CommandLine.Command;
     versionProvider = AdminCommand.Version.class,
     description = {
       "Operates a fencekit order store: finds and reconciles orphaned purchases, lists stuck and"
-          + " failed orders, checks and upgrades the schema."
+          + " failed orders and claims that offered another order under a session id, checks and"
+          + " upgrades the schema."
     },
     subcommands = {OrdersCommand.class, OrphansCommand.class, SchemaCommand.class},
     footerHeading = "%n",

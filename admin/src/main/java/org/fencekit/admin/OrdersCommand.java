@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.OrderStoreAdmin;
@@ -17,18 +18,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code orders show | stuck | failed}: one order, or the orders that need a look. */
+/** {@code orders show | stuck | failed | mismatches}: one order, or the orders that need a look. */
 @Command(
     name = "orders",
     description = "Shows an order, or lists the orders that need a look.",
     mixinStandardHelpOptions = true,
-    subcommands = {OrdersCommand.Show.class, OrdersCommand.Stuck.class, OrdersCommand.Failed.class})
+    subcommands = {
+      OrdersCommand.Show.class,
+      OrdersCommand.Stuck.class,
+      OrdersCommand.Failed.class,
+      OrdersCommand.Mismatches.class
+    })
 final class OrdersCommand implements Runnable {
 
   @Override
   public void run() {
     throw new Problem(
-        ExitCode.USAGE, "name a subcommand: orders show, orders stuck or orders failed");
+        ExitCode.USAGE,
+        "name a subcommand: orders show, orders stuck, orders failed or orders mismatches");
   }
 
   /** {@code orders show SESSION}. */
@@ -209,6 +216,42 @@ final class OrdersCommand implements Runnable {
                   order.lastError() == null ? "-" : order.lastError()),
           Views::order,
           "failed order");
+    }
+  }
+
+  /** {@code orders mismatches}. */
+  @Command(
+      name = "mismatches",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Lists the claims that offered a different order (product, quantity, amount or currency)"
+            + " under a stored order's session id: each bought nothing and changed nothing, and"
+            + " its delivery was answered 422, so Stripe retries it. Find out which order the"
+            + " session id names (a release that changed how metadata maps to a product, two shops"
+            + " or a test and a live mode sharing one store, orders keyed by a cart or a"
+            + " customer), then fix the cause; the stored order is untouched. One row per refused"
+            + " claim, oldest first.",
+        "Exits 1 when it lists any."
+      })
+  static final class Mismatches extends StoreCommand {
+
+    @Mixin PageOptions paging;
+
+    @Override
+    int run(OrderStore store, Output output) {
+      return paging.list(
+          output,
+          cursor -> admin(store).mismatches(cursor, paging.pageSize),
+          List.of("SESSION", "RECORDED AT", "FIELDS", "STORED", "OFFERED"),
+          mismatch ->
+              List.of(
+                  mismatch.sessionId(),
+                  Views.withAge(mismatch.recordedAt(), Instant.now()),
+                  OrderField.names(mismatch.fields()),
+                  Views.cart(mismatch.stored()),
+                  Views.cart(mismatch.offered())),
+          Views::mismatch,
+          "mismatch");
     }
   }
 }

@@ -52,19 +52,23 @@ final class PageOptions {
     if (output.json()) {
       output.printJson(Views.page(items.stream().map(json).toList(), page));
     } else if (items.isEmpty()) {
-      output.line("no " + what + "s" + (cursor == null ? "" : " after this cursor"));
+      output.line("no " + plural(what) + (cursor == null ? "" : " after this cursor"));
     } else {
       output.table(columns, items.stream().map(row).toList());
       output.line("");
       output.line(
           items.size()
               + " "
-              + what
-              + (items.size() == 1 ? "" : "s")
+              + (items.size() == 1 ? what : plural(what))
               + (page.hasNext()
                   ? "; more after --cursor " + page.nextCursor() + " (or list them all with --all)"
                   : ""));
     }
     return items.isEmpty() ? ExitCode.OK : ExitCode.FOUND;
+  }
+
+  /** {@code orphans}, {@code mismatches}: the plural of an item's name. */
+  private static String plural(String what) {
+    return what + (what.endsWith("ch") ? "es" : "s");
   }
 }

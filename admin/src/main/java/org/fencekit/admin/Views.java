@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrphanRecord;
@@ -55,6 +57,41 @@ final class Views {
     json.put("note", record.note());
     json.put("reconciledAt", text(record.reconciledAt()));
     return json;
+  }
+
+  /**
+   * A mismatch as JSON: the order, the refused claim's nonce, when, the fields that differ (their
+   * lower-case keys) and both carts.
+   */
+  static Map<String, Object> mismatch(Mismatch mismatch) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("sessionId", mismatch.sessionId());
+    json.put("nonce", mismatch.id().nonce());
+    json.put("recordedAt", text(mismatch.recordedAt()));
+    json.put("fields", mismatch.fields().stream().map(OrderField::key).toList());
+    json.put("stored", cartJson(mismatch.stored()));
+    json.put("offered", cartJson(mismatch.offered()));
+    return json;
+  }
+
+  private static Map<String, Object> cartJson(OrderSnapshot snapshot) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("productId", snapshot.productId());
+    json.put("quantity", snapshot.quantity());
+    json.put("amountTotal", snapshot.amountTotal());
+    json.put("currency", snapshot.currency());
+    return json;
+  }
+
+  /** What an order sells, as a cell: {@code esim-eu-5gb x 1, 1500 eur}. */
+  static String cart(OrderSnapshot snapshot) {
+    return snapshot.productId()
+        + " x "
+        + snapshot.quantity()
+        + ", "
+        + snapshot.amountTotal()
+        + " "
+        + snapshot.currency();
   }
 
   /** A page as JSON: its items and the cursor of the next page (null for the last). */

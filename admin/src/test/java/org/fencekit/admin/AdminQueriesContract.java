@@ -17,6 +17,7 @@ import java.util.Set;
 import org.fencekit.admin.AdminProcess.Run;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.WriteResult;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,36 @@ abstract class AdminQueriesContract extends AdminContract {
     assertEquals(new HashSet<>(seen).size(), seen.size(), "repeated: " + seen);
     Run bad = admin("orphans", "list", "--cursor", "not-a-cursor");
     assertEquals(64, bad.exitCode(), bad.toString());
+  }
+
+  @Test
+  void aClaimOfAnotherCartIsListedAsAMismatchWithBothCarts() throws Exception {
+    String sessionId = session("mismatch");
+    try (OrderStore store = library()) {
+      store.claim(order(sessionId), Duration.ofMinutes(2));
+      assertInstanceOf(
+          ClaimResult.Mismatch.class,
+          store.claim(
+              new OrderSnapshot(sessionId, "esim-world-10gb", 3, "ada@example.com", 8997, "eur"),
+              Duration.ofMinutes(2)));
+    }
+    Run listed = admin("orders", "mismatches", "--all", "--json");
+    assertEquals(1, listed.exitCode(), listed.toString());
+    JsonObject found =
+        items(listed).stream()
+            .filter(item -> item.get("sessionId").getAsString().equals(sessionId))
+            .findFirst()
+            .orElse(null);
+    assertNotNull(found, listed.toString());
+    assertEquals("[\"product_id\",\"quantity\",\"amount_total\"]", found.get("fields").toString());
+    assertEquals("esim-eu-5gb", found.getAsJsonObject("stored").get("productId").getAsString());
+    assertEquals(
+        "esim-world-10gb", found.getAsJsonObject("offered").get("productId").getAsString());
+    assertFalse(listed.out().contains("ada@example.com"), listed.toString());
+    Run table = admin("orders", "mismatches", "--all");
+    assertTrue(
+        table.out().contains("product_id,quantity,amount_total  esim-eu-5gb x 1, 1500 eur"),
+        table.toString());
   }
 
   @Test

@@ -1,6 +1,5 @@
 package org.fencekit.spring;
 
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import org.fencekit.store.OrderStore;
 import org.fencekit.webhook.HealthProbe;
@@ -18,7 +17,7 @@ public final class FencekitHealthIndicator implements HealthIndicator, AutoClose
 
   /** An indicator for {@code store}. */
   public FencekitHealthIndicator(OrderStore store) {
-    this.probe = new HealthProbe(store, Duration.ofSeconds(5));
+    this.probe = new HealthProbe(store, HealthProbe.DEFAULT_TIMEOUT);
   }
 
   @Override

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>claims the order with the lease; {@code Provisioned} answers 200 (a duplicate), {@code
- *       InFlight} 409 (Stripe retries later);
+ *       InFlight} 409 (Stripe retries later), {@code Mismatch} 422 (another order under this
+ *       session id: nothing bought, an operator must look);
  *   <li>calls the {@link Provider} on a provider thread with the order's idempotency key ({@link
  *       Purchase#idempotencyKeyFor}), the same for every attempt, so a retry after a crash gets the
  *       first purchase back;
@@ -182,6 +183,18 @@ public final class FulfilmentHandler implements AutoCloseable {
     if (claim instanceof ClaimResult.InFlight inFlight) {
       metrics.claim("in_flight");
       return new FulfilmentOutcome.InFlight(inFlight.record());
+    }
+    if (claim instanceof ClaimResult.Mismatch mismatch) {
+      metrics.claim("mismatch");
+      FulfilmentOutcome.Mismatch outcome =
+          new FulfilmentOutcome.Mismatch(mismatch.record(), mismatch.fields());
+      LOG.error(
+          "event {}: {}; the order is {} under its first snapshot; `fencekit-admin orders"
+              + " mismatches` lists both",
+          event.eventId(),
+          outcome.reason(),
+          mismatch.record().status());
+      return outcome;
     }
     metrics.claim("claimed");
     ClaimId claimId = ((ClaimResult.Claimed) claim).claimId();

@@ -15,7 +15,7 @@ public interface FulfilmentMetrics {
   /**
    * A claim was answered.
    *
-   * @param outcome {@code claimed}, {@code provisioned} or {@code in_flight}
+   * @param outcome {@code claimed}, {@code provisioned}, {@code in_flight} or {@code mismatch}
    */
   default void claim(String outcome) {}
 

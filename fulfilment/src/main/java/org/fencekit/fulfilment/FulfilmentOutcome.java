@@ -1,7 +1,12 @@
 package org.fencekit.fulfilment;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 
 /**
@@ -35,6 +40,12 @@ public sealed interface FulfilmentOutcome {
     DUPLICATE(200, Duplicate.class),
     /** Another attempt holds a live lease: 409, so Stripe retries later. */
     IN_FLIGHT(409, InFlight.class),
+    /**
+     * The delivery's order differs from the order stored under its session id (product, quantity,
+     * amount or currency): nothing bought, nothing changed: 422. Stripe retries it until an
+     * operator finds out which order the session id names.
+     */
+    MISMATCH(422, Mismatch.class),
     /** Checkout completed but unpaid: 200, nothing claimed (the async event will come). */
     AWAITING_PAYMENT(200, AwaitingPayment.class),
     /** The delayed payment failed: 200, nothing bought. */
@@ -135,6 +146,51 @@ public sealed interface FulfilmentOutcome {
     public String reason() {
       return "order %s is being fulfilled by another attempt until %s; retry later"
           .formatted(record.sessionId(), record.leaseExpiresAt());
+    }
+  }
+
+  /**
+   * The delivery offered a different order than the one stored under its session id: the store
+   * changed nothing and nothing was bought. The reason names the fields that differ, never their
+   * values (the operator's listing has them: {@code fencekit-admin orders mismatches}).
+   *
+   * @param record the order as stored, unchanged
+   * @param fields the fields that differ; never empty
+   */
+  record Mismatch(OrderRecord record, Set<OrderField> fields) implements FulfilmentOutcome {
+    /** Checks both are present and at least one field differs; keeps them in declaration order. */
+    public Mismatch {
+      Objects.requireNonNull(record, "record");
+      Objects.requireNonNull(fields, "fields");
+      if (fields.isEmpty()) {
+        throw new IllegalArgumentException(
+            "fields must name at least one differing field; order '"
+                + record.sessionId()
+                + "' got none");
+      }
+      fields = Collections.unmodifiableSet(EnumSet.copyOf(fields));
+    }
+
+    @Override
+    public String reason() {
+      return ("order %s differs from the stored order in %s: nothing bought; an operator must find"
+              + " out which order the session id names")
+          .formatted(quoted(record.sessionId()), keys(fields));
+    }
+
+    /** How much of a session id the reason quotes (an id may have 255 characters). */
+    private static final int QUOTED_ID_LENGTH = 64;
+
+    /** The session id, cut after {@value #QUOTED_ID_LENGTH} characters (the length follows). */
+    private static String quoted(String sessionId) {
+      return sessionId.length() <= QUOTED_ID_LENGTH
+          ? sessionId
+          : sessionId.substring(0, QUOTED_ID_LENGTH) + "… (" + sessionId.length() + " chars)";
+    }
+
+    /** The fields' lower-case keys, joined by ", ". */
+    private static String keys(Set<OrderField> fields) {
+      return fields.stream().map(OrderField::key).collect(Collectors.joining(", "));
     }
   }
 

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * use it; the handler needs it only for this class):
  *
  * <ul>
- *   <li>{@code fencekit.claims} (counter, tag {@code outcome}: claimed, provisioned, in_flight);
+ *   <li>{@code fencekit.claims} (counter, tag {@code outcome}: claimed, provisioned, in_flight,
+ *       mismatch);
  *   <li>{@code fencekit.settles} (counter, tags {@code operation}: complete, fail; {@code outcome}:
  *       written, superseded);
  *   <li>{@code fencekit.orphans} (counter, tag {@code same_purchase}: true, false);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -35,6 +37,8 @@ import org.fencekit.store.memory.MemoryOrderStore;
 import org.fencekit.tck.TestClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The handler's answers, one rule each, over the memory store. The timing rules (heartbeats,
@@ -86,6 +90,7 @@ class FulfilmentHandlerTest {
             Map.entry(Kind.FULFILLED, 200),
             Map.entry(Kind.DUPLICATE, 200),
             Map.entry(Kind.IN_FLIGHT, 409),
+            Map.entry(Kind.MISMATCH, 422),
             Map.entry(Kind.AWAITING_PAYMENT, 200),
             Map.entry(Kind.PAYMENT_FAILED, 200),
             Map.entry(Kind.IGNORED, 200),
@@ -183,6 +188,103 @@ class FulfilmentHandlerTest {
     assertEquals(Kind.IN_FLIGHT, outcome.kind());
     assertEquals(409, outcome.httpStatus());
     assertTrue(purchases.isEmpty());
+  }
+
+  /** The order's session id with another cart: another product, three of it, another amount. */
+  private static CheckoutEvent otherCart(String eventId) {
+    return CheckoutEvent.completed(
+        eventId,
+        PaymentStatus.PAID,
+        new OrderSnapshot(
+            ORDER.sessionId(), "esim-world-10gb", 3, "buyer@example.com", 8997, "eur"));
+  }
+
+  @ParameterizedTest(name = "stored order {0}")
+  @EnumSource(StoredAs.class)
+  void anotherOrderUnderTheSessionIdBuysNothingAndAnswers422NamingTheFieldsNotTheirValues(
+      StoredAs storedAs) {
+    FulfilmentHandler handler = handler(buying(ESIM));
+    storedAs.make(this, handler);
+    OrderRecord before = store.get(ORDER.sessionId()).orElseThrow();
+    int bought = purchases.size();
+
+    FulfilmentOutcome outcome = handler.handle(otherCart("evt_other"));
+
+    FulfilmentOutcome.Mismatch mismatch =
+        assertInstanceOf(FulfilmentOutcome.Mismatch.class, outcome, outcome.reason());
+    assertEquals(422, outcome.httpStatus());
+    assertEquals(
+        EnumSet.of(OrderField.PRODUCT_ID, OrderField.QUANTITY, OrderField.AMOUNT_TOTAL),
+        mismatch.fields());
+    assertEquals(
+        "order cs_test_order1 differs from the stored order in product_id, quantity,"
+            + " amount_total: nothing bought; an operator must find out which order the session"
+            + " id names",
+        outcome.reason());
+    for (String value : List.of("esim-world-10gb", "esim-eu-5gb", "8997", "1500", "buyer@")) {
+      assertFalse(outcome.reason().contains(value), "the reason quotes a value: " + value);
+    }
+    assertEquals(bought, purchases.size(), "a mismatched claim bought something");
+    assertEquals(before, store.get(ORDER.sessionId()).orElseThrow(), "the order changed");
+    assertEquals(before, mismatch.record());
+  }
+
+  /** How the order is stored when another cart arrives under its session id. */
+  enum StoredAs {
+    PROVISIONED {
+      @Override
+      void make(FulfilmentHandlerTest test, FulfilmentHandler handler) {
+        assertEquals(Kind.FULFILLED, handler.handle(paid()).kind());
+      }
+    },
+    HELD_BY_ANOTHER_ATTEMPT {
+      @Override
+      void make(FulfilmentHandlerTest test, FulfilmentHandler handler) {
+        assertInstanceOf(ClaimResult.Claimed.class, test.store.claim(ORDER, Duration.ofMinutes(2)));
+      }
+    },
+    FAILED {
+      @Override
+      void make(FulfilmentHandlerTest test, FulfilmentHandler handler) {
+        ClaimId claimId =
+            ((ClaimResult.Claimed) test.store.claim(ORDER, Duration.ofMinutes(2))).claimId();
+        test.store.fail(ORDER.sessionId(), claimId, "provider: 503");
+      }
+    },
+    CLAIM_LAPSED {
+      @Override
+      void make(FulfilmentHandlerTest test, FulfilmentHandler handler) {
+        test.store.claim(ORDER, Duration.ofMinutes(2));
+        test.clock.advance(Duration.ofMinutes(3));
+      }
+    };
+
+    abstract void make(FulfilmentHandlerTest test, FulfilmentHandler handler);
+  }
+
+  @Test
+  void aMismatchQuotesALongSessionIdBoundedAndAnEmailAloneIsNoMismatch() {
+    String longId = "cs_test_" + "a".repeat(240);
+    OrderSnapshot first = new OrderSnapshot(longId, "esim-eu-5gb", 1, "a@example.com", 900, "eur");
+    FulfilmentHandler handler = handler(buying(ESIM));
+    assertEquals(
+        Kind.FULFILLED,
+        handler.handle(CheckoutEvent.completed("evt_1", PaymentStatus.PAID, first)).kind());
+    OrderSnapshot pricier = new OrderSnapshot(longId, "esim-eu-5gb", 1, null, 1900, "EUR");
+    FulfilmentOutcome outcome =
+        handler.handle(CheckoutEvent.completed("evt_2", PaymentStatus.PAID, pricier));
+    assertEquals(Kind.MISMATCH, outcome.kind());
+    assertTrue(
+        outcome.reason().startsWith("order " + longId.substring(0, 64) + "… (248 chars) differs"),
+        outcome.reason());
+    assertTrue(outcome.reason().contains("in amount_total: nothing bought"), outcome.reason());
+    OrderSnapshot otherEmail =
+        new OrderSnapshot(longId, "esim-eu-5gb", 1, "b@example.com", 900, "EUR");
+    assertEquals(
+        Kind.DUPLICATE,
+        handler.handle(CheckoutEvent.completed("evt_3", PaymentStatus.PAID, otherEmail)).kind(),
+        "the e-mail and the currency's case do not make another order");
+    assertEquals(1, purchases.size());
   }
 
   @Test

@@ -53,6 +53,26 @@ class MicrometerMetricsTest {
   }
 
   @Test
+  void aMismatchIsCountedAsAClaimOutcomeAndA422Delivery() {
+    try (FulfilmentHandler handler =
+        FulfilmentHandler.builder(store, purchase -> new Item("prov-1", null))
+            .clock(clock)
+            .metrics(new MicrometerMetrics(registry))
+            .build()) {
+      handler.handle(paid("cs_4"));
+      handler.handle(
+          CheckoutEvent.completed(
+              "evt_other",
+              PaymentStatus.PAID,
+              new OrderSnapshot("cs_4", "esim-world-10gb", 3, null, 8997, "eur")));
+    }
+    assertEquals(1, count("fencekit.claims", "outcome", "mismatch"));
+    assertEquals(1, count("fencekit.deliveries", "outcome", "mismatch", "status", "422"));
+    assertEquals(
+        1, registry.get("fencekit.provider.calls").tags("outcome", "bought").timer().count());
+  }
+
+  @Test
   void aSupersededCompleteCountsAnOrphanAndARefusalItsOutcome() {
     Provider slow =
         purchase -> {

@@ -8,6 +8,11 @@ public enum Answer {
   PROVISIONED("provisioned"),
   /** claim answered {@code InFlight}. */
   IN_FLIGHT("inflight"),
+  /**
+   * claim answered {@code Mismatch}: another order under the key; nothing was written (the checks
+   * treat it like InFlight: no claim, no write of the order).
+   */
+  MISMATCH("mismatch"),
   /** complete, fail or extend answered {@code Written}. */
   WRITTEN("written"),
   /** complete, fail or extend answered {@code Superseded}. */

@@ -108,6 +108,9 @@ public record Call(
     if (result instanceof ClaimResult.InFlight) {
       return Answer.IN_FLIGHT;
     }
+    if (result instanceof ClaimResult.Mismatch) {
+      return Answer.MISMATCH;
+    }
     if (result instanceof WriteResult.Written) {
       return Answer.WRITTEN;
     }

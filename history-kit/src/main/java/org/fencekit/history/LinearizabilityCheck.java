@@ -106,6 +106,9 @@ public final class LinearizabilityCheck {
     if (answer instanceof ClaimResult.Provisioned c) {
       return new ClaimResult.Provisioned(withoutFailures(c.record()));
     }
+    if (answer instanceof ClaimResult.Mismatch c) {
+      return new ClaimResult.Mismatch(withoutFailures(c.record()), c.fields());
+    }
     if (answer instanceof WriteResult.Written w) {
       return new WriteResult.Written(withoutFailures(w.record()));
     }

@@ -254,4 +254,24 @@ class HistoryCheckTest {
     assertEquals(1, result.count('g'), result.kept().toString());
     assertTrue(result.kept().toString().contains(said), result.kept().toString());
   }
+
+  @Test
+  @DisplayName("a claim answered Mismatch counts as nothing written: no claim, no lost write")
+  void mismatchWritesNothing() {
+    claimAndComplete();
+    Call mismatched =
+        record(
+            Request.claim(
+                new OrderSnapshot(SID, "esim-us", 2, null, 100, "eur"), Duration.ofSeconds(30)),
+            new ClaimResult.Mismatch(
+                provisioned("po-1"),
+                java.util.EnumSet.of(
+                    org.fencekit.store.OrderField.PRODUCT_ID,
+                    org.fencekit.store.OrderField.QUANTITY,
+                    org.fencekit.store.OrderField.CURRENCY)));
+    assertEquals(Answer.MISMATCH, mismatched.answer());
+    assertTrue(mismatched.answer().succeeded());
+    HistoryCheck.Result result = check(provisioned("po-1"), List.of());
+    assertEquals(0, result.total(), result.kept().toString());
+  }
 }

@@ -109,4 +109,31 @@ class LinearizabilityCheckTest {
     assertSame(down, error.getCause());
     assertTrue(error.getMessage().contains("hand-built"), error::getMessage);
   }
+
+  @Test
+  @DisplayName(
+      "a Mismatch for another cart is explained by the model and writes nothing; one for the same cart is not")
+  void mismatchIsAnAnswerThatWritesNothing() {
+    OrderSnapshot otherCart = new OrderSnapshot(SID, "esim-us", 1, null, 100, "usd");
+    List<Call> calls =
+        List.of(
+            claim(1, 2, new ClaimResult.Claimed(FIRST, CLAIMED)),
+            call(
+                3,
+                4,
+                Request.claim(otherCart, LEASE),
+                new ClaimResult.Mismatch(
+                    CLAIMED, java.util.Set.of(org.fencekit.store.OrderField.PRODUCT_ID))),
+            written(5, 6, FIRST, "p-1"));
+    LinearizabilityCheck.check(calls, true, "hand-built");
+    List<Call> wrong =
+        List.of(
+            claim(1, 2, new ClaimResult.Claimed(FIRST, CLAIMED)),
+            claim(
+                3,
+                4,
+                new ClaimResult.Mismatch(
+                    CLAIMED, java.util.Set.of(org.fencekit.store.OrderField.PRODUCT_ID))));
+    assertThrows(AssertionError.class, () -> LinearizabilityCheck.check(wrong, true, "hand-built"));
+  }
 }

@@ -192,12 +192,11 @@ public abstract class ClaimRules extends TckFixture {
    * it. A snapshot that differs in an order field is another order: {@code MismatchRules}.
    *
    * <p>If this fails, check that the re-claim update writes the claim columns only, not the
-   * snapshot.
+   * snapshot, and that the e-mail and the currency's case are not compared.
    */
   @Test
   @DisplayName(
-      "the first snapshot is kept; a later claim of the same order (e-mail, currency case) does not"
-          + " overwrite it")
+      "the first snapshot is kept; a later claim of the same order (e-mail, currency case) does not overwrite it")
   void claim_firstSnapshotKept() {
     String sid = sid("snapshot");
     OrderSnapshot first = snapshot(sid);

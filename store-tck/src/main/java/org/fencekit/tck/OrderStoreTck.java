@@ -42,12 +42,12 @@ import org.junit.jupiter.api.TestClassOrder;
  * TckFixture}: the test's clock and stores, made through this class, and the helpers); each group
  * runs as a {@code @Nested} class of this one, in this order: {@link BasicRules} (first), {@link
  * IncidentRules}, {@link ClaimRules}, {@link SettleRules}, {@link ReplayAndOrphanRules}, {@link
- * InputRules}, {@link ConcurrencyRules}, {@link LinearizabilityRules}, and the operator's groups
- * over {@link AdminRules} (for a store that implements {@link org.fencekit.store.OrderStoreAdmin},
- * skipped otherwise): {@link AdminOrphanListingRules}, {@link AdminReconcileRules}, {@link
- * AdminOrderListingRules}, {@link AdminInputRules}. A new group is a class over the fixture and one
- * line here. A rule's method name is its stable id, {@code group_rule}; its display name states the
- * rule.
+ * InputRules}, {@link ConcurrencyRules}, {@link LinearizabilityRules}, {@link MismatchRules}, and
+ * the operator's groups over {@link AdminRules} (for a store that implements {@link
+ * org.fencekit.store.OrderStoreAdmin}, skipped otherwise): {@link AdminOrphanListingRules}, {@link
+ * AdminReconcileRules}, {@link AdminOrderListingRules}, {@link AdminMismatchRules}, {@link
+ * AdminInputRules}. A new group is a class over the fixture and one line here. A rule's method name
+ * is its stable id, {@code group_rule}; its display name states the rule.
  *
  * <p>Surefire (3.5.4) reports each group as a test set of its own, named after the nested class
  * ({@code org.fencekit.tck.OrderStoreTck$Basic}, ...), inside the report of the subclass: the
@@ -175,17 +175,25 @@ public abstract class OrderStoreTck {
 
   @Nested
   @Order(9)
-  class AdminOrphanListing extends AdminOrphanListingRules {}
+  class Mismatches extends MismatchRules {}
 
   @Nested
   @Order(10)
-  class AdminReconcile extends AdminReconcileRules {}
+  class AdminOrphanListing extends AdminOrphanListingRules {}
 
   @Nested
   @Order(11)
-  class AdminOrderListing extends AdminOrderListingRules {}
+  class AdminReconcile extends AdminReconcileRules {}
 
   @Nested
   @Order(12)
+  class AdminOrderListing extends AdminOrderListingRules {}
+
+  @Nested
+  @Order(13)
+  class AdminMismatch extends AdminMismatchRules {}
+
+  @Nested
+  @Order(14)
   class AdminInput extends AdminInputRules {}
 }

@@ -9,18 +9,23 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -195,7 +200,36 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     /** a listing returns one more item than the page size (the one read to see if more exist). */
     PAGE_SIZE_PLUS_ONE,
     /** the stuck and failed listings' cutoffs are measured from the system clock. */
-    AGES_BY_SYSTEM_CLOCK
+    AGES_BY_SYSTEM_CLOCK,
+    /** the mismatch check leaves the product out. */
+    MISMATCH_IGNORES_PRODUCT,
+    /** the mismatch check leaves the quantity out. */
+    MISMATCH_IGNORES_QUANTITY,
+    /** the mismatch check leaves the amount out. */
+    MISMATCH_IGNORES_AMOUNT,
+    /** the mismatch check leaves the currency out. */
+    MISMATCH_IGNORES_CURRENCY,
+    /** the currency is compared with its case, so "usd" and "USD" are two orders. */
+    CURRENCY_CASE_SENSITIVE,
+    /** the e-mail is compared too, so a corrected e-mail is another order. */
+    EMAIL_COMPARED,
+    /** no mismatch check at all: a claim of another order answers as any claim (as before). */
+    MISMATCH_NOT_DECIDED,
+    /**
+     * the mismatch check runs only where the claim would be granted, so a held or provisioned order
+     * answers InFlight or Provisioned to another order.
+     */
+    MISMATCH_ONLY_WHEN_CLAIMABLE,
+    /** the claim stores the offered snapshot first, then compares and answers Mismatch. */
+    MISMATCH_AFTER_WRITE,
+    /** a mismatched claim answers Mismatch but records no row. */
+    MISMATCH_NOT_RECORDED,
+    /** one row per order: a second mismatch of an order replaces the first row. */
+    MISMATCH_ROW_PER_ORDER,
+    /** the mismatch listing's cursor holds only recordedAt, so rows tied on it are skipped. */
+    MISMATCH_CURSOR_BY_TIME_ONLY,
+    /** mismatches are listed by session id, not oldest first. */
+    MISMATCHES_BY_SESSION_ID
   }
 
   /**
@@ -209,6 +243,7 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     private final Object lock = new Object();
     private final Map<String, OrderRecord> orders = new HashMap<>();
     private final Map<String, List<Orphan>> orphans = new HashMap<>();
+    private final List<Mismatch> mismatches = new ArrayList<>();
 
     /** Each token's own lease end, for {@link Break#FENCE_BY_LEASE_TIME}. */
     private final Map<ClaimId, Instant> leases = new HashMap<>();
@@ -328,6 +363,31 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
       data.leases.put(claimId, expires);
       return new ClaimResult.Claimed(claimId, created);
     }
+    boolean claimable =
+        current.status() != OrderStatus.PROVISIONED
+            && (current.claimId() == null || !now.isBefore(current.leaseExpiresAt()));
+    if (!has(Break.MISMATCH_NOT_DECIDED)
+        && (claimable || !has(Break.MISMATCH_ONLY_WHEN_CLAIMABLE))) {
+      Set<OrderField> differing = differing(current.snapshot(), snapshot);
+      if (!differing.isEmpty()) {
+        OrderRecord answered = current;
+        if (has(Break.MISMATCH_AFTER_WRITE)) {
+          answered = withSnapshot(current, snapshot, now);
+          data.orders.put(sid, answered);
+        }
+        // a row needs snapshots that differ as OrderField says: the case and e-mail breaks have
+        // none
+        if (!has(Break.MISMATCH_NOT_RECORDED)
+            && !OrderField.differing(current.snapshot(), snapshot).isEmpty()) {
+          if (has(Break.MISMATCH_ROW_PER_ORDER)) {
+            data.mismatches.removeIf(m -> m.sessionId().equals(sid));
+          }
+          data.mismatches.add(
+              new Mismatch(new MismatchId(sid, nonce), now, current.snapshot(), snapshot));
+        }
+        return new ClaimResult.Mismatch(answered, differing);
+      }
+    }
     if (current.status() == OrderStatus.PROVISIONED && !has(Break.PROVISIONED_CLAIMABLE)) {
       return new ClaimResult.Provisioned(current);
     }
@@ -360,6 +420,48 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     data.orders.put(sid, claimed);
     data.leases.put(claimId, expires);
     return new ClaimResult.Claimed(claimId, claimed);
+  }
+
+  /** The fields that differ, from the contract (written apart from OrderField.differing). */
+  private Set<OrderField> differing(OrderSnapshot stored, OrderSnapshot offered) {
+    Set<OrderField> found = EnumSet.noneOf(OrderField.class);
+    if (!has(Break.MISMATCH_IGNORES_PRODUCT) && !stored.productId().equals(offered.productId())) {
+      found.add(OrderField.PRODUCT_ID);
+    }
+    if (!has(Break.MISMATCH_IGNORES_QUANTITY) && stored.quantity() != offered.quantity()) {
+      found.add(OrderField.QUANTITY);
+    }
+    if (!has(Break.MISMATCH_IGNORES_AMOUNT) && stored.amountTotal() != offered.amountTotal()) {
+      found.add(OrderField.AMOUNT_TOTAL);
+    }
+    boolean sameCurrency =
+        has(Break.CURRENCY_CASE_SENSITIVE)
+            ? stored.currency().equals(offered.currency())
+            : stored.currency().equalsIgnoreCase(offered.currency());
+    if (!has(Break.MISMATCH_IGNORES_CURRENCY) && !sameCurrency) {
+      found.add(OrderField.CURRENCY);
+    }
+    if (has(Break.EMAIL_COMPARED)
+        && !Objects.equals(stored.customerEmail(), offered.customerEmail())) {
+      found.add(OrderField.PRODUCT_ID); // named as the product: there is no e-mail field to name
+    }
+    return found;
+  }
+
+  private static OrderRecord withSnapshot(OrderRecord r, OrderSnapshot snapshot, Instant now) {
+    return new OrderRecord(
+        snapshot,
+        r.status(),
+        r.item(),
+        r.lastError(),
+        r.claimId(),
+        r.claimedAt(),
+        r.leaseExpiresAt(),
+        r.fence(),
+        r.settledBy(),
+        now,
+        r.failures(),
+        r.failedSince());
   }
 
   @Override
@@ -788,9 +890,70 @@ final class BrokenStore implements OrderStore, OrderStoreAdmin {
     return new ReconcileResult.Reconciled(marked);
   }
 
+  private static final Comparator<Mismatch> MISMATCH_ORDER =
+      Comparator.comparing(Mismatch::recordedAt)
+          .thenComparing(Mismatch::sessionId)
+          .thenComparing(m -> m.id().nonce());
+
   @Override
-  public Page<org.fencekit.store.Mismatch> mismatches(String cursor, int pageSize) {
-    throw new UnsupportedOperationException("issue 40 in progress");
+  public Page<Mismatch> mismatches(String cursor, int pageSize) {
+    String[] after = cursor(has(Break.MISMATCHES_BY_SESSION_ID) ? "by-sid" : "mismatch", cursor);
+    int size = pageSize(pageSize, !has(Break.ADMIN_INPUT_UNCHECKED)) + extra();
+    Comparator<Mismatch> order =
+        has(Break.MISMATCHES_BY_SESSION_ID)
+            ? Comparator.comparing(Mismatch::sessionId).thenComparing(m -> m.id().nonce())
+            : MISMATCH_ORDER;
+    List<Mismatch> sorted;
+    synchronized (data.lock) {
+      sorted = data.mismatches.stream().sorted(order).toList();
+    }
+    List<Mismatch> items = new ArrayList<>();
+    boolean more = false;
+    for (Mismatch row : sorted) {
+      if (after != null && !mismatchAfter(row, after)) {
+        continue;
+      }
+      if (items.size() == size) {
+        more = true;
+        break;
+      }
+      items.add(row);
+    }
+    if (!more) {
+      return new Page<>(items, null);
+    }
+    Mismatch last = items.get(items.size() - 1);
+    String tag = has(Break.MISMATCHES_BY_SESSION_ID) ? "by-sid" : "mismatch";
+    return new Page<>(
+        items,
+        String.join(
+            "|",
+            tag,
+            Long.toString(last.recordedAt().toEpochMilli()),
+            encode(last.sessionId()),
+            last.id().nonce()));
+  }
+
+  /** Whether {@code row} sorts after the cursor's row, in the listing's order or its break's. */
+  private boolean mismatchAfter(Mismatch row, String[] after) {
+    Instant at = Instant.ofEpochMilli(Long.parseLong(after[1]));
+    String sid = decode(after[2]);
+    String nonce = after[3];
+    if (has(Break.MISMATCH_CURSOR_BY_TIME_ONLY)) {
+      return row.recordedAt().isAfter(at);
+    }
+    if (has(Break.MISMATCHES_BY_SESSION_ID)) {
+      int c = row.sessionId().compareTo(sid);
+      return c > 0 || (c == 0 && row.id().nonce().compareTo(nonce) > 0);
+    }
+    int c = row.recordedAt().compareTo(at);
+    if (c == 0) {
+      c = row.sessionId().compareTo(sid);
+    }
+    if (c == 0) {
+      c = row.id().nonce().compareTo(nonce);
+    }
+    return c > 0;
   }
 
   @Override

@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class HealthProbe implements AutoCloseable {
 
+  /** How long a health check waits for the store: 5 s, then it answers unavailable. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+
   /** The order the probe asks about; never a Checkout session id ({@code cs_...}). */
   static final String PROBE_ORDER = "fencekit-health-probe";
 

@@ -51,7 +51,10 @@ public final class SuccessPage {
      * The payment is not collected yet (a delayed payment method): nothing is bought until it is.
      */
     UNPAID(200),
-    /** The purchase failed; Stripe's retries of the webhook try again. */
+    /**
+     * The purchase failed (Stripe's retries of the webhook try again), or the session's order
+     * differs from the one stored under its id (nothing bought; an operator must look).
+     */
     FAILED(200),
     /** fencekit could not decide now (the store or Stripe did not answer): ask again shortly. */
     UNAVAILABLE(503),
@@ -202,6 +205,8 @@ public final class SuccessPage {
       case PROVIDER_FAILED ->
           new Result(
               State.FAILED, null, "we could not deliver your order yet; we are trying again");
+      case MISMATCH ->
+          new Result(State.FAILED, null, "we could not match your order; our team has been told");
       // STORE_UNAVAILABLE, ORDER_LOST, INTERRUPTED, IGNORED (not for a completed session)
       default -> unavailable();
     };

@@ -3,7 +3,6 @@ package org.fencekit.server;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +45,7 @@ final class WebhookEndpoint extends Handler.Abstract {
     this.core = core;
     this.registry = registry;
     this.maxBodyBytes = core.limits().maxBodyBytes();
-    this.health = new HealthProbe(store, Duration.ofSeconds(5));
+    this.health = new HealthProbe(store, HealthProbe.DEFAULT_TIMEOUT);
   }
 
   @Override

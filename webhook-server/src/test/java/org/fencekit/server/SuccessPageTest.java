@@ -193,6 +193,22 @@ class SuccessPageTest {
   }
 
   @Test
+  void aSessionWhoseOrderDiffersFromTheStoredOneShowsFailedAndBuysNothing() throws Exception {
+    deliveries.deliver(CheckoutEvent.completed("evt_1", PaymentStatus.PAID, order("cs_test_two")));
+    assertEquals(1, purchases.size());
+    stripeApi.session(
+        new OrderSnapshot("cs_test_two", "esim-world-10gb", 3, "buyer@example.com", 8997, "eur"),
+        "paid");
+    HttpResponse<String> landed = land("cs_test_two");
+    assertEquals(200, landed.statusCode(), landed.body());
+    assertEquals("failed", state(landed), landed.body());
+    assertEquals(
+        "we could not match your order; our team has been told",
+        json(landed).get("message").getAsString());
+    assertEquals(1, purchases.size(), "the other order was bought");
+  }
+
+  @Test
   void aSessionOfAnotherModeIsRefused() throws Exception {
     JsonObject subscription = StripeDeliveries.session(order("cs_test_subscription"), "paid");
     subscription.addProperty("mode", "subscription");

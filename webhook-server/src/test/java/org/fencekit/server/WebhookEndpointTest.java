@@ -126,6 +126,25 @@ class WebhookEndpointTest {
   }
 
   @Test
+  void anotherOrderUnderTheSessionIdIsAnswered422NamingTheFieldsAndBuysNothing() {
+    assertEquals(200, stripe.deliver(paid("evt_1")).statusCode());
+    OrderRecord before = store.get(ORDER.sessionId()).orElseThrow();
+    OrderSnapshot otherCart =
+        new OrderSnapshot(
+            ORDER.sessionId(), "esim-world-10gb", 3, "buyer@example.com", 1500, "eur");
+    HttpResponse<String> answer =
+        stripe.deliver(CheckoutEvent.completed("evt_2", PaymentStatus.PAID, otherCart));
+    assertEquals(422, answer.statusCode(), answer.body());
+    assertEquals(
+        "{\"outcome\":\"mismatch\",\"reason\":\"order cs_test_endpoint1 differs from the stored"
+            + " order in product_id, quantity: nothing bought; an operator must find out which"
+            + " order the session id names\"}",
+        answer.body().strip());
+    assertEquals(1, purchases.size(), "the other cart was bought");
+    assertEquals(before, store.get(ORDER.sessionId()).orElseThrow(), "the order changed");
+  }
+
+  @Test
   void anUnpaidSessionClaimsNothingAndItsAsyncSuccessFulfils() {
     HttpResponse<String> unpaid =
         stripe.deliver(CheckoutEvent.completed("evt_1", PaymentStatus.UNPAID, ORDER));

@@ -113,7 +113,7 @@ public final class Delivery {
       thrown = e;
       answer = 500;
     }
-    settledOnce = event.snapshot() != null && run.settledOnce(event.sessionId());
+    settledOnce = event.snapshot() != null && run.settledOnce(event.snapshot());
     status = answer;
     run.timeline()
         .add(
@@ -130,6 +130,9 @@ public final class Delivery {
         + event.typeName()
         + (event.paymentStatus() == null ? "" : ", " + event.paymentStatus().stripeName())
         + (event.snapshot() == null ? "" : ", " + instance.run().report().label(event.sessionId()))
+        + (event.snapshot() != null && instance.run().isOtherCart(event.snapshot())
+            ? ", another cart: " + FakeProvider.goods(event.snapshot())
+            : "")
         + ")";
   }
 

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.fencekit.fulfilment.ProviderException;
 import org.fencekit.fulfilment.Purchase;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderSnapshot;
 
 /**
@@ -158,22 +159,26 @@ public final class FakeProvider {
 
   /** A call from {@code instance}: the provider as that instance sees it. */
   Item buy(Instance instance, Purchase purchase) throws ProviderException, InterruptedException {
-    OrderSnapshot ordered = run.orderOf(purchase.sessionId()); // before this lock: run's first
+    // the run's lock before this one, as everywhere
+    OrderSnapshot ordered = run.orderOf(purchase.sessionId());
+    boolean otherCart = run.isOtherCart(purchase.snapshot());
     ProviderCall call;
     synchronized (this) {
       Behaviour behaviour = script.isEmpty() ? Behaviour.succeed() : script.poll();
       call = new ProviderCall(this, calls.size() + 1, instance, purchase, behaviour);
       calls.add(call);
-      if (ordered != null && !sameGoods(ordered, purchase.snapshot())) {
+      if (ordered != null && !OrderField.differing(ordered, purchase.snapshot()).isEmpty()) {
         wrongGoods.putIfAbsent(
             purchase.sessionId(),
-            String.format(
-                "provider call #%s for order '%s' asked for %s; the order is %s: buy the"
-                    + " session's product and quantity, for its amount",
-                call.number(),
-                run.report().label(purchase.sessionId()),
-                goods(purchase.snapshot()),
-                goods(ordered)));
+            otherCart
+                ? otherCartBought(call, ordered)
+                : String.format(
+                    "provider call #%s for order '%s' asked for %s; the order is %s: buy the"
+                        + " session's product and quantity, for its amount",
+                    call.number(),
+                    run.report().label(purchase.sessionId()),
+                    goods(purchase.snapshot()),
+                    goods(ordered)));
       }
       notifyAll();
     }
@@ -189,15 +194,29 @@ public final class FakeProvider {
     return call.perform();
   }
 
-  private static boolean sameGoods(OrderSnapshot ordered, OrderSnapshot asked) {
-    return ordered.productId().equals(asked.productId())
-        && ordered.quantity() == asked.quantity()
-        && ordered.amountTotal() == asked.amountTotal()
-        && ordered.currency().equals(asked.currency());
+  // Called with this provider's lock held: the call asked for another cart of the order's session.
+  private String otherCartBought(ProviderCall call, OrderSnapshot ordered) {
+    String key = call.purchase().idempotencyKey();
+    boolean ownKey =
+        calls.stream()
+            .anyMatch(
+                earlier ->
+                    earlier != call
+                        && earlier.sessionId().equals(call.sessionId())
+                        && earlier.purchase().idempotencyKey().equals(key));
+    return String.format(
+        "provider call #%s for order '%s' asked for %s, the other cart delivered under the order's"
+            + " session id, %s; the order stored under it is %s: another order under one session"
+            + " id must buy nothing (its claim is answered Mismatch) and be answered for a retry",
+        call.number(),
+        run.report().label(call.sessionId()),
+        goods(call.purchase().snapshot()),
+        ownKey ? "under the order's own key" : "under another key",
+        goods(ordered));
   }
 
   /** {@code esim-eu-5gb x3 for 4500 eur}. */
-  private static String goods(OrderSnapshot order) {
+  static String goods(OrderSnapshot order) {
     return String.format(
         "%s x%s for %s %s",
         order.productId(), order.quantity(), order.amountTotal(), order.currency());

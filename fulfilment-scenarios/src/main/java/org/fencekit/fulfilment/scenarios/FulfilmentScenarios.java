@@ -60,10 +60,10 @@ public abstract class FulfilmentScenarios {
   }
 
   /**
-   * Whether answers must be fencekit's exact statuses (200, 409, 500, 503); false by default: an
-   * answer is judged by its effect on Stripe, any 2xx where the rule is "Stripe stops", any other
-   * status (or an exception) where it is "Stripe retries". Override to return true if you promise
-   * fencekit's table.
+   * Whether answers must be fencekit's exact statuses (200, 409, 422, 500, 503); false by default:
+   * an answer is judged by its effect on Stripe, any 2xx where the rule is "Stripe stops", any
+   * other status (or an exception) where it is "Stripe retries". Override to return true if you
+   * promise fencekit's table.
    */
   protected boolean exactStatuses() {
     return false;
@@ -223,6 +223,11 @@ public abstract class FulfilmentScenarios {
   @Test
   void s22_boughtWhatWasOrdered() {
     play(Scenario.S22_BOUGHT_WHAT_WAS_ORDERED);
+  }
+
+  @Test
+  void s24_otherCartUnderOneSessionBuysNothing() {
+    play(Scenario.S24_OTHER_CART_UNDER_ONE_SESSION);
   }
 
   /** Names each scenario's test by its rule in plain words ({@link Scenario#rule()}). */

@@ -5,6 +5,7 @@ import org.fencekit.history.Operation;
 import org.fencekit.history.Request;
 import org.fencekit.history.RequestStore;
 import org.fencekit.store.ClaimResult;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 
@@ -164,6 +165,13 @@ final class InstanceStore extends RequestStore {
           + RunReport.shortForm(claimed.claimId())
           + " until +"
           + run.timeline().sinceStart(claimed.record().leaseExpiresAt());
+    }
+    if (result instanceof ClaimResult.Mismatch mismatch) {
+      return "Mismatch in "
+          + OrderField.names(mismatch.fields())
+          + " ("
+          + mismatch.record().status()
+          + ", unchanged)";
     }
     if (result instanceof ClaimResult claim) {
       return claim.getClass().getSimpleName() + " (" + claim.record().status() + ")";

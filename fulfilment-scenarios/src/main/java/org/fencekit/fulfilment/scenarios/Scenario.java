@@ -161,7 +161,16 @@ public enum Scenario {
       "the provider is asked for the order's product and quantity, for its amount, whatever the"
           + " order (three of one product, two of another), on the first attempt and on Stripe's"
           + " retry at another instance",
-      ScenarioSteps::boughtWhatWasOrdered);
+      ScenarioSteps::boughtWhatWasOrdered),
+
+  /** Another cart under an order's session id: a different order under one key. */
+  S24_OTHER_CART_UNDER_ONE_SESSION(
+      "s24_otherCartUnderOneSessionBuysNothing",
+      "a paid event whose cart (product, quantity, amount) differs from the order stored under its"
+          + " session id buys nothing, changes nothing and is answered for a retry (422), whether"
+          + " the order failed, is held by a live attempt or was provisioned; the order's own"
+          + " events still buy it once",
+      ScenarioSteps::otherCartUnderOneSession);
 
   private final String id;
   private final String rule;

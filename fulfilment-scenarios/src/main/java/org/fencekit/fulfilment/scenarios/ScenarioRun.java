@@ -26,6 +26,7 @@ import org.fencekit.history.ManualClock;
 import org.fencekit.history.Operation;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -73,6 +74,7 @@ public final class ScenarioRun implements AutoCloseable {
   private final String prefix;
   private final Map<String, Instance> instances = new LinkedHashMap<>();
   private final Map<String, OrderSnapshot> orders = new LinkedHashMap<>();
+  private final List<OrderSnapshot> otherCarts = new ArrayList<>();
   private final List<OrphanReport> reports = new ArrayList<>();
   private final Map<CheckoutEvent, String> events = new IdentityHashMap<>();
   private int eventCount;
@@ -104,8 +106,8 @@ public final class ScenarioRun implements AutoCloseable {
   }
 
   /**
-   * Whether answers are checked against fencekit's exact statuses (200, 409, 500, 503) instead of
-   * by their effect on Stripe, the default: where a scenario's rule is "Stripe stops" any 2xx
+   * Whether answers are checked against fencekit's exact statuses (200, 409, 422, 500, 503) instead
+   * of by their effect on Stripe, the default: where a scenario's rule is "Stripe stops" any 2xx
    * passes, where it is "Stripe retries" any other status does (and an exception, which a server
    * answers 500).
    */
@@ -219,6 +221,47 @@ public final class ScenarioRun implements AutoCloseable {
     return order;
   }
 
+  /**
+   * A new paid {@code checkout.session.completed} event under the order's session id for another
+   * cart: {@code quantity} of {@code productId} for {@code amountTotal} cents (EUR). It is a
+   * different order under the same key, as when a shop keys orders by something that is not unique,
+   * two shops share one store, or a release changed how metadata maps to a product: it must buy
+   * nothing, and every provider call for the order must still ask for the order's own cart ({@link
+   * Checks#purchases}).
+   *
+   * @throws IllegalArgumentException if the cart is the order's own
+   */
+  public CheckoutEvent otherCart(String order, String productId, int quantity, long amountTotal) {
+    OrderSnapshot own = order(order);
+    OrderSnapshot other =
+        new OrderSnapshot(
+            own.sessionId(), productId, quantity, own.customerEmail(), amountTotal, own.currency());
+    if (OrderField.differing(own, other).isEmpty()) {
+      throw new IllegalArgumentException(
+          "order '" + order + "' sells " + FakeProvider.goods(own) + " already: name another cart");
+    }
+    synchronized (this) {
+      otherCarts.add(other);
+    }
+    String args =
+        String.format(
+            "%s, %s, %s, %s", Replay.quote(order), Replay.quote(productId), quantity, amountTotal);
+    return event(
+        "otherCart",
+        args,
+        order,
+        (id, o) -> CheckoutEvent.completed(id, PaymentStatus.PAID, other));
+  }
+
+  /** Whether {@code cart} is one {@link #otherCart} delivered under its order's session id. */
+  synchronized boolean isOtherCart(OrderSnapshot cart) {
+    return otherCarts.stream()
+        .anyMatch(
+            other ->
+                other.sessionId().equals(cart.sessionId())
+                    && OrderField.differing(other, cart).isEmpty());
+  }
+
   /** The order of the session {@code sessionId}, or {@code null} if this run made none. */
   synchronized OrderSnapshot orderOf(String sessionId) {
     return orders.values().stream()
@@ -228,12 +271,17 @@ public final class ScenarioRun implements AutoCloseable {
   }
 
   /**
-   * Whether the order of {@code sessionId} is settled exactly once: the store holds it provisioned
+   * Whether the order {@code cart} is for is settled exactly once: the store holds it provisioned
    * with the provider's first purchase for it, the only one. An answer that stops Stripe is right
-   * then, whatever else happened. False when the store cannot say (a late answer after the run
-   * closed it): never judged settled without seeing it.
+   * then, whatever else happened, unless {@code cart} is {@link #otherCart another cart} under the
+   * order's session id. False when the store cannot say (a late answer after the run closed it):
+   * never judged settled without seeing it.
    */
-  boolean settledOnce(String sessionId) {
+  boolean settledOnce(OrderSnapshot cart) {
+    if (isOtherCart(cart)) {
+      return false;
+    }
+    String sessionId = cart.sessionId();
     List<Item> items = provider.items(sessionId);
     try {
       return items.size() == 1
@@ -286,11 +334,20 @@ public final class ScenarioRun implements AutoCloseable {
   /** A new event made by {@code make} from a new event id and the order, named in the replay. */
   private CheckoutEvent event(
       String kind, String order, BiFunction<String, OrderSnapshot, CheckoutEvent> make) {
+    return event(kind, Replay.quote(order), order, make);
+  }
+
+  /** As {@link #event(String, String, BiFunction)}, the replay's call taking {@code args}. */
+  private CheckoutEvent event(
+      String kind,
+      String args,
+      String order,
+      BiFunction<String, OrderSnapshot, CheckoutEvent> make) {
     String id = "evt_" + prefix.substring("cs_test_".length()) + (++eventCount);
     CheckoutEvent event = make.apply(id, order(order));
     String var = "e" + eventCount;
     events.put(event, var);
-    replay.line("CheckoutEvent " + var + " = run." + kind + "(" + Replay.quote(order) + ");");
+    replay.line("CheckoutEvent " + var + " = run." + kind + "(" + args + ");");
     return event;
   }
 

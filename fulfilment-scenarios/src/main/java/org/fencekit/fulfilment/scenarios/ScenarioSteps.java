@@ -25,6 +25,7 @@ final class ScenarioSteps {
   }
 
   private static final int[] NOT_2XX = {500, 502, 503, 504};
+  private static final int[] MISMATCH = {422};
   private static final int[] ANY_ANSWER = {200, 409, 500, 502, 503, 504};
 
   static void concurrentDeliveries(ScenarioRun run, Instance a, Instance b) {
@@ -327,6 +328,40 @@ final class ScenarioSteps {
     run.expect().purchases("pair", 0);
     deliverAndExpect(run, b, paid, 200); // Stripe's retry, at another instance
     boughtOnce(run, "pair");
+  }
+
+  // The other cart comes while the order is failed, then held by a live attempt, then provisioned.
+  static void otherCartUnderOneSession(ScenarioRun run, Instance a, Instance b) {
+    run.provider().next(Behaviour.refuse("out of stock at the provider"));
+    CheckoutEvent failing = run.paid("failed");
+    deliverAndExpect(run, a, failing, NOT_2XX);
+    otherCartBuysNothing(run, b, "failed");
+    run.expect().status("failed", OrderStatus.FAILED);
+    deliverAndExpect(run, a, failing, 200); // Stripe's retry of the order's own event
+    boughtOnce(run, "failed");
+
+    int call = run.provider().calls().size() + 1;
+    Delivery slow = hangingCall(run, a, run.paid("held"));
+    otherCartBuysNothing(run, b, "held");
+    run.expect().claimsGranted("held", 1);
+    run.provider().release(call);
+    run.expect().answer(slow, 200);
+    boughtOnce(run, "held");
+
+    otherCartBuysNothing(run, a, "held");
+    boughtOnce(run, "held");
+    run.expect().claimsGranted("held", 1);
+  }
+
+  /**
+   * Delivers another cart under the order's session id to {@code instance}: nothing bought, then
+   * the answer asks for a retry.
+   */
+  private static void otherCartBuysNothing(ScenarioRun run, Instance instance, String order) {
+    int bought = run.provider().purchases(run.sessionId(order));
+    Delivery other = instance.deliverAndAwait(run.otherCart(order, "esim-world-10gb", 3, 8997));
+    run.expect().purchases(order, bought);
+    run.expect().answer(other, MISMATCH);
   }
 
   /** The order ends provisioned with its first purchase, the only one. */

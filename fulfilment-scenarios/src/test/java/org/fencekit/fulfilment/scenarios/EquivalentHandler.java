@@ -22,8 +22,9 @@ enum EquivalentHandler implements HandlerFactory {
   },
 
   /**
-   * Another table: 429 for an order in flight, 502 for a provider failure, 204 for an event that
-   * needs nothing done, 202 for a fulfilled order.
+   * Another table: 429 for an order in flight, 502 for a provider failure, 409 for another cart
+   * under an order's session id, 204 for an event that needs nothing done, 202 for a fulfilled
+   * order.
    */
   OTHER_STATUS_TABLE {
     @Override
@@ -34,6 +35,7 @@ enum EquivalentHandler implements HandlerFactory {
               switch (outcome.kind()) {
                 case IN_FLIGHT -> 429;
                 case PROVIDER_FAILED -> 502;
+                case MISMATCH -> 409;
                 case IGNORED, AWAITING_PAYMENT, PAYMENT_FAILED -> 204;
                 case FULFILLED -> 202;
                 default -> outcome.httpStatus();

@@ -109,6 +109,59 @@ enum WrongHandler implements HandlerFactory {
     }
   },
 
+  // ------------------------------------------------------------------ another cart, one session
+
+  /**
+   * Over a store as it was before issue 40 (a different cart under a stored session id ignored, the
+   * first kept): a failed order's claim is granted to the other cart, which is bought under the
+   * order's own key.
+   */
+  BUYS_OTHER_CART_UNDER_FIRST_KEY(
+      Scenario.S24_OTHER_CART_UNDER_ONE_SESSION,
+      "the other cart delivered under the order's" + " session id, under the order's own key") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return withStore(context, new FirstSnapshotKept(context.store()));
+    }
+  },
+
+  /**
+   * Takes every cart delivered for a session for an order of its own: keys each purchase by the
+   * session and the cart, over a store that ignores another cart.
+   */
+  BUYS_EVERY_CART(
+      Scenario.S24_OTHER_CART_UNDER_ONE_SESSION,
+      "the other cart delivered under the order's session id, under another key") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      Provider perCart =
+          purchase ->
+              context
+                  .provider()
+                  .buy(
+                      new Purchase(
+                          purchase.snapshot(),
+                          purchase.sessionId()
+                              + "-"
+                              + purchase.productId()
+                              + "x"
+                              + purchase.quantity(),
+                          purchase.ownership()));
+      return HandlerUnderTest.of(
+          context
+              .configure(FulfilmentHandler.builder(new FirstSnapshotKept(context.store()), perCart))
+              .build());
+    }
+  },
+
+  /** A different order under the session id is answered 200 ("a duplicate"): nobody looks. */
+  OK_ON_MISMATCH(Scenario.S24_OTHER_CART_UNDER_ONE_SESSION, "answered 200, expected a non-2xx") {
+    @Override
+    public HandlerUnderTest create(HandlerContext context) {
+      return answering(context, FulfilmentOutcome.Kind.MISMATCH, 200);
+    }
+  },
+
   // ------------------------------------------------------------------ which events are paid
 
   /** Takes an unpaid completion for paid. */
@@ -538,6 +591,27 @@ enum WrongHandler implements HandlerFactory {
         }
         throw e;
       }
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /**
+   * A store as stores were before issue 40: a claim whose cart differs from the stored order's is
+   * decided as if it carried the stored cart (the first snapshot kept, the other ignored).
+   */
+  private static final class FirstSnapshotKept extends ForwardingOrderStore {
+    FirstSnapshotKept(OrderStore store) {
+      super(store);
+    }
+
+    @Override
+    public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
+      ClaimResult result = super.claim(snapshot, lease);
+      return result instanceof ClaimResult.Mismatch mismatch
+          ? super.claim(mismatch.record().snapshot(), lease)
+          : result;
     }
 
     @Override

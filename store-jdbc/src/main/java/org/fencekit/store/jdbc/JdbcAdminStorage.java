@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
@@ -32,13 +33,15 @@ public abstract class JdbcAdminStorage implements AdminStorage {
    * @param markReconciled the conditional mark
    * @param stuckOrders a page of stuck orders
    * @param failedOrders a page of failed orders
+   * @param mismatches a page of mismatches
    */
   public record AdminStatements(
       String unreconciledOrphans,
       String orphan,
       String markReconciled,
       String stuckOrders,
-      String failedOrders) {
+      String failedOrders,
+      String mismatches) {
 
     /** The statements with the names of {@code sql} (which must know the derived names too). */
     public static AdminStatements from(SqlTemplates sql) {
@@ -48,12 +51,14 @@ public abstract class JdbcAdminStorage implements AdminStorage {
           sql.statement(at + "orphan.sql"),
           sql.statement(at + "mark-reconciled.sql"),
           sql.statement(at + "stuck-orders.sql"),
-          sql.statement(at + "failed-orders.sql"));
+          sql.statement(at + "failed-orders.sql"),
+          sql.statement(at + "mismatches.sql"));
     }
 
     /** All of them, to check they compile against the tables at start. */
     public List<String> all() {
-      return List.of(unreconciledOrphans, orphan, markReconciled, stuckOrders, failedOrders);
+      return List.of(
+          unreconciledOrphans, orphan, markReconciled, stuckOrders, failedOrders, mismatches);
     }
   }
 
@@ -170,9 +175,19 @@ public abstract class JdbcAdminStorage implements AdminStorage {
   }
 
   @Override
-  public List<org.fencekit.store.Mismatch> mismatches(MismatchPosition after, int limit) {
-    throw new UnsupportedOperationException(
-        backend() + " store: mismatches are not recorded yet (issue 40 in progress)");
+  public List<Mismatch> mismatches(MismatchPosition after, int limit) {
+    return runStatement(
+        "mismatches",
+        null,
+        false,
+        admin.mismatches(),
+        statement -> {
+          statement.setLong(1, after == null ? BEFORE_ALL : after.recordedAt().toEpochMilli());
+          statement.setString(2, after == null ? "" : after.id().sessionId());
+          statement.setString(3, after == null ? "" : after.id().nonce());
+          statement.setInt(4, limit);
+          return OrderRows.mismatches(statement);
+        });
   }
 
   @Override

@@ -30,6 +30,8 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
    *     then {@code WHERE session_id = ?}
    * @param insertOrphan records an orphan unless the same purchase is recorded already (or fails
    *     with an error {@link #duplicateKey} recognises)
+   * @param insertMismatch records a mismatch: {@code shared/insert-mismatch.sql}, binding {@link
+   *     OrderRows#MISMATCH_COLUMNS}
    * @param serverTime whether {@code read} also reads the server's clock after the row lock is
    *     held: it then always returns one row, the order's columns all NULL when there is no order,
    *     and the time in epoch milliseconds in a column {@value #SERVER_NOW_COLUMN}, which {@link
@@ -40,11 +42,17 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
       String insertOrder,
       String updateOrder,
       String insertOrphan,
+      String insertMismatch,
       boolean serverTime) {
 
     /** Statements whose read returns the order alone: {@code now} is the store's clock's. */
-    public Statements(String read, String insertOrder, String updateOrder, String insertOrphan) {
-      this(read, insertOrder, updateOrder, insertOrphan, false);
+    public Statements(
+        String read,
+        String insertOrder,
+        String updateOrder,
+        String insertOrphan,
+        String insertMismatch) {
+      this(read, insertOrder, updateOrder, insertOrphan, insertMismatch, false);
     }
 
     /**
@@ -55,7 +63,8 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
      */
     public Statements withServerTime(boolean serverTime, String serverTimeRead) {
       return serverTime
-          ? new Statements(serverTimeRead, insertOrder, updateOrder, insertOrphan, true)
+          ? new Statements(
+              serverTimeRead, insertOrder, updateOrder, insertOrphan, insertMismatch, true)
           : this;
     }
   }
@@ -166,8 +175,14 @@ public abstract class JdbcLockedOrder implements Storage.LockedOrder {
 
   @Override
   public void addMismatch(Mismatch mismatch) {
-    throw new UnsupportedOperationException(
-        backend + " store: mismatches are not recorded yet (issue 40 in progress)");
+    requireThisOrder(mismatch.sessionId());
+    run(
+        sql.insertMismatch(),
+        statement -> {
+          OrderRows.bindMismatch(statement, mismatch);
+          return statement.executeUpdate();
+        });
+    wrote = true;
   }
 
   @Override

@@ -17,7 +17,10 @@ import java.util.function.UnaryOperator;
  * V2__fencekit_operations.sql}), the version a database holds and what a store does about it at
  * start. V1 is the schema of the first release (no version table); V2 adds the failure count, the
  * reconciliation and the admin indexes, creates the version table ({@code <orders table>_version})
- * and records versions 1 and 2 in it.
+ * and records versions 1 and 2 in it; V3 adds the table of mismatched claims ({@code <orders
+ * table>_mismatches}, whose primary key is the listing's order) and records version 3. Orders
+ * stored before V3 need nothing computed: the fields a claim compares are the snapshot's own
+ * columns, which every version stores.
  *
  * <p>A store reads the version when it starts: the same as {@link #LATEST} starts; older (or no
  * tables) refuses with a message naming the scripts to run, unless the store may create its schema,
@@ -42,7 +45,9 @@ public final class Migrations {
   /** Every script, in order. */
   public static final List<Script> SCRIPTS =
       List.of(
-          new Script(1, "V1__fencekit_tables.sql"), new Script(2, "V2__fencekit_operations.sql"));
+          new Script(1, "V1__fencekit_tables.sql"),
+          new Script(2, "V2__fencekit_operations.sql"),
+          new Script(3, "V3__fencekit_mismatches.sql"));
 
   /** The version the stores of this build need. */
   public static final int LATEST = SCRIPTS.get(SCRIPTS.size() - 1).version();
@@ -87,6 +92,7 @@ public final class Migrations {
       String orders, String orphans, UnaryOperator<String> asTable, UnaryOperator<String> asIndex) {
     return Map.of(
         "orders_version", asTable.apply(orders + "_version"),
+        "orders_mismatches", asTable.apply(orders + "_mismatches"),
         "orders_claims", asIndex.apply(orders + "_claims"),
         "orders_failed", asIndex.apply(orders + "_failed"),
         "orphans_unreconciled", asIndex.apply(orphans + "_unreconciled"));

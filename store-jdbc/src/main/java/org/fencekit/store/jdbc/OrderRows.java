@@ -12,6 +12,8 @@ import java.util.Locale;
 import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -77,6 +79,24 @@ public final class OrderRows {
           "reconciled_note",
           "reconciled_at");
 
+  /**
+   * The columns of a mismatch (a claim that offered another order), in the order every statement
+   * lists and reads them: its sort key, then the stored order's fields, then the offered one's.
+   */
+  public static final List<String> MISMATCH_COLUMNS =
+      List.of(
+          "recorded_at",
+          "session_id",
+          "nonce",
+          "stored_product_id",
+          "stored_quantity",
+          "stored_amount_total",
+          "stored_currency",
+          "offered_product_id",
+          "offered_quantity",
+          "offered_amount_total",
+          "offered_currency");
+
   private OrderRows() {}
 
   /** The order in the current row of a result listing {@link #ORDER_COLUMNS}. */
@@ -128,6 +148,32 @@ public final class OrderRows {
   /** The orphans a query listing {@link #ORPHAN_RECORD_COLUMNS} returns, in its order. */
   public static List<OrphanRecord> orphanRecords(PreparedStatement query) throws SQLException {
     return rows(query, row -> new OrphanRecord(orphan(row), row.getString(7), instant(row, 8)));
+  }
+
+  /** The mismatches a query listing {@link #MISMATCH_COLUMNS} returns, in its order. */
+  public static List<Mismatch> mismatches(PreparedStatement query) throws SQLException {
+    return rows(
+        query,
+        row -> {
+          String sessionId = row.getString(2);
+          return new Mismatch(
+              new MismatchId(sessionId, row.getString(3)),
+              instant(row, 1),
+              new OrderSnapshot(
+                  sessionId,
+                  row.getString(4),
+                  row.getInt(5),
+                  null,
+                  row.getLong(6),
+                  row.getString(7)),
+              new OrderSnapshot(
+                  sessionId,
+                  row.getString(8),
+                  row.getInt(9),
+                  null,
+                  row.getLong(10),
+                  row.getString(11)));
+        });
   }
 
   /** Reads one value from the current row. */
@@ -204,6 +250,21 @@ public final class OrderRows {
     statement.setString(4, orphan.item().providerOrderId());
     text(statement, 5, orphan.item().payload());
     statement.setLong(6, orphan.recordedAt().toEpochMilli());
+  }
+
+  /** Binds every column of {@code mismatch}, in the order of {@link #MISMATCH_COLUMNS}, from 1. */
+  public static void bindMismatch(PreparedStatement statement, Mismatch mismatch)
+      throws SQLException {
+    statement.setLong(1, mismatch.recordedAt().toEpochMilli());
+    statement.setString(2, mismatch.sessionId());
+    statement.setString(3, mismatch.id().nonce());
+    int i = 4;
+    for (OrderSnapshot snapshot : List.of(mismatch.stored(), mismatch.offered())) {
+      statement.setString(i++, snapshot.productId());
+      statement.setInt(i++, snapshot.quantity());
+      statement.setLong(i++, snapshot.amountTotal());
+      statement.setString(i++, snapshot.currency());
+    }
   }
 
   /**

@@ -17,11 +17,11 @@ import java.util.regex.Pattern;
  * names), {@code fencekit_schema} a namespace, and the column list is written once, in {@link
  * OrderRows}: {@code fencekit_order_columns}, {@code fencekit_order_values} ({@code ?} per column),
  * {@code fencekit_state_assignments} ({@code column = ?} per state column), {@code
- * fencekit_orphan_columns}, {@code fencekit_orphan_values} and {@code
- * fencekit_orphan_record_columns} (an orphan with its reconciliation). A resource whose name starts
- * with {@code /} is read from that absolute path (the migration scripts, the admin queries). Only
- * names a store validated as plain identifiers and quoted are ever put in the text; every value
- * travels as a bound parameter.
+ * fencekit_orphan_columns}, {@code fencekit_orphan_values}, {@code fencekit_orphan_record_columns}
+ * (an orphan with its reconciliation), {@code fencekit_mismatch_columns} and {@code
+ * fencekit_mismatch_values}. A resource whose name starts with {@code /} is read from that absolute
+ * path (the migration scripts, the admin queries). Only names a store validated as plain
+ * identifiers and quoted are ever put in the text; every value travels as a bound parameter.
  */
 public final class SqlTemplates {
 
@@ -62,6 +62,8 @@ public final class SqlTemplates {
     names.put("orphan_columns", String.join(", ", OrderRows.ORPHAN_COLUMNS));
     names.put("orphan_values", values(OrderRows.ORPHAN_COLUMNS));
     names.put("orphan_record_columns", String.join(", ", OrderRows.ORPHAN_RECORD_COLUMNS));
+    names.put("mismatch_columns", String.join(", ", OrderRows.MISMATCH_COLUMNS));
+    names.put("mismatch_values", values(OrderRows.MISMATCH_COLUMNS));
     return new SqlTemplates(owner, Map.copyOf(names));
   }
 

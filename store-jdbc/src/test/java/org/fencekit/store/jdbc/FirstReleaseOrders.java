@@ -12,6 +12,8 @@ import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -200,6 +202,24 @@ public final class FirstReleaseOrders {
             .record();
     assertEquals(2, failed.failures(), "the fail counts on from the upgraded count");
     assertEquals(claimedAt, failed.failedSince());
+
+    // V3 computes nothing for old rows: a claim compares their stored snapshot columns
+    OrderRecord doneBefore = store.get("cs_done").orElseThrow();
+    OrderSnapshot otherCart = new OrderSnapshot("cs_done", "esim", 3, null, 0, "USD");
+    ClaimResult.Mismatch mismatch =
+        assertInstanceOf(ClaimResult.Mismatch.class, store.claim(otherCart, Duration.ofMinutes(2)));
+    assertEquals(java.util.Set.of(OrderField.QUANTITY), mismatch.fields());
+    assertEquals(Optional.of(doneBefore), store.get("cs_done"), "a mismatch writes nothing");
+    List<Mismatch> rows = store.mismatches(null, 10).items();
+    assertEquals(1, rows.size(), () -> "one mismatch recorded: " + rows);
+    assertEquals(doneBefore.snapshot().quantity(), rows.get(0).stored().quantity());
+    assertEquals(3, rows.get(0).offered().quantity());
+    assertInstanceOf(
+        ClaimResult.Provisioned.class,
+        store.claim(
+            new OrderSnapshot("cs_done", "esim", 2, "x@example.com", 0, "USD"),
+            Duration.ofMinutes(2)),
+        "the same order (e-mail, currency case) is the provisioned order");
   }
 
   private static List<String> ids(List<OrderRecord> orders) {

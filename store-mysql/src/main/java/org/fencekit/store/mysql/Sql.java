@@ -53,7 +53,8 @@ record Sql(
             sql.statement(SqlTemplates.SHARED + "lock-order.sql"),
             insertOrder,
             sql.statement(SqlTemplates.SHARED + "update-order.sql"),
-            sql.statement("insert-orphan.sql")),
+            sql.statement("insert-orphan.sql"),
+            sql.statement(SqlTemplates.SHARED + "insert-mismatch.sql")),
         sql.statement("lock-order-server-time.sql"),
         sql.statement("read-committed.sql"),
         new JdbcAdminStorage.AdminStatements(
@@ -61,7 +62,8 @@ record Sql(
             sql.statement(admin + "orphan.sql"),
             sql.statement(admin + "mark-reconciled.sql"),
             sql.statement("admin/stuck-orders.sql"),
-            sql.statement("admin/failed-orders.sql")));
+            sql.statement("admin/failed-orders.sql"),
+            sql.statement("admin/mismatches.sql")));
   }
 
   /**

@@ -42,9 +42,12 @@ import org.fencekit.store.spi.WriteRequest;
  *       token that matched, or the fence before), and the result is the machine's; if the machine's
  *       record is not exactly the row written, the call throws {@link IllegalStateException}: the
  *       SQL and the machine have drifted apart, which is a bug;
+ *   <li>the re-claim's WHERE compares the offered snapshot with the stored one as the machine does
+ *       (OrderField), so it never writes over another order; a claim of another order misses;
  *   <li>a claim the re-claim did not write is answered from the order's committed row only where
- *       the machine, given that row and a time read after it, writes nothing (Provisioned,
- *       InFlight): that row was the order's state at an instant inside the call and the lease was
+ *       the machine, given that row and a time read after it, writes and records nothing
+ *       (Provisioned, InFlight; never a Mismatch, whose row the locking transaction records with
+ *       its answer): that row was the order's state at an instant inside the call and the lease was
  *       live then, so it is the answer a locking read at that instant gives ({@link #claim});
  *   <li>a miss wrote nothing, so deciding again in the locking transaction is a new decision on the
  *       order as it is then: a claim of an order released since the re-claim looked, replay,
@@ -113,7 +116,7 @@ final class FastPath {
     Instant now = OrderStateMachine.now(clock);
     Optional<OrderRecord> row =
         storage.reclaimFast(
-            sessionId, nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
+            request.snapshot(), nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
     if (row.isPresent()) {
       OrderRecord written = row.get();
       OrderStateMachine.ClaimDecision decision =
@@ -129,7 +132,7 @@ final class FastPath {
       // the time after the row was read: a lease live now was live when the row was the order's
       OrderStateMachine.ClaimDecision decision =
           OrderStateMachine.claim(current.get(), request, OrderStateMachine.now(clock), nonce);
-      if (decision.next() == null) {
+      if (decision.next() == null && decision.mismatch() == null) {
         claims.hits.increment();
         return decision.result();
       }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.OrderRecord;
+import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcAdminStorage;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
@@ -184,15 +185,19 @@ final class PostgresStorage extends JdbcStorage {
 
   /**
    * The single-statement re-claim (reclaim-fast.sql): claims an order that exists where it is not
-   * provisioned and holds no live lease at {@code now}; one statement in auto-commit.
+   * provisioned and holds no live lease at {@code now}, and is the same order as {@code offered}
+   * (every {@link org.fencekit.store.OrderField}); one statement in auto-commit.
    *
    * @param nonce the new claim's nonce
    * @param now the call's time, at millisecond precision
    * @param expires the new lease's end
-   * @return the row as written, or empty if the statement wrote nothing (provisioned, in flight,
-   *     unknown order, or the server rolled the statement back with 40001 or 40P01)
+   * @return the row as written, or empty if the statement wrote nothing (another order,
+   *     provisioned, in flight, unknown order, or the server rolled the statement back with 40001
+   *     or 40P01)
    */
-  Optional<OrderRecord> reclaimFast(String sessionId, String nonce, Instant now, Instant expires) {
+  Optional<OrderRecord> reclaimFast(
+      OrderSnapshot offered, String nonce, Instant now, Instant expires) {
+    String sessionId = offered.sessionId();
     return single(
         "claim",
         sessionId,
@@ -204,6 +209,10 @@ final class PostgresStorage extends JdbcStorage {
           statement.setLong(4, now.toEpochMilli());
           statement.setString(5, sessionId);
           statement.setLong(6, now.toEpochMilli());
+          statement.setString(7, offered.productId());
+          statement.setInt(8, offered.quantity());
+          statement.setLong(9, offered.amountTotal());
+          statement.setString(10, offered.currency());
           return OrderRows.orderIfAny(statement);
         },
         Optional.empty());

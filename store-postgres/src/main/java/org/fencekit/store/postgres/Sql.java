@@ -23,6 +23,7 @@ record Sql(
     String insertOrder,
     String updateOrder,
     String insertOrphan,
+    String insertMismatch,
     String selectOrphans,
     String reclaimFast,
     String completeFast,
@@ -62,6 +63,7 @@ record Sql(
         sql.statement("insert-order.sql"),
         sql.statement(SqlTemplates.SHARED + "update-order.sql"),
         sql.statement(SqlTemplates.SHARED + "insert-orphan.sql"),
+        sql.statement(SqlTemplates.SHARED + "insert-mismatch.sql"),
         sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
         sql.statement("reclaim-fast.sql"),
         sql.statement("complete-fast.sql"),
@@ -80,7 +82,8 @@ record Sql(
    * also reads the server's clock.
    */
   JdbcLockedOrder.Statements forSteps(boolean serverTime) {
-    return new JdbcLockedOrder.Statements(lockOrder, insertOrder, updateOrder, insertOrphan)
+    return new JdbcLockedOrder.Statements(
+            lockOrder, insertOrder, updateOrder, insertOrphan, insertMismatch)
         .withServerTime(serverTime, lockOrderServerTime);
   }
 

@@ -355,18 +355,43 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
 
   @Test
   @DisplayName(
-      "a later snapshot does not overwrite the first: the insert that finds the order writes nothing")
+      "a later snapshot of the same order does not overwrite the first and re-claims on the fast path")
   void reclaimKeepsTheFirstSnapshot() {
     PostgresOrderStore store = store(pooled());
     String sid = sid("snapshot");
     ClaimId claimId = claimed(store, sid);
     store.fail(sid, claimId, "out of stock");
+    OrderSnapshot first = snapshot(sid);
+    OrderSnapshot same =
+        new OrderSnapshot(
+            sid,
+            first.productId(),
+            first.quantity(),
+            "other@example.com",
+            first.amountTotal(),
+            first.currency().toUpperCase(java.util.Locale.ROOT));
+    ClaimResult again = store.claim(same, LEASE);
+    assertInstanceOf(ClaimResult.Claimed.class, again);
+    assertEquals(first, again.record().snapshot());
+    assertEquals(first, record(store, sid).snapshot());
+    assertEquals("claim 2/0 complete 0/0 fail 1/0 extend 0/0", counts(store));
+  }
+
+  @Test
+  @DisplayName(
+      "another order under the key misses the fast re-claim: the locking step answers Mismatch and records it")
+  void otherOrderMissesTheFastPath() {
+    PostgresOrderStore store = store(pooled());
+    String sid = sid("other-order");
+    ClaimId claimId = claimed(store, sid);
+    store.fail(sid, claimId, "out of stock");
+    OrderRecord before = record(store, sid);
     OrderSnapshot changed = new OrderSnapshot(sid, "esim-us-10gb", 3, null, 4999, "eur");
     ClaimResult again = store.claim(changed, LEASE);
-    assertInstanceOf(ClaimResult.Claimed.class, again);
-    assertEquals(snapshot(sid), again.record().snapshot());
-    assertEquals(snapshot(sid), record(store, sid).snapshot());
-    assertEquals("claim 2/0 complete 0/0 fail 1/0 extend 0/0", counts(store));
+    var mismatch = assertInstanceOf(ClaimResult.Mismatch.class, again);
+    assertEquals(java.util.EnumSet.allOf(org.fencekit.store.OrderField.class), mismatch.fields());
+    assertEquals(before, record(store, sid), "nothing written");
+    assertEquals("claim 1/1 complete 0/0 fail 1/0 extend 0/0", counts(store));
   }
 
   /** The store's statements for this test's schema. */
@@ -400,6 +425,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         real.insertOrder(),
         real.updateOrder(),
         real.insertOrphan(),
+        real.insertMismatch(),
         real.selectOrphans(),
         reclaim,
         real.completeFast(),

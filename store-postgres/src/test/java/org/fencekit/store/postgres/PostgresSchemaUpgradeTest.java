@@ -68,7 +68,7 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
     String own = firstRelease("v1");
     PostgresOrderStore store = store(pooled().schema(own));
     V1.assertUpgraded(store);
-    assertEquals(List.of(1, 2), versions(own));
+    assertEquals(List.of(1, 2, 3), versions(own));
 
     PostgresOrderStore again = store(pooled().schema(own).createSchema(false));
     assertEquals(2, again.orphans("cs_done").size(), "an upgraded schema opens as it is");
@@ -119,12 +119,12 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
     String own = ownSchema("newer");
     store(pooled().schema(own)).close();
     TestPostgres.execute(
-        "INSERT INTO " + own + ".fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+        "INSERT INTO " + own + ".fencekit_orders_version VALUES (4, 'V4__from_the_future.sql')");
     for (boolean create : new boolean[] {true, false}) {
       IllegalStateException e =
           assertThrows(
               IllegalStateException.class, () -> pooled().schema(own).createSchema(create).build());
-      assertTrue(e.getMessage().contains("schema version 3, newer than"), e.getMessage());
+      assertTrue(e.getMessage().contains("schema version 4, newer than"), e.getMessage());
     }
   }
 
@@ -134,7 +134,7 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
     String own = ownSchema("refused");
     store(pooled().schema(own)).close();
     TestPostgres.execute(
-        "INSERT INTO " + own + ".fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+        "INSERT INTO " + own + ".fencekit_orders_version VALUES (4, 'V4__from_the_future.sql')");
     String application = own.replace('_', '-');
     String url = TestPostgres.jdbcUrl();
     url += (url.contains("?") ? "&" : "?") + "ApplicationName=" + application;
@@ -158,7 +158,7 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
   void concurrentStartsUpgradeOnce() throws Exception {
     String own = firstRelease("concurrent");
     List<PostgresOrderStore> built = startAtOnce(4, () -> pooled().schema(own).build());
-    assertEquals(List.of(1, 2), versions(own));
+    assertEquals(List.of(1, 2, 3), versions(own));
     for (PostgresOrderStore each : built) {
       assertEquals(2, each.orphans("cs_done").size());
       assertEquals(1, record(each, "cs_failed").failures(), "the backfill ran once");
@@ -179,6 +179,7 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
     assertPlan(sql.admin().unreconciledOrphans(), 6, "fencekit_orphans_unreconciled");
     assertPlan(sql.admin().stuckOrders(), 4, "fencekit_orders_claims");
     assertPlan(sql.admin().failedOrders(), 5, "fencekit_orders_failed");
+    assertPlan(sql.admin().mismatches(), 4, "fencekit_orders_mismatches_pkey");
   }
 
   private static void assertPlan(String query, int parameters, String index) throws SQLException {
@@ -216,6 +217,9 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
       explain.setString(3, "cs");
     } else if (query.contains("failed_since, session_id) > (?, ?)")) {
       explain.setString(4, "cs");
+    } else if (query.contains("(recorded_at, session_id, nonce) > (?, ?, ?)")) {
+      explain.setString(2, "cs");
+      explain.setString(3, "n");
     }
   }
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -70,22 +72,51 @@ final class HashCodec {
     return fields;
   }
 
+  /** A snapshot as {@link #snapshot} packs it. */
+  private static OrderSnapshot unpack(String what, String text) {
+    String[] packed = text.split(SEPARATOR, -1);
+    if (packed.length != 6) {
+      throw new IllegalArgumentException(what + " holds " + packed.length + " values, not 6");
+    }
+    return new OrderSnapshot(
+        packed[0],
+        packed[1],
+        Integer.parseInt(packed[2]),
+        packed[5].isEmpty() ? null : packed[5],
+        Long.parseLong(packed[3]),
+        packed[4]);
+  }
+
+  /**
+   * Between the stored and the offered snapshot of a mismatch as {@code claim.lua} records it in
+   * the order's {@code :mismatches} hash (each packed as {@link #snapshot} packs it, without the
+   * e-mail).
+   */
+  private static final String MISMATCH_SEPARATOR = "\u001e";
+
+  /**
+   * A mismatch from its index member's parts and the value {@code claim.lua} recorded for it.
+   *
+   * @param key the order's {@code :mismatches} hash, for messages
+   */
+  static Mismatch mismatch(String key, MismatchId id, Instant recordedAt, String value) {
+    try {
+      String[] both = value.split(MISMATCH_SEPARATOR, -1);
+      if (both.length != 2) {
+        throw new IllegalArgumentException(
+            "the mismatch " + id.nonce() + " holds " + both.length + " snapshots, not 2");
+      }
+      return new Mismatch(
+          id, recordedAt, unpack("its stored snapshot", both[0]), unpack("its offered", both[1]));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw corrupt(key, e.getMessage());
+    }
+  }
+
   /** The order in an HGETALL map. */
   static OrderRecord record(String key, String sessionId, Map<String, String> h) {
     try {
-      String[] packed = required(h, "snapshot").split(SEPARATOR, -1);
-      if (packed.length != 6) {
-        throw new IllegalArgumentException(
-            "field 'snapshot' holds " + packed.length + " values, not 6");
-      }
-      OrderSnapshot snapshot =
-          new OrderSnapshot(
-              packed[0],
-              packed[1],
-              Integer.parseInt(packed[2]),
-              packed[5].isEmpty() ? null : packed[5],
-              Long.parseLong(packed[3]),
-              packed[4]);
+      OrderSnapshot snapshot = unpack("field 'snapshot'", required(h, "snapshot"));
       if (!snapshot.sessionId().equals(sessionId)) {
         throw corrupt(
             key, "it holds order '" + snapshot.sessionId() + "', not '" + sessionId + "'");

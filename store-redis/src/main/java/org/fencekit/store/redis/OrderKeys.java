@@ -32,6 +32,9 @@ final class OrderKeys {
   /** The index of unreconciled orphans, by the instant each was recorded. */
   static final String ORPHANS = "orphans";
 
+  /** The index of mismatched claims, by the instant each was recorded. */
+  static final String MISMATCHES = "mismatches";
+
   private final String prefix;
   private final boolean cluster;
 
@@ -55,6 +58,14 @@ final class OrderKeys {
   /** The store's layout version: a string key, "2" for this layout. */
   String layout() {
     return prefix + "layout";
+  }
+
+  /**
+   * The order's mismatched claims, a hash: the claim's nonce to its stored and offered snapshot
+   * ({@link HashCodec#mismatch}).
+   */
+  String mismatches(String sessionId) {
+    return order(sessionId) + ":mismatches";
   }
 
   /** The reconciliations of the order's orphans, a hash: identity to {@code <epoch ms>:<note>}. */
@@ -142,6 +153,11 @@ final class OrderKeys {
     /** Its orphans' identities. */
     String orphanIds() {
       return hash + ":orphan-ids";
+    }
+
+    /** Its mismatched claims (see {@link OrderKeys#mismatches(String)}). */
+    String mismatches() {
+      return hash + ":mismatches";
     }
 
     /** The key of {@code listing}'s index holding its entries (see {@link OrderKeys#index}). */

@@ -14,6 +14,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrphanId;
 import org.fencekit.store.OrphanRecord;
@@ -26,10 +28,11 @@ import org.fencekit.store.spi.FencedAdmin;
  * decides). Three sorted sets per node (per slot on a Cluster) are the indexes, kept by the same
  * script as the write that changes them: held claims by their lease's end ({@code claim.lua},
  * {@code extend.lua}, {@code complete.lua}, {@code fail.lua}), FAILED orders by their first failure
- * ({@code fail.lua}, {@code claim.lua}) and unreconciled orphans by the instant each was recorded
- * ({@code complete.lua}, {@code reconcile.lua}). All members have score 0 and sort by their bytes:
- * the instant ({@link #at}), then the order's tag and, for an orphan, its token and provider id, so
- * a page is a lexicographic range strictly after the last member of the page before.
+ * ({@code fail.lua}, {@code claim.lua}), unreconciled orphans by the instant each was recorded
+ * ({@code complete.lua}, {@code reconcile.lua}) and mismatched claims by theirs ({@code claim.lua},
+ * never removed). All members have score 0 and sort by their bytes: the instant ({@link #at}), then
+ * the order's tag and, for an orphan, its token and provider id, so a page is a lexicographic range
+ * strictly after the last member of the page before.
  *
  * <p>A listing runs {@code page.lua} once on a node; on a Cluster once per {@value #SLOTS_PER_RUN}
  * slots of each master, over the index keys of those slots (the slot map from {@code CLUSTER
@@ -127,9 +130,29 @@ record RedisAdminQueries(ScriptRunner redis, OrderKeys keys, Layout layout, int 
   }
 
   @Override
-  public List<org.fencekit.store.Mismatch> mismatches(MismatchPosition after, int limit) {
-    throw new UnsupportedOperationException(
-        "redis store: mismatches are not recorded yet (issue 40 in progress)");
+  public List<Mismatch> mismatches(MismatchPosition after, int limit) {
+    layout.check("list mismatches", null);
+    String start =
+        after == null
+            ? "-"
+            : "("
+                + String.join(
+                    SEP,
+                    at(after.recordedAt().toEpochMilli()),
+                    OrderKeys.tag(after.id().sessionId()),
+                    after.id().nonce());
+    List<Mismatch> out = new ArrayList<>();
+    for (Found found : list(OrderKeys.MISMATCHES, start, "+", limit, "", "")) {
+      String[] parts = found.member().split(SEP, 3);
+      String sessionId = OrderKeys.sessionIdOf(parts[1]);
+      out.add(
+          HashCodec.mismatch(
+              keys.mismatches(sessionId),
+              new MismatchId(sessionId, parts[2]),
+              Instant.ofEpochMilli(millisOf(parts[0])),
+              text(found.detail())));
+    }
+    return out;
   }
 
   @Override

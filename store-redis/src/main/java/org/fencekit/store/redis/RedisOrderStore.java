@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
+import org.fencekit.store.OrderField;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
@@ -140,16 +141,26 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             expiresAfter(now, request.lease()),
             nonce,
             HashCodec.snapshot(request.snapshot()),
-            order.tag());
+            order.tag(),
+            HashCodec.snapshot(withoutEmail(request.snapshot())));
     String key = order.hash();
     List<?> reply =
         redis.script(
             CLAIM,
             "claim",
             sessionId,
-            List.of(key, order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
+            List.of(
+                key,
+                order.index(OrderKeys.CLAIMS),
+                order.index(OrderKeys.FAILED),
+                order.mismatches(),
+                order.index(OrderKeys.MISMATCHES)),
             args);
     String outcome = HashCodec.text(reply.get(0));
+    if ("mismatch".equals(outcome)) {
+      return mismatch(
+          request, HashCodec.text(reply.get(1)), HashCodec.record(key, sessionId, reply.get(2)));
+    }
     if ("claimed".equals(outcome) && !(reply.get(1) instanceof List)) {
       // a new order: the script answered only its time; the record is what it wrote
       ClaimResult created =
@@ -171,6 +182,30 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       case "inflight" -> new ClaimResult.InFlight(record);
       default -> throw ScriptRunner.unexpected(CLAIM, outcome);
     };
+  }
+
+  /**
+   * The Mismatch {@code claim.lua} answered, checked against the state machine: the script names
+   * the fields that differ, and they must be the ones {@link OrderField#differing} finds (else the
+   * script and the machine drifted apart, a bug).
+   */
+  private static ClaimResult mismatch(ClaimRequest request, String names, OrderRecord stored) {
+    Set<OrderField> fields = OrderField.fromNames(names);
+    Set<OrderField> expected = OrderField.differing(stored.snapshot(), request.snapshot());
+    if (fields.isEmpty() || !fields.equals(expected)) {
+      throw ScriptRunner.unexpected(
+          CLAIM,
+          "mismatch in '"
+              + names
+              + "' where the state machine finds "
+              + OrderField.names(expected));
+    }
+    return new ClaimResult.Mismatch(stored, fields);
+  }
+
+  private static OrderSnapshot withoutEmail(OrderSnapshot s) {
+    return new OrderSnapshot(
+        s.sessionId(), s.productId(), s.quantity(), null, s.amountTotal(), s.currency());
   }
 
   /**

@@ -1,11 +1,18 @@
 #!lua
 -- claim: OrderStateMachine.claim on one order, atomically. Every value arrives as an argument.
 -- KEYS[1]  the order's hash    KEYS[2]  the claims index (by lease end)    KEYS[3]  the failed index
+-- KEYS[4]  the order's mismatches (a hash)    KEYS[5]  the mismatches index (by recordedAt)
 -- ARGV[1]  now, epoch ms, or '' for the server's TIME            ARGV[2]  now + lease, epoch ms, or '+<lease ms>'     ARGV[3]  the new nonce
 -- ARGV[4]  the order's snapshot, packed (HashCodec.snapshot)        ARGV[5]  the order's tag (its index members' suffix)
+-- ARGV[6]  the same snapshot packed without its e-mail, for a mismatch's record
 -- Returns {outcome, the order's fields as HGETALL gives them}, outcome 'claimed', 'provisioned' or
 -- 'inflight'; for a new order {'claimed', now}, as the caller knows the rest of what it wrote (a new
--- order, the hot path, costs one HGET, one HSET of 7 fields and one ZADD).
+-- order, the hot path, costs one HGET, one HSET of 7 fields and one ZADD); for another order under
+-- the key {'mismatch', the differing fields' names (OrderField.names), the order's fields}.
+-- Another order (OrderStateMachine): a snapshot that differs from the stored one in product,
+-- quantity, amount or currency (ignoring case; never the e-mail), whatever the status; nothing of
+-- the order changes, and the claim is recorded in KEYS[4] (nonce -> stored and offered snapshot,
+-- without e-mails, U+001E between) and KEYS[5] (at(now), tag, nonce) for the operator.
 -- Layout 3 (Layout.java): the order's status decides whether it is claimed. A PENDING order holds
 -- the claim fence, nonce, claimedAt, leaseExpiresAt; a settled one keeps them, and they say which
 -- token settled it. A re-claim of a settled order (FAILED) copies that token to settledFence and
@@ -35,6 +42,31 @@ local held = status == 'PENDING'
 if held and h.nonce == nonce then
   return { 'claimed', flatOf(h) }
 end
+-- Another order under this key: decided before the status, written nowhere but the record of it.
+local function parts(packed)
+  local t, from = {}, 1
+  while true do
+    local sep = string.find(packed, '\31', from, true)
+    if not sep then
+      t[#t + 1] = string.sub(packed, from)
+      return t
+    end
+    t[#t + 1] = string.sub(packed, from, sep - 1)
+    from = sep + 1
+  end
+end
+local stored, offered, differing = parts(h.snapshot), parts(ARGV[4]), {}
+if stored[2] ~= offered[2] then differing[#differing + 1] = 'product_id' end
+if stored[3] ~= offered[3] then differing[#differing + 1] = 'quantity' end
+if stored[4] ~= offered[4] then differing[#differing + 1] = 'amount_total' end
+if string.lower(stored[5]) ~= string.lower(offered[5]) then differing[#differing + 1] = 'currency' end
+if #differing > 0 then
+  local storedWithoutEmail = string.sub(h.snapshot, 1, #h.snapshot - #stored[6])
+  redis.call('HSET', KEYS[4], nonce, storedWithoutEmail .. '\30' .. ARGV[6])
+  redis.call('ZADD', KEYS[5], 0, at(now) .. '\31' .. tag .. '\31' .. nonce)
+  return { 'mismatch', table.concat(differing, ','), flatOf(h) }
+end
+
 if status == 'PROVISIONED' then
   return { 'provisioned', flatOf(h) }
 end

@@ -6,14 +6,15 @@
 -- KEYS[1]  the first index key
 -- ARGV[1]  start: '-', or '(' .. the member to start strictly after
 -- ARGV[2]  stop: '+', or '(' .. a bound the members stay strictly below
--- ARGV[3]  limit          ARGV[4]  kind: 'orphans', 'stuck' or 'failed'     ARGV[5]  the key prefix
+-- ARGV[3]  limit          ARGV[4]  kind: 'orphans', 'stuck', 'failed' or 'mismatches'
+-- ARGV[5]  the key prefix
 -- ARGV[6]  'failed': the least failures that qualify an order, or '' (by age alone)
 -- ARGV[7]  'failed': members below this bound qualify by age, or '' (by count alone)
 -- ARGV[8]  how many members to look at in all before answering (a bound on the run's time)
 -- ARGV[9..] the index keys, KEYS[1] first
 -- Returns {resume, member, detail, member, detail, ...}: the first members that qualify, at most
--- limit, oldest first; detail is the order's HGETALL ('stuck', 'failed') or {has payload, payload}
--- ('orphans'). resume is '' when the listing is done or full, else the last member looked at (the
+-- limit, oldest first; detail is the order's HGETALL ('stuck', 'failed'), {has payload, payload}
+-- ('orphans') or the mismatch's recorded snapshots ('mismatches', claim.lua). resume is '' when the listing is done or full, else the last member looked at (the
 -- bound was reached first): call again from there. A member the order no longer bears out (the
 -- order or orphan gone, the lease or status changed by a writer that keeps no index: a hand
 -- edit) is passed over.
@@ -106,7 +107,13 @@ while #heap > 0 and (#out - 1) / 2 < limit do
   end
   local parts = split(member)
   local order = prefix .. '{' .. parts[2] .. '}'
-  if kind == 'orphans' then
+  if kind == 'mismatches' then
+    local recorded = redis.call('HGET', order .. ':mismatches', parts[3])
+    if recorded then
+      out[#out + 1] = member
+      out[#out + 1] = recorded
+    end
+  elseif kind == 'orphans' then
     local claim = string.gsub(parts[3], '^0+', '') .. ':' .. parts[4]
     local itemId = string.sub(member, #parts[1] + #parts[2] + #parts[3] + #parts[4] + 5)
     local reconciled = redis.call('HEXISTS', order .. ':reconciled', claim .. ':' .. itemId) == 1

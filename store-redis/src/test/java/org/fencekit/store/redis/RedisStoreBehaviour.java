@@ -771,14 +771,19 @@ abstract class RedisStoreBehaviour {
     String nonce = ClaimId.newNonce();
     LuaScript claim = LuaScript.load("claim");
     String tag = OrderKeys.tag(id);
-    List<String> args = List.of("1000", "2000", nonce, id, "p", "1", "", "0", "usd", tag);
-    List<String> keys = List.of(key, key + ":claims-index", key + ":failed-index");
+    String packed = HashCodec.snapshot(snapshot(id));
+    List<String> args = List.of("1000", "2000", nonce, packed, tag, packed);
+    List<String> keys =
+        List.of(
+            key,
+            key + ":claims-index",
+            key + ":failed-index",
+            key + ":mismatches",
+            key + ":mismatches-index");
     try (UnifiedJedis raw = raw()) {
       List<?> first = (List<?>) claim.run(raw, keys, args);
       List<?> again =
-          (List<?>)
-              claim.run(
-                  raw, keys, List.of("1500", "2500", nonce, id, "p", "1", "", "0", "usd", tag));
+          (List<?>) claim.run(raw, keys, List.of("1500", "2500", nonce, packed, tag, packed));
       assertEquals("claimed", first.get(0));
       assertEquals("claimed", again.get(0));
       assertEquals("1", raw.hget(key, "fence"));
@@ -786,9 +791,7 @@ abstract class RedisStoreBehaviour {
       List<?> other =
           (List<?>)
               claim.run(
-                  raw,
-                  List.of(key),
-                  List.of("1500", "2500", ClaimId.newNonce(), id, "p", "1", "", "0", "usd"));
+                  raw, keys, List.of("1500", "2500", ClaimId.newNonce(), packed, tag, packed));
       assertEquals("inflight", other.get(0));
     }
   }

@@ -19,6 +19,7 @@ import org.fencekit.store.jdbc.SqlTemplates;
  * @param insertOrder creates an order unless it exists
  * @param updateOrder replaces an order's state (never its snapshot)
  * @param insertOrphan records an orphan unless the same purchase is recorded already
+ * @param insertMismatch records a mismatched claim
  * @param selectOrphans reads an order's orphans in the order they were recorded
  * @param admin the operator's queries
  */
@@ -29,6 +30,7 @@ record Statements(
     String insertOrder,
     String updateOrder,
     String insertOrphan,
+    String insertMismatch,
     String selectOrphans,
     JdbcAdminStorage.AdminStatements admin) {
 
@@ -53,6 +55,7 @@ record Statements(
         sql.statement("insert-order.sql"),
         sql.statement("update-order.sql"),
         sql.statement(SqlTemplates.SHARED + "insert-orphan.sql"),
+        sql.statement(SqlTemplates.SHARED + "insert-mismatch.sql"),
         sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
         JdbcAdminStorage.AdminStatements.from(sql));
   }
@@ -64,13 +67,15 @@ record Statements(
   /** The statements that must compile against the tables: every one but the migrations. */
   List<String> queries() {
     return Stream.concat(
-            Stream.of(selectOrder, insertOrder, updateOrder, insertOrphan, selectOrphans),
+            Stream.of(
+                selectOrder, insertOrder, updateOrder, insertOrphan, insertMismatch, selectOrphans),
             admin.all().stream())
         .toList();
   }
 
   /** What an order step runs; inside a write step the file's write lock is held already. */
   JdbcLockedOrder.Statements forSteps() {
-    return new JdbcLockedOrder.Statements(selectOrder, insertOrder, updateOrder, insertOrphan);
+    return new JdbcLockedOrder.Statements(
+        selectOrder, insertOrder, updateOrder, insertOrphan, insertMismatch);
   }
 }

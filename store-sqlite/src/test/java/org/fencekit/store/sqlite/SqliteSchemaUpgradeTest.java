@@ -64,7 +64,7 @@ class SqliteSchemaUpgradeTest {
     try (SqliteOrderStore store = SqliteOrderStore.builder(file()).clock(clock).build()) {
       V1.assertUpgraded(store);
     }
-    assertEquals(List.of(1, 2), versions(), "the version table records both scripts");
+    assertEquals(List.of(1, 2, 3), versions(), "the version table records every script");
     try (SqliteOrderStore again = SqliteOrderStore.builder(file()).createSchema(false).build()) {
       assertEquals(2, again.orphans("cs_done").size(), "an upgraded file opens as it is");
     }
@@ -130,14 +130,14 @@ class SqliteSchemaUpgradeTest {
     try (Connection connection = raw();
         Statement statement = connection.createStatement()) {
       statement.execute(
-          "INSERT INTO fencekit_orders_version VALUES (3, 'V3__from_the_future.sql')");
+          "INSERT INTO fencekit_orders_version VALUES (4, 'V4__from_the_future.sql')");
     }
     for (boolean create : new boolean[] {true, false}) {
       IllegalStateException e =
           assertThrows(
               IllegalStateException.class,
               () -> SqliteOrderStore.builder(file()).createSchema(create).build());
-      assertTrue(e.getMessage().contains("schema version 3, newer than"), e.getMessage());
+      assertTrue(e.getMessage().contains("schema version 4, newer than"), e.getMessage());
     }
   }
 
@@ -165,6 +165,7 @@ class SqliteSchemaUpgradeTest {
             "shop_failed",
             "shop_lost",
             "shop_lost_unreconciled",
+            "shop_mismatches",
             "shop_version"),
         names);
   }
@@ -182,6 +183,7 @@ class SqliteSchemaUpgradeTest {
     assertPlan(sql.admin().stuckOrders(), 4, "fencekit_orders_claims");
     assertPlan(sql.admin().failedOrders(), 5, "fencekit_orders_failed");
     assertPlan(sql.admin().orphan(), 4, "sqlite_autoindex_fencekit_orphans_1");
+    assertPlan(sql.admin().mismatches(), 4, "sqlite_autoindex_fencekit_orders_mismatches_1");
   }
 
   private void assertPlan(String query, int parameters, String index) throws SQLException {

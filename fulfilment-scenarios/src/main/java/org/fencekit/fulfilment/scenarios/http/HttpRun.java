@@ -34,12 +34,15 @@ import org.fencekit.fulfilment.scenarios.Timeline;
  *   <li>a delivery of a paying event answered 2xx (Stripe stops retrying) finds its order bought
  *       exactly once;
  *   <li>the provider is never called for an order no paying event was delivered for, and is asked
- *       for the session's product and quantity.
+ *       for the session's product and quantity;
+ *   <li>a delivery of {@link #otherCart another cart} under an order's session id is never answered
+ *       2xx, and the provider is never asked for that cart.
  * </ol>
  *
- * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx, on a
- * schedule scaled to the lease, until it is (or fails the scenario after eight deliveries), and
- * checks each paid order was bought exactly once and each unpaid one never.
+ * {@link #finish()} then plays Stripe: it redelivers every event not yet answered 2xx (not another
+ * cart's: those are retried until an operator acts), on a schedule scaled to the lease, until it is
+ * (or fails the scenario after eight deliveries), and checks each paid order was bought exactly
+ * once and each unpaid one never.
  */
 final class HttpRun {
 
@@ -76,6 +79,7 @@ final class HttpRun {
   private final Set<String> paid = new LinkedHashSet<>(); // session ids
   private final Map<String, StripeEvent> events = new LinkedHashMap<>(); // by event id
   private final Set<String> accepted = new LinkedHashSet<>(); // event ids answered 2xx
+  private final Map<String, StripeEvent.Goods> otherCarts = new LinkedHashMap<>(); // by event id
   private final List<CompletableFuture<Answer>> pending = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
   private int eventCount;
@@ -198,14 +202,64 @@ final class HttpRun {
     return event(name, StripeEvent.ASYNC_FAILED, "unpaid");
   }
 
+  /**
+   * A paid {@code checkout.session.completed} under order {@code name}'s session id selling {@code
+   * cart}, another cart than the order's: a different order under one key. It must be answered
+   * non-2xx (Stripe retries it until an operator acts, so {@link #finish()} does not play its
+   * retries), and no provider call for the order may ask for its cart.
+   */
+  synchronized StripeEvent otherCart(String name, StripeEvent.Goods cart) {
+    order(name);
+    if (cart.equals(goods.get(name))) {
+      throw new IllegalArgumentException(name + " sells " + cart + " already: name another cart");
+    }
+    StripeEvent event = event(name, StripeEvent.COMPLETED, "paid", cart);
+    otherCarts.put(event.id(), cart);
+    timeline.add(
+        "runner",
+        event.id()
+            + " carries another cart under the session id of "
+            + name
+            + ": "
+            + cart
+            + " for "
+            + cart.amount()
+            + " cents");
+    return event;
+  }
+
   private synchronized StripeEvent event(String name, String type, String paymentStatus) {
+    order(name); // made now, selling one of the first product, unless the scenario made it
+    return event(name, type, paymentStatus, goods.get(name));
+  }
+
+  private synchronized StripeEvent event(
+      String name, String type, String paymentStatus, StripeEvent.Goods sold) {
     String sessionId = order(name);
     String id = "evt_" + context.nonce() + "_" + scenario.shortId() + "_" + ++eventCount;
     long created = System.currentTimeMillis() / 1000;
-    StripeEvent event =
-        StripeEvent.of(id, type, sessionId, paymentStatus, goods.get(name), created);
+    StripeEvent event = StripeEvent.of(id, type, sessionId, paymentStatus, sold, created);
     events.put(id, event);
     return event;
+  }
+
+  /** The cart of {@code event} if it is an {@link #otherCart}, else {@code null}. */
+  private synchronized StripeEvent.Goods otherCart(StripeEvent event) {
+    return otherCarts.get(event.id());
+  }
+
+  /** Whether a provider call for order {@code name} asked for one of its other carts. */
+  private synchronized StripeEvent.Goods otherCartAsked(String name, ProviderServer.Call call) {
+    String sessionId = orders.get(name);
+    for (Map.Entry<String, StripeEvent.Goods> other : otherCarts.entrySet()) {
+      StripeEvent.Goods cart = other.getValue();
+      if (events.get(other.getKey()).sessionId().equals(sessionId)
+          && cart.product().equals(call.product)
+          && cart.quantity() == call.quantity) {
+        return cart;
+      }
+    }
+    return null;
   }
 
   /** Posts {@code event}, signed, to the first instance without waiting for the answer. */
@@ -393,7 +447,17 @@ final class HttpRun {
         accepted.add(answer.event().id());
       }
     }
-    if (answer.accepted() && answer.event().paying() && purchases != 1) {
+    StripeEvent.Goods otherCart = otherCart(answer.event());
+    if (otherCart != null) {
+      if (answer.accepted()) {
+        problem(
+            String.format(
+                "d%s for %s carried another cart (%s) under the order's session id and was"
+                    + " answered %s, so Stripe stops retrying and nobody looks: another order"
+                    + " under one session id must be answered non-2xx (fencekit answers 422)",
+                answer.number(), name(answer.event()), otherCart, answer.status()));
+      }
+    } else if (answer.accepted() && answer.event().paying() && purchases != 1) {
       problem(
           String.format(
               "d%s (%s) for %s was answered %s, so Stripe stops retrying, with the order bought"
@@ -429,7 +493,15 @@ final class HttpRun {
                   call.number, name));
         }
         StripeEvent.Goods sold = goods(name);
-        if (!sold.product().equals(call.product) || call.quantity != sold.quantity()) {
+        StripeEvent.Goods other = otherCartAsked(name, call);
+        if (other != null && !other.equals(sold)) {
+          problem(
+              String.format(
+                  "call #%s for %s asked the provider for %s, the other cart delivered under the"
+                      + " order's session id; the order sells %s: another order under one session"
+                      + " id must buy nothing and be answered non-2xx",
+                  call.number, name, other, sold));
+        } else if (!sold.product().equals(call.product) || call.quantity != sold.quantity()) {
           problem(
               String.format(
                   "call #%s for %s asked the provider for %s x%s; the session sells %s (its"
@@ -574,7 +646,10 @@ final class HttpRun {
     List<StripeEvent> open;
     synchronized (this) {
       open =
-          events.values().stream().filter(e -> !accepted.contains(e.id()) && delivered(e)).toList();
+          events.values().stream()
+              .filter(e -> !accepted.contains(e.id()) && !otherCarts.containsKey(e.id()))
+              .filter(this::delivered)
+              .toList();
     }
     for (StripeEvent event : open) {
       retryUntilAccepted(event);

@@ -110,7 +110,14 @@ enum HttpScenario {
           + " after signing is refused (non-2xx) and buys nothing; Stripe's own event for the"
           + " order afterwards buys once",
       "",
-      HttpScenarioSteps::unauthenticatedEvents);
+      HttpScenarioSteps::unauthenticatedEvents),
+  S24(
+      Scenario.S24_OTHER_CART_UNDER_ONE_SESSION.id(),
+      "a paid event whose cart (product, quantity, amount) differs from the order stored under its"
+          + " session id is answered non-2xx and buys nothing, while the order is failed, held by"
+          + " a hanging call or fulfilled; the order's own events still buy it once",
+      "that the store kept the order unchanged and listed the conflict for its operator",
+      HttpScenarioSteps::otherCartUnderOneSession);
 
   /** The kit's scenarios the runner does not play, and why. */
   static final Map<String, String> NOT_PORTED = notPorted();
@@ -186,6 +193,11 @@ enum HttpScenario {
       case S23 ->
           "verify Stripe-Signature (HMAC-SHA256 of \"<t>.<raw body>\" with the endpoint's secret,"
               + " t within 5 minutes) before acting on an event, and answer 400 when it fails";
+      case S24 ->
+          "keep the order's product, quantity, amount and currency with its claim, and answer a"
+              + " delivery whose cart differs non-2xx without buying (fencekit answers 422 naming"
+              + " the fields): another order under one session id is for an operator to sort out,"
+              + " not a second purchase or a duplicate";
     };
   }
 

@@ -167,6 +167,24 @@ final class HttpScenarioSteps {
     run.expectPurchases("pair", 0); // Stripe's retry (finish) buys it
   }
 
+  // The other cart comes while the order is failed, then held by a hanging call, then fulfilled.
+  static void otherCartUnderOneSession(HttpRun run) {
+    StripeEvent.Goods other = new StripeEvent.Goods("esim-world-10gb", 3, 8997);
+    run.steer("failed", true, Steer.REFUSE);
+    run.expectRetry(run.deliverAndAwait(run.paid("failed")), "the provider refused");
+    run.deliverAndAwait(run.otherCart("failed", other), 2);
+    run.expectPurchases("failed", 0); // Stripe's retry of the order's own event (finish) buys it
+    run.steer("held", true, Steer.HANG);
+    CompletableFuture<HttpRun.Answer> slow = run.deliver(run.paid("held"));
+    run.awaitCall("held", 1);
+    run.deliverAndAwait(run.otherCart("held", other), 2);
+    run.release("held", 1, Steer.SUCCEED);
+    run.await(slow);
+    run.expectPurchases("held", 1);
+    run.deliverAndAwait(run.otherCart("held", other));
+    run.expectPurchases("held", 1);
+  }
+
   static void unauthenticatedEvents(HttpRun run) {
     for (HttpRun.Forgery how : HttpRun.Forgery.values()) {
       run.expectRefused(run.paid(how.name().toLowerCase(Locale.ROOT)), how);

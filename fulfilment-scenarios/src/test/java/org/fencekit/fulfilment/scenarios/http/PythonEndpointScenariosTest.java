@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The runner against endpoints that are not Java ({@code src/test/python/shop.py}): the correct one
  * holds every scenario it can judge; the one that settles without its fencing token reproduces the
  * incident in s02; the one without idempotency keys fails the crash after purchase, killed and as a
- * dropped connection.
+ * dropped connection; the one that keeps no cart with its claim buys another cart under a failed
+ * order's session id (s24).
  */
 @Timeout(180)
 class PythonEndpointScenariosTest {
@@ -146,6 +147,17 @@ class PythonEndpointScenariosTest {
     assertTrue(row(run, "s23").contains("FAILED"), run.toString());
     assertTrue(row(run, "s23").contains("no paid event signed by Stripe"), row(run, "s23"));
     assertTrue(row(run, "s08").contains("held"), "signed events are handled right: " + run);
+  }
+
+  @Test
+  void theEndpointThatKeepsNoCartWithItsClaimFailsS24() {
+    Captured run = run("cart-blind", "--scenario", "s24", "--scenario", "s19");
+    assertEquals(BlackBoxRunner.FAILED, run.exit(), run.toString());
+    assertTrue(row(run, "s24").contains("FAILED"), run.toString());
+    assertTrue(
+        row(run, "s24").contains("the other cart delivered under the order's session id"),
+        row(run, "s24"));
+    assertTrue(row(run, "s19").contains("held"), "two sessions of one cart are right: " + run);
   }
 
   @Test
