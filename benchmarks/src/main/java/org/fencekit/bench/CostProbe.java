@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.fencekit.store.OrderStore;
 
 /**
@@ -121,9 +122,34 @@ final class CostProbe {
      * which a backend flushes when it goes idle), per subject name, totals since the server
      * started, once they have settled: each subject has run {@code operationsEach} operations so
      * far. The probe reads them after the warm-up and after the last run, and reports their change
-     * divided by the operations between: one figure for all the runs. Empty if there are none.
+     * divided by the operations between: one figure for all the runs. None by default.
      */
-    Map<String, Map<String, Double>> settled(List<Subject> subjects, long operationsEach);
+    default Map<String, Map<String, Double>> settled(List<Subject> subjects, long operationsEach) {
+      return Map.of();
+    }
+
+    /**
+     * A turn whose figures are the change of {@code counters} across the operations: read now, and
+     * again when they are done.
+     */
+    static Turn difference(Supplier<Map<String, Double>> counters) {
+      Map<String, Double> before = counters.get();
+      return new Turn() {
+        private Map<String, Double> after;
+
+        @Override
+        public void operationsDone() {
+          after = counters.get();
+        }
+
+        @Override
+        public Map<String, Double> totals() {
+          Map<String, Double> totals = new LinkedHashMap<>();
+          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
+          return totals;
+        }
+      };
+    }
 
     /** One turn's readings. */
     interface Turn {

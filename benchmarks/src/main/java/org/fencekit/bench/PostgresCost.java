@@ -177,22 +177,7 @@ public final class PostgresCost {
     @Override
     public Turn begin(CostProbe.Subject subject) {
       List<Long> backends = backends();
-      Map<String, Double> before = immediate(backends);
-      return new Turn() {
-        Map<String, Double> after;
-
-        @Override
-        public void operationsDone() {
-          after = immediate(backends);
-        }
-
-        @Override
-        public Map<String, Double> totals() {
-          Map<String, Double> totals = new LinkedHashMap<>();
-          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
-          return totals;
-        }
-      };
+      return CostProbe.Meter.difference(() -> immediate(backends));
     }
 
     /**

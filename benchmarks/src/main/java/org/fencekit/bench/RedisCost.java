@@ -108,29 +108,7 @@ public final class RedisCost {
 
     @Override
     public Turn begin(CostProbe.Subject subject) {
-      Map<String, Double> before = read();
-      return new Turn() {
-        Map<String, Double> after;
-
-        @Override
-        public void operationsDone() {
-          after = read();
-        }
-
-        @Override
-        public Map<String, Double> totals() {
-          Map<String, Double> totals = new LinkedHashMap<>();
-          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
-          return totals;
-        }
-      };
-    }
-
-    /** None: Redis's counters move with the commands. */
-    @Override
-    public Map<String, Map<String, Double>> settled(
-        List<CostProbe.Subject> subjects, long operationsEach) {
-      return Map.of();
+      return CostProbe.Meter.difference(this::read);
     }
 
     private Map<String, Double> read() {
