@@ -2,7 +2,6 @@ package org.fencekit.admin;
 
 import java.util.Map;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.spec.StoreSpec;
 import picocli.CommandLine.Command;
 
 /**
@@ -10,7 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "schema",
-    description = "Checks or upgrades the store's schema (SQL tables, Redis key layout).",
+    description =
+        "Checks or upgrades the store's schema (SQL tables, Redis key layout; etcd has none).",
     mixinStandardHelpOptions = true,
     subcommands = {SchemaCommand.Check.class, SchemaCommand.Migrate.class})
 final class SchemaCommand implements Runnable {
@@ -46,18 +46,16 @@ final class SchemaCommand implements Runnable {
   abstract static class Current extends StoreCommand {
     @Override
     int run(OrderStore store, Output output) {
-      boolean redis =
-          options.spec().kind() == StoreSpec.Kind.REDIS
-              || options.spec().kind() == StoreSpec.Kind.REDIS_CLUSTER;
+      String current =
+          switch (options.spec().kind()) {
+            case REDIS, REDIS_CLUSTER -> " has the key layout this fencekit needs (version 3)";
+            case ETCD -> " keeps no schema and no layout version: there is nothing to upgrade";
+            default -> " has the schema this fencekit needs";
+          };
       if (output.json()) {
         output.printJson(Map.of("current", true, "store", store.toString()));
       } else {
-        output.line(
-            "current: "
-                + store
-                + (redis
-                    ? " has the key layout this fencekit needs (version 3)"
-                    : " has the schema this fencekit needs"));
+        output.line("current: " + store + current);
       }
       return ExitCode.OK;
     }

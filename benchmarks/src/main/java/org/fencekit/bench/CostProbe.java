@@ -43,6 +43,9 @@ final class CostProbe {
   /** ShedLock's JDBC provider: lock + unlock. */
   static final String SHEDLOCK = "ShedLock JDBC";
 
+  /** The JVM's CPU time per operation, every thread (GC, JIT, a client's I/O threads), µs. */
+  static final String PROCESS_CPU = "client JVM CPU (µs)";
+
   /** The client's thread CPU time per operation, µs. */
   static final String CLIENT_CPU = "client CPU (µs)";
 
@@ -60,6 +63,9 @@ final class CostProbe {
 
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  private static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private CostProbe() {}
 
@@ -98,10 +104,10 @@ final class CostProbe {
     return new Subject(FLOOR, table, floor::claimComplete, floor);
   }
 
-  /** ShedLock's lock + unlock, on the lock of thread 0. */
-  static Subject peer(String table, PeerLock peer) {
+  /** A lock library's lock + unlock, on the lock of thread 0, as the subject {@code name}. */
+  static Subject peer(String name, String table, PeerLock peer) {
     PeerLock.Session lock = peer.session(0);
-    return new Subject(SHEDLOCK, table, id -> lock.lockUnlock(), peer);
+    return new Subject(name, table, id -> lock.lockUnlock(), peer);
   }
 
   /** Reads a server's counters around each subject's turn, and those it publishes late. */
@@ -255,15 +261,18 @@ final class CostProbe {
     long thread = Thread.currentThread().getId();
     long cpu = THREADS.getCurrentThreadCpuTime();
     long allocated = THREADS.getThreadAllocatedBytes(thread);
+    long process = PROCESS.getProcessCpuTime();
     for (int i = 0; i < operations; i++) {
       subject.operation().accept(ids + i);
     }
     long cpuUsed = THREADS.getCurrentThreadCpuTime() - cpu;
     long allocatedNow = THREADS.getThreadAllocatedBytes(thread) - allocated;
+    long processUsed = PROCESS.getProcessCpuTime() - process;
     reading.operationsDone();
     Map<String, Double> totals = new LinkedHashMap<>(reading.totals());
     totals.put(CLIENT_CPU, cpuUsed / 1_000.0);
     totals.put(CLIENT_ALLOC, (double) allocatedNow);
+    totals.put(PROCESS_CPU, processUsed / 1_000.0);
     Double server = totals.get(SERVER_CPU);
     if (server != null) {
       totals.put(SUM_CPU, server + cpuUsed / 1_000.0);

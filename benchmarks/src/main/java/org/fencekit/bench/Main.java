@@ -52,6 +52,8 @@ import picocli.CommandLine.Option;
       "      e.g. redis://127.0.0.1:6379",
       "  FENCEKIT_REDIS_CLUSTER_NODES  redis-cluster",
       "      e.g. 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
+      "  FENCEKIT_ETCD_ENDPOINTS       etcd",
+      "      e.g. http://127.0.0.1:2379,http://127.0.0.1:2381,http://127.0.0.1:2383",
       "The embedded stores (memory, sqlite, sqlite-normal) always run. Each store",
       "works in a PostgreSQL schema, MySQL database or Redis key prefix of this",
       "run's own, removed at the end."

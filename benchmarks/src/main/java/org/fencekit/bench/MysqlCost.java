@@ -97,7 +97,9 @@ public final class MysqlCost {
           DriverManager.getConnection(namespaces.get(3).mysqlDatabase(driverUrl));
       floorConnection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       opened.add(CostProbe.floor(null, SqlFloor.mysql(floorConnection)));
-      opened.add(CostProbe.peer(null, Peer.SHEDLOCK_JDBC_MYSQL.open(namespaces.get(4), env, 1)));
+      opened.add(
+          CostProbe.peer(
+              CostProbe.SHEDLOCK, null, Peer.SHEDLOCK_JDBC_MYSQL.open(namespaces.get(4), env, 1)));
       return CostProbe.measure(
           probe.getMetaData().getDatabaseProductName()
               + " "

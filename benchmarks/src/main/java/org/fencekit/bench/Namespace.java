@@ -152,6 +152,8 @@ record Namespace(String run, String id) {
       SqlNamespace.SCHEMA.drop(server.lookup(env).orElseThrow(), List.of(schema()));
     } else if (server == Server.MYSQL) {
       SqlNamespace.DATABASE.drop(server.lookup(env).orElseThrow(), List.of(database()));
+    } else if (server == Server.ETCD) {
+      RawEtcd.deletePrefix(server.lookup(env).orElseThrow(), keyPrefix());
     } else if (server != null) {
       unlinkKeys(server, env, keyPrefix() + "*");
     }
@@ -196,6 +198,9 @@ record Namespace(String run, String id) {
     for (Server redis : List.of(Server.REDIS, Server.REDIS_CLUSTER)) {
       unlinkKeys(redis, env, "fencekit-bench-" + run + "-*");
     }
+    Server.ETCD
+        .lookup(env)
+        .ifPresent(endpoints -> RawEtcd.deletePrefix(endpoints, "fencekit-bench-" + run + "-"));
   }
 
   /** What a trial's namespace is on a SQL server, how to list a run's and how to drop one. */

@@ -2,6 +2,9 @@ package org.fencekit.bench;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.Lock;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
@@ -59,7 +63,12 @@ public enum Peer implements Labelled {
    */
   REDISSON_FENCED(Server.REDIS, List.of(StoreType.REDIS)),
   /** The same on the Redis Cluster. */
-  REDISSON_FENCED_CLUSTER(Server.REDIS_CLUSTER, List.of(StoreType.REDIS_CLUSTER));
+  REDISSON_FENCED_CLUSTER(Server.REDIS_CLUSTER, List.of(StoreType.REDIS_CLUSTER)),
+  /**
+   * etcd's own lock service through jetcd ({@code Lock.lock} with a lease, then {@code unlock}):
+   * its lock key's revision would make a fencing token, but checking it is left to the caller.
+   */
+  ETCD_LOCK(Server.ETCD, List.of(StoreType.ETCD));
 
   /** The lease each lock is taken with, as long as a claim's in the benchmarks. */
   static final Duration LEASE = ClaimCompleteBenchmark.LEASE;
@@ -105,6 +114,9 @@ public enum Peer implements Labelled {
       case REDISSON_FENCED, REDISSON_FENCED_CLUSTER ->
           "Redisson RFencedLock at Redisson's defaults: lockAndGetToken(lease) then unlock,"
               + " two Lua scripts";
+      case ETCD_LOCK ->
+          "etcd's Lock service through jetcd at its defaults: lock(name, lease) then unlock(key),"
+              + " one lease granted for the trial";
     };
   }
 
@@ -146,6 +158,7 @@ public enum Peer implements Labelled {
       case SHEDLOCK_REDIS_CLUSTER -> shedlock(RawRedis.clusterClient(setting), namespace);
       case REDISSON_FENCED -> redisson(nodeConfig(setting), namespace);
       case REDISSON_FENCED_CLUSTER -> redisson(clusterConfig(setting), namespace);
+      case ETCD_LOCK -> etcdLock(setting, namespace);
     };
   }
 
@@ -214,6 +227,54 @@ public enum Peer implements Labelled {
       cluster.addNodeAddress("redis://" + node.trim());
     }
     return config;
+  }
+
+  /** etcd's lock service: each thread locks and unlocks a name of its own under one lease. */
+  private static PeerLock etcdLock(String endpoints, Namespace namespace) {
+    Client client = RawEtcd.client(endpoints);
+    long lease;
+    try {
+      lease = client.getLeaseClient().grant(3600).get().getID();
+    } catch (InterruptedException | ExecutionException e) {
+      client.close();
+      throw new IllegalStateException("etcd granted no lease: " + e, e);
+    }
+    Lock locks = client.getLockClient();
+    String prefix = namespace.keyPrefix();
+    return new PeerLock() {
+      @Override
+      public Session session(int thread) {
+        ByteSequence name = RawEtcd.bytes(prefix + "lock-" + thread);
+        return () -> {
+          try {
+            locks.unlock(locks.lock(name, lease).get().getKey()).get();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+          } catch (ExecutionException e) {
+            throw new IllegalStateException(name + " was not acquired: " + e.getCause(), e);
+          }
+        };
+      }
+
+      @Override
+      public Attempt hot() {
+        throw new UnsupportedOperationException("etcd's lock service is not measured hot");
+      }
+
+      @Override
+      public void close() {
+        try {
+          client.getLeaseClient().revoke(lease).get();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+          // the lease runs out by itself
+        } finally {
+          client.close();
+        }
+      }
+    };
   }
 
   private static PeerLock redisson(Config config, Namespace namespace) {

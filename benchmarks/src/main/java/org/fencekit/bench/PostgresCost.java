@@ -105,7 +105,10 @@ public final class PostgresCost {
               SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floor)))));
       Namespace shed = Namespace.fresh();
       opened.add(
-          CostProbe.peer(shed.schema() + ".shedlock", Peer.SHEDLOCK_JDBC.open(shed, env, 1)));
+          CostProbe.peer(
+              CostProbe.SHEDLOCK,
+              shed.schema() + ".shedlock",
+              Peer.SHEDLOCK_JDBC.open(shed, env, 1)));
       return CostProbe.measure(
           "PostgreSQL "
               + version(probe)

@@ -34,7 +34,9 @@ public enum RawBaseline implements Labelled {
   /** The Redis store's scripts through Jedis EVALSHA, single node. */
   REDIS_EVALSHA(StoreType.REDIS),
   /** The Redis store's scripts through Jedis EVALSHA, on the cluster. */
-  REDIS_CLUSTER_EVALSHA(StoreType.REDIS_CLUSTER);
+  REDIS_CLUSTER_EVALSHA(StoreType.REDIS_CLUSTER),
+  /** The etcd store's reads and transactions through bare jetcd. */
+  ETCD_JETCD(StoreType.ETCD);
 
   private final List<StoreType> stores;
 
@@ -75,6 +77,7 @@ public enum RawBaseline implements Labelled {
           new RawRedis(RawRedis.nodeClient(store().setting(env)), namespace, false);
       case REDIS_CLUSTER_EVALSHA ->
           new RawRedis(RawRedis.clusterClient(store().setting(env)), namespace, true);
+      case ETCD_JETCD -> new RawEtcd(store().setting(env), namespace);
     };
   }
 
@@ -100,6 +103,10 @@ public enum RawBaseline implements Labelled {
       case REDIS_EVALSHA, REDIS_CLUSTER_EVALSHA ->
           "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
               + " 32 connections";
+      case ETCD_JETCD ->
+          "the store's round trips through bare jetcd at its defaults: a linearizable get, then a Txn"
+              + " creating the order with its claims index key (create_revision == 0); a get, then a Txn"
+              + " comparing the mod_revision read that settles it and deletes the index key";
     };
   }
 }

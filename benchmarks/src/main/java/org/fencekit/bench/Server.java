@@ -55,6 +55,30 @@ enum Server {
       }
       return null;
     }
+  },
+
+  /** An etcd cluster, as its members' client URLs separated by commas. */
+  ETCD(
+      "FENCEKIT_ETCD_ENDPOINTS",
+      "http://127.0.0.1:2379,http://127.0.0.1:2381,http://127.0.0.1:2383",
+      "a list of http://host:port members") {
+    @Override
+    String problem(String value) {
+      String[] members = value.split(",", -1);
+      for (int i = 0; i < members.length; i++) {
+        String member = members[i].trim();
+        String hostPort = member.startsWith("http://") ? member.substring(7) : "";
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0
+            || hostPort.contains("@")
+            || !isPort(hostPort.substring(colon + 1).replaceAll("/$", ""))) {
+          return "is not %s: entry %s%s"
+              .formatted(
+                  form, i + 1, member.contains("@") ? " holds an '@'" : " is '" + member + "'");
+        }
+      }
+      return null;
+    }
   };
 
   /**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.etcd.EtcdOrderStore;
 import org.fencekit.store.memory.MemoryOrderStore;
 import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
@@ -125,6 +126,16 @@ public enum StoreType implements Labelled {
       (clock, namespace, nodes, threads) ->
           RedisOrderStore.builder()
               .clusterNodes(nodes)
+              .keyPrefix(namespace.keyPrefix())
+              .clock(clock)
+              .build()),
+
+  /** An etcd cluster, by all its members. */
+  ETCD(
+      Server.ETCD,
+      (clock, namespace, endpoints, threads) ->
+          EtcdOrderStore.builder()
+              .endpoints(endpoints)
               .keyPrefix(namespace.keyPrefix())
               .clock(clock)
               .build());

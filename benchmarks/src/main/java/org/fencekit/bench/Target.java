@@ -23,10 +23,11 @@ record Target(double minimum) {
 
   /**
    * fencekit / peer: PostgreSQL over the peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL
-   * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock.
-   * MySQL has none, only reported: the issue sets none, and the PostgreSQL target rests on equal
-   * round trips (the store's INSERT and UPDATE ... RETURNING against ShedLock's two UPDATEs), where
-   * MySQL's store needs a third, the read after its UPDATE, for want of RETURNING.
+   * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock;
+   * etcd ≥ 0.9x etcd's own lock service. MySQL has none, only reported: the issue sets none, and
+   * the PostgreSQL target rests on equal round trips (the store's INSERT and UPDATE ... RETURNING
+   * against ShedLock's two UPDATEs), where MySQL's store needs a third, the read after its UPDATE,
+   * for want of RETURNING.
    */
   static Target peer(StoreType store, Peer peer) {
     return switch (peer) {
@@ -37,6 +38,7 @@ record Target(double minimum) {
       case SHEDLOCK_JDBC_MYSQL -> NONE;
       case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER -> new Target(0.8);
       case REDISSON_FENCED, REDISSON_FENCED_CLUSTER -> new Target(3);
+      case ETCD_LOCK -> new Target(0.9);
     };
   }
 
@@ -49,10 +51,12 @@ record Target(double minimum) {
     return peer == Peer.SHEDLOCK_JDBC ? peer(store, peer) : NONE;
   }
 
-  /** fencekit / raw: memory and SQLite ≥ 0.9x their raw baselines; no target for the others. */
+  /**
+   * fencekit / raw: memory, SQLite and etcd ≥ 0.9x their raw baselines; no target for the others.
+   */
   static Target raw(StoreType store) {
     return switch (store) {
-      case MEMORY, SQLITE, SQLITE_NORMAL -> new Target(0.9);
+      case MEMORY, SQLITE, SQLITE_NORMAL, ETCD -> new Target(0.9);
       default -> NONE;
     };
   }

@@ -67,6 +67,10 @@ final class EtcdClient implements AutoCloseable {
             .retryMaxDuration(timeout)
             .build();
     this.kv = client.getKVClient();
+    // jetcd connects and loads gRPC on its first call, seconds on a loaded host: start that now,
+    // in the background, so the first claim does not pay it (a cluster that is down fails nothing
+    // here; the first real call says so)
+    kv.get(ByteSequence.from(new byte[] {0})).exceptionally(failure -> null);
   }
 
   /** The key's current value, read linearizably (through the leader's read index). */

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
@@ -28,6 +30,7 @@ final class EtcdCodec {
   private static final byte ORDER = 1;
   private static final byte RECORD = 2;
   private static final byte ORPHAN = 3;
+  private static final byte MISMATCH = 4;
 
   private EtcdCodec() {}
 
@@ -67,6 +70,31 @@ final class EtcdCodec {
         });
   }
 
+  static ByteSequence mismatch(Mismatch mismatch) {
+    return write(
+        out -> {
+          out.writeByte(MISMATCH);
+          string(out, mismatch.id().nonce());
+          instant(out, mismatch.recordedAt());
+          snapshot(out, mismatch.stored());
+          snapshot(out, mismatch.offered());
+        });
+  }
+
+  static Mismatch readMismatch(String key, ByteSequence value) {
+    return read(
+        key,
+        value,
+        MISMATCH,
+        in -> {
+          String nonce = string(in);
+          Instant recordedAt = instant(in);
+          OrderSnapshot stored = snapshot(in);
+          return new Mismatch(
+              new MismatchId(stored.sessionId(), nonce), recordedAt, stored, snapshot(in));
+        });
+  }
+
   static StoredOrder readOrder(String key, ByteSequence value) {
     return read(
         key,
@@ -94,14 +122,22 @@ final class EtcdCodec {
         });
   }
 
-  private static void record(DataOutputStream out, OrderRecord r) throws IOException {
-    OrderSnapshot s = r.snapshot();
+  private static void snapshot(DataOutputStream out, OrderSnapshot s) throws IOException {
     string(out, s.sessionId());
     string(out, s.productId());
     out.writeInt(s.quantity());
     string(out, s.customerEmail());
     out.writeLong(s.amountTotal());
     string(out, s.currency());
+  }
+
+  private static OrderSnapshot snapshot(DataInputStream in) throws IOException {
+    return new OrderSnapshot(
+        string(in), string(in), in.readInt(), string(in), in.readLong(), string(in));
+  }
+
+  private static void record(DataOutputStream out, OrderRecord r) throws IOException {
+    snapshot(out, r.snapshot());
     string(out, r.status().name());
     out.writeBoolean(r.item() != null);
     if (r.item() != null) {
@@ -120,9 +156,7 @@ final class EtcdCodec {
   }
 
   private static OrderRecord record(DataInputStream in) throws IOException {
-    OrderSnapshot snapshot =
-        new OrderSnapshot(
-            string(in), string(in), in.readInt(), string(in), in.readLong(), string(in));
+    OrderSnapshot snapshot = snapshot(in);
     OrderStatus status = OrderStatus.valueOf(string(in));
     Item item = in.readBoolean() ? new Item(string(in), string(in)) : null;
     return new OrderRecord(

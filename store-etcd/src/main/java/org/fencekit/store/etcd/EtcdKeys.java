@@ -4,6 +4,8 @@ import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.Mismatch;
+import org.fencekit.store.MismatchId;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.Orphan;
@@ -19,7 +21,9 @@ import org.fencekit.store.spi.Validate;
  *   <li>{@code P claims/<leaseExpiresAt>/<sessionId>}: an order holding a claim, by its lease's
  *       end;
  *   <li>{@code P failed/<failedSince>/<sessionId>}: a FAILED order, by its first failure;
- *   <li>{@code P unreconciled/<recordedAt>/<orphan's key after orphan/>}: an unreconciled orphan.
+ *   <li>{@code P unreconciled/<recordedAt>/<orphan's key after orphan/>}: an unreconciled orphan;
+ *   <li>{@code P mismatch/<sessionId> US <nonce>}: a mismatched claim, by its identity;
+ *   <li>{@code P mismatches/<recordedAt>/<sessionId> US <nonce>}: the same, in listing order.
  * </ul>
  *
  * US is U+001F, which no id may hold (ids have no control characters), so a session id is never a
@@ -84,6 +88,32 @@ final class EtcdKeys {
             + instant(orphan.recordedAt())
             + "/"
             + orphanPart(OrphanId.of(orphan)));
+  }
+
+  ByteSequence mismatch(MismatchId id) {
+    return bytes(prefix + "mismatch/" + id.sessionId() + US + id.nonce());
+  }
+
+  /** A mismatch's key in the listing's index. */
+  ByteSequence mismatchListed(Mismatch mismatch) {
+    MismatchId id = mismatch.id();
+    return bytes(
+        prefix
+            + "mismatches/"
+            + instant(mismatch.recordedAt())
+            + "/"
+            + id.sessionId()
+            + US
+            + id.nonce());
+  }
+
+  /** The first key of the mismatches index strictly after the position, or its start. */
+  ByteSequence mismatchesFrom(Instant recordedAt, MismatchId id) {
+    String base = prefix + "mismatches/";
+    return bytes(
+        id == null
+            ? base
+            : base + instant(recordedAt) + "/" + id.sessionId() + US + id.nonce() + NUL);
   }
 
   /** The first key of an order index ("claims" or "failed") strictly after the position. */

@@ -114,8 +114,8 @@ public final class EtcdOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * Checks every property and builds the store; connects lazily (a cluster that is down fails the
-     * first call, not this).
+     * Checks every property and builds the store; starts connecting in the background (a cluster
+     * that is down fails the first call, not this).
      *
      * @throws IllegalArgumentException or {@link NullPointerException} naming a bad property
      */

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.Orphan;
 import org.fencekit.store.OrphanId;
@@ -123,7 +124,11 @@ final class EtcdStorage implements AdminStorage {
         if (orphan != null && first(etcd.get(keys.orphan(OrphanId.of(orphan)))) != null) {
           orphan = null; // recorded already: the first one is kept
         }
-        if (step.next == null && orphan == null) {
+        Mismatch mismatch = step.mismatch;
+        if (mismatch != null && first(etcd.get(keys.mismatch(mismatch.id()))) != null) {
+          mismatch = null; // this claim's, recorded by an attempt whose answer was lost
+        }
+        if (step.next == null && orphan == null && mismatch == null) {
           return result;
         }
         String writeId = step.next == null ? null : newWriteId();
@@ -131,8 +136,8 @@ final class EtcdStorage implements AdminStorage {
         try {
           answer =
               etcd.txn(
-                  compares(key, revision, orphan),
-                  writes(key, writeId, before, step.next, orphan),
+                  compares(key, revision, orphan, mismatch),
+                  writes(key, writeId, before, step.next, orphan, mismatch),
                   new Op[] {Op.get(key, GetOption.DEFAULT)});
         } catch (EtcdClient.Failure lost) {
           if (writeId != null && !lost.notApplied()) {
@@ -169,25 +174,38 @@ final class EtcdStorage implements AdminStorage {
     }
   }
 
-  /** The transaction's compares: the order as read (or its absence), a new orphan's absence. */
-  private Cmp[] compares(ByteSequence key, long revision, Orphan orphan) {
-    Cmp order =
-        revision == 0
-            ? new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
-            : new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(revision));
-    return orphan == null
-        ? new Cmp[] {order}
-        : new Cmp[] {
-          order,
-          new Cmp(keys.orphan(OrphanId.of(orphan)), Cmp.Op.EQUAL, CmpTarget.createRevision(0))
-        };
+  /**
+   * The transaction's compares: the order as read (or its absence), a new orphan's or mismatch's
+   * absence.
+   */
+  private Cmp[] compares(ByteSequence key, long revision, Orphan orphan, Mismatch mismatch) {
+    List<Cmp> cmps = new ArrayList<>(3);
+    cmps.add(
+        revision == 0 ? absent(key) : new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(revision)));
+    if (orphan != null) {
+      cmps.add(absent(keys.orphan(OrphanId.of(orphan))));
+    }
+    if (mismatch != null) {
+      cmps.add(absent(keys.mismatch(mismatch.id())));
+    }
+    return cmps.toArray(new Cmp[0]);
+  }
+
+  private static Cmp absent(ByteSequence key) {
+    return new Cmp(key, Cmp.Op.EQUAL, CmpTarget.createRevision(0));
   }
 
   /**
-   * The transaction's writes: the order and its index keys moved, a new orphan and its index key.
+   * The transaction's writes: the order and its index keys moved, a new orphan or mismatch and its
+   * index key.
    */
   private Op[] writes(
-      ByteSequence key, String writeId, OrderRecord before, OrderRecord next, Orphan orphan) {
+      ByteSequence key,
+      String writeId,
+      OrderRecord before,
+      OrderRecord next,
+      Orphan orphan,
+      Mismatch mismatch) {
     List<Op> ops = new ArrayList<>(6);
     if (next != null) {
       ops.add(Op.put(key, EtcdCodec.order(writeId, next), PutOption.DEFAULT));
@@ -199,6 +217,11 @@ final class EtcdStorage implements AdminStorage {
       ByteSequence value = EtcdCodec.orphan(OrphanRecord.unreconciled(orphan));
       ops.add(Op.put(keys.orphan(OrphanId.of(orphan)), value, PutOption.DEFAULT));
       ops.add(Op.put(keys.unreconciled(orphan), value, PutOption.DEFAULT));
+    }
+    if (mismatch != null) {
+      ByteSequence value = EtcdCodec.mismatch(mismatch);
+      ops.add(Op.put(keys.mismatch(mismatch.id()), value, PutOption.DEFAULT));
+      ops.add(Op.put(keys.mismatchListed(mismatch), value, PutOption.DEFAULT));
     }
     return ops.toArray(NONE);
   }
@@ -287,6 +310,28 @@ final class EtcdStorage implements AdminStorage {
                         .build()));
     return found.getKvs().stream()
         .map(kv -> EtcdCodec.readOrphan(text(kv.getKey()), kv.getValue()))
+        .toList();
+  }
+
+  @Override
+  public List<Mismatch> mismatches(MismatchPosition after, int limit) {
+    ByteSequence from =
+        after == null
+            ? keys.mismatchesFrom(null, null)
+            : keys.mismatchesFrom(after.recordedAt(), after.id());
+    GetResponse found =
+        call(
+            "mismatches",
+            null,
+            () ->
+                etcd.get(
+                    from,
+                    GetOption.builder()
+                        .withRange(keys.indexEnd("mismatches"))
+                        .withLimit(limit)
+                        .build()));
+    return found.getKvs().stream()
+        .map(kv -> EtcdCodec.readMismatch(text(kv.getKey()), kv.getValue()))
         .toList();
   }
 
@@ -460,6 +505,7 @@ final class EtcdStorage implements AdminStorage {
     private final OrderRecord current;
     OrderRecord next;
     Orphan orphan;
+    Mismatch mismatch;
 
     Step(OrderRecord current) {
       this.current = current;
@@ -487,6 +533,11 @@ final class EtcdStorage implements AdminStorage {
     @Override
     public void addOrphan(Orphan orphan) {
       this.orphan = orphan;
+    }
+
+    @Override
+    public void addMismatch(Mismatch mismatch) {
+      this.mismatch = mismatch;
     }
   }
 }

@@ -140,6 +140,25 @@ class EtcdLostAnswerTest {
   }
 
   @Test
+  @DisplayName(
+      "a claim that offers another order, its answer lost after the mismatch was recorded, answers"
+          + " Mismatch and is recorded once")
+  void mismatchLandedAnswerLost() {
+    EtcdOrderStore store = store();
+    OrderSnapshot order = snapshot();
+    claimed(store.claim(order, LEASE));
+    OrderSnapshot other =
+        new OrderSnapshot(order.sessionId(), "another-product", 1, null, 1000, "EUR");
+    lose.loseAfterCommit(() -> {});
+    assertInstanceOf(ClaimResult.Mismatch.class, store.claim(other, LEASE), "another order");
+    long recorded =
+        store.mismatches(null, 1000).items().stream()
+            .filter(m -> m.sessionId().equals(order.sessionId()))
+            .count();
+    assertEquals(1, recorded, "the mismatch is recorded once, not once per attempt");
+  }
+
+  @Test
   @DisplayName("a claim lost before it was sent is decided again and lands once")
   void claimNeverSent() {
     EtcdOrderStore store = store();

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import org.fencekit.store.OrderStore;
+import org.fencekit.store.etcd.EtcdOrderStore;
 import org.fencekit.store.mysql.MysqlOrderStore;
 import org.fencekit.store.postgres.PostgresOrderStore;
 import org.fencekit.store.redis.RedisOrderStore;
@@ -22,7 +23,9 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
  *   <li>{@code jdbc:mysql://HOST:PORT/DATABASE?user=...} (or {@code jdbc:mariadb:}): MySQL or
  *       MariaDB;
  *   <li>{@code redis://[USER:PASSWORD@]HOST:PORT} (or {@code rediss://}): a single Redis node;
- *   <li>{@code redis-cluster:HOST:PORT,HOST:PORT,...}: a Redis Cluster, from any of its nodes.
+ *   <li>{@code redis-cluster:HOST:PORT,HOST:PORT,...}: a Redis Cluster, from any of its nodes;
+ *   <li>{@code etcd://HOST:PORT,HOST:PORT,...[/KEY_PREFIX]}: an etcd cluster, by its members'
+ *       client URLs (plain HTTP), with the key prefix it names or the one {@link #open} is given.
  * </ul>
  *
  * <p>{@link #toString()} and {@link #redact(String)} never show a password: neither the user info
@@ -45,14 +48,16 @@ public record StoreSpec(Kind kind, String target) {
     /** A single Redis node. */
     REDIS,
     /** A Redis Cluster. */
-    REDIS_CLUSTER
+    REDIS_CLUSTER,
+    /** An etcd cluster. */
+    ETCD
   }
 
   /** The spec's forms, for messages. */
   public static final String FORMS =
       "sqlite:PATH, jdbc:postgresql://HOST:PORT/DATABASE?user=USER,"
-          + " jdbc:mysql://HOST:PORT/DATABASE?user=USER (or jdbc:mariadb:), redis://HOST:PORT or"
-          + " redis-cluster:HOST:PORT,HOST:PORT,...";
+          + " jdbc:mysql://HOST:PORT/DATABASE?user=USER (or jdbc:mariadb:), redis://HOST:PORT,"
+          + " redis-cluster:HOST:PORT,HOST:PORT,... or etcd://HOST:PORT,HOST:PORT,...[/KEY_PREFIX]";
 
   private static final Pattern NODES =
       Pattern.compile("[^,\\s:@/]+:\\d{1,5}(,[^,\\s:@/]+:\\d{1,5})*");
@@ -108,6 +113,21 @@ public record StoreSpec(Kind kind, String target) {
       }
       return new StoreSpec(Kind.REDIS_CLUSTER, nodes);
     }
+    if (lower.startsWith("etcd://")) {
+      String rest = spec.substring("etcd://".length());
+      int slash = rest.indexOf('/');
+      String members = slash < 0 ? rest : rest.substring(0, slash);
+      if (!NODES.matcher(members).matches()) {
+        throw bad(
+            variable,
+            (members.indexOf('@') >= 0
+                    ? "has user info (USER:PASSWORD@, not shown here), but"
+                    : "is '" + spec + "', but")
+                + " needs the members' HOST:PORT after etcd://, separated by commas (an etcd that"
+                + " needs a password or TLS is not supported yet)");
+      }
+      return new StoreSpec(Kind.ETCD, spec);
+    }
     throw bad(variable, "is '" + redacted(spec) + "', which is none of the forms");
   }
 
@@ -129,7 +149,7 @@ public record StoreSpec(Kind kind, String target) {
     return open(clock, true, DEFAULT_KEY_PREFIX);
   }
 
-  /** The Redis key prefix the stores use unless told otherwise. */
+  /** The Redis and etcd key prefix the stores use unless told otherwise. */
   public static final String DEFAULT_KEY_PREFIX = "fencekit:";
 
   /**
@@ -138,7 +158,8 @@ public record StoreSpec(Kind kind, String target) {
    * @param clock the clock leases run on
    * @param createSchema whether a SQL store may create its tables or upgrade an older schema, and a
    *     Redis store upgrade keys of an older layout (else it refuses to open, naming what to run)
-   * @param keyPrefix the prefix of a Redis store's keys (ignored by the SQL stores)
+   * @param keyPrefix the prefix of a Redis store's keys, and an etcd store's unless its URL names
+   *     one (ignored by the SQL stores)
    * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
    * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
    * @throws IllegalStateException if the store refuses what it finds (tables of another shape)
@@ -163,6 +184,12 @@ public record StoreSpec(Kind kind, String target) {
               .upgradeLayout(createSchema)
               .clock(clock)
               .build();
+      case ETCD -> {
+        EtcdOrderStore.Builder etcd = EtcdOrderStore.builder().url(target).clock(clock);
+        // the URL's key prefix, if it names one, else the one given
+        yield (target.indexOf('/', "etcd://".length()) < 0 ? etcd.keyPrefix(keyPrefix) : etcd)
+            .build();
+      }
     };
   }
 

@@ -10,7 +10,9 @@ import java.time.Duration;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
+import org.fencekit.testsupport.TestEtcd;
 import org.fencekit.testsupport.TestMysql;
+import org.fencekit.testsupport.TestRedis;
 import org.junit.jupiter.api.Test;
 
 class StoreSpecTest {
@@ -37,6 +39,11 @@ class StoreSpecTest {
         new StoreSpec(StoreSpec.Kind.REDIS_CLUSTER, "10.0.0.1:7001,10.0.0.2:7002"),
         StoreSpec.parse("FENCEKIT_STORE", "redis-cluster:10.0.0.1:7001,10.0.0.2:7002"));
     assertEquals(
+        new StoreSpec(StoreSpec.Kind.ETCD, "etcd://10.0.0.1:2379,10.0.0.2:2379/shop:"),
+        StoreSpec.parse("FENCEKIT_STORE", "etcd://10.0.0.1:2379,10.0.0.2:2379/shop:"));
+    assertEquals(
+        StoreSpec.Kind.ETCD, StoreSpec.parse("FENCEKIT_STORE", "etcd://127.0.0.1:2379").kind());
+    assertEquals(
         new StoreSpec(StoreSpec.Kind.SQLITE, "orders.db"),
         StoreSpec.parse("--store", "  SQLite:orders.db "));
   }
@@ -54,7 +61,10 @@ class StoreSpecTest {
             "redis-cluster:",
             "redis-cluster:a,b",
             "redis-cluster:a:1,,b:2",
-            "redis-cluster:a:99999999"
+            "redis-cluster:a:99999999",
+            "etcd://",
+            "etcd://a",
+            "etcd://a:1,,b:2/p"
           }) {
         IllegalArgumentException e =
             assertThrows(IllegalArgumentException.class, () -> StoreSpec.parse(variable, bad));
@@ -84,7 +94,11 @@ class StoreSpecTest {
     StoreSpec slashy = StoreSpec.parse("FENCEKIT_STORE", "redis://:pa%2Fss@cache:6379");
     assertFalse(slashy.toString().contains("pa%2Fss"), slashy.toString());
     for (String bad :
-        new String[] {"mongodb://admin:hunter2@db/shop", "redis-cluster:admin:hunter2@db:7000"}) {
+        new String[] {
+          "mongodb://admin:hunter2@db/shop",
+          "redis-cluster:admin:hunter2@db:7000",
+          "etcd://admin:hunter2@db:2379"
+        }) {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class, () -> StoreSpec.parse("FENCEKIT_STORE", bad));
@@ -127,5 +141,29 @@ class StoreSpecTest {
       }
     }
     assertTrue(url.startsWith("jdbc:mysql:"), url);
+  }
+
+  @Test
+  void anEtcdSpecOpensAStoreOnTheClusterWithTheKeyPrefixItNames() {
+    String endpoints = TestEtcd.endpoints(); // skips without a cluster
+    String members = String.join(",", endpoints.replace("http://", "").split(","));
+    String prefix = TestRedis.newPrefix("spec");
+    try {
+      StoreSpec spec = StoreSpec.parse("FENCEKIT_STORE", "etcd://" + members + "/" + prefix);
+      String order = "cs_spec_etcd_" + System.nanoTime();
+      try (OrderStore store = spec.open(Clock.systemUTC())) {
+        assertTrue(store.toString().contains("keyPrefix=" + prefix), store.toString());
+        assertTrue(
+            store.claim(
+                    new OrderSnapshot(order, "esim", 1, null, 100, "usd"), Duration.ofMinutes(1))
+                instanceof ClaimResult.Claimed);
+      }
+      try (OrderStore again =
+          StoreSpec.parse("--store", "etcd://" + members).open(Clock.systemUTC(), false, prefix)) {
+        assertTrue(again.get(order).isPresent(), "the order is under the prefix the URL named");
+      }
+    } finally {
+      TestEtcd.deleteKeys(endpoints, prefix);
+    }
   }
 }
