@@ -107,7 +107,7 @@ public final class Main implements Callable<Integer> {
       description = {
         "only these stores, comma-separated: "
             + "memory, sqlite, sqlite-normal, postgres, postgres-pgbouncer, postgres-datasource,"
-            + " postgres-locking, mysql, mysql-datasource, redis, redis-cluster.",
+            + " postgres-locking, mysql, mysql-datasource, redis, redis-cluster, etcd.",
         "A server store named here whose variable is not set is an error (exit 2)."
       })
   List<StoreType> only;

@@ -105,8 +105,8 @@ public enum RawBaseline implements Labelled {
               + " 32 connections";
       case ETCD_JETCD ->
           "the store's round trips through bare jetcd at its defaults: a linearizable get, then a Txn"
-              + " creating the order with its claims index key (create_revision == 0); a get, then a Txn"
-              + " comparing the mod_revision read that settles it and deletes the index key";
+              + " creating the order with its claims index key (create_revision == 0); a Txn comparing"
+              + " the mod_revision the claim wrote that settles it and deletes the index key";
     };
   }
 }

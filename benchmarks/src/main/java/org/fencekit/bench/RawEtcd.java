@@ -3,7 +3,7 @@ package org.fencekit.bench;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.KV;
-import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.TxnResponse;
 import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
@@ -11,7 +11,6 @@ import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.PutOption;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -79,24 +78,25 @@ final class RawEtcd implements RawDriver {
           if (!kv.get(order).get().getKvs().isEmpty()) {
             throw new IllegalStateException("order " + sessionId + " exists already");
           }
-          boolean claimed =
+          TxnResponse claimed =
               kv.txn()
                   .If(new Cmp(order, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                   .Then(
                       Op.put(order, CLAIMED, PutOption.DEFAULT),
                       Op.put(claim, CLAIMED, PutOption.DEFAULT))
                   .commit()
-                  .get()
-                  .isSucceeded();
-          List<KeyValue> read = kv.get(order).get().getKvs();
-          if (!claimed || read.isEmpty()) {
+                  .get();
+          if (!claimed.isSucceeded()) {
             throw new IllegalStateException("the claim of " + sessionId + " was refused");
           }
+          // the claim's revision is the order's: the complete compares it without reading again
           boolean completed =
               kv.txn()
                   .If(
                       new Cmp(
-                          order, Cmp.Op.EQUAL, CmpTarget.modRevision(read.get(0).getModRevision())))
+                          order,
+                          Cmp.Op.EQUAL,
+                          CmpTarget.modRevision(claimed.getHeader().getRevision())))
                   .Then(
                       Op.put(order, SETTLED, PutOption.DEFAULT),
                       Op.delete(claim, DeleteOption.DEFAULT))

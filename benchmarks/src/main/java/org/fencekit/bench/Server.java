@@ -41,19 +41,7 @@ enum Server {
       "a list of host:port seed nodes") {
     @Override
     String problem(String value) {
-      String[] nodes = value.split(",", -1);
-      for (int i = 0; i < nodes.length; i++) {
-        String node = nodes[i].trim();
-        int colon = node.lastIndexOf(':');
-        String host = colon <= 0 ? "" : node.substring(0, colon);
-        if (host.isEmpty()
-            || !host.chars().allMatch(c -> Character.isLetterOrDigit(c) || ".-_[]:".indexOf(c) >= 0)
-            || !isPort(node.substring(colon + 1))) {
-          return "is not %s: entry %s%s (a URL or a password does not belong here)"
-              .formatted(form, i + 1, node.contains("@") ? " holds an '@'" : " is '" + node + "'");
-        }
-      }
-      return null;
+      return listProblem(value, "", " (a URL or a password does not belong here)");
     }
   },
 
@@ -64,22 +52,31 @@ enum Server {
       "a list of http://host:port members") {
     @Override
     String problem(String value) {
-      String[] members = value.split(",", -1);
-      for (int i = 0; i < members.length; i++) {
-        String member = members[i].trim();
-        String hostPort = member.startsWith("http://") ? member.substring(7) : "";
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0
-            || hostPort.contains("@")
-            || !isPort(hostPort.substring(colon + 1).replaceAll("/$", ""))) {
-          return "is not %s: entry %s%s"
-              .formatted(
-                  form, i + 1, member.contains("@") ? " holds an '@'" : " is '" + member + "'");
-        }
-      }
-      return null;
+      return listProblem(value, "http://", "");
     }
   };
+
+  /**
+   * What is wrong with a list of {@code scheme + host:port} entries separated by commas, or null;
+   * {@code hint} ends the message.
+   */
+  String listProblem(String value, String scheme, String hint) {
+    String[] entries = value.split(",", -1);
+    for (int i = 0; i < entries.length; i++) {
+      String entry = entries[i].trim();
+      String node = entry.startsWith(scheme) ? entry.substring(scheme.length()) : "";
+      int colon = node.lastIndexOf(':');
+      String host = colon <= 0 ? "" : node.substring(0, colon);
+      if (host.isEmpty()
+          || !host.chars().allMatch(c -> Character.isLetterOrDigit(c) || ".-_[]:".indexOf(c) >= 0)
+          || !isPort(node.substring(colon + 1))) {
+        return "is not %s: entry %s%s%s"
+            .formatted(
+                form, i + 1, entry.contains("@") ? " holds an '@'" : " is '" + entry + "'", hint);
+      }
+    }
+    return null;
+  }
 
   /**
    * The environment the benchmarks' JMH states read: the process's, unless {@link Main} set one.
@@ -88,7 +85,7 @@ enum Server {
 
   private final String variable;
   private final String example;
-  final String form; // not private: the cluster's problem() names it too
+  final String form; // not private: listProblem() names it too
   private final List<String> schemes;
 
   /**

@@ -26,7 +26,9 @@ class ServerTest {
         "REDIS redis://127.0.0.1:6379",
         "REDIS rediss://:pw@cache.internal:6380/2",
         "REDIS_CLUSTER 127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
-        "REDIS_CLUSTER [::1]:7001"
+        "REDIS_CLUSTER [::1]:7001",
+        "ETCD http://127.0.0.1:2379,http://127.0.0.1:2381,http://127.0.0.1:2383",
+        "ETCD http://etcd-0.internal:2379"
       })
   void good(Server server, String value) {
     assertEquals(Optional.of(value), server.lookup(Map.of(server.variable(), value)));
@@ -49,7 +51,10 @@ class ServerTest {
         "REDIS_CLUSTER|redis://:s3cret@127.0.0.1:7001|holds an '@'",
         "REDIS_CLUSTER|127.0.0.1:7001,127.0.0.1|entry 2 is '127.0.0.1'",
         "REDIS_CLUSTER|7001|entry 1 is '7001'",
-        "REDIS_CLUSTER|127.0.0.1:70010|entry 1"
+        "REDIS_CLUSTER|127.0.0.1:70010|entry 1",
+        "ETCD|127.0.0.1:2379|entry 1 is '127.0.0.1:2379'",
+        "ETCD|http://root:s3cret@127.0.0.1:2379|holds an '@'",
+        "ETCD|http://127.0.0.1:2379,https://127.0.0.1:2381|entry 2 is 'https://127.0.0.1:2381'"
       })
   void malformed(Server server, String value, String problem) {
     IllegalArgumentException e =
@@ -65,7 +70,7 @@ class ServerTest {
 
   @ParameterizedTest(name = "{0} unset or blank is not configured")
   @DisplayName("an unset or blank variable means the server is not configured")
-  @CsvSource({"POSTGRES", "MYSQL", "REDIS", "REDIS_CLUSTER"})
+  @CsvSource({"POSTGRES", "MYSQL", "REDIS", "REDIS_CLUSTER", "ETCD"})
   void unset(Server server) {
     assertEquals(Optional.empty(), server.lookup(Map.of()));
     assertEquals(Optional.empty(), server.lookup(Map.of(server.variable(), "  ")));

@@ -98,7 +98,7 @@ abstract class OwnServer implements AutoCloseable {
             + " needs "
             + binary
             + ", which is not there; install it (Debian: apt-get install -y postgresql mariadb-server"
-            + " redis-server; .ci/run does)";
+            + " redis-server etcd-server; .ci/run does)";
     if ("true".equalsIgnoreCase(System.getenv(Backend.REQUIRE_VARIABLE))) {
       throw new IllegalStateException(message + " (" + Backend.REQUIRE_VARIABLE + "=true)");
     }

@@ -20,9 +20,12 @@ import org.fencekit.store.spi.Validate;
  * <ol>
  *   <li>validate the arguments;
  *   <li>read the order's key linearizably (through the leader's read index), with its {@code
- *       mod_revision} (0 when there is no order);
+ *       mod_revision} (0 when there is no order); a write on an order this store wrote or read last
+ *       may skip the read and use what it saw then ({@code LastSeen}), since the transaction below
+ *       compares that revision;
  *   <li>decide with {@link org.fencekit.store.spi.OrderStateMachine} on the store's clock; a
- *       decision that writes nothing (in flight, provisioned, superseded, a replay) is answered;
+ *       decision that writes nothing (in flight, provisioned, superseded, a replay) is answered,
+ *       but only if it rests on a linearizable read;
  *   <li>send ONE transaction: if the order's {@code mod_revision} is still the one read (or its
  *       {@code create_revision} is 0), put the new record and move its keys in the listings'
  *       indexes (claims by lease end, FAILED orders by first failure, unreconciled orphans by

@@ -53,6 +53,7 @@ final class EtcdStorage implements AdminStorage {
   private final EtcdClient etcd;
   private final EtcdKeys keys;
   private final Duration budget;
+  private final LastSeen lastSeen = new LastSeen();
 
   /**
    * @param budget how long an operation keeps trying through failures before it gives up
@@ -89,14 +90,28 @@ final class EtcdStorage implements AdminStorage {
     Pending<T> pending = null;
     KeyValue current = null;
     boolean known = false; // whether current is what the last answer said, no read needed
+    boolean guess = true; // the first decision may rest on what this store last saw
     int lostRaces = 0;
     while (true) {
       try {
-        if (!known) {
-          current = first(etcd.get(key));
+        OrderRecord before;
+        long revision;
+        LastSeen.Seen seen = guess ? lastSeen.get(sessionId) : null;
+        boolean guessed = !known && seen != null;
+        guess = false;
+        if (guessed) {
+          before = seen.record(); // what this store wrote or read last: its transaction checks it
+          revision = seen.revision();
+        } else {
+          if (!known) {
+            current = first(etcd.get(key));
+          }
+          before =
+              current == null ? null : EtcdCodec.readOrder(text(key), current.getValue()).record();
+          revision = current == null ? 0 : current.getModRevision();
+          lastSeen.put(sessionId, before, revision);
         }
         known = false;
-        long revision = current == null ? 0 : current.getModRevision();
         if (pending != null && revision != pending.expected) {
           String landed = writeIdAfter(key, current, pending.expected);
           if (landed == null) {
@@ -116,10 +131,11 @@ final class EtcdStorage implements AdminStorage {
           }
           pending = null; // another write followed what ours compared with: none of ours can land
         }
-        OrderRecord before =
-            current == null ? null : EtcdCodec.readOrder(text(key), current.getValue()).record();
         Step step = new Step(before);
         T result = work.run(step);
+        if (guessed && step.next == null) {
+          continue; // a decision that writes nothing is answered only from a linearizable read
+        }
         Orphan orphan = step.orphan;
         if (orphan != null && first(etcd.get(keys.orphan(OrphanId.of(orphan)))) != null) {
           orphan = null; // recorded already: the first one is kept
@@ -149,6 +165,9 @@ final class EtcdStorage implements AdminStorage {
           throw lost;
         }
         if (answer.isSucceeded()) {
+          if (step.next != null) {
+            lastSeen.put(sessionId, step.next, answer.getHeader().getRevision());
+          }
           return result;
         }
         if (++lostRaces > COMPARE_RETRIES) {
