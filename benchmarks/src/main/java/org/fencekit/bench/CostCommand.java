@@ -8,9 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line of a cost probe ({@link PostgresCost}, {@link MysqlCost}): the server's URL, the
- * orders per turn and the runs; prints the probe's table. Exit codes: 0 measured, 2 the server
- * could not be used or a turn failed, 64 a wrong command line.
+ * The command line of a cost probe ({@link PostgresCost}, {@link MysqlCost}, {@link RedisCost}):
+ * the server's URL, the orders per turn and the runs; prints the probe's table. Exit codes: 0
+ * measured, 2 the server could not be used or a turn failed, 64 a wrong command line.
  */
 @Command(
     sortOptions = false,

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.fencekit.store.OrderStore;
 
 /**
@@ -43,6 +44,9 @@ final class CostProbe {
   /** ShedLock's JDBC provider: lock + unlock. */
   static final String SHEDLOCK = "ShedLock JDBC";
 
+  /** The JVM's CPU time per operation, every thread (GC, JIT, a client's I/O threads), µs. */
+  static final String PROCESS_CPU = "client JVM CPU (µs)";
+
   /** The client's thread CPU time per operation, µs. */
   static final String CLIENT_CPU = "client CPU (µs)";
 
@@ -60,6 +64,9 @@ final class CostProbe {
 
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  private static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private CostProbe() {}
 
@@ -98,10 +105,10 @@ final class CostProbe {
     return new Subject(FLOOR, table, floor::claimComplete, floor);
   }
 
-  /** ShedLock's lock + unlock, on the lock of thread 0. */
-  static Subject peer(String table, PeerLock peer) {
+  /** A lock library's lock + unlock, on the lock of thread 0, as the subject {@code name}. */
+  static Subject peer(String name, String table, PeerLock peer) {
     PeerLock.Session lock = peer.session(0);
-    return new Subject(SHEDLOCK, table, id -> lock.lockUnlock(), peer);
+    return new Subject(name, table, id -> lock.lockUnlock(), peer);
   }
 
   /** Reads a server's counters around each subject's turn, and those it publishes late. */
@@ -115,9 +122,34 @@ final class CostProbe {
      * which a backend flushes when it goes idle), per subject name, totals since the server
      * started, once they have settled: each subject has run {@code operationsEach} operations so
      * far. The probe reads them after the warm-up and after the last run, and reports their change
-     * divided by the operations between: one figure for all the runs. Empty if there are none.
+     * divided by the operations between: one figure for all the runs. None by default.
      */
-    Map<String, Map<String, Double>> settled(List<Subject> subjects, long operationsEach);
+    default Map<String, Map<String, Double>> settled(List<Subject> subjects, long operationsEach) {
+      return Map.of();
+    }
+
+    /**
+     * A turn whose figures are the change of {@code counters} across the operations: read now, and
+     * again when they are done.
+     */
+    static Turn difference(Supplier<Map<String, Double>> counters) {
+      Map<String, Double> before = counters.get();
+      return new Turn() {
+        private Map<String, Double> after;
+
+        @Override
+        public void operationsDone() {
+          after = counters.get();
+        }
+
+        @Override
+        public Map<String, Double> totals() {
+          Map<String, Double> totals = new LinkedHashMap<>();
+          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
+          return totals;
+        }
+      };
+    }
 
     /** One turn's readings. */
     interface Turn {
@@ -255,15 +287,18 @@ final class CostProbe {
     long thread = Thread.currentThread().getId();
     long cpu = THREADS.getCurrentThreadCpuTime();
     long allocated = THREADS.getThreadAllocatedBytes(thread);
+    long process = PROCESS.getProcessCpuTime();
     for (int i = 0; i < operations; i++) {
       subject.operation().accept(ids + i);
     }
     long cpuUsed = THREADS.getCurrentThreadCpuTime() - cpu;
     long allocatedNow = THREADS.getThreadAllocatedBytes(thread) - allocated;
+    long processUsed = PROCESS.getProcessCpuTime() - process;
     reading.operationsDone();
     Map<String, Double> totals = new LinkedHashMap<>(reading.totals());
     totals.put(CLIENT_CPU, cpuUsed / 1_000.0);
     totals.put(CLIENT_ALLOC, (double) allocatedNow);
+    totals.put(PROCESS_CPU, processUsed / 1_000.0);
     Double server = totals.get(SERVER_CPU);
     if (server != null) {
       totals.put(SUM_CPU, server + cpuUsed / 1_000.0);

@@ -69,6 +69,26 @@ final class FencedCasFloor {
     return RawRedis.text(reply.get(0));
   }
 
+  /**
+   * Claims and completes the fresh order {@code sessionId}: the floor's side of {@link ScriptTime}
+   * and {@link RedisCost}.
+   *
+   * @throws IllegalStateException if the claim or the complete was refused
+   */
+  void claimComplete(String sessionId) {
+    long now = System.currentTimeMillis();
+    Claim claim = claim(sessionId, now, ClaimCompleteBenchmark.LEASE.toMillis());
+    if (claim.token() == null) {
+      throw new IllegalStateException("fresh order " + sessionId + ": " + claim.outcome());
+    }
+    String written =
+        complete(
+            sessionId, claim.token(), Orders.ITEM.providerOrderId(), Orders.ITEM.payload(), now);
+    if (!"written".equals(written)) {
+      throw new IllegalStateException("the owner's complete of " + sessionId + ": " + written);
+    }
+  }
+
   /** The members of the order's orphan set. */
   Set<String> orphans(String sessionId) {
     return client.smembers(order(sessionId) + ":orphans");

@@ -97,7 +97,9 @@ public final class MysqlCost {
           DriverManager.getConnection(namespaces.get(3).mysqlDatabase(driverUrl));
       floorConnection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
       opened.add(CostProbe.floor(null, SqlFloor.mysql(floorConnection)));
-      opened.add(CostProbe.peer(null, Peer.SHEDLOCK_JDBC_MYSQL.open(namespaces.get(4), env, 1)));
+      opened.add(
+          CostProbe.peer(
+              CostProbe.SHEDLOCK, null, Peer.SHEDLOCK_JDBC_MYSQL.open(namespaces.get(4), env, 1)));
       return CostProbe.measure(
           probe.getMetaData().getDatabaseProductName()
               + " "
@@ -133,30 +135,20 @@ public final class MysqlCost {
 
     @Override
     public Turn begin(CostProbe.Subject subject) {
-      Map<String, Double> before = read();
+      Turn counted = CostProbe.Meter.difference(this::read);
       return new Turn() {
-        Map<String, Double> after;
-
         @Override
         public void operationsDone() {
-          after = read();
+          counted.operationsDone();
         }
 
         @Override
         public Map<String, Double> totals() {
-          Map<String, Double> totals = new LinkedHashMap<>();
-          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
+          Map<String, Double> totals = counted.totals();
           totals.merge(STATEMENTS, -1.0, Double::sum); // the probe's SHOW after the turn
           return totals;
         }
       };
-    }
-
-    /** None: MySQL's status counters move with the statements. */
-    @Override
-    public Map<String, Map<String, Double>> settled(
-        List<CostProbe.Subject> subjects, long operationsEach) {
-      return Map.of();
     }
 
     private Map<String, Double> read() {

@@ -105,7 +105,10 @@ public final class PostgresCost {
               SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floor)))));
       Namespace shed = Namespace.fresh();
       opened.add(
-          CostProbe.peer(shed.schema() + ".shedlock", Peer.SHEDLOCK_JDBC.open(shed, env, 1)));
+          CostProbe.peer(
+              CostProbe.SHEDLOCK,
+              shed.schema() + ".shedlock",
+              Peer.SHEDLOCK_JDBC.open(shed, env, 1)));
       return CostProbe.measure(
           "PostgreSQL "
               + version(probe)
@@ -174,22 +177,7 @@ public final class PostgresCost {
     @Override
     public Turn begin(CostProbe.Subject subject) {
       List<Long> backends = backends();
-      Map<String, Double> before = immediate(backends);
-      return new Turn() {
-        Map<String, Double> after;
-
-        @Override
-        public void operationsDone() {
-          after = immediate(backends);
-        }
-
-        @Override
-        public Map<String, Double> totals() {
-          Map<String, Double> totals = new LinkedHashMap<>();
-          before.forEach((figure, value) -> totals.put(figure, after.get(figure) - value));
-          return totals;
-        }
-      };
+      return CostProbe.Meter.difference(() -> immediate(backends));
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.fencekit.testsupport.OwnMariadb;
+import org.fencekit.testsupport.OwnRedis;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,26 @@ class CostProbeTest {
         assertTrue(result.median(MysqlCost.REDO, subject) > 0, subject);
         assertTrue(result.median(CostProbe.SERVER_CPU, subject) >= 0, subject);
       }
+    }
+  }
+
+  @Test
+  @DisplayName("Redis: two scripts per claim + complete, ShedLock's two commands")
+  void redis() {
+    try (OwnRedis server = OwnRedis.start()) {
+      CostProbe.Result result = RedisCost.measure(server.url(), 60, 1);
+      System.out.print(result.format());
+      for (String subject : List.of(RedisCost.FENCEKIT, CostProbe.RAW, CostProbe.FLOOR)) {
+        assertEquals(2, result.median(RedisCost.SCRIPTS, subject), subject);
+        assertTrue(result.median(RedisCost.COMMANDS, subject) > 2, subject);
+      }
+      assertEquals(
+          result.median(RedisCost.COMMANDS, RedisCost.FENCEKIT),
+          result.median(RedisCost.COMMANDS, CostProbe.RAW),
+          "the raw baseline runs the store's scripts");
+      assertEquals(0, result.median(RedisCost.SCRIPTS, RedisCost.SHEDLOCK));
+      assertEquals(2, result.median(RedisCost.COMMANDS, RedisCost.SHEDLOCK), "SET NX PX, DEL");
+      assertTrue(result.median(CostProbe.PROCESS_CPU, RedisCost.REDISSON) > 0);
     }
   }
 

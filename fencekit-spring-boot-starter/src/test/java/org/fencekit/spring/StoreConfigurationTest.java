@@ -15,6 +15,7 @@ import org.fencekit.store.sqlite.SqliteOrderStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.sqlite.SQLiteDataSource;
 
@@ -40,17 +41,20 @@ class StoreConfigurationTest {
     return dataSource;
   }
 
+  /** The start failed, its root cause saying each of {@code messages}. */
+  private static void assertStartFails(AssertableApplicationContext context, String... messages) {
+    for (String message : messages) {
+      assertThat(context).getFailure().rootCause().hasMessageContaining(message);
+    }
+  }
+
   @Test
   void aBlankStoreStringIsUnsetAndWithoutADataSourceTheStartSaysWhatToSet() {
     runner
         .withPropertyValues("fencekit.store=   ")
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("fencekit.store is not set")
-                    .hasMessageContaining("no single DataSource"));
+                assertStartFails(context, "fencekit.store is not set", "no single DataSource"));
   }
 
   @Test
@@ -72,11 +76,10 @@ class StoreConfigurationTest {
         .withBean(DataSource.class, () -> notPostgres("app.db"))
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("the application's DataSource is SQLite, not PostgreSQL")
-                    .hasMessageContaining("set fencekit.store"));
+                assertStartFails(
+                    context,
+                    "the application's DataSource is SQLite, not PostgreSQL",
+                    "set fencekit.store"));
   }
 
   @Test
@@ -84,12 +87,7 @@ class StoreConfigurationTest {
     runner
         .withPropertyValues("fencekit.store=")
         .withBean(DataSource.class, () -> notPostgres("app.db"))
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("DataSource is SQLite, not PostgreSQL"));
+        .run(context -> assertStartFails(context, "DataSource is SQLite, not PostgreSQL"));
   }
 
   @Test
@@ -97,12 +95,7 @@ class StoreConfigurationTest {
     runner
         .withBean("one", DataSource.class, () -> notPostgres("one.db"))
         .withBean("two", DataSource.class, () -> notPostgres("two.db"))
-        .run(
-            context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("no single DataSource"));
+        .run(context -> assertStartFails(context, "no single DataSource"));
   }
 
   @Test

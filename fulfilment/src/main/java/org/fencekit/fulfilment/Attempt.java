@@ -153,7 +153,12 @@ final class Attempt implements Ownership {
     }
   }
 
-  /** The call answered after the webhook's thread stopped waiting: record it all the same. */
+  /**
+   * The call answered after the webhook's thread stopped waiting: its item is recorded all the
+   * same. Its failure is recorded only if the delivery was interrupted: after a cut-off the
+   * delivery's thread fails the order itself (outcome unknown), and a second fail of this attempt,
+   * with another text, would supersede that one and turn the delivery's answer into a 2xx.
+   */
   private void late(Item item, ProviderException failure) {
     try {
       if (item != null) {
@@ -164,6 +169,14 @@ final class Attempt implements Ownership {
             claimId,
             item.providerOrderId());
         complete(item);
+      } else if (cutOffReason != null) {
+        LOG.info(
+            "order {}: the provider call of {}, cut off ({}), then failed: {}; the delivery"
+                + " recorded the cut-off",
+            sessionId,
+            claimId,
+            cutOffReason,
+            failure.getMessage());
       } else {
         fail(failure, /* late= */ true);
       }

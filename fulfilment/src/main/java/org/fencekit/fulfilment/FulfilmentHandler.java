@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * A call that answers after it was cut off is still recorded: its item is completed with its token
- * (an orphan if another attempt owns the order by then), so no purchase goes unrecorded. Unpaid
- * completions, failed async payments and other event types answer 200 without claiming anything.
+ * (an orphan if another attempt owns the order by then), so no purchase goes unrecorded; its
+ * failure adds nothing to the fail the delivery wrote when it cut the call off. Unpaid completions,
+ * failed async payments and other event types answer 200 without claiming anything.
  *
  * <p>Safe for many threads; run one per process, any number of processes over one store. Build it
  * with {@link #builder(OrderStore, Provider)}; {@link #close()} stops the threads it made (not the

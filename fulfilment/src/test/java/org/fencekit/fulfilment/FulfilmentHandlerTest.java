@@ -498,6 +498,80 @@ class FulfilmentHandlerTest {
     assertEquals(ESIM, store.get(ORDER.sessionId()).orElseThrow().item(), "the purchase is kept");
   }
 
+  /**
+   * A call cut off at its deadline whose client answers the interrupt at once (as java.net.http
+   * does): the delivery fails the order, outcome unknown, and is answered for a retry; the call's
+   * own late failure adds nothing. Were it written first, with its other text, the delivery's fail
+   * would be superseded and answered 200 on an order FAILED with nothing bought (seen under load in
+   * the black-box run of s01): Stripe would stop, the customer would get nothing.
+   */
+  @Test
+  void aCallCutOffAtItsDeadlineIsFailedOnceAndAnsweredForARetry() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    Provider interruptible =
+        purchase -> {
+          started.countDown();
+          new CountDownLatch(1).await(); // never answers; throws when interrupted
+          return ESIM;
+        };
+    Map<String, Runnable> timers = new java.util.concurrent.ConcurrentHashMap<>();
+    Thread deliveryThread = Thread.currentThread();
+    CountDownLatch lateFailLanded = new CountDownLatch(1);
+    OrderStore lateFirst =
+        new ForwardingOrderStore(store) {
+          @Override
+          public WriteResult fail(String sessionId, ClaimId claimId, String error) {
+            try {
+              if (Thread.currentThread() == deliveryThread) {
+                lateFailLanded.await(1, TimeUnit.SECONDS); // let a late fail land first, if any
+              }
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            WriteResult written = super.fail(sessionId, claimId, error);
+            if (Thread.currentThread() != deliveryThread) {
+              lateFailLanded.countDown();
+            }
+            return written;
+          }
+
+          @Override
+          public void close() {}
+        };
+    FulfilmentHandler handler =
+        FulfilmentHandler.builder(lateFirst, interruptible)
+            .clock(clock)
+            .scheduler(
+                (name, delay, task) -> {
+                  timers.put(name, task);
+                  return () -> {};
+                })
+            .build();
+    handlers.add(handler);
+    Thread deadline =
+        new Thread(
+            () -> {
+              try {
+                if (started.await(10, TimeUnit.SECONDS)) {
+                  timers.get("provider deadline").run();
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    deadline.start();
+
+    FulfilmentOutcome outcome = handler.handle(paid());
+    deadline.join(10_000);
+
+    assertEquals(Kind.PROVIDER_FAILED, outcome.kind(), outcome.reason());
+    assertEquals(500, outcome.httpStatus());
+    OrderRecord record = store.get(ORDER.sessionId()).orElseThrow();
+    assertEquals(OrderStatus.FAILED, record.status());
+    assertTrue(record.lastError().contains("cut off"), record.lastError());
+    assertEquals(1, store.fails.get(), "one fail for one attempt");
+  }
+
   @Test
   void aClosedHandlerRefusesDeliveries() {
     FulfilmentHandler handler = handler(buying(ESIM));

@@ -7,8 +7,10 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -160,9 +162,14 @@ public final class HttpProvider implements Provider {
       throw e;
     } catch (TimeoutException e) {
       pending.cancel(true);
-      throw unknown("no whole answer within the provider timeout of " + timeout, e);
+      throw timedOut(e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof HttpTimeoutException
+          && !(cause instanceof HttpConnectTimeoutException)) {
+        // the client's own request timeout, the same bound, fired first (a busy machine)
+        throw timedOut(cause);
+      }
       throw unknown(
           "no answer: "
               + cause.getClass().getSimpleName()
@@ -172,6 +179,11 @@ public final class HttpProvider implements Provider {
           cause);
     }
     return item(response.statusCode(), response.body());
+  }
+
+  /** The outcome is unknown: no whole answer came within the timeout. */
+  private ProviderException timedOut(Throwable cause) {
+    return unknown("no whole answer within the provider timeout of " + timeout, cause);
   }
 
   private Item item(int status, Answer answer) throws ProviderException {

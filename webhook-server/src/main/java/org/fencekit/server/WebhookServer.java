@@ -136,9 +136,12 @@ public final class WebhookServer implements AutoCloseable {
   private String cannotListen(Exception e) {
     String host = connector.getHost();
     String where = "cannot listen on " + host + ":" + connector.getPort();
-    String what = String.valueOf(e.getMessage());
-    if (e instanceof BindException && what.toLowerCase(Locale.ROOT).contains("in use")) {
-      return where + ": the port is taken (" + what + "); set FENCEKIT_PORT to another";
+    // Jetty wraps the BindException ("Failed to bind to ..."): the cause says which it was
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      String what = String.valueOf(cause.getMessage());
+      if (cause instanceof BindException && what.toLowerCase(Locale.ROOT).contains("in use")) {
+        return where + ": the port is taken (" + what + "); set FENCEKIT_PORT to another";
+      }
     }
     String addresses = " (0.0.0.0 for all, 127.0.0.1 for this machine only)";
     try {

@@ -86,9 +86,9 @@ public interface Storage extends AutoCloseable {
     void addOrphan(Orphan orphan);
 
     /**
-     * Records a claim that offered a different order ({@link org.fencekit.store.ClaimResult
-     * .Mismatch}): always a new row, since every mismatched claim has an identity of its own. It
-     * lands with the step or not at all, like every write of the step.
+     * Records a claim that offered a different order ({@link
+     * org.fencekit.store.ClaimResult.Mismatch}): always a new row, since every mismatched claim has
+     * an identity of its own. It lands with the step or not at all, like every write of the step.
      */
     void addMismatch(Mismatch mismatch);
   }

@@ -232,7 +232,15 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
               + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
               + " SELECT CONCAT('cs_', i), 1, REPEAT('b', 32), 'p', NULL, i,"
               + " IF(i % 2 = 0, 'done', NULL), IF(i % 2 = 0, i, NULL) FROM n");
-      statement.execute("ANALYZE TABLE fencekit_orders, fencekit_orphans");
+      statement.execute(
+          "INSERT INTO fencekit_orders_mismatches (recorded_at, session_id, nonce,"
+              + " stored_product_id, stored_quantity, stored_amount_total, stored_currency,"
+              + " offered_product_id, offered_quantity, offered_amount_total, offered_currency)"
+              + " WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+              + " SELECT i, CONCAT('cs_', i), REPEAT('c', 32), 'p', 1, 1, 'usd', 'q', 2, 1, 'usd'"
+              + " FROM n");
+      statement.execute(
+          "ANALYZE TABLE fencekit_orders, fencekit_orphans, fencekit_orders_mismatches");
     }
     Sql sql = Sql.forTables("fencekit_orders", "fencekit_orphans");
     // a page after the cursor at 2001 / cs_2001 of 3000 rows: a range read from there, no more
@@ -251,6 +259,8 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
         sql.admin().failedOrders(),
         List.of(1, 2500L, 2000L, "cs_2000", 10),
         "fencekit_orders_failed");
+    assertPlan(
+        url, sql.admin().mismatches(), List.of(2001L, "cs_2001", "c".repeat(32), 10), "PRIMARY");
   }
 
   private static void assertPlan(String url, String query, List<Object> parameters, String index)

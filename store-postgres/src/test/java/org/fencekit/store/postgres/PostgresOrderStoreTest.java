@@ -398,7 +398,12 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
       PostgresOrderStore second = store(pooled().schema(own));
       assertEquals(claimId, record(second, sid).claimId(), "the second build must keep the data");
       assertEquals(
-          List.of("fencekit_orders", "fencekit_orders_version", "fencekit_orphans"), tables(own));
+          List.of(
+              "fencekit_orders",
+              "fencekit_orders_mismatches",
+              "fencekit_orders_version",
+              "fencekit_orphans"),
+          tables(own));
     } finally {
       TestPostgres.execute("DROP SCHEMA IF EXISTS " + own + " CASCADE");
     }

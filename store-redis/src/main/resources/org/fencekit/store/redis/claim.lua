@@ -43,19 +43,7 @@ if held and h.nonce == nonce then
   return { 'claimed', flatOf(h) }
 end
 -- Another order under this key: decided before the status, written nowhere but the record of it.
-local function parts(packed)
-  local t, from = {}, 1
-  while true do
-    local sep = string.find(packed, '\31', from, true)
-    if not sep then
-      t[#t + 1] = string.sub(packed, from)
-      return t
-    end
-    t[#t + 1] = string.sub(packed, from, sep - 1)
-    from = sep + 1
-  end
-end
-local stored, offered, differing = parts(h.snapshot), parts(ARGV[4]), {}
+local stored, offered, differing = split(h.snapshot), split(ARGV[4]), {}
 if stored[2] ~= offered[2] then differing[#differing + 1] = 'product_id' end
 if stored[3] ~= offered[3] then differing[#differing + 1] = 'quantity' end
 if stored[4] ~= offered[4] then differing[#differing + 1] = 'amount_total' end

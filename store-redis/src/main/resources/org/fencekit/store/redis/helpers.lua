@@ -9,6 +9,20 @@ local function orphanMember(recordedAt, tag, fence, nonce, itemId)
     .. '\31' .. nonce .. '\31' .. itemId
 end
 
+-- The parts of a text joined by '\31' (an index member, a packed snapshot), in order.
+local function split(text)
+  local parts, from = {}, 1
+  while true do
+    local sep = string.find(text, '\31', from, true)
+    if not sep then
+      parts[#parts + 1] = string.sub(text, from)
+      return parts
+    end
+    parts[#parts + 1] = string.sub(text, from, sep - 1)
+    from = sep + 1
+  end
+end
+
 -- An order's hash as a table (from HGETALL's flat reply), and back to the flat list a script
 -- answers with: a script reads the order once and answers what it wrote without reading again.
 local function tableOf(flat)

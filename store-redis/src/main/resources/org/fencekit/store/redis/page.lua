@@ -72,19 +72,6 @@ for i = 9, #ARGV do
   end
 end
 
-local function split(member)
-  local parts, from = {}, 1
-  while true do
-    local sep = string.find(member, '\31', from, true)
-    if not sep then
-      parts[#parts + 1] = string.sub(member, from)
-      return parts
-    end
-    parts[#parts + 1] = string.sub(member, from, sep - 1)
-    from = sep + 1
-  end
-end
-
 local out, looked, last, resume = { '' }, 0, nil, ''
 while #heap > 0 and (#out - 1) / 2 < limit do
   if looked >= budget then
