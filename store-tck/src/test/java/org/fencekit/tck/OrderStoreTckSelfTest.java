@@ -354,8 +354,10 @@ class OrderStoreTckSelfTest {
   }
 
   /**
-   * How many times each broken store runs: once the whole TCK, then its named rules alone; every
-   * run must fail every named rule ({@code -Dfencekit.tck.selfTestRuns=N} to change it).
+   * How many times each broken store runs the rules that name its break; every run must fail every
+   * one of them ({@code -Dfencekit.tck.selfTestRuns=N} to change it). Only those rules run: what a
+   * break does to the others is not asserted, and a racy break's window makes each of its calls wait,
+   * so the whole TCK per break cost the build minutes and proved nothing more.
    */
   private static final int RUNS = Integer.getInteger("fencekit.tck.selfTestRuns", 5);
 
@@ -380,10 +382,7 @@ class OrderStoreTckSelfTest {
                     () -> {
                       BrokenStoreTck.breakage = broken;
                       for (int run = 1; run <= RUNS; run++) {
-                        Outcome outcome =
-                            run == 1
-                                ? launch(BrokenStoreTck.class)
-                                : launch(BrokenStoreTck.class, EXPECTED.get(broken));
+                        Outcome outcome = launch(BrokenStoreTck.class, EXPECTED.get(broken));
                         Set<String> failed = outcome.with(TestExecutionResult.Status.FAILED);
                         String named = EXPECTED.get(broken).get(0);
                         String message =
