@@ -356,8 +356,8 @@ class OrderStoreTckSelfTest {
   /**
    * How many times each broken store runs the rules that name its break; every run must fail every
    * one of them ({@code -Dfencekit.tck.selfTestRuns=N} to change it). Only those rules run: what a
-   * break does to the others is not asserted, and a racy break's window makes each of its calls wait,
-   * so the whole TCK per break cost the build minutes and proved nothing more.
+   * break does to the others is not asserted, and a racy break's window makes each of its calls
+   * wait, so the whole TCK per break cost the build minutes and proved nothing more.
    */
   private static final int RUNS = Integer.getInteger("fencekit.tck.selfTestRuns", 5);
 
