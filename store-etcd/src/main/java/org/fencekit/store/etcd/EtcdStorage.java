@@ -32,9 +32,10 @@ import org.fencekit.store.spi.AdminStorage;
 import org.fencekit.store.spi.Validate;
 
 /**
- * The store's storage on etcd: an optimistic atomic step per operation (a linearizable read, the
- * decision, then one transaction that compares what was read and writes the order with its index
- * keys), and the listings as range reads of the index keys ({@link EtcdKeys}).
+ * The store's storage on etcd: an optimistic atomic step per operation (a decision on the order as
+ * guessed, or read linearizably, then one transaction that compares that and writes the order with
+ * its index keys, else returns the order to decide again on), and the listings as range reads of
+ * the index keys ({@link EtcdKeys}).
  */
 final class EtcdStorage implements AdminStorage {
 
