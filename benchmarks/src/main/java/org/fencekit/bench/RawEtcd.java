@@ -8,17 +8,19 @@ import io.etcd.jetcd.op.Cmp;
 import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The etcd store's round trips through bare jetcd, on a client of its own with jetcd's defaults: to
- * claim, a linearizable read of the order's key, then one transaction creating it ({@code
- * create_revision == 0}) with its claims index key; to complete, a read, then one transaction
- * comparing the {@code mod_revision} read that puts the settled order and deletes the index key.
- * The values are fixed bytes of a record's size; nothing is decoded.
+ * The etcd store's round trips through bare jetcd, on a client of its own with jetcd's defaults:
+ * its common case, one transaction per operation. To claim, one transaction creating the order
+ * ({@code create_revision == 0}) with its claims index key, else reading the order; to complete,
+ * one transaction comparing the {@code mod_revision} the claim wrote that puts the settled order
+ * and deletes the index key, else reading the order. The values are fixed bytes of a record's size;
+ * nothing is decoded.
  */
 final class RawEtcd implements RawDriver {
 
@@ -75,15 +77,13 @@ final class RawEtcd implements RawDriver {
                     + "/"
                     + sessionId);
         try {
-          if (!kv.get(order).get().getKvs().isEmpty()) {
-            throw new IllegalStateException("order " + sessionId + " exists already");
-          }
           TxnResponse claimed =
               kv.txn()
                   .If(new Cmp(order, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
                   .Then(
                       Op.put(order, CLAIMED, PutOption.DEFAULT),
                       Op.put(claim, CLAIMED, PutOption.DEFAULT))
+                  .Else(Op.get(order, GetOption.DEFAULT))
                   .commit()
                   .get();
           if (!claimed.isSucceeded()) {
@@ -100,6 +100,7 @@ final class RawEtcd implements RawDriver {
                   .Then(
                       Op.put(order, SETTLED, PutOption.DEFAULT),
                       Op.delete(claim, DeleteOption.DEFAULT))
+                  .Else(Op.get(order, GetOption.DEFAULT))
                   .commit()
                   .get()
                   .isSucceeded();

@@ -13,6 +13,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.Status;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -29,19 +30,37 @@ import org.fencekit.store.spi.Validate;
  */
 final class EtcdClient implements AutoCloseable {
 
-  /** A call that failed; {@link #notApplied} says whether a transaction surely changed nothing. */
+  /**
+   * A call that failed; {@link #refused} and {@link #unsent} say whether a transaction surely
+   * changed nothing.
+   */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
-    private final boolean notApplied;
+    private final boolean refused;
+    private final boolean unsent;
 
-    Failure(String detail, boolean notApplied, Throwable cause) {
+    Failure(String detail, boolean refused, boolean unsent, Throwable cause) {
       super(detail, cause);
-      this.notApplied = notApplied;
+      this.refused = refused;
+      this.unsent = unsent;
     }
 
-    /** Whether the server refused the request before applying it (a bad or unauthorised one). */
-    boolean notApplied() {
-      return notApplied;
+    /**
+     * Whether the server refused the request before applying it (a bad or unauthorised one): no
+     * retry will do better.
+     */
+    boolean refused() {
+      return refused;
+    }
+
+    /** Whether no member can have received the request ({@link Unsent}): worth trying again. */
+    boolean unsent() {
+      return unsent;
+    }
+
+    /** Whether the request surely changed nothing. */
+    boolean changedNothing() {
+      return refused || unsent;
     }
   }
 
@@ -60,7 +79,8 @@ final class EtcdClient implements AutoCloseable {
     this.client =
         Client.builder()
             .endpoints(endpoints.toArray(URI[]::new))
-            .interceptor(new CallDeadline(timeout), interceptors.toArray(ClientInterceptor[]::new))
+            // the last one added sees each call first: Unsent watches every other one's effect
+            .interceptor(new CallDeadline(timeout), withUnsent(interceptors))
             .connectTimeout(timeout)
             .retryDelay(50)
             .retryMaxDelay(500)
@@ -71,6 +91,12 @@ final class EtcdClient implements AutoCloseable {
     // in the background, so the first claim does not pay it (a cluster that is down fails nothing
     // here; the first real call says so)
     kv.get(ByteSequence.from(new byte[] {0})).exceptionally(failure -> null);
+  }
+
+  private static ClientInterceptor[] withUnsent(List<ClientInterceptor> interceptors) {
+    List<ClientInterceptor> all = new ArrayList<>(interceptors);
+    all.add(new Unsent());
+    return all.toArray(ClientInterceptor[]::new);
   }
 
   /** The key's current value, read linearizably (through the leader's read index). */
@@ -100,10 +126,10 @@ final class EtcdClient implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       call.cancel(true);
-      throw new Failure("interrupted while waiting for etcd", false, e);
+      throw new Failure("interrupted while waiting for etcd", false, false, e);
     } catch (TimeoutException e) {
       call.cancel(true);
-      throw new Failure("etcd did not answer within " + timeout.multipliedBy(2), false, e);
+      throw new Failure("etcd did not answer within " + timeout.multipliedBy(2), false, false, e);
     } catch (ExecutionException e) {
       throw failure(e.getCause());
     }
@@ -121,8 +147,12 @@ final class EtcdClient implements AutoCloseable {
         code == Status.Code.INVALID_ARGUMENT
             || code == Status.Code.PERMISSION_DENIED
             || code == Status.Code.UNAUTHENTICATED;
+    boolean unsent = false;
+    for (Throwable t = cause; t != null && !unsent; t = t.getCause()) {
+      unsent = t instanceof Unsent.Marker;
+    }
     return new Failure(
-        code + ": " + Validate.quote(String.valueOf(cause.getMessage())), refused, cause);
+        code + ": " + Validate.quote(String.valueOf(cause.getMessage())), refused, unsent, cause);
   }
 
   @Override

@@ -19,24 +19,27 @@ import org.fencekit.store.spi.Validate;
  *
  * <ol>
  *   <li>validate the arguments;
- *   <li>read the order's key linearizably (through the leader's read index), with its {@code
- *       mod_revision} (0 when there is no order); a write on an order this store wrote or read last
- *       may skip the read and use what it saw then ({@code LastSeen}), since the transaction below
- *       compares that revision;
+ *   <li>take the order as this store last wrote or read it ({@code LastSeen}: its record and {@code
+ *       mod_revision}), else as absent (a first claim): a guess, sent nowhere, that the transaction
+ *       below checks;
  *   <li>decide with {@link org.fencekit.store.spi.OrderStateMachine} on the store's clock; a
- *       decision that writes nothing (in flight, provisioned, superseded, a replay) is answered,
- *       but only if it rests on a linearizable read;
- *   <li>send ONE transaction: if the order's {@code mod_revision} is still the one read (or its
- *       {@code create_revision} is 0), put the new record and move its keys in the listings'
- *       indexes (claims by lease end, FAILED orders by first failure, unreconciled orphans by
- *       recording time), else read the order: a lost race is decided again on what that read
- *       returns, at most {@value EtcdStorage#COMPARE_RETRIES} times;
+ *       decision that writes nothing (in flight, provisioned, superseded, a replay, no order) is
+ *       answered only from a linearizable read of the order (through the leader's read index),
+ *       never from a guess;
+ *   <li>send ONE transaction: if the order's {@code mod_revision} is still the one guessed or read
+ *       (or its {@code create_revision} is 0), put the new record and move its keys in the
+ *       listings' indexes (claims by lease end, FAILED orders by first failure, unreconciled
+ *       orphans by recording time), else read the order (a transaction that writes goes through
+ *       Raft: that read is linearizable): a lost race or a stale guess is decided again on what
+ *       that read returns, at most {@value EtcdStorage#COMPARE_RETRIES} times;
  *   <li>a transaction whose answer is lost (a deadline, a member gone: the write may still land) is
  *       never sent again blind: the order is read back, and if it changed, its earlier versions
  *       tell whether the first write after the revision compared was ours (each value carries the
  *       random id of the transaction that wrote it); if it was, its decision is the answer, if not
  *       none of ours can land and the call decides again; if nothing can be told in time the call
- *       throws {@link org.fencekit.store.StoreUnavailableException} with {@code outcomeUnknown}.
+ *       throws {@link org.fencekit.store.StoreUnavailableException} with {@code outcomeUnknown}; a
+ *       transaction for which gRPC never opened a stream to a member ({@code Unsent}) changed
+ *       nothing, and is tried again like a read.
  * </ol>
  *
  * A lease runs out on the store's {@link Clock} (the clock of the process that decides): keep the

@@ -32,9 +32,10 @@ import org.fencekit.store.spi.AdminStorage;
 import org.fencekit.store.spi.Validate;
 
 /**
- * The store's storage on etcd: an optimistic atomic step per operation (a linearizable read, the
- * decision, then one transaction that compares what was read and writes the order with its index
- * keys), and the listings as range reads of the index keys ({@link EtcdKeys}).
+ * The store's storage on etcd: an optimistic atomic step per operation (a decision on the order as
+ * guessed, or read linearizably, then one transaction that compares that and writes the order with
+ * its index keys, else returns the order to decide again on), and the listings as range reads of
+ * the index keys ({@link EtcdKeys}).
  */
 final class EtcdStorage implements AdminStorage {
 
@@ -90,18 +91,19 @@ final class EtcdStorage implements AdminStorage {
     Pending<T> pending = null;
     KeyValue current = null;
     boolean known = false; // whether current is what the last answer said, no read needed
-    boolean guess = true; // the first decision may rest on what this store last saw
+    boolean guess = true; // the first decision rests on a guess its transaction's compare checks
     int lostRaces = 0;
     while (true) {
       try {
         OrderRecord before;
         long revision;
-        LastSeen.Seen seen = guess ? lastSeen.get(sessionId) : null;
-        boolean guessed = !known && seen != null;
+        boolean guessed = guess;
         guess = false;
         if (guessed) {
-          before = seen.record(); // what this store wrote or read last: its transaction checks it
-          revision = seen.revision();
+          // what this store wrote or read last, else no order yet (a first claim)
+          LastSeen.Seen seen = lastSeen.get(sessionId);
+          before = seen == null ? null : seen.record();
+          revision = seen == null ? 0 : seen.revision();
         } else {
           if (!known) {
             current = first(etcd.get(key));
@@ -132,7 +134,15 @@ final class EtcdStorage implements AdminStorage {
           pending = null; // another write followed what ours compared with: none of ours can land
         }
         Step step = new Step(before);
-        T result = work.run(step);
+        T result;
+        try {
+          result = work.run(step);
+        } catch (RuntimeException refusal) {
+          if (guessed) {
+            continue; // such as no order to complete: said only on a linearizable read
+          }
+          throw refusal;
+        }
         if (guessed && step.next == null) {
           continue; // a decision that writes nothing is answered only from a linearizable read
         }
@@ -156,7 +166,7 @@ final class EtcdStorage implements AdminStorage {
                   writes(key, writeId, before, step.next, orphan, mismatch),
                   new Op[] {Op.get(key, GetOption.DEFAULT)});
         } catch (EtcdClient.Failure lost) {
-          if (writeId != null && !lost.notApplied()) {
+          if (writeId != null && !lost.changedNothing()) {
             if (pending == null) {
               pending = new Pending<>(revision);
             }
@@ -185,7 +195,7 @@ final class EtcdStorage implements AdminStorage {
         current = first(answer.getGetResponses().get(0));
         known = true;
       } catch (EtcdClient.Failure failure) {
-        if (failure.notApplied() || System.nanoTime() - giveUpAt >= 0 || etcd.closed()) {
+        if (failure.refused() || System.nanoTime() - giveUpAt >= 0 || etcd.closed()) {
           throw unavailable(operation, sessionId, pending != null, failure);
         }
         LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
@@ -368,8 +378,9 @@ final class EtcdStorage implements AdminStorage {
     requireOpen("reconcile", id.sessionId());
     ByteSequence key = keys.orphan(id);
     long giveUpAt = System.nanoTime() + budget.toNanos();
-    boolean sent = false;
+    boolean sent = false; // whether a transaction of this call may have landed unseen
     for (int attempt = 0; attempt <= COMPARE_RETRIES; attempt++) {
+      boolean sending = false;
       try {
         KeyValue kv = first(etcd.get(key));
         if (kv == null) {
@@ -380,7 +391,7 @@ final class EtcdStorage implements AdminStorage {
           return Optional.of(stored);
         }
         OrphanRecord marked = new OrphanRecord(stored.orphan(), note, reconciledAt);
-        sent = true;
+        sending = true;
         TxnResponse answer =
             etcd.txn(
                 new Cmp[] {new Cmp(key, Cmp.Op.EQUAL, CmpTarget.modRevision(kv.getModRevision()))},
@@ -394,7 +405,8 @@ final class EtcdStorage implements AdminStorage {
         }
       } catch (EtcdClient.Failure failure) {
         // a lost answer is read back on the next turn: the orphan then shows the note it holds
-        if (failure.notApplied() || System.nanoTime() - giveUpAt >= 0 || etcd.closed()) {
+        sent |= sending && !failure.changedNothing();
+        if (failure.refused() || System.nanoTime() - giveUpAt >= 0 || etcd.closed()) {
           throw unavailable("reconcile", id.sessionId(), sent, failure);
         }
         LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
