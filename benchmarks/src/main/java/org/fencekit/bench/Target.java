@@ -24,10 +24,9 @@ record Target(double minimum) {
   /**
    * fencekit / peer: PostgreSQL over the peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL
    * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock;
-   * etcd ≥ 0.9x etcd's own lock service. MySQL has none, only reported: the issue sets none, and
-   * the PostgreSQL target rests on equal round trips (the store's INSERT and UPDATE ... RETURNING
-   * against ShedLock's two UPDATEs), where MySQL's store needs a third, the read after its UPDATE,
-   * for want of RETURNING.
+   * etcd ≥ 0.9x etcd's own lock service; MySQL (MariaDB) ≥ 0.8x ShedLock JDBC, over the peer's
+   * DataSource and built from a URL alike (issue 36): lower than PostgreSQL's, because MySQL's
+   * store needs a third round trip, the read after its UPDATE, for want of RETURNING.
    */
   static Target peer(StoreType store, Peer peer) {
     return switch (peer) {
@@ -35,7 +34,7 @@ record Target(double minimum) {
           store == StoreType.POSTGRES_DATASOURCE
               ? new Target(0.95)
               : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
-      case SHEDLOCK_JDBC_MYSQL -> NONE;
+      case SHEDLOCK_JDBC_MYSQL -> new Target(0.8);
       case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER -> new Target(0.8);
       case REDISSON_FENCED, REDISSON_FENCED_CLUSTER -> new Target(3);
       case ETCD_LOCK -> new Target(0.9);

@@ -54,14 +54,25 @@ class CostProbeTest {
   }
 
   @Test
-  @DisplayName("MariaDB: 2 statements for the floor and ShedLock, 3 for the raw baseline")
+  @DisplayName(
+      "MariaDB: 2 statements for the floor and ShedLock, 3 for the raw baseline and the store")
   void mysql() {
     try (OwnMariadb server = OwnMariadb.start()) {
       CostProbe.Result result = MysqlCost.measure(server.jdbcUrl(), 60, 1);
       System.out.print(result.format());
       assertEquals(SUBJECTS, result.subjects());
       Map<String, Double> statements =
-          Map.of(CostProbe.RAW, 3.0, CostProbe.FLOOR, 2.0, CostProbe.SHEDLOCK, 2.0);
+          Map.of(
+              CostProbe.FENCEKIT_DATASOURCE,
+              3.0,
+              CostProbe.FENCEKIT_URL,
+              3.0,
+              CostProbe.RAW,
+              3.0,
+              CostProbe.FLOOR,
+              2.0,
+              CostProbe.SHEDLOCK,
+              2.0);
       statements.forEach(
           (subject, expected) ->
               assertEquals(expected, result.median(MysqlCost.STATEMENTS, subject), subject));

@@ -71,7 +71,7 @@ class TargetTest {
         Double.NaN, Target.peer(StoreType.POSTGRES_PGBOUNCER, Peer.SHEDLOCK_JDBC).minimum());
     for (StoreType mysql : List.of(StoreType.MYSQL, StoreType.MYSQL_DATASOURCE)) {
       assertEquals(List.of(Peer.SHEDLOCK_JDBC_MYSQL), Peer.of(mysql));
-      assertEquals(Double.NaN, Target.peer(mysql, Peer.SHEDLOCK_JDBC_MYSQL).minimum());
+      assertEquals(0.8, Target.peer(mysql, Peer.SHEDLOCK_JDBC_MYSQL).minimum());
       assertEquals(Double.NaN, Target.raw(mysql).minimum());
       assertEquals(List.of(), Peer.hotOf(mysql));
     }

@@ -31,6 +31,8 @@ public final class SqlTemplates {
    */
   public static final String SHARED = "/org/fencekit/store/jdbc/shared/";
 
+  private static final Pattern COMMENT_LINE = Pattern.compile("(?m)^[ \\t]*--.*(\\r?\\n|\\z)");
+
   private static final Pattern PLACEHOLDER = Pattern.compile("\\bfencekit_([a-z_]+)\\b");
 
   private final Class<?> owner;
@@ -78,12 +80,15 @@ public final class SqlTemplates {
   }
 
   /**
-   * The statement in {@code resource}, with every placeholder filled in.
+   * The statement in {@code resource}, with every placeholder filled in and its whole-line comments
+   * (lines whose first non-blank characters are {@code --}) left out: they document the resource,
+   * and a driver that prepares on the client (MySQL Connector/J) would scan them and send them to
+   * the server at every execution.
    *
    * @throws IllegalStateException if the resource is missing or uses an unknown placeholder
    */
   public String statement(String resource) {
-    String template = raw(owner, resource);
+    String template = COMMENT_LINE.matcher(raw(owner, resource)).replaceAll("");
     Matcher matcher = PLACEHOLDER.matcher(template);
     return matcher.replaceAll(
         match -> {

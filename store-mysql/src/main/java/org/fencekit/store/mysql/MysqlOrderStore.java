@@ -216,16 +216,25 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
     }
 
     /**
-     * READ COMMITTED (a locking read of a missing order takes no gap lock), a socket timeout, and
-     * UTF-8 (every string column is utf8mb4 or the UTF-8 bytes of the text).
+     * READ COMMITTED (a locking read of a missing order takes no gap lock), a socket timeout, UTF-8
+     * (every string column is utf8mb4 or the UTF-8 bytes of the text), the driver's cache of parsed
+     * statements, and connections lent in the auto-commit mode of the calls' usual path: on with
+     * the fast path, whose single statements then run as they are lent, off without it. Connector/J
+     * sends each change of auto-commit to the server as a {@code SET autocommit} round trip.
      */
     @Override
     protected void tune(HikariConfig config, int queryTimeoutSeconds) {
+      config.setAutoCommit(singleStatementFastPath && !takesServerTime());
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
       // driver properties: a parameter of the same name in the URL wins
       config.addDataSourceProperty(
           "socketTimeout", String.valueOf((queryTimeoutSeconds + 15) * 1000L));
       config.addDataSourceProperty("characterEncoding", "UTF-8");
+      // Connector/J prepares on the client: without the cache it parses each statement's text
+      // again at every prepareStatement, two thirds of what a claim + complete allocates
+      config.addDataSourceProperty("cachePrepStmts", "true");
+      config.addDataSourceProperty("prepStmtCacheSize", "64");
+      config.addDataSourceProperty("prepStmtCacheSqlLimit", "8192");
     }
   }
 }

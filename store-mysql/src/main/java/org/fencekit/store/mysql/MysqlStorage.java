@@ -184,7 +184,7 @@ final class MysqlStorage extends JdbcStorage {
 
   /**
    * The fast path's complete: complete-fast.sql alone in auto-commit, then, where it wrote, the row
-   * read back (exact: a PROVISIONED order never changes again).
+   * read back alone in auto-commit (exact: a PROVISIONED order never changes again).
    *
    * @param complete the validated complete
    * @param now the call's time, at millisecond precision
@@ -211,7 +211,7 @@ final class MysqlStorage extends JdbcStorage {
     }
     try {
       return Optional.of(
-          read(complete.sessionId())
+          readAlone(complete.sessionId())
               .orElseThrow(() -> new IllegalStateException("order deleted behind the store")));
     } catch (StoreUnavailableException | IllegalStateException e) {
       throw new StoreUnavailableException(
@@ -224,6 +224,32 @@ final class MysqlStorage extends JdbcStorage {
               + "); retry the call: the retry is a replay, answered Written",
           e);
     }
+  }
+
+  /**
+   * The order's row, read by select-order.sql alone in auto-commit: one round trip, where a
+   * transaction of its own would add {@code SET autocommit} twice and a {@code COMMIT} (and the
+   * isolation statement over a DataSource at another level). A single consistent read needs no
+   * transaction, and takes no lock.
+   *
+   * @throws IllegalStateException if the server rolled the read back (1213 or 1205)
+   */
+  private Optional<OrderRecord> readAlone(String sessionId) {
+    Optional<OrderRecord> row =
+        single(
+            "complete",
+            sessionId,
+            sql.selectOrder(),
+            statement -> {
+              statement.setString(1, sessionId);
+              return OrderRows.orderIfAny(statement);
+            },
+            null,
+            false);
+    if (row == null) {
+      throw new IllegalStateException("the server rolled the read back (1213 or 1205)");
+    }
+    return row;
   }
 
   @Override

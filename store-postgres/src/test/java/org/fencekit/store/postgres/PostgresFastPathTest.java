@@ -129,13 +129,13 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         return "fail-fast";
       } else if (sql.contains("SET status = 'PENDING'")) {
         return "reclaim-fast";
-      } else if (sql.startsWith("-- An order by its session id")) {
+      } else if (sql.startsWith("SELECT") && sql.contains("_orders")) {
         return "select-order";
       } else if (sql.contains("SET lease_expires_at = ?")) {
         return "extend-fast";
       } else if (sql.contains("INSERT INTO") && sql.contains("_orphans")) {
         return "insert-orphan";
-      } else if (sql.startsWith("-- Replaces")) {
+      } else if (sql.startsWith("UPDATE") && sql.contains("_orders")) {
         return "update-order";
       }
       return sql.substring(0, Math.min(40, sql.length()));
