@@ -173,6 +173,18 @@ final class HashCodec {
     return value == null ? null : value.toString();
   }
 
+  /** A reply as text for a message: bulk strings decoded, lists in brackets. */
+  static String show(Object reply) {
+    if (reply instanceof List<?> list) {
+      StringBuilder out = new StringBuilder("[");
+      for (Object element : list) {
+        out.append(out.length() > 1 ? ", " : "").append(show(element));
+      }
+      return out.append(']').toString();
+    }
+    return String.valueOf(text(reply));
+  }
+
   private static String required(Map<String, String> fields, String name) {
     String value = fields.get(name);
     if (value == null) {
