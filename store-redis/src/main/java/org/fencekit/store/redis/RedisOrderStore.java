@@ -159,11 +159,12 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
               Arg.of(HashCodec.snapshot(request.snapshot())),
               order.tag()
             });
-    String key = order.hashKey();
-    String outcome = HashCodec.text(reply.get(0));
+    String outcome = HashCodec.outcome(reply.get(0));
     if ("mismatch".equals(outcome)) {
       return mismatch(
-          request, HashCodec.text(reply.get(1)), HashCodec.record(key, sessionId, reply.get(2)));
+          request,
+          HashCodec.text(reply.get(1)),
+          HashCodec.record(order.hashKey(), sessionId, reply.get(2)));
     }
     if ("claimed".equals(outcome) && !(reply.get(1) instanceof List)) {
       // a new order: the script answered only its time; the record is what it wrote
@@ -172,7 +173,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       held.put(created.record());
       return created;
     }
-    OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
+    OrderRecord record = HashCodec.record(order.hashKey(), sessionId, reply.get(1));
     return switch (outcome) {
       case "claimed" -> {
         if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
@@ -318,7 +319,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     String sessionId = request.sessionId();
     List<?> reply =
         redis.script(script, request.operation(), sessionId, keys.cluster(), keyList, args);
-    String outcome = HashCodec.text(reply.get(0));
+    String outcome = HashCodec.outcome(reply.get(0));
     if ("unknown".equals(outcome)) {
       throw new UnknownOrderException(ScriptRunner.BACKEND, request.operation(), sessionId);
     }
