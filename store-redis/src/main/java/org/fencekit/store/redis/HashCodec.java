@@ -173,6 +173,46 @@ final class HashCodec {
     return value == null ? null : value.toString();
   }
 
+  /** What the writing scripts answer first, as the constants the store compares them with. */
+  private static final List<String> OUTCOMES =
+      List.of("claimed", "written", "superseded", "provisioned", "inflight", "mismatch", "unknown");
+
+  /**
+   * A script's outcome as text: one of {@link #OUTCOMES} without decoding a new String, else {@link
+   * #text}.
+   */
+  static String outcome(Object value) {
+    if (value instanceof byte[] bytes) {
+      for (String outcome : OUTCOMES) {
+        if (outcome.length() == bytes.length && matches(outcome, bytes)) {
+          return outcome;
+        }
+      }
+    }
+    return text(value);
+  }
+
+  private static boolean matches(String ascii, byte[] bytes) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (ascii.charAt(i) != bytes[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A reply as text for a message: bulk strings decoded, lists in brackets. */
+  static String show(Object reply) {
+    if (reply instanceof List<?> list) {
+      StringBuilder out = new StringBuilder("[");
+      for (Object element : list) {
+        out.append(out.length() > 1 ? ", " : "").append(show(element));
+      }
+      return out.append(']').toString();
+    }
+    return String.valueOf(text(reply));
+  }
+
   private static String required(Map<String, String> fields, String name) {
     String value = fields.get(name);
     if (value == null) {

@@ -8,7 +8,14 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.ClusterCommandArguments;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.CommandObject;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.args.Rawable;
+import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -20,11 +27,53 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * the script is then sent once more in full with EVAL, which also caches it on that node again.
  * Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
  *
+ * <p>The writing scripts' hot path ({@link #run(UnifiedJedis, boolean, Arg[], Arg[])}) sends keys
+ * and values encoded once ({@link Arg}), the SHA-1 and the key count encoded when the script is
+ * loaded, and leaves the reply as Redis sent it (bulk strings as {@code byte[]}): Jedis's own
+ * {@code evalsha} encodes each String argument, copies the bytes again and decodes the reply
+ * through streams, about half of what a claim + complete allocated on the client.
+ *
  * @param name the script's name, for messages
  * @param source its source, helpers included
  * @param sha1 the SHA-1 of the source, as EVALSHA takes it
  */
-record LuaScript(String name, String source, String sha1) {
+record LuaScript(String name, String source, String sha1, Arg sha1Arg, Arg sourceArg) {
+
+  /** The key counts of the writing scripts, encoded once. */
+  private static final Arg[] KEY_COUNTS = {
+    Arg.of("0"), Arg.of("1"), Arg.of("2"), Arg.of("3"), Arg.of("4"), Arg.of("5"), Arg.of("6")
+  };
+
+  /**
+   * A key or value of a script, UTF-8 encoded once: Jedis sends a {@link Rawable} as it is, where
+   * it would encode a String and copy a {@code byte[]}. The bytes are never changed after.
+   */
+  record Arg(byte[] raw) implements Rawable {
+
+    /** {@code text}'s UTF-8 bytes. */
+    static Arg of(String text) {
+      return new Arg(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code value}'s decimal text. */
+    static Arg of(long value) {
+      return new Arg(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Override
+    public byte[] getRaw() {
+      return raw;
+    }
+
+    @Override
+    public String toString() {
+      return new String(raw, StandardCharsets.UTF_8);
+    }
+  }
+
+  LuaScript(String name, String source, String sha1) {
+    this(name, source, sha1, Arg.of(sha1), Arg.of(source));
+  }
 
   /** The line where a script has {@code helpers.lua} put: after its hot path, or at its top. */
   static final String HELPERS = "-- helpers.lua\n";
@@ -64,6 +113,34 @@ record LuaScript(String name, String source, String sha1) {
     } catch (JedisNoScriptException e) {
       return client.eval(source, keys, args);
     }
+  }
+
+  /**
+   * Runs the script as {@link #run(UnifiedJedis, List, List)} does, with keys and values encoded
+   * once and the reply left undecoded (bulk strings as {@code byte[]}, arrays as lists).
+   *
+   * @param cluster whether {@code client} is a Redis Cluster client, which routes by the keys' slot
+   */
+  Object run(UnifiedJedis client, boolean cluster, Arg[] keys, Arg[] args) {
+    try {
+      return client.executeCommand(command(Protocol.Command.EVALSHA, sha1Arg, cluster, keys, args));
+    } catch (JedisNoScriptException e) {
+      return client.executeCommand(command(Protocol.Command.EVAL, sourceArg, cluster, keys, args));
+    }
+  }
+
+  private static CommandObject<Object> command(
+      ProtocolCommand command, Arg script, boolean cluster, Arg[] keys, Arg[] args) {
+    CommandArguments arguments =
+        cluster ? new ClusterCommandArguments(command) : new CommandArguments(command);
+    arguments.add(script).add(KEY_COUNTS[keys.length]);
+    for (Arg key : keys) {
+      arguments.key(key);
+    }
+    for (Arg arg : args) {
+      arguments.add(arg);
+    }
+    return new CommandObject<>(arguments, BuilderFactory.RAW_OBJECT);
   }
 
   private static String sha1(String source) {

@@ -2,6 +2,9 @@ package org.fencekit.store.redis;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.fencekit.store.spi.Validate;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -35,8 +38,18 @@ final class OrderKeys {
   /** The index of mismatched claims, by the instant each was recorded. */
   static final String MISMATCHES = "mismatches";
 
+  private static final List<String> LISTINGS = List.of(CLAIMS, FAILED, ORPHANS, MISMATCHES);
+  private static final int SLOTS = 16384;
+  private static final byte[] ORPHANS_SUFFIX = bytes(":orphans");
+  private static final byte[] ORPHAN_IDS_SUFFIX = bytes(":orphan-ids");
+  private static final byte[] MISMATCHES_SUFFIX = bytes(":mismatches");
+
   private final String prefix;
+  private final byte[] prefixBytes;
   private final boolean cluster;
+
+  /** The index keys as script arguments, by listing (and slot), made on first use. */
+  private final AtomicReferenceArray<LuaScript.Arg> indexKeys;
 
   /**
    * Keys under {@code prefix} on a node or a Cluster; {@code prefix} must pass {@link
@@ -47,7 +60,13 @@ final class OrderKeys {
    */
   OrderKeys(String prefix, boolean cluster) {
     this.prefix = Validate.keyPrefix("keyPrefix", prefix);
+    this.prefixBytes = bytes(prefix);
     this.cluster = cluster;
+    this.indexKeys = new AtomicReferenceArray<>(LISTINGS.size() * (cluster ? SLOTS : 1));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Whether the keys live on a Redis Cluster. */
@@ -80,7 +99,9 @@ final class OrderKeys {
    * SlotTags}), so the order's scripts touch one slot.
    */
   String index(String listing, String sessionId) {
-    return of(sessionId).index(listing);
+    return cluster
+        ? slotIndex(listing, JedisClusterCRC16.getSlot(order(sessionId)))
+        : nodeIndex(listing);
   }
 
   /** The key of {@code listing}'s index for {@code slot} on a Cluster. */
@@ -118,51 +139,92 @@ final class OrderKeys {
   }
 
   /**
-   * One order's keys, its tag encoded (and on a Cluster its slot hashed) once: what each store call
-   * sends.
+   * One order's keys, its tag encoded (and on a Cluster its slot hashed) once, as the script
+   * arguments each store call sends ({@link LuaScript.Arg}).
    */
   Keys of(String sessionId) {
-    return new Keys(prefix + '{' + tag(sessionId) + '}');
+    byte[] utf8 = sessionId.getBytes(StandardCharsets.UTF_8);
+    int length = prefixBytes.length + 2;
+    for (byte b : utf8) {
+      length += isPlain(b & 0xff) ? 1 : 3;
+    }
+    byte[] hash = Arrays.copyOf(prefixBytes, length);
+    int at = prefixBytes.length;
+    hash[at++] = '{';
+    for (byte b : utf8) {
+      int c = b & 0xff;
+      if (isPlain(c)) {
+        hash[at++] = b;
+      } else {
+        hash[at++] = '%';
+        hash[at++] = (byte) HEX.charAt(c >> 4);
+        hash[at++] = (byte) HEX.charAt(c & 0xf);
+      }
+    }
+    hash[at] = '}';
+    return new Keys(new LuaScript.Arg(hash));
   }
 
-  /** The keys of one order ({@link #of}). */
+  /** The keys of one order ({@link #of}), as script arguments. */
   final class Keys {
-    private final String hash;
+    private final LuaScript.Arg hash;
     private final int slot;
 
-    private Keys(String hash) {
+    private Keys(LuaScript.Arg hash) {
       this.hash = hash;
-      this.slot = cluster ? JedisClusterCRC16.getSlot(hash) : -1;
+      this.slot = cluster ? JedisClusterCRC16.getSlot(hash.raw()) : -1;
     }
 
     /** The order's hash. */
-    String hash() {
+    LuaScript.Arg hash() {
       return hash;
     }
 
+    /** The order's hash key as text, for messages. */
+    String hashKey() {
+      return hash.toString();
+    }
+
     /** The order's tag, the suffix of its index members. */
-    String tag() {
-      return hash.substring(prefix.length() + 1, hash.length() - 1);
+    LuaScript.Arg tag() {
+      return new LuaScript.Arg(
+          Arrays.copyOfRange(hash.raw(), prefixBytes.length + 1, hash.raw().length - 1));
     }
 
     /** Its orphans' stream. */
-    String orphans() {
-      return hash + ":orphans";
+    LuaScript.Arg orphans() {
+      return suffixed(ORPHANS_SUFFIX);
     }
 
     /** Its orphans' identities. */
-    String orphanIds() {
-      return hash + ":orphan-ids";
+    LuaScript.Arg orphanIds() {
+      return suffixed(ORPHAN_IDS_SUFFIX);
     }
 
     /** Its mismatched claims (see {@link OrderKeys#mismatches(String)}). */
-    String mismatches() {
-      return hash + ":mismatches";
+    LuaScript.Arg mismatches() {
+      return suffixed(MISMATCHES_SUFFIX);
     }
 
-    /** The key of {@code listing}'s index holding its entries (see {@link OrderKeys#index}). */
-    String index(String listing) {
-      return cluster ? slotIndex(listing, slot) : nodeIndex(listing);
+    private LuaScript.Arg suffixed(byte[] suffix) {
+      byte[] raw = hash.raw();
+      byte[] key = Arrays.copyOf(raw, raw.length + suffix.length);
+      System.arraycopy(suffix, 0, key, raw.length, suffix.length);
+      return new LuaScript.Arg(key);
+    }
+
+    /**
+     * The key of {@code listing}'s index holding its entries (see {@link OrderKeys#index}), encoded
+     * once per store (and slot).
+     */
+    LuaScript.Arg index(String listing) {
+      int i = LISTINGS.indexOf(listing) * (cluster ? SLOTS : 1) + (cluster ? slot : 0);
+      LuaScript.Arg key = indexKeys.get(i);
+      if (key == null) {
+        key = LuaScript.Arg.of(cluster ? slotIndex(listing, slot) : nodeIndex(listing));
+        indexKeys.set(i, key);
+      }
+      return key;
     }
   }
 

@@ -26,6 +26,7 @@ import org.fencekit.store.ReconcileResult;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.UnknownOrderException;
 import org.fencekit.store.WriteResult;
+import org.fencekit.store.redis.LuaScript.Arg;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.FencedAdmin;
@@ -98,6 +99,9 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
   private static final LuaScript COMPLETE = LuaScript.load("complete");
   private static final LuaScript FAIL = LuaScript.load("fail");
   private static final LuaScript EXTEND = LuaScript.load("extend");
+  private static final Arg YES = Arg.of("1");
+  private static final Arg NO = Arg.of("0");
+  private static final Arg EMPTY = Arg.of("");
 
   private final ScriptRunner redis;
   private final OrderKeys keys;
@@ -135,31 +139,32 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     OrderKeys.Keys order = keys.of(sessionId);
     String nonce = ClaimId.newNonce();
     String now = now();
-    List<String> args =
-        List.of(
-            now,
-            expiresAfter(now, request.lease()),
-            nonce,
-            HashCodec.snapshot(request.snapshot()),
-            order.tag(),
-            HashCodec.snapshot(withoutEmail(request.snapshot())));
-    String key = order.hash();
     List<?> reply =
         redis.script(
             CLAIM,
             "claim",
             sessionId,
-            List.of(
-                key,
-                order.index(OrderKeys.CLAIMS),
-                order.index(OrderKeys.FAILED),
-                order.mismatches(),
-                order.index(OrderKeys.MISMATCHES)),
-            args);
-    String outcome = HashCodec.text(reply.get(0));
+            keys.cluster(),
+            new Arg[] {
+              order.hash(),
+              order.index(OrderKeys.CLAIMS),
+              order.index(OrderKeys.FAILED),
+              order.mismatches(),
+              order.index(OrderKeys.MISMATCHES)
+            },
+            new Arg[] {
+              Arg.of(now),
+              Arg.of(expiresAfter(now, request.lease())),
+              Arg.of(nonce),
+              Arg.of(HashCodec.snapshot(request.snapshot())),
+              order.tag()
+            });
+    String outcome = HashCodec.outcome(reply.get(0));
     if ("mismatch".equals(outcome)) {
       return mismatch(
-          request, HashCodec.text(reply.get(1)), HashCodec.record(key, sessionId, reply.get(2)));
+          request,
+          HashCodec.text(reply.get(1)),
+          HashCodec.record(order.hashKey(), sessionId, reply.get(2)));
     }
     if ("claimed".equals(outcome) && !(reply.get(1) instanceof List)) {
       // a new order: the script answered only its time; the record is what it wrote
@@ -168,7 +173,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       held.put(created.record());
       return created;
     }
-    OrderRecord record = HashCodec.record(key, sessionId, reply.get(1));
+    OrderRecord record = HashCodec.record(order.hashKey(), sessionId, reply.get(1));
     return switch (outcome) {
       case "claimed" -> {
         if (record.claimId() == null || !record.claimId().nonce().equals(nonce)) {
@@ -203,11 +208,6 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     return new ClaimResult.Mismatch(stored, fields);
   }
 
-  private static OrderSnapshot withoutEmail(OrderSnapshot s) {
-    return new OrderSnapshot(
-        s.sessionId(), s.productId(), s.quantity(), null, s.amountTotal(), s.currency());
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -226,21 +226,24 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         COMPLETE,
         request,
         claimed,
-        List.of(
-            order.hash(),
-            order.orphans(),
-            order.orphanIds(),
-            order.index(OrderKeys.CLAIMS),
-            order.index(OrderKeys.ORPHANS)),
-        List.of(
-            Long.toString(claimId.fence()),
-            claimId.nonce(),
-            now(),
-            request.item().providerOrderId(),
-            payload == null ? "0" : "1",
-            payload == null ? "" : payload,
-            order.tag(),
-            claimed == null ? "0" : "1"));
+        order,
+        new Arg[] {
+          order.hash(),
+          order.orphans(),
+          order.orphanIds(),
+          order.index(OrderKeys.CLAIMS),
+          order.index(OrderKeys.ORPHANS)
+        },
+        new Arg[] {
+          Arg.of(claimId.fence()),
+          Arg.of(claimId.nonce()),
+          Arg.of(now()),
+          Arg.of(request.item().providerOrderId()),
+          payload == null ? NO : YES,
+          payload == null ? EMPTY : Arg.of(payload),
+          order.tag(),
+          claimed == null ? NO : YES
+        });
   }
 
   /**
@@ -258,14 +261,16 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         FAIL,
         request,
         claimed,
-        List.of(order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)),
-        List.of(
-            Long.toString(claimId.fence()),
-            claimId.nonce(),
-            now(),
-            request.error(),
-            order.tag(),
-            claimed == null ? "0" : "1"));
+        order,
+        new Arg[] {order.hash(), order.index(OrderKeys.CLAIMS), order.index(OrderKeys.FAILED)},
+        new Arg[] {
+          Arg.of(claimId.fence()),
+          Arg.of(claimId.nonce()),
+          Arg.of(now()),
+          Arg.of(request.error()),
+          order.tag(),
+          claimed == null ? NO : YES
+        });
   }
 
   /**
@@ -285,14 +290,16 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         EXTEND,
         request,
         claimed,
-        List.of(order.hash(), order.index(OrderKeys.CLAIMS)),
-        List.of(
-            Long.toString(claimId.fence()),
-            claimId.nonce(),
-            now,
-            expiresAfter(now, request.lease()),
-            order.tag(),
-            claimed == null ? "0" : "1"));
+        order,
+        new Arg[] {order.hash(), order.index(OrderKeys.CLAIMS)},
+        new Arg[] {
+          Arg.of(claimId.fence()),
+          Arg.of(claimId.nonce()),
+          Arg.of(now),
+          Arg.of(expiresAfter(now, request.lease())),
+          order.tag(),
+          claimed == null ? NO : YES
+        });
   }
 
   /**
@@ -306,18 +313,20 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
       LuaScript script,
       WriteRequest request,
       OrderRecord claimed,
-      List<String> keyList,
-      List<String> args) {
+      OrderKeys.Keys order,
+      Arg[] keyList,
+      Arg[] args) {
     String sessionId = request.sessionId();
-    List<?> reply = redis.script(script, request.operation(), sessionId, keyList, args);
-    String outcome = HashCodec.text(reply.get(0));
+    List<?> reply =
+        redis.script(script, request.operation(), sessionId, keys.cluster(), keyList, args);
+    String outcome = HashCodec.outcome(reply.get(0));
     if ("unknown".equals(outcome)) {
       throw new UnknownOrderException(ScriptRunner.BACKEND, request.operation(), sessionId);
     }
     if (claimed != null && "written".equals(outcome) && !(reply.get(1) instanceof List)) {
       return OrderStateMachine.write(claimed, request, instant(script, reply.get(1))).result();
     }
-    OrderRecord record = HashCodec.record(keyList.get(0), sessionId, reply.get(1));
+    OrderRecord record = HashCodec.record(order.hashKey(), sessionId, reply.get(1));
     return switch (outcome) {
       case "written" -> new WriteResult.Written(record);
       case "superseded" -> new WriteResult.Superseded(record);

@@ -57,8 +57,10 @@ final class ScriptRunner {
   }
 
   /**
-   * Runs {@code script} and returns its reply: the outcome, then (but for "unknown") the order.
+   * Runs {@code script} and returns its reply: the outcome, then (but for "unknown") the order;
+   * bulk strings as Redis sent them ({@code byte[]}, read with {@link HashCodec#text}).
    *
+   * @param cluster whether the client is a Redis Cluster client
    * @throws StoreUnavailableException if Redis fails; the outcome is then unknown unless the
    *     failure proves the script never ran ({@link Refusal})
    * @throws IllegalStateException if the reply has another shape, or the runner is closed
@@ -67,13 +69,14 @@ final class ScriptRunner {
       LuaScript script,
       String operation,
       String sessionId,
-      List<String> keyList,
-      List<String> args) {
-    Object reply = call(operation, sessionId, true, c -> script.run(c, keyList, args));
+      boolean cluster,
+      LuaScript.Arg[] keys,
+      LuaScript.Arg[] args) {
+    Object reply = call(operation, sessionId, true, c -> script.run(c, cluster, keys, args));
     if (!(reply instanceof List<?> list)
         || list.isEmpty()
         || (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0))))) {
-      throw unexpected(script, String.valueOf(reply));
+      throw unexpected(script, HashCodec.show(reply));
     }
     return list;
   }

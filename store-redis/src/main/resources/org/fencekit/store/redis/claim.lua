@@ -4,7 +4,6 @@
 -- KEYS[4]  the order's mismatches (a hash)    KEYS[5]  the mismatches index (by recordedAt)
 -- ARGV[1]  now, epoch ms, or '' for the server's TIME            ARGV[2]  now + lease, epoch ms, or '+<lease ms>'     ARGV[3]  the new nonce
 -- ARGV[4]  the order's snapshot, packed (HashCodec.snapshot)        ARGV[5]  the order's tag (its index members' suffix)
--- ARGV[6]  the same snapshot packed without its e-mail, for a mismatch's record
 -- Returns {outcome, the order's fields as HGETALL gives them}, outcome 'claimed', 'provisioned' or
 -- 'inflight'; for a new order {'claimed', now}, as the caller knows the rest of what it wrote (a new
 -- order, the hot path, costs one HGET, one HSET of 7 fields and one ZADD); for another order under
@@ -49,8 +48,10 @@ if stored[3] ~= offered[3] then differing[#differing + 1] = 'quantity' end
 if stored[4] ~= offered[4] then differing[#differing + 1] = 'amount_total' end
 if string.lower(stored[5]) ~= string.lower(offered[5]) then differing[#differing + 1] = 'currency' end
 if #differing > 0 then
+  -- each recorded without its e-mail (the packed text up to it)
   local storedWithoutEmail = string.sub(h.snapshot, 1, #h.snapshot - #stored[6])
-  redis.call('HSET', KEYS[4], nonce, storedWithoutEmail .. '\30' .. ARGV[6])
+  local offeredWithoutEmail = string.sub(ARGV[4], 1, #ARGV[4] - #offered[6])
+  redis.call('HSET', KEYS[4], nonce, storedWithoutEmail .. '\30' .. offeredWithoutEmail)
   redis.call('ZADD', KEYS[5], 0, at(now) .. '\31' .. tag .. '\31' .. nonce)
   return { 'mismatch', table.concat(differing, ','), flatOf(h) }
 end

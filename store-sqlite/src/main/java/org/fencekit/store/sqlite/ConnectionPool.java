@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,6 +17,11 @@ import java.util.concurrent.TimeUnit;
  * prepared on it ({@link Slot#prepare}) until it is closed: a slot is used by one thread at a time,
  * so its statements are never shared between connections or threads, and a reopened connection
  * prepares fresh ones.
+ *
+ * <p>The idle connections are a stack: {@link #take} hands out the one given back last. Its page
+ * cache is the one most likely still valid; a connection that sat idle while others committed finds
+ * its cache stale at its next transaction and reads the pages it needs again. Handed out least
+ * recently used first, every write of calls made one at a time paid that.
  */
 final class ConnectionPool {
 
@@ -70,7 +75,7 @@ final class ConnectionPool {
   /** Put in the queue once the pool is closed, so every waiter wakes up. */
   private static final Slot CLOSED = new Slot();
 
-  private final LinkedBlockingQueue<Slot> idle = new LinkedBlockingQueue<>();
+  private final LinkedBlockingDeque<Slot> idle = new LinkedBlockingDeque<>();
   private final Opener opener;
   private final String closedMessage;
   private final int size;
@@ -103,12 +108,12 @@ final class ConnectionPool {
    * @throws SQLException if the connection had to be opened and could not be
    */
   Slot take(Duration timeout) throws InterruptedException, SQLException {
-    Slot slot = idle.poll(nanos(timeout), TimeUnit.NANOSECONDS);
+    Slot slot = idle.pollFirst(nanos(timeout), TimeUnit.NANOSECONDS);
     if (slot == null) {
       return null;
     }
     if (slot == CLOSED) {
-      idle.add(CLOSED); // for the next waiter
+      idle.addFirst(CLOSED); // for the next waiter
       throw new IllegalStateException(closedMessage);
     }
     if (closed) {
@@ -133,10 +138,12 @@ final class ConnectionPool {
    * @param healthy {@code false} if its connection failed: it is closed and reopened later
    */
   void give(Slot slot, boolean healthy) {
-    if (!healthy) {
+    if (healthy) {
+      idle.addFirst(slot); // taken next: see the class comment
+    } else {
       closeQuietly(slot);
+      idle.addLast(slot);
     }
-    idle.add(slot);
     if (closed) {
       drainAndClose();
     }

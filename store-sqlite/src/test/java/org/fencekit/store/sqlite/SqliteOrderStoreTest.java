@@ -446,8 +446,27 @@ class SqliteOrderStoreTest {
       assertTrue(use.prepares() <= STATEMENTS, () -> "statements prepared again: " + uses);
       prepares += use.prepares();
     }
+    // the calls above use 7 of them (BEGIN, COMMIT, ROLLBACK, the order's read, insert and
+    // update, the orphans' read), now all on the connection given back last
     assertTrue(
-        prepares >= STATEMENTS, () -> "every statement is prepared on some connection: " + uses);
+        prepares >= STATEMENTS - 1,
+        () -> "every statement used is prepared on some connection: " + uses);
+  }
+
+  @Test
+  @DisplayName(
+      "calls made one at a time all run on the connection used last: its page cache stays warm")
+  void callsOneAtATimeReuseTheLastConnection() {
+    // A connection whose cache another connection's commit made stale reads the pages it needs
+    // again at its next transaction: a pool handing out the least recently used connection made
+    // every write pay that (about 1.5x the time per claim + complete with 8 connections than 1).
+    SqliteOrderStore store = open(SqliteOrderStore.builder(file()).clock(clock).connections(4));
+    useEveryStatement(store, "cs_warm", 12);
+    List<SqliteStorage.ConnectionUse> uses = store.storage().connectionUse();
+    assertEquals(
+        1,
+        uses.stream().filter(use -> use.prepares() > 0).count(),
+        () -> "calls one at a time ran on more than one connection: " + uses);
   }
 
   @Test
@@ -499,12 +518,17 @@ class SqliteOrderStoreTest {
       assertEquals(Optional.empty(), store.get(id), id + " failed and must not have been written");
     }
 
+    // The pool hands out the connection given back last, so a reopened connection that served
+    // no call since has prepared nothing; the ones that did prepared their own statements, once.
+    int prepares = 0;
     for (SqliteStorage.ConnectionUse use : store.storage().connectionUse()) {
       assertTrue(
           use.opens() >= 2 && use.opens() <= 3, "every broken connection was reopened: " + use);
       assertTrue(
-          use.prepares() >= 1 && use.prepares() <= STATEMENTS,
+          use.prepares() <= STATEMENTS,
           "the reopened connection prepared its own statements, once: " + use);
+      prepares += use.prepares();
     }
+    assertTrue(prepares >= 1, "the calls after the break ran on statements prepared anew");
   }
 }
