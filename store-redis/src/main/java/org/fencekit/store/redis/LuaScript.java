@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import redis.clients.jedis.BuilderFactory;
@@ -27,11 +28,13 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * the script is then sent once more in full with EVAL, which also caches it on that node again.
  * Keys travel as KEYS and every value as ARGV; nothing is ever spliced into the source.
  *
- * <p>The writing scripts' hot path ({@link #run(UnifiedJedis, boolean, Arg[], Arg[])}) sends keys
- * and values encoded once ({@link Arg}), the SHA-1 and the key count encoded when the script is
- * loaded, and leaves the reply as Redis sent it (bulk strings as {@code byte[]}): Jedis's own
- * {@code evalsha} encodes each String argument, copies the bytes again and decodes the reply
- * through streams, about half of what a claim + complete allocated on the client.
+ * <p>The writing scripts' hot path on a client the store built ({@link #run(UnifiedJedis, boolean,
+ * Arg[], Arg[])}; a user's client goes through Jedis's {@code evalsha}, which applies its own
+ * settings such as a key preprocessor) sends keys and values encoded once ({@link Arg}), the SHA-1
+ * and the key count encoded when the script is loaded, and leaves the reply as Redis sent it (bulk
+ * strings as {@code byte[]}): Jedis's own {@code evalsha} encodes each String argument, copies the
+ * bytes again and decodes the reply through streams, about half of what a claim + complete
+ * allocated on the client.
  *
  * @param name the script's name, for messages
  * @param source its source, helpers included
@@ -127,6 +130,15 @@ record LuaScript(String name, String source, String sha1, Arg sha1Arg, Arg sourc
     } catch (JedisNoScriptException e) {
       return client.executeCommand(command(Protocol.Command.EVAL, sourceArg, cluster, keys, args));
     }
+  }
+
+  /** The arguments as text, for Jedis's own {@code evalsha}. */
+  static List<String> texts(Arg[] args) {
+    List<String> texts = new ArrayList<>(args.length);
+    for (Arg arg : args) {
+      texts.add(arg.toString());
+    }
+    return texts;
   }
 
   private static CommandObject<Object> command(

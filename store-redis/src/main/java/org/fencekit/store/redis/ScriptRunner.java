@@ -72,7 +72,17 @@ final class ScriptRunner {
       boolean cluster,
       LuaScript.Arg[] keys,
       LuaScript.Arg[] args) {
-    Object reply = call(operation, sessionId, true, c -> script.run(c, cluster, keys, args));
+    // A user's client runs Jedis's own evalsha, which applies whatever it is configured with (a
+    // key preprocessor); the lean command is only for a client the store built.
+    Object reply =
+        call(
+            operation,
+            sessionId,
+            true,
+            c ->
+                ownsClient
+                    ? script.run(c, cluster, keys, args)
+                    : script.run(c, LuaScript.texts(keys), LuaScript.texts(args)));
     if (!(reply instanceof List<?> list)
         || list.isEmpty()
         || (list.size() < 2 && !"unknown".equals(HashCodec.text(list.get(0))))) {

@@ -739,6 +739,37 @@ abstract class RedisStoreBehaviour {
   }
 
   @Test
+  @DisplayName(
+      "a user's client runs every command as it is configured, a key preprocessor included: what"
+          + " the scripts write, the reads find")
+  void userClientKeyPreprocessorAppliesToEveryCommand() {
+    UnifiedJedis own = raw();
+    try {
+      own.setKeyArgumentPreProcessor(
+          key ->
+              key instanceof String text
+                  ? text + ":user"
+                  : key instanceof byte[] bytes
+                      ? (new String(bytes, StandardCharsets.UTF_8) + ":user")
+                          .getBytes(StandardCharsets.UTF_8)
+                      : key);
+      RedisOrderStore store =
+          RedisOrderStore.builder().client(own).keyPrefix(PREFIX).clock(new TestClock()).build();
+      String id = sid("preprocessed");
+      ClaimId claimId = claimed(store.claim(snapshot(id), LEASE));
+      assertEquals(OrderStatus.PENDING, store.get(id).orElseThrow().status(), "the claim is read");
+      assertInstanceOf(WriteResult.Written.class, store.complete(id, claimId, ESIM));
+      assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
+      assertTrue(
+          own.exists(new OrderKeys(PREFIX, false).order(id)),
+          "the order lives under the preprocessed key, as every command of the client sees it");
+      store.close();
+    } finally {
+      own.close();
+    }
+  }
+
+  @Test
   @DisplayName("a client the user passes in stays open after the store is closed")
   void userClientStaysOpen() {
     UnifiedJedis own = raw();
