@@ -5,12 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.function.BiConsumer;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
@@ -36,18 +38,16 @@ import org.fencekit.store.spi.Storage;
  *   <li>read the order and the clock, decide with {@link org.fencekit.store.spi.OrderStateMachine};
  *   <li>publish the new immutable order (record and orphans) as the key's value, or keep the old
  *       one: a reader sees either the whole change or none of it;
+ *   <li>in the same {@code compute}, move the order's keys in the three sorted indexes the admin
+ *       listings walk (unreconciled orphans, held claims by lease end, FAILED orders by first
+ *       failure); a listing reads each order it finds through {@code computeIfPresent}, which waits
+ *       for a write in progress, and lists it only if the order still matches the key;
  *   <li>in the same {@code compute}, once the decision is made, add a mismatched claim's record to
  *       the sorted map of mismatches (immutable, never removed, so the listing reads it as it is).
  * </ol>
  *
- * A claim, complete, fail or extend touches its own order's entry and nothing all orders share (a
- * mismatched claim adds to the mismatches): no counter, lock or sorted index. The stuck, failed and
- * unreconciled-orphan listings therefore read every order once per page, each order as published,
- * and keep those after the cursor that match, sorted, up to the page: exact, at a cost that grows
- * with the number of orders, which a store that forgets everything on restart keeps small.
- *
- * <p>Nothing survives the JVM: use a durable store wherever two processes handle webhooks. Closing
- * the store releases nothing; the orders stay readable.
+ * Nothing survives the JVM: use a durable store wherever two processes handle webhooks. Closing the
+ * store releases nothing; the orders stay readable.
  */
 public final class MemoryOrderStore extends FencedAdminOrderStore {
 
@@ -61,21 +61,37 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     this(Clock.systemUTC());
   }
 
-  /** One order as published: an immutable record and its orphans. */
-  private record Entry(OrderRecord record, List<OrphanRecord> orphans) {}
+  /**
+   * One order as published: an immutable record, its orphans, and its keys in the claims and
+   * failures indexes (null when it is in neither), kept so that moving it out of an index takes the
+   * key it went in with.
+   */
+  private record Entry(
+      OrderRecord record, List<OrphanRecord> orphans, OrderKey claimKey, OrderKey failureKey) {
 
-  /** An unreconciled orphan's place in its listing: its sort key. */
+    /** An entry whose index keys are taken from the record: where it goes in. */
+    Entry(OrderRecord record, List<OrphanRecord> orphans) {
+      this(
+          record,
+          orphans,
+          record.claimId() == null
+              ? null
+              : new OrderKey(record.leaseExpiresAt(), record.sessionId()),
+          record.status() == OrderStatus.FAILED
+              ? new OrderKey(record.failedSince(), record.sessionId())
+              : null);
+    }
+  }
+
+  /** An unreconciled orphan's place in its index: its sort key. */
   private record OrphanKey(Instant recordedAt, OrphanId id) {
     static OrphanKey of(Orphan orphan) {
       return new OrphanKey(orphan.recordedAt(), OrphanId.of(orphan));
     }
   }
 
-  /** An order's place in an order listing. */
+  /** An order's place in an order index. */
   private record OrderKey(Instant at, String sessionId) {}
-
-  /** A listing's candidate: its sort key and what the listing returns. */
-  private record Listed<K, V>(K key, V value) {}
 
   private static final Comparator<OrphanKey> ORPHAN_ORDER =
       Comparator.comparing(OrphanKey::recordedAt)
@@ -93,11 +109,17 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       Comparator.comparing(OrderKey::at).thenComparing(OrderKey::sessionId);
 
   /**
-   * The storage: a map whose {@code compute} is the atomic step, and the mismatches by sort key.
+   * The storage: a map whose {@code compute} is the atomic step, three sorted indexes, and the
+   * mismatches by their sort key.
    */
   private static final class MapStorage implements AdminStorage {
 
     private final ConcurrentHashMap<String, Entry> orders = new ConcurrentHashMap<>();
+    private final ConcurrentSkipListSet<OrphanKey> unreconciled =
+        new ConcurrentSkipListSet<>(ORPHAN_ORDER);
+    private final ConcurrentSkipListSet<OrderKey> claims = new ConcurrentSkipListSet<>(ORDER_ORDER);
+    private final ConcurrentSkipListSet<OrderKey> failures =
+        new ConcurrentSkipListSet<>(ORDER_ORDER);
     private final ConcurrentSkipListMap<MismatchPosition, Mismatch> mismatches =
         new ConcurrentSkipListMap<>(MISMATCH_ORDER);
 
@@ -113,40 +135,41 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       return step.result;
     }
 
-    /** Adds the step's mismatch, inside its {@code compute}. */
-    private void record(Mismatch mismatch) {
+    /**
+     * Moves the order's keys in the indexes and adds the step's mismatch, inside its {@code
+     * compute}.
+     */
+    private void reindex(Entry before, Entry after, List<Orphan> added, Mismatch mismatch) {
       if (mismatch != null) {
         mismatches.putIfAbsent(
             new MismatchPosition(mismatch.recordedAt(), mismatch.id()), mismatch);
       }
+      if (before != after) {
+        move(claims, before, after, Entry::claimKey);
+        move(failures, before, after, Entry::failureKey);
+      }
+      for (int i = 0; i < added.size(); i++) {
+        unreconciled.add(OrphanKey.of(added.get(i)));
+      }
     }
 
-    /**
-     * The first {@code limit} values, by their keys in {@code order}, of the candidates that {@code
-     * candidates} finds in the orders (each order as published), those at or before {@code after}
-     * left out ({@code null}: none).
-     */
-    private <K, V> List<V> first(
-        Comparator<K> order,
-        K after,
-        int limit,
-        BiConsumer<Entry, Consumer<Listed<K, V>>> candidates) {
-      List<Listed<K, V>> found = new ArrayList<>();
-      Consumer<Listed<K, V>> add =
-          listed -> {
-            if (after == null || order.compare(listed.key(), after) > 0) {
-              found.add(listed);
-            }
-          };
-      for (Entry entry : orders.values()) {
-        candidates.accept(entry, add);
+    private static void move(
+        Set<OrderKey> index, Entry before, Entry after, Function<Entry, OrderKey> key) {
+      OrderKey from = before == null ? null : key.apply(before);
+      OrderKey to = after == null ? null : key.apply(after);
+      if (from != null && !from.equals(to)) {
+        index.remove(from);
       }
-      found.sort((a, b) -> order.compare(a.key(), b.key()));
-      List<V> page = new ArrayList<>(Math.min(limit, found.size()));
-      for (int i = 0; i < found.size() && i < limit; i++) {
-        page.add(found.get(i).value());
+      if (to != null) {
+        index.add(to);
       }
-      return page;
+    }
+
+    /** The index's keys strictly after {@code after}; all of them for {@code null}. */
+    private static NavigableSet<OrderKey> from(NavigableSet<OrderKey> index, OrderPosition after) {
+      return after == null
+          ? index
+          : index.tailSet(new OrderKey(after.at(), after.sessionId()), false);
     }
 
     @Override
@@ -163,19 +186,27 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
           : entry.orphans().stream().map(OrphanRecord::orphan).toList();
     }
 
+    /** The order as published after any write to it in progress. */
+    private Entry settled(String sessionId) {
+      return orders.computeIfPresent(sessionId, (key, entry) -> entry);
+    }
+
     @Override
     public List<OrphanRecord> unreconciledOrphans(OrphanPosition after, int limit) {
-      return first(
-          ORPHAN_ORDER,
-          after == null ? null : new OrphanKey(after.recordedAt(), after.id()),
-          limit,
-          (entry, add) -> {
-            for (OrphanRecord orphan : entry.orphans()) {
-              if (!orphan.reconciled()) {
-                add.accept(new Listed<>(OrphanKey.of(orphan.orphan()), orphan));
-              }
-            }
-          });
+      List<OrphanRecord> found = new ArrayList<>();
+      var from =
+          after == null
+              ? unreconciled
+              : unreconciled.tailSet(new OrphanKey(after.recordedAt(), after.id()), false);
+      for (OrphanKey key : from) {
+        if (found.size() == limit) {
+          break;
+        }
+        find(settled(key.id().sessionId()), key.id())
+            .filter(orphan -> !orphan.reconciled())
+            .ifPresent(found::add);
+      }
+      return found;
     }
 
     @Override
@@ -220,8 +251,10 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
               }
               OrphanRecord marked = new OrphanRecord(orphan.orphan(), note, reconciledAt);
               orphans.set(i, marked);
+              unreconciled.remove(OrphanKey.of(orphan.orphan()));
               result.add(marked);
-              return new Entry(entry.record(), List.copyOf(orphans));
+              return new Entry(
+                  entry.record(), List.copyOf(orphans), entry.claimKey(), entry.failureKey());
             }
             return entry;
           });
@@ -230,34 +263,37 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public List<OrderRecord> stuckOrders(Instant expiredBy, OrderPosition after, int limit) {
-      return first(
-          ORDER_ORDER,
-          after == null ? null : new OrderKey(after.at(), after.sessionId()),
-          limit,
-          (entry, add) -> {
-            OrderRecord record = entry.record();
-            if (record.claimId() != null && !record.leaseExpiresAt().isAfter(expiredBy)) {
-              add.accept(
-                  new Listed<>(new OrderKey(record.leaseExpiresAt(), record.sessionId()), record));
-            }
-          });
+      List<OrderRecord> found = new ArrayList<>();
+      for (OrderKey key : from(claims, after)) {
+        if (found.size() == limit || key.at().isAfter(expiredBy)) {
+          break;
+        }
+        Entry entry = settled(key.sessionId());
+        if (entry != null && key.equals(entry.claimKey())) {
+          found.add(entry.record());
+        }
+      }
+      return found;
     }
 
     @Override
     public List<OrderRecord> failedOrders(
         int minFailures, Instant failedBy, OrderPosition after, int limit) {
-      return first(
-          ORDER_ORDER,
-          after == null ? null : new OrderKey(after.at(), after.sessionId()),
-          limit,
-          (entry, add) -> {
-            OrderRecord record = entry.record();
-            if (record.status() == OrderStatus.FAILED
-                && (record.failures() >= minFailures || !record.failedSince().isAfter(failedBy))) {
-              add.accept(
-                  new Listed<>(new OrderKey(record.failedSince(), record.sessionId()), record));
-            }
-          });
+      List<OrderRecord> found = new ArrayList<>();
+      for (OrderKey key : from(failures, after)) {
+        if (found.size() == limit) {
+          break;
+        }
+        Entry entry = settled(key.sessionId());
+        if (entry == null || !key.equals(entry.failureKey())) {
+          continue;
+        }
+        OrderRecord record = entry.record();
+        if (record.failures() >= minFailures || !record.failedSince().isAfter(failedBy)) {
+          found.add(record);
+        }
+      }
+      return found;
     }
 
     @Override
@@ -278,6 +314,7 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     private Entry before;
     private OrderRecord record;
     private List<OrphanRecord> orphans;
+    private List<Orphan> added = List.of();
     private Mismatch mismatch;
 
     Step(MapStorage storage, Storage.Work<T> work) {
@@ -291,8 +328,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       record = entry == null ? null : entry.record();
       orphans = entry == null ? List.of() : entry.orphans();
       result = work.run(this);
-      storage.record(mismatch);
-      return published();
+      Entry published = published();
+      storage.reindex(entry, published, added, mismatch);
+      return published;
     }
 
     @Override
@@ -330,6 +368,10 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       more.addAll(orphans);
       more.add(OrphanRecord.unreconciled(orphan));
       orphans = List.copyOf(more);
+      if (added.isEmpty()) {
+        added = new ArrayList<>(1);
+      }
+      added.add(orphan);
     }
 
     @Override
@@ -345,9 +387,12 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       if (record == null) {
         return null;
       }
-      return before != null && before.record() == record && before.orphans() == orphans
+      if (before == null || before.record() != record) {
+        return new Entry(record, orphans);
+      }
+      return before.orphans() == orphans
           ? before
-          : new Entry(record, orphans);
+          : new Entry(record, orphans, before.claimKey(), before.failureKey());
     }
   }
 }
