@@ -2,6 +2,9 @@ package org.fencekit.spring;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.fencekit.webhook.WebhookCore;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
@@ -11,9 +14,10 @@ import org.springframework.context.SmartLifecycle;
  * {@link #stop()} runs in lifecycle phase {@link #PHASE}, before the web server's graceful shutdown
  * ({@code SmartLifecycle.DEFAULT_PHASE - 1024}) and its stop ({@code - 2048}). New deliveries are
  * then answered 503 {@code shutting_down} with Retry-After, and those in flight finish and get
- * their whole answer, for up to the stop timeout; only then does the web server stop taking
- * requests. Bean destruction, which comes after the web server has stopped, only stops the core's
- * threads.
+ * their whole answer, written to the client, for up to the stop timeout; only then does the web
+ * server stop taking requests (an answer decided but not yet written when a stopping web server
+ * closed its connection would be lost: Stripe would retry a delivery that was fulfilled). Bean
+ * destruction, which comes after the web server has stopped, only stops the core's threads.
  */
 public final class FencekitWebhook implements SmartLifecycle, DisposableBean {
 
@@ -22,6 +26,8 @@ public final class FencekitWebhook implements SmartLifecycle, DisposableBean {
 
   private final WebhookCore core;
   private final Duration stopTimeout;
+  private final AtomicInteger unwritten = new AtomicInteger();
+  private final Object allWritten = new Object();
   private volatile boolean running;
 
   /**
@@ -50,8 +56,44 @@ public final class FencekitWebhook implements SmartLifecycle, DisposableBean {
    */
   @Override
   public void stop() {
+    long deadline = System.nanoTime() + stopTimeout.toNanos();
     core.drainAndAwait(stopTimeout);
+    awaitWritten(deadline);
     running = false;
+  }
+
+  /**
+   * Counts an answer from now until it is written (or its request ends otherwise): call the
+   * returned action then, once or more.
+   */
+  Runnable writing() {
+    unwritten.incrementAndGet();
+    AtomicBoolean done = new AtomicBoolean();
+    return () -> {
+      if (done.compareAndSet(false, true) && unwritten.decrementAndGet() == 0) {
+        synchronized (allWritten) {
+          allWritten.notifyAll();
+        }
+      }
+    };
+  }
+
+  /** Waits until every answer counted by {@link #writing()} is written, or the deadline. */
+  private void awaitWritten(long deadline) {
+    synchronized (allWritten) {
+      while (unwritten.get() > 0) {
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (left <= 0) {
+          return;
+        }
+        try {
+          allWritten.wait(left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.fencekit.webhook.Answer;
 import org.fencekit.webhook.WebhookCore;
 import org.springframework.http.HttpStatusCode;
@@ -29,6 +30,7 @@ import org.springframework.web.context.request.async.DeferredResult;
 @RestController
 public class FencekitWebhookController {
 
+  private final FencekitWebhook webhook;
   private final WebhookCore core;
   private final long answerTimeoutMillis;
   private final Answer timedOut;
@@ -38,6 +40,7 @@ public class FencekitWebhookController {
    * @param properties the lease, for how long an answer may take
    */
   public FencekitWebhookController(FencekitWebhook webhook, FencekitProperties properties) {
+    this.webhook = webhook;
     this.core = webhook.core();
     // a delivery is cut off before its lease runs out: never wait longer than a slot and a lease
     Duration slotAndLease = properties.getWebhook().getQueueTime().plus(properties.getLease());
@@ -74,7 +77,8 @@ public class FencekitWebhookController {
     } catch (IOException e) {
       return now(core.unreadableBody());
     }
-    return later(core.webhook(request.getHeader("Stripe-Signature"), body.toByteArray()));
+    byte[] bytes = body.toByteArray();
+    return later(() -> core.webhook(request.getHeader("Stripe-Signature"), bytes));
   }
 
   /** Any other method on the webhook's path: 405, as fencekit's server answers it. */
@@ -103,7 +107,7 @@ public class FencekitWebhookController {
   /** The customer's landing, asked by the success page's backend. */
   @GetMapping("${fencekit.success-page.path:/checkout/success}")
   public DeferredResult<ResponseEntity<String>> successPage(HttpServletRequest request) {
-    return later(core.successPage(request.getParameter("session_id")));
+    return later(() -> core.successPage(request.getParameter("session_id")));
   }
 
   /** Any other method on the success page's path: 405. */
@@ -112,9 +116,23 @@ public class FencekitWebhookController {
     return entity(core.methodNotAllowed("GET", false));
   }
 
-  private DeferredResult<ResponseEntity<String>> later(CompletableFuture<Answer> answer) {
+  /**
+   * The answer {@code decide} starts, written when it is decided. It is counted from before the
+   * decision until written: a stop waits for the writing, not only the decision (the container
+   * writes the answer later, on a thread of its own).
+   */
+  private DeferredResult<ResponseEntity<String>> later(Supplier<CompletableFuture<Answer>> decide) {
+    Runnable written = webhook.writing();
     DeferredResult<ResponseEntity<String>> result =
         new DeferredResult<>(answerTimeoutMillis, () -> entity(timedOut));
+    result.onCompletion(written);
+    CompletableFuture<Answer> answer;
+    try {
+      answer = decide.get();
+    } catch (RuntimeException | Error e) {
+      written.run();
+      throw e;
+    }
     answer.whenComplete(
         (done, failure) -> result.setResult(entity(done != null ? done : Answer.failed())));
     return result;

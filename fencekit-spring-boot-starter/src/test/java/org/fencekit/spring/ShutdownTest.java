@@ -3,6 +3,8 @@ package org.fencekit.spring;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -64,7 +67,33 @@ class ShutdownTest {
     OrderStore store() {
       return new MemoryOrderStore(Clock.systemUTC());
     }
+
+    /**
+     * Holds back the writing of each delivery's answer (the async dispatch that writes it) for a
+     * moment: the window in which a drain that waited only for the answer let the web server stop
+     * and cut the connection (seen on a loaded machine), made wide enough to hit every run.
+     */
+    @Bean
+    FilterRegistrationBean<Filter> slowWriting() {
+      Filter filter =
+          (request, response, chain) -> {
+            if (request.getDispatcherType() == DispatcherType.ASYNC) {
+              try {
+                Thread.sleep(WRITING_DELAY.toMillis()); // widens a race window; no lease is timed
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            chain.doFilter(request, response);
+          };
+      FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(filter);
+      registration.setDispatcherTypes(DispatcherType.ASYNC);
+      return registration;
+    }
   }
+
+  /** How long the test holds back the writing of an answer. */
+  private static final Duration WRITING_DELAY = Duration.ofMillis(500);
 
   @ParameterizedTest(name = "server.shutdown={0}")
   @ValueSource(strings = {"graceful", "immediate"})
