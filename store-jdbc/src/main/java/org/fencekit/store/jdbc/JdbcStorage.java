@@ -436,7 +436,8 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
   protected void beginning(Connection connection) throws SQLException {}
 
   /**
-   * Borrows a connection, turns off auto-commit (a client-side flag, no session state) and calls
+   * Borrows a connection, turns off auto-commit if it was lent on (pgjdbc keeps the flag on the
+   * client; Connector/J sends {@code SET autocommit}, and the opposite when it goes back) and calls
    * {@link #beginning}.
    */
   private Tx connect(String operation, String sessionId) {

@@ -53,9 +53,11 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
 
   /**
    * Your DataSource (a pool, preferably). The store borrows a connection per statement or
-   * transaction, turns auto-commit on for a single statement and off for a transaction (a
-   * client-side setting: no round trip) and gives it back as it was lent; it never closes the
-   * DataSource. The store's class says what its driver needs of it.
+   * transaction, turns auto-commit on for a single statement and off for a transaction where the
+   * connection was lent otherwise (pgjdbc keeps the setting on the client; Connector/J sends each
+   * change as a round trip, so lend in auto-commit, the default, for the fast path) and gives it
+   * back as it was lent; it never closes the DataSource. The store's class says what its driver
+   * needs of it.
    *
    * @return this builder
    */
