@@ -14,8 +14,9 @@ import org.fencekit.store.OrphanRecord;
 /**
  * The queries behind an {@link OrderStoreAdmin}, on validated arguments, deciding nothing. {@link
  * FencedAdmin} validates, reads the clock, pages and decides, so a backend implements only this:
- * through {@link AdminStorage} (the memory, SQLite and PostgreSQL stores), or on its own beside a
- * store that decides in its backend (the Redis store, whose scripts are its state machine).
+ * through {@link AdminStorage}, or on its own beside a store that decides in its backend (scripts
+ * that are its state machine); {@linkplain org.fencekit.store.spi which of fencekit's stores} does
+ * which.
  *
  * <p>Each listing returns at most {@code limit} items strictly after the position given (none: from
  * the start), in the order it names, and must cost in proportion to what it returns: an index or

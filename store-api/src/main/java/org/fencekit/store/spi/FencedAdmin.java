@@ -19,8 +19,8 @@ import org.fencekit.store.UnknownOrphanException;
 
 /**
  * An {@link OrderStoreAdmin} over {@link AdminQueries}: the one place its calls are validated,
- * paged and decided. {@link FencedAdminOrderStore} uses it for the memory, SQLite and PostgreSQL
- * stores, and the Redis store beside its scripts.
+ * paged and decided, for every store: through {@link FencedAdminOrderStore}, or beside a store's
+ * own scripts ({@linkplain org.fencekit.store.spi which of fencekit's stores} does which).
  *
  * <p>Each admin call:
  *

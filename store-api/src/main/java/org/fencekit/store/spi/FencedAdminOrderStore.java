@@ -14,9 +14,9 @@ import org.fencekit.store.ReconcileResult;
 
 /**
  * A {@link FencedOrderStore} that is also an {@link OrderStoreAdmin}, over an {@link AdminStorage}:
- * the memory, SQLite and PostgreSQL stores extend it. The admin calls are {@link FencedAdmin}'s (it
- * validates, pages and decides them once for every store). A user's store can keep extending {@link
- * FencedOrderStore} over an {@link Storage} and add this later.
+ * {@linkplain org.fencekit.store.spi most of fencekit's stores} extend it. The admin calls are
+ * {@link FencedAdmin}'s (it validates, pages and decides them once for every store). A user's store
+ * can keep extending {@link FencedOrderStore} over an {@link Storage} and add this later.
  */
 public abstract class FencedAdminOrderStore extends FencedOrderStore implements OrderStoreAdmin {
 

@@ -18,10 +18,10 @@ import org.fencekit.store.WriteResult;
 
 /**
  * The base of a store that decides with {@link OrderStateMachine} over an {@link Storage}: the
- * memory, SQLite and PostgreSQL stores extend it, and so can a user's store over another database.
- * A store is its constructor, which hands over its storage and clock, plus what is really its own
- * (a builder, a fast path that overrides {@link #claim(ClaimRequest)} or {@link
- * #write(WriteRequest)} and falls back to {@code super}).
+ * {@linkplain org.fencekit.store.spi most of fencekit's stores} extend it, and so can a user's
+ * store over another database. A store is its constructor, which hands over its storage and clock,
+ * plus what is really its own (a builder, a fast path that overrides {@link #claim(ClaimRequest)}
+ * or {@link #write(WriteRequest)} and falls back to {@code super}).
  *
  * <p>Each operation:
  *

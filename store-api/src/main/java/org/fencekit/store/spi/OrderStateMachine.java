@@ -20,9 +20,9 @@ import org.fencekit.store.WriteResult;
  * The contract's state machine as one pure function per operation: given the order as it is (or
  * none), the time and a validated request, it returns the result and the record to write. It
  * performs no I/O and reads no clock; a store reads the record under its lock, decides here, and
- * writes what it is told in the same atomic step. The memory, SQLite and PostgreSQL stores decide
- * with it (through {@link FencedOrderStore}), the Redis scripts mirror it, and the TCK checks every
- * store's histories against it.
+ * writes what it is told in the same atomic step. fencekit's stores decide with it (through {@link
+ * FencedOrderStore}) or in scripts that mirror it ({@linkplain org.fencekit.store.spi which}), and
+ * the TCK checks every store's histories against it.
  */
 public final class OrderStateMachine {
 

@@ -10,8 +10,8 @@ import org.fencekit.store.StoreUnavailableException;
 /**
  * The storage-facing piece of a store: it reads and writes one order atomically and decides
  * nothing. {@link FencedOrderStore} does the deciding (validation, the state machine, replays,
- * races), so a backend implements only this. The memory, SQLite and PostgreSQL stores are built
- * this way.
+ * races), so a backend implements only this ({@linkplain org.fencekit.store.spi which of fencekit's
+ * stores do}).
  *
  * <p>An implementation must guarantee that while {@link #atomically} runs its work for an order, no
  * other caller, in this process or another, reads that order inside its own {@code atomically} or
@@ -19,7 +19,7 @@ import org.fencekit.store.StoreUnavailableException;
  */
 public interface Storage extends AutoCloseable {
 
-  /** The backend's name for messages: "memory", "sqlite", "postgres". */
+  /** The backend's name for messages, such as "sqlite" or "postgres". */
   String backend();
 
   /**

@@ -95,6 +95,11 @@ public abstract class JdbcAdminStorage implements AdminStorage {
   protected abstract <T> T runStatement(
       String operation, String sessionId, boolean writes, String sql, StatementWork<T> work);
 
+  /** select-order.sql for the store's tables. */
+  protected final String selectOrder() {
+    return selectOrder;
+  }
+
   @Override
   public Optional<OrderRecord> read(String sessionId) {
     return runStatement(

@@ -7,11 +7,13 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import javax.sql.DataSource;
+import org.fencekit.store.OrderRecord;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.Validate;
@@ -111,6 +113,86 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
    */
   protected abstract List<Migrations.Script> migrate(
       String operation, String sessionId, boolean create, boolean namespace);
+
+  /**
+   * Whether {@code e} is the server's duplicate key error for an insert that found its row, which
+   * undoes that statement only. None by default: a dialect whose inserts say {@code ON CONFLICT DO
+   * NOTHING} inserts nothing instead.
+   */
+  protected boolean duplicateKey(SQLException e) {
+    return false;
+  }
+
+  /**
+   * A fast path's first claim: {@code insertOrder} (insert-order.sql) alone, in auto-commit.
+   *
+   * @param created the record the state machine builds for a first claim
+   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first claim
+   *     created it, or the server rolled the statement back, {@link #retryable}): the caller then
+   *     decides in a transaction
+   */
+  protected boolean insertFast(String insertOrder, OrderRecord created) {
+    return single(
+        "claim",
+        created.sessionId(),
+        insertOrder,
+        statement -> {
+          OrderRows.bindOrder(statement, 1, created);
+          try {
+            return statement.executeUpdate() == 1;
+          } catch (SQLException e) {
+            if (duplicateKey(e)) {
+              return false;
+            }
+            throw e;
+          }
+        },
+        false,
+        true);
+  }
+
+  /**
+   * The order's row, read by select-order.sql alone in auto-commit: one round trip, where {@link
+   * #read}'s transaction adds its end (and, where the driver sends them, {@code SET autocommit} and
+   * the dialect's {@link #beginning}). A single consistent read needs no transaction.
+   *
+   * @param operation the call, for messages
+   * @throws IllegalStateException if the server rolled the read back ({@link #retryable})
+   */
+  protected Optional<OrderRecord> readAlone(String operation, String sessionId) {
+    Optional<OrderRecord> row =
+        single(
+            operation,
+            sessionId,
+            selectOrder(),
+            statement -> {
+              statement.setString(1, sessionId);
+              return OrderRows.orderIfAny(statement);
+            },
+            null,
+            false);
+    if (row == null) {
+      throw new IllegalStateException("the server rolled the read back (" + backend + ")");
+    }
+    return row;
+  }
+
+  /**
+   * Where this store's migrations report from: its scripts in {@code
+   * db/migration/fencekit/<backend>} of the jar {@code store-<backend>}.
+   *
+   * @param ordersTable the orders table as the store names it, for the messages
+   */
+  protected Migrations.Origin origin(String ordersTable) {
+    return new Migrations.Origin(
+        backend,
+        backend,
+        "store-" + backend,
+        target,
+        "with your names in place of fencekit_orders and fencekit_orphans (here "
+            + ordersTable
+            + " and its orphans table)");
+  }
 
   /** The order of an atomic step on {@code tx}'s connection. */
   protected abstract JdbcLockedOrder lockedOrder(Tx tx, String sessionId);
@@ -354,7 +436,8 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
   protected void beginning(Connection connection) throws SQLException {}
 
   /**
-   * Borrows a connection, turns off auto-commit (a client-side flag, no session state) and calls
+   * Borrows a connection, turns off auto-commit if it was lent on (pgjdbc keeps the flag on the
+   * client; Connector/J sends {@code SET autocommit}, and the opposite when it goes back) and calls
    * {@link #beginning}.
    */
   private Tx connect(String operation, String sessionId) {
@@ -508,6 +591,11 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
     @Override
     protected PreparedStatement prepare(String statementSql) throws SQLException {
       return JdbcStorage.this.prepare(tx.connection, statementSql);
+    }
+
+    @Override
+    protected boolean duplicateKey(SQLException e) {
+      return JdbcStorage.this.duplicateKey(e);
     }
 
     @Override

@@ -3,9 +3,11 @@ package org.fencekit.store.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.fencekit.store.spi.Credentials;
+import org.fencekit.store.spi.FencedAdminOrderStore;
 import org.fencekit.store.spi.Validate;
 
 /**
@@ -40,6 +42,7 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   private Duration connectionTimeout;
   private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
   private boolean serverTime;
+  private boolean singleStatementFastPath = true;
 
   /**
    * @param createSchema the store's default for {@link #createSchema(boolean)}
@@ -50,9 +53,11 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
 
   /**
    * Your DataSource (a pool, preferably). The store borrows a connection per statement or
-   * transaction, turns auto-commit on for a single statement and off for a transaction (a
-   * client-side setting: no round trip) and gives it back as it was lent; it never closes the
-   * DataSource. The store's class says what its driver needs of it.
+   * transaction, turns auto-commit on for a single statement and off for a transaction where the
+   * connection was lent otherwise (pgjdbc keeps the setting on the client; Connector/J sends each
+   * change as a round trip, so lend in auto-commit, the default, for the fast path) and gives it
+   * back as it was lent; it never closes the DataSource. The store's class says what its driver
+   * needs of it.
    *
    * @return this builder
    */
@@ -152,9 +157,54 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
     return self();
   }
 
+  /**
+   * Checks every property, builds the pool if the store owns one, checks the schema version and
+   * brings it up to date if asked to ({@link #createSchema}); the store's builder says more.
+   *
+   * @return the store, which closes the pool it built
+   */
+  public abstract FencedAdminOrderStore build();
+
   /** Whether {@link #serverTime} is on, for {@code build()}. */
   protected final boolean takesServerTime() {
     return serverTime;
+  }
+
+  /**
+   * Whether the calls the store can answer with one auto-commit statement try it first (the store's
+   * class says which: a fresh order's first claim, the current owner's settle), falling back to the
+   * locking transaction wherever the statement writes nothing; default true, ignored with {@link
+   * #serverTime}. Both ways decide alike. A miss (a claim of an order that exists, a superseded
+   * settle) pays the statement on top of the transaction, so turn it off (false) where most claims
+   * find their order held by another caller.
+   *
+   * @return this builder
+   */
+  public final B singleStatementFastPath(boolean singleStatementFastPath) {
+    this.singleStatementFastPath = singleStatementFastPath;
+    return self();
+  }
+
+  /**
+   * Whether calls try the single statements first: {@link #singleStatementFastPath}, no server
+   * time.
+   */
+  protected final boolean takesFastPath() {
+    return singleStatementFastPath && !serverTime;
+  }
+
+  /**
+   * The store's description for its {@code toString()}: where the data lives (no credentials), the
+   * tables as the store names them, which path calls take, and the server's time if it is used.
+   */
+  protected final String description(String target, String orders, String orphans) {
+    StringJoiner description = new StringJoiner(", ");
+    description.add(target).add("orders " + orders).add("orphans " + orphans);
+    description.add(takesFastPath() ? "single-statement fast path" : "locking transactions only");
+    if (serverTime) {
+      description.add("server time");
+    }
+    return description.toString();
   }
 
   /**

@@ -64,15 +64,9 @@ public abstract class ServerTckConfiguration<B extends PooledStoreBuilder<B>>
   protected abstract String jdbcUrl();
 
   /**
-   * @return the store's builder on this test class's database or schema, with the given clock,
-   *     creating the schema or not, its single-statement fast path on or off; not yet connected
+   * @return the store's builder on this test class's database or schema, nothing else set
    */
-  protected abstract B builder(TestClock clock, boolean createSchema, boolean fastPath);
-
-  /**
-   * @return the store {@code builder} builds
-   */
-  protected abstract OrderStore build(B builder);
+  protected abstract B newBuilder();
 
   /**
    * @return the driver's own DataSource on {@code jdbcUrl}, which opens a connection per call
@@ -127,17 +121,18 @@ public abstract class ServerTckConfiguration<B extends PooledStoreBuilder<B>>
   }
 
   private OrderStore store(TestClock clock, boolean createSchema, boolean fastPath) {
-    B builder = builder(clock, createSchema, fastPath);
+    B builder =
+        newBuilder().createSchema(createSchema).singleStatementFastPath(fastPath).clock(clock);
     if (connections == Connections.OWNED_POOL) {
-      return build(builder.jdbcUrl(jdbcUrl()).maximumPoolSize(4));
+      return builder.jdbcUrl(jdbcUrl()).maximumPoolSize(4).build();
     }
     if (connections == Connections.USER_POOL) {
       HikariDataSource pool = new HikariDataSource();
       pool.setJdbcUrl(jdbcUrl());
       pool.setMaximumPoolSize(4);
       userPools.add(pool);
-      return build(builder.dataSource(pool));
+      return builder.dataSource(pool).build();
     }
-    return build(builder.dataSource(unpooledDataSource(jdbcUrl())));
+    return builder.dataSource(unpooledDataSource(jdbcUrl())).build();
   }
 }

@@ -148,25 +148,8 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
    */
   public static final class Builder extends PooledStoreBuilder<Builder> {
 
-    private boolean singleStatementFastPath = true;
-
     private Builder() {
       super(false);
-    }
-
-    /**
-     * Whether a claim is first tried as one auto-commit insert of a fresh order (one round trip
-     * where the transaction is three), and the current owner's complete as one auto-commit
-     * conditional update and a read (two), falling back to the locking transaction when the
-     * statement writes nothing; default true, ignored with {@link #serverTime}. A claim of an order
-     * that exists, or a superseded complete, pays the statement on top, so turn it off (false)
-     * where most claims are of orders claimed before.
-     *
-     * @return this builder
-     */
-    public Builder singleStatementFastPath(boolean singleStatementFastPath) {
-      this.singleStatementFastPath = singleStatementFastPath;
-      return this;
     }
 
     /**
@@ -182,19 +165,14 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
       Clock clock = checkedClock();
       Tables tables = checkedTables("MySQL on Windows and macOS folds table names to lower case");
       Sql sql = Sql.forTables(tables.orders(), tables.orphans());
-      boolean serverTime = takesServerTime();
-      MysqlStorage storage = new MysqlStorage(connections(MysqlStorage.BACKEND), sql, serverTime);
+      MysqlStorage storage =
+          new MysqlStorage(connections(MysqlStorage.BACKEND), sql, takesServerTime());
       storage.checkSchemaAtStart(createsSchema(), false);
-      boolean fast = singleStatementFastPath && !serverTime;
-      String description =
-          String.join(
-              ", ",
-              storage.target(),
-              "orders " + tables.orders(),
-              "orphans " + tables.orphans(),
-              fast ? "single-statement first claims and completes" : "locking transactions only");
       return new MysqlOrderStore(
-          storage, clock, fast, serverTime ? description + ", server time" : description);
+          storage,
+          clock,
+          takesFastPath(),
+          description(storage.target(), tables.orders(), tables.orphans()));
     }
 
     @Override
@@ -224,7 +202,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
      */
     @Override
     protected void tune(HikariConfig config, int queryTimeoutSeconds) {
-      config.setAutoCommit(singleStatementFastPath && !takesServerTime());
+      config.setAutoCommit(takesFastPath());
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
       // driver properties: a parameter of the same name in the URL wins
       config.addDataSourceProperty(

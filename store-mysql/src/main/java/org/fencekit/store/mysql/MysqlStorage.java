@@ -16,7 +16,6 @@ import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.jdbc.Migrations;
-import org.fencekit.store.jdbc.OrderRows;
 import org.fencekit.store.spi.WriteRequest;
 
 /**
@@ -103,14 +102,7 @@ final class MysqlStorage extends JdbcStorage {
                     tx.connection(),
                     sql.probe(),
                     sql.templates(),
-                    new Migrations.Origin(
-                        BACKEND,
-                        "mysql",
-                        "store-mysql",
-                        target(),
-                        "with your names in place of fencekit_orders and fencekit_orphans (here "
-                            + table
-                            + " and its orphans table)"),
+                    origin(table),
                     create,
                     e -> ALREADY_DONE.contains(e.getErrorCode()));
             tx.wrote(!ran.isEmpty());
@@ -146,40 +138,17 @@ final class MysqlStorage extends JdbcStorage {
 
   @Override
   protected JdbcLockedOrder lockedOrder(Tx tx, String sessionId) {
-    return new StepOrder(tx, sessionId, sql.steps(serverTime)) {
-      @Override
-      protected boolean duplicateKey(SQLException e) {
-        return e.getErrorCode() == DUPLICATE_KEY;
-      }
-    };
+    return new StepOrder(tx, sessionId, sql.steps(serverTime));
   }
 
-  /**
-   * The fast path's first claim: insert-order.sql alone, in auto-commit.
-   *
-   * @param created the record the state machine builds for a first claim
-   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first claim
-   *     created it, or the server rolled the statement back with 1213 or 1205): the caller then
-   *     decides in a transaction
-   */
+  @Override
+  protected boolean duplicateKey(SQLException e) {
+    return e.getErrorCode() == DUPLICATE_KEY;
+  }
+
+  /** The fast path's first claim ({@link JdbcStorage#insertFast}); a duplicate key is a miss. */
   boolean insertFast(OrderRecord created) {
-    return single(
-        "claim",
-        created.sessionId(),
-        sql.insertOrder(),
-        statement -> {
-          OrderRows.bindOrder(statement, 1, created);
-          try {
-            return statement.executeUpdate() == 1;
-          } catch (SQLException e) {
-            if (e.getErrorCode() == DUPLICATE_KEY) {
-              return false;
-            }
-            throw e;
-          }
-        },
-        false,
-        true);
+    return insertFast(sql.insertOrder(), created);
   }
 
   /**
@@ -211,7 +180,7 @@ final class MysqlStorage extends JdbcStorage {
     }
     try {
       return Optional.of(
-          readAlone(complete.sessionId())
+          readAlone("complete", complete.sessionId())
               .orElseThrow(() -> new IllegalStateException("order deleted behind the store")));
     } catch (StoreUnavailableException | IllegalStateException e) {
       throw new StoreUnavailableException(
@@ -224,32 +193,6 @@ final class MysqlStorage extends JdbcStorage {
               + "); retry the call: the retry is a replay, answered Written",
           e);
     }
-  }
-
-  /**
-   * The order's row, read by select-order.sql alone in auto-commit: one round trip, where a
-   * transaction of its own would add {@code SET autocommit} twice and a {@code COMMIT} (and the
-   * isolation statement over a DataSource at another level). A single consistent read needs no
-   * transaction, and takes no lock.
-   *
-   * @throws IllegalStateException if the server rolled the read back (1213 or 1205)
-   */
-  private Optional<OrderRecord> readAlone(String sessionId) {
-    Optional<OrderRecord> row =
-        single(
-            "complete",
-            sessionId,
-            sql.selectOrder(),
-            statement -> {
-              statement.setString(1, sessionId);
-              return OrderRows.orderIfAny(statement);
-            },
-            null,
-            false);
-    if (row == null) {
-      throw new IllegalStateException("the server rolled the read back (1213 or 1205)");
-    }
-    return row;
   }
 
   @Override

@@ -2,9 +2,7 @@ package org.fencekit.store.mysql;
 
 import com.mysql.cj.jdbc.MysqlDataSource;
 import javax.sql.DataSource;
-import org.fencekit.store.OrderStore;
 import org.fencekit.store.jdbc.ServerTckConfiguration;
-import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestMysql;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,17 +27,8 @@ abstract class MysqlTckConfiguration extends ServerTckConfiguration<MysqlOrderSt
   }
 
   @Override
-  protected MysqlOrderStore.Builder builder(
-      TestClock clock, boolean createSchema, boolean fastPath) {
-    return MysqlOrderStore.builder()
-        .createSchema(createSchema)
-        .singleStatementFastPath(fastPath)
-        .clock(clock);
-  }
-
-  @Override
-  protected OrderStore build(MysqlOrderStore.Builder builder) {
-    return builder.build();
+  protected MysqlOrderStore.Builder newBuilder() {
+    return MysqlOrderStore.builder();
   }
 
   @Override

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.StringJoiner;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.OrderStore;
 import org.fencekit.store.StoreUnavailableException;
@@ -152,7 +151,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
   public static final class Builder extends PooledStoreBuilder<Builder> {
 
     private String schema;
-    private boolean singleStatementFastPath = true;
     private boolean pgBouncerBefore121;
 
     private Builder() {
@@ -167,21 +165,6 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
      */
     public Builder schema(String schema) {
       this.schema = schema;
-      return this;
-    }
-
-    /**
-     * Whether a claim or settle is first tried as one auto-commit statement that writes only in the
-     * common case (a fresh order's first claim, the current owner's complete, fail or extend),
-     * falling back to the locking transaction whenever it writes nothing; default true. Both ways
-     * decide exactly alike (see the class javadoc). The statement is one round trip where the
-     * transaction is three; a miss pays one more than the transaction alone, so turn it off (false)
-     * where most claims find their order held by another caller.
-     *
-     * @return this builder
-     */
-    public Builder singleStatementFastPath(boolean singleStatementFastPath) {
-      this.singleStatementFastPath = singleStatementFastPath;
       return this;
     }
 
@@ -218,21 +201,17 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
         Validate.identifier("schema", schema);
       }
       Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
-      boolean serverTime = takesServerTime();
-      PostgresStorage storage = new PostgresStorage(connections("postgres"), sql, serverTime);
+      PostgresStorage storage =
+          new PostgresStorage(connections("postgres"), sql, takesServerTime());
       storage.checkSchemaAtStart(createsSchema(), schema != null);
-      StringJoiner description = new StringJoiner(", ");
-      description.add(storage.target());
       String prefix = schema == null ? "" : schema + ".";
-      description.add("orders " + prefix + tables.orders().toLowerCase(Locale.ROOT));
-      description.add("orphans " + prefix + tables.orphans().toLowerCase(Locale.ROOT));
-      boolean fast = singleStatementFastPath && !serverTime;
-      description.add(fast ? "single-statement fast path" : "locking transactions only");
-      if (serverTime) {
-        description.add("server time");
-      }
+      String description =
+          description(
+              storage.target(),
+              prefix + tables.orders().toLowerCase(Locale.ROOT),
+              prefix + tables.orphans().toLowerCase(Locale.ROOT));
       return new PostgresOrderStore(
-          storage, clock, fast ? new FastPath(storage, clock) : null, description.toString());
+          storage, clock, takesFastPath() ? new FastPath(storage, clock) : null, description);
     }
 
     @Override

@@ -90,14 +90,7 @@ final class PostgresStorage extends JdbcStorage {
                   tx.connection(),
                   sql.probe(),
                   sql.templates(),
-                  new Migrations.Origin(
-                      BACKEND,
-                      "postgres",
-                      "store-postgres",
-                      target(),
-                      "with your names in place of fencekit_orders and fencekit_orphans (here "
-                          + sql.probe().ordersTable()
-                          + " and its orphans table)"),
+                  origin(sql.probe().ordersTable()),
                   create);
           tx.wrote(!ran.isEmpty());
           return ran;
@@ -109,24 +102,9 @@ final class PostgresStorage extends JdbcStorage {
     return new StepOrder(tx, sessionId, sql.forSteps(serverTime));
   }
 
-  /**
-   * The fast path's first claim: insert-order.sql alone, in auto-commit.
-   *
-   * @param created the record the state machine builds for a first claim
-   * @return whether it was inserted; {@code false} if the order exists (or a concurrent first claim
-   *     created it, or the server rolled the statement back with 40001 or 40P01): the caller then
-   *     decides in a transaction
-   */
+  /** The fast path's first claim ({@link JdbcStorage#insertFast}). */
   boolean insertFast(OrderRecord created) {
-    return single(
-        "claim",
-        created.sessionId(),
-        sql.insertOrder(),
-        statement -> {
-          OrderRows.bindOrder(statement, 1, created);
-          return statement.executeUpdate() == 1;
-        },
-        false);
+    return insertFast(sql.insertOrder(), created);
   }
 
   /**

@@ -1,9 +1,7 @@
 package org.fencekit.store.postgres;
 
 import javax.sql.DataSource;
-import org.fencekit.store.OrderStore;
 import org.fencekit.store.jdbc.ServerTckConfiguration;
-import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -27,18 +25,8 @@ abstract class PostgresTckConfiguration extends ServerTckConfiguration<PostgresO
   }
 
   @Override
-  protected PostgresOrderStore.Builder builder(
-      TestClock clock, boolean createSchema, boolean fastPath) {
-    return PostgresOrderStore.builder()
-        .schema(schema.name())
-        .createSchema(createSchema)
-        .singleStatementFastPath(fastPath)
-        .clock(clock);
-  }
-
-  @Override
-  protected OrderStore build(PostgresOrderStore.Builder builder) {
-    return builder.build();
+  protected PostgresOrderStore.Builder newBuilder() {
+    return PostgresOrderStore.builder().schema(schema.name());
   }
 
   @Override
