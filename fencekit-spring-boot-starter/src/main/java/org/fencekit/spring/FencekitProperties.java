@@ -17,7 +17,8 @@ public class FencekitProperties {
   /**
    * Where orders live, as the webhook server's FENCEKIT_STORE and the admin command's --store take
    * it: sqlite:orders.db, jdbc:postgresql://host/db?user=..., jdbc:mysql://host/db?user=...,
-   * redis://host:6379 or redis-cluster:host:7001,host:7002. Unset: the store is kept over the
+   * redis://host:6379, redis-cluster:host:7001,host:7002 or etcd://host:2379,host:2379 (an etcd
+   * cluster's members, then optionally /KEY_PREFIX). Unset: the store is kept over the
    * application's PostgreSQL DataSource.
    */
   private String store;

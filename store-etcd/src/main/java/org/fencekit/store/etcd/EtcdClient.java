@@ -31,8 +31,8 @@ import org.fencekit.store.spi.Validate;
 final class EtcdClient implements AutoCloseable {
 
   /**
-   * A call that failed; {@link #refused} and {@link #unsent} say whether a transaction surely
-   * changed nothing.
+   * A call that failed; {@link #changedNothing} says whether a transaction surely changed nothing,
+   * {@link #refused} whether trying again is useless.
    */
   static final class Failure extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -53,12 +53,10 @@ final class EtcdClient implements AutoCloseable {
       return refused;
     }
 
-    /** Whether no member can have received the request ({@link Unsent}): worth trying again. */
-    boolean unsent() {
-      return unsent;
-    }
-
-    /** Whether the request surely changed nothing. */
+    /**
+     * Whether the request surely changed nothing: refused, or received by no member ({@link
+     * Unsent}), which is worth trying again.
+     */
     boolean changedNothing() {
       return refused || unsent;
     }

@@ -265,14 +265,24 @@ final class EtcdStorage implements AdminStorage {
   }
 
   /**
-   * The write id of the first write to the order after revision {@code expected} (0: its creation),
-   * read back through the order's earlier versions; {@code null} if they cannot tell.
+   * The write id of the first write to the order after revision {@code expected}: for 0 (no order),
+   * its creation's, read at the order's {@code create_revision}; else read back through the order's
+   * earlier versions; {@code null} if they cannot tell.
    */
   private String writeIdAfter(ByteSequence key, KeyValue current, long expected) {
+    if (expected == 0 && current != null) { // a first claim guesses no order, however old it is
+      KeyValue created =
+          current.getCreateRevision() == current.getModRevision()
+              ? current
+              : first(
+                  etcd.get(
+                      key, GetOption.builder().withRevision(current.getCreateRevision()).build()));
+      return created == null ? null : writeId(key, created);
+    }
     KeyValue next = current;
     for (int i = 0; i < LOOK_BACK && next != null; i++) {
       if (next.getCreateRevision() == next.getModRevision()) { // the order's creation
-        return expected == 0 ? writeId(key, next) : null;
+        return null;
       }
       KeyValue previous =
           first(etcd.get(key, GetOption.builder().withRevision(next.getModRevision() - 1).build()));

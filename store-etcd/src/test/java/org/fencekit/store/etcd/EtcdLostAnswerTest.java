@@ -106,6 +106,28 @@ class EtcdLostAnswerTest {
 
   @Test
   @DisplayName(
+      "a first claim whose answer is lost, then more writes by another store than the store reads"
+          + " back one by one: still Claimed, told by the order's creation")
+  void claimLandedThenManyWrites() {
+    EtcdOrderStore store = store();
+    EtcdOrderStore peer = peer();
+    OrderSnapshot order = snapshot();
+    lose.loseAfterCommit(
+        () -> {
+          ClaimId landed = peer.get(order.sessionId()).orElseThrow().claimId();
+          for (int i = 0; i < 66; i++) { // the look-back is 64 versions
+            assertInstanceOf(
+                WriteResult.Written.class, peer.extend(order.sessionId(), landed, LEASE));
+          }
+        });
+    ClaimId claimId = claimed(store.claim(order, LEASE));
+    OrderRecord stored = store.get(order.sessionId()).orElseThrow();
+    assertEquals(claimId, stored.claimId(), "the token answered must be the one stored");
+    assertEquals(1, stored.fence(), "one claim landed, not two");
+  }
+
+  @Test
+  @DisplayName(
       "a complete whose answer is lost after it landed answers Written and keeps no orphan")
   void completeLandedAnswerLost() {
     EtcdOrderStore store = store();
