@@ -54,9 +54,18 @@ abstract class RedisStoreBehaviour {
   @AfterAll
   static void deleteKeys() {
     TestRedis.deleteKeys(PREFIX);
+    TestRedis.deleteKeys(PREPROCESSED);
   }
 
   static final String PREFIX = TestRedis.newPrefix("behaviour");
+
+  /**
+   * The prefix of the store whose client rewrites every key: of its own, since that store reads its
+   * layout key through the rewriting client and would take the other tests' orders under {@link
+   * #PREFIX}, whose layout key it cannot see, for orders of an older layout.
+   */
+  static final String PREPROCESSED = TestRedis.newPrefix("preprocessed");
+
   static final Duration LEASE = Duration.ofMinutes(2);
   private static final Item ESIM = new Item("prov-1", "LPA:1$smdp.example$A");
 
@@ -754,14 +763,18 @@ abstract class RedisStoreBehaviour {
                           .getBytes(StandardCharsets.UTF_8)
                       : key);
       RedisOrderStore store =
-          RedisOrderStore.builder().client(own).keyPrefix(PREFIX).clock(new TestClock()).build();
+          RedisOrderStore.builder()
+              .client(own)
+              .keyPrefix(PREPROCESSED)
+              .clock(new TestClock())
+              .build();
       String id = sid("preprocessed");
       ClaimId claimId = claimed(store.claim(snapshot(id), LEASE));
       assertEquals(OrderStatus.PENDING, store.get(id).orElseThrow().status(), "the claim is read");
       assertInstanceOf(WriteResult.Written.class, store.complete(id, claimId, ESIM));
       assertEquals(OrderStatus.PROVISIONED, store.get(id).orElseThrow().status());
       assertTrue(
-          own.exists(new OrderKeys(PREFIX, false).order(id)),
+          own.exists(new OrderKeys(PREPROCESSED, false).order(id)),
           "the order lives under the preprocessed key, as every command of the client sees it");
       store.close();
     } finally {
