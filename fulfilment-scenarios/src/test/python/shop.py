@@ -235,6 +235,13 @@ class Shop(BaseHTTPRequestHandler):
         pass  # quiet: the runner prints what it needs
 
 
+class ShopServer(ThreadingHTTPServer):
+    # The runner plays its scenarios side by side: dozens of connections open at once. With the
+    # default listen backlog (5) the kernel dropped some of them, and a delivery got "Connection
+    # reset" a second after it was sent (seen in CI); a web server in production listens deeper.
+    request_queue_size = 256
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", default="fenced",
@@ -246,7 +253,7 @@ def main():
     parser.add_argument("--provider-timeout-seconds", type=float, default=30)
     parser.add_argument("--db", default="shop.db")
     args = parser.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Shop)
+    server = ShopServer(("127.0.0.1", args.port), Shop)
     server.secret = os.environ["STRIPE_WEBHOOK_SECRET"]
     server.mode, server.provider_url = args.mode, args.provider_url.rstrip("/")
     server.provider_timeout = args.provider_timeout_seconds
