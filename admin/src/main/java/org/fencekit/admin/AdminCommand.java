@@ -28,8 +28,8 @@ import picocli.CommandLine.Command;
     footerHeading = "%n",
     footer = {
       "Every subcommand takes, before or after its name: --store SPEC (default:",
-      "$FENCEKIT_STORE), --json, and --key-prefix PREFIX for Redis keys not under",
-      "fencekit: ($FENCEKIT_REDIS_KEY_PREFIX).",
+      "$FENCEKIT_STORE), --json, and --key-prefix PREFIX for Redis (or etcd) keys not",
+      "under fencekit: ($FENCEKIT_REDIS_KEY_PREFIX; an etcd:// URL's /PREFIX wins).",
       "Only `schema migrate` creates or upgrades tables; nothing prints a password.",
       "",
       "Exit codes:",

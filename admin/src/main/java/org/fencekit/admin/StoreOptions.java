@@ -31,7 +31,9 @@ final class StoreOptions {
       scope = ScopeType.INHERIT,
       paramLabel = "PREFIX",
       defaultValue = "${env:FENCEKIT_REDIS_KEY_PREFIX:-fencekit:}",
-      description = "a Redis store's key prefix (default: ${DEFAULT-VALUE})")
+      description =
+          "a Redis store's key prefix, and an etcd store's when its URL names none (default:"
+              + " ${DEFAULT-VALUE})")
   String keyPrefix;
 
   @Option(
