@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +21,13 @@ class EtcdUnreachableTest {
 
   @Test
   @DisplayName("a first claim while every member refuses connections: outcome known, not written")
-  void firstClaimNoMember() throws IOException {
-    String endpoints = "http://127.0.0.1:" + closedPort() + ",http://127.0.0.1:" + closedPort();
+  void firstClaimNoMember() {
+    // below the range the system hands out for port 0: no other test's server is given them
+    String endpoints =
+        "http://127.0.0.1:"
+            + LoopbackPorts.closed()
+            + ",http://127.0.0.1:"
+            + LoopbackPorts.closed();
     try (EtcdOrderStore store =
         EtcdOrderStore.builder().endpoints(endpoints).timeout(Duration.ofMillis(300)).build()) {
       OrderSnapshot order = new OrderSnapshot("cs_unreachable_1", "esim-1", 1, null, 1000, "EUR");
@@ -34,13 +37,6 @@ class EtcdUnreachableTest {
       assertFalse(
           thrown.outcomeUnknown(), "no stream was ever opened to a member: " + thrown.getMessage());
       assertEquals("claim", thrown.operation());
-    }
-  }
-
-  /** A loopback port that was free a moment ago and is closed now. */
-  private static int closedPort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 }
