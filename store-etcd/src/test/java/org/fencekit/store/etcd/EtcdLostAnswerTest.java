@@ -1,5 +1,7 @@
 package org.fencekit.store.etcd;
 
+import static org.fencekit.store.etcd.EtcdStores.claimed;
+import static org.fencekit.store.etcd.EtcdStores.snapshot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -7,11 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.fencekit.history.ManualClock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -21,7 +18,6 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.testsupport.TestEtcd;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,23 +34,11 @@ class EtcdLostAnswerTest {
   @RegisterExtension static final TestEtcd.ClassKeys etcd = TestEtcd.cluster("lost-answer");
 
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static final AtomicInteger ORDERS = new AtomicInteger();
-
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+  @RegisterExtension final EtcdStores stores = new EtcdStores(etcd);
   private final LoseAnswers lose = new LoseAnswers();
-  private final List<EtcdOrderStore> stores = new ArrayList<>();
 
   private EtcdOrderStore store(Duration timeout) {
-    EtcdOrderStore store =
-        EtcdOrderStore.builder()
-            .endpoints(etcd.endpoints())
-            .keyPrefix(etcd.prefix())
-            .clock(clock)
-            .timeout(timeout)
-            .interceptor(lose)
-            .build();
-    stores.add(store);
-    return store;
+    return stores.open(EtcdOrderStore.builder().timeout(timeout).interceptor(lose));
   }
 
   private EtcdOrderStore store() {
@@ -63,40 +47,14 @@ class EtcdLostAnswerTest {
 
   /** A second store of its own client, which loses nothing. */
   private EtcdOrderStore peer() {
-    EtcdOrderStore peer =
-        EtcdOrderStore.builder()
-            .endpoints(etcd.endpoints())
-            .keyPrefix(etcd.prefix())
-            .clock(clock)
-            .build();
-    stores.add(peer);
-    return peer;
-  }
-
-  @AfterEach
-  void close() {
-    stores.forEach(EtcdOrderStore::close);
-  }
-
-  private static OrderSnapshot snapshot() {
-    return new OrderSnapshot(
-        "cs_lost_" + ORDERS.incrementAndGet() + "_" + System.nanoTime(),
-        "esim-1",
-        1,
-        null,
-        1000,
-        "EUR");
-  }
-
-  private static ClaimId claimed(ClaimResult result) {
-    return assertInstanceOf(ClaimResult.Claimed.class, result, "the claim").claimId();
+    return stores.open(EtcdOrderStore.builder());
   }
 
   @Test
   @DisplayName("a claim whose answer is lost after it landed answers Claimed with the stored token")
   void claimLandedAnswerLost() {
     EtcdOrderStore store = store();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     lose.loseAfterCommit(() -> {});
     ClaimId claimId = claimed(store.claim(order, LEASE));
     OrderRecord stored = store.get(order.sessionId()).orElseThrow();
@@ -111,7 +69,7 @@ class EtcdLostAnswerTest {
   void claimLandedThenManyWrites() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     lose.loseAfterCommit(
         () -> {
           ClaimId landed = peer.get(order.sessionId()).orElseThrow().claimId();
@@ -131,7 +89,7 @@ class EtcdLostAnswerTest {
       "a complete whose answer is lost after it landed answers Written and keeps no orphan")
   void completeLandedAnswerLost() {
     EtcdOrderStore store = store();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     ClaimId claimId = claimed(store.claim(order, LEASE));
     lose.loseAfterCommit(() -> {});
     WriteResult result = store.complete(order.sessionId(), claimId, new Item("po-1", "code"));
@@ -147,7 +105,7 @@ class EtcdLostAnswerTest {
   void failLandedThenTakenOver() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     ClaimId first = claimed(store.claim(order, LEASE));
     ClaimId[] second = new ClaimId[1];
     lose.loseAfterCommit(() -> second[0] = claimed(peer.claim(order, LEASE)));
@@ -167,7 +125,7 @@ class EtcdLostAnswerTest {
           + " Mismatch and is recorded once")
   void mismatchLandedAnswerLost() {
     EtcdOrderStore store = store();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     claimed(store.claim(order, LEASE));
     OrderSnapshot other =
         new OrderSnapshot(order.sessionId(), "another-product", 1, null, 1000, "EUR");
@@ -184,7 +142,7 @@ class EtcdLostAnswerTest {
   @DisplayName("a claim lost before it was sent is decided again and lands once")
   void claimNeverSent() {
     EtcdOrderStore store = store();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     lose.loseBeforeSending(() -> {});
     ClaimId claimId = claimed(store.claim(order, LEASE));
     OrderRecord stored = store.get(order.sessionId()).orElseThrow();
@@ -199,11 +157,11 @@ class EtcdLostAnswerTest {
   void completeNeverSentThenTakenOver() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     ClaimId first = claimed(store.claim(order, LEASE));
     lose.loseBeforeSending(
         () -> {
-          clock.advance(LEASE.plusMillis(1));
+          stores.clock.advance(LEASE.plusMillis(1));
           claimed(peer.claim(order, LEASE));
         });
     WriteResult result = store.complete(order.sessionId(), first, new Item("po-2", "code"));
@@ -217,7 +175,7 @@ class EtcdLostAnswerTest {
           + " answers the truth")
   void unknownWhenNothingAnswers() {
     EtcdOrderStore store = store(Duration.ofMillis(200));
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("lost");
     ClaimId claimId = claimed(store.claim(order, LEASE));
     lose.loseAfterCommit(() -> lose.down(true));
     Item item = new Item("po-3", "code");
@@ -240,7 +198,7 @@ class EtcdLostAnswerTest {
     EtcdOrderStore store = store(Duration.ofMillis(200));
     lose.down(true);
     StoreUnavailableException thrown =
-        assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot(), LEASE));
+        assertThrows(StoreUnavailableException.class, () -> store.claim(snapshot("lost"), LEASE));
     assertFalse(thrown.outcomeUnknown(), thrown.getMessage());
   }
 }

@@ -1,14 +1,11 @@
 package org.fencekit.store.etcd;
 
+import static org.fencekit.store.etcd.EtcdStores.claimed;
+import static org.fencekit.store.etcd.EtcdStores.snapshot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.fencekit.history.ManualClock;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
@@ -17,7 +14,6 @@ import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStatus;
 import org.fencekit.store.WriteResult;
 import org.fencekit.testsupport.TestEtcd;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,46 +30,17 @@ class EtcdRoundTripsTest {
   @RegisterExtension static final TestEtcd.ClassKeys etcd = TestEtcd.cluster("round-trips");
 
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static final AtomicInteger ORDERS = new AtomicInteger();
-
-  private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+  @RegisterExtension final EtcdStores stores = new EtcdStores(etcd);
   private final CountCalls calls = new CountCalls(etcd.prefix());
-  private final List<EtcdOrderStore> stores = new ArrayList<>();
 
   /** The store whose calls are counted. */
   private EtcdOrderStore store() {
-    return open(EtcdOrderStore.builder().interceptor(calls));
+    return stores.open(EtcdOrderStore.builder().interceptor(calls));
   }
 
   /** Another store on the same keys (another process), of its own client. */
   private EtcdOrderStore peer() {
-    return open(EtcdOrderStore.builder());
-  }
-
-  private EtcdOrderStore open(EtcdOrderStore.Builder builder) {
-    EtcdOrderStore store =
-        builder.endpoints(etcd.endpoints()).keyPrefix(etcd.prefix()).clock(clock).build();
-    stores.add(store);
-    return store;
-  }
-
-  @AfterEach
-  void close() {
-    stores.forEach(EtcdOrderStore::close);
-  }
-
-  private static OrderSnapshot snapshot() {
-    return new OrderSnapshot(
-        "cs_trips_" + ORDERS.incrementAndGet() + "_" + System.nanoTime(),
-        "esim-1",
-        1,
-        null,
-        1000,
-        "EUR");
-  }
-
-  private static ClaimId claimed(ClaimResult result) {
-    return assertInstanceOf(ClaimResult.Claimed.class, result, "the claim").claimId();
+    return stores.open(EtcdOrderStore.builder());
   }
 
   private void assertTrips(int txns, int reads, String what) {
@@ -86,7 +53,7 @@ class EtcdRoundTripsTest {
   @DisplayName("a claim + complete of a fresh order is two transactions and no read")
   void claimCompleteTwoRoundTrips() {
     EtcdOrderStore store = store();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("trips");
     ClaimId claimId = claimed(store.claim(order, LEASE));
     assertTrips(1, 0, "the first claim");
     assertInstanceOf(
@@ -102,7 +69,7 @@ class EtcdRoundTripsTest {
   void claimOfAnotherStoresOrder() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("trips");
     ClaimId theirs = claimed(peer.claim(order, LEASE));
     ClaimResult result = store.claim(order, LEASE);
     assertEquals(
@@ -120,7 +87,7 @@ class EtcdRoundTripsTest {
   void staleGuessAfterAnotherStoreSettled() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("trips");
     ClaimId claimId = claimed(store.claim(order, LEASE));
     Item item = new Item("po-peer", "code");
     assertInstanceOf(
@@ -144,9 +111,9 @@ class EtcdRoundTripsTest {
   void staleGuessAfterTakeover() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("trips");
     ClaimId first = claimed(store.claim(order, LEASE));
-    clock.advance(LEASE.plusMillis(1));
+    stores.clock.advance(LEASE.plusMillis(1));
     ClaimId second = claimed(peer.claim(order, LEASE));
     WriteResult result = store.complete(order.sessionId(), first, new Item("po-late", "code"));
     assertInstanceOf(
@@ -163,7 +130,7 @@ class EtcdRoundTripsTest {
   void completeOfAnUnseenOrder() {
     EtcdOrderStore store = store();
     EtcdOrderStore peer = peer();
-    OrderSnapshot order = snapshot();
+    OrderSnapshot order = snapshot("trips");
     ClaimId claimId = claimed(peer.claim(order, LEASE));
     assertInstanceOf(
         WriteResult.Written.class,
