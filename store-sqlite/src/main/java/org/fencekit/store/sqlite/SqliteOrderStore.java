@@ -25,9 +25,9 @@ import org.fencekit.store.spi.Validate;
  *
  * <ol>
  *   <li>validate the arguments ({@link FencedOrderStore} does, before any I/O);
- *   <li>take this JVM's fair write lock on the file, shared by every store open on it, so this
- *       process's writers queue first come first served (waiting up to {@link
- *       Builder#acquireTimeout acquireTimeout}) instead of polling in SQLite's busy handler;
+ *   <li>take this JVM's write lock on the file, shared by every store open on it, so this process's
+ *       writers queue in memory (waiting up to {@link Builder#acquireTimeout acquireTimeout})
+ *       instead of polling in SQLite's busy handler;
  *   <li>take a pooled connection and run {@code BEGIN IMMEDIATE}: SQLite's write lock on the file,
  *       waited for up to {@link Builder#busyTimeout busyTimeout} if another process holds it. From
  *       here until COMMIT no other writer, in any process, can change the file;

@@ -32,13 +32,13 @@ import org.sqlite.SQLiteException;
 /**
  * The {@link Storage} of {@link SqliteOrderStore}: orders in one SQLite file in WAL mode, read and
  * written through a small pool of connections. A write step is one {@code BEGIN IMMEDIATE}
- * transaction, entered while holding the file's fair write lock in this JVM ({@link FileLocks}); a
- * read is a single statement on any pooled connection, without the lock (WAL readers see the last
- * commit and do not block writers). Every statement, the transaction control included, is prepared
- * once per pooled connection and reused ({@link ConnectionPool.Slot#prepare}); a connection that
- * failed is reopened with fresh ones. The admin queries ({@link JdbcAdminStorage}) are single
- * statements: reads like {@code get}, and a mark under the write lock like a write step. At open,
- * the file's schema version is checked, and brought up to date when the store may ({@link
+ * transaction, entered while holding the file's write lock in this JVM ({@link FileLocks}); a read
+ * is a single statement on any pooled connection, without the lock (WAL readers see the last commit
+ * and do not block writers). Every statement, the transaction control included, is prepared once
+ * per pooled connection and reused ({@link ConnectionPool.Slot#prepare}); a connection that failed
+ * is reopened with fresh ones. The admin queries ({@link JdbcAdminStorage}) are single statements:
+ * reads like {@code get}, and a mark under the write lock like a write step. At open, the file's
+ * schema version is checked, and brought up to date when the store may ({@link
  * org.fencekit.store.jdbc.Migrations}).
  */
 final class SqliteStorage extends JdbcAdminStorage {

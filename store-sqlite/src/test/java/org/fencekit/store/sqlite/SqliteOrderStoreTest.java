@@ -191,7 +191,8 @@ class SqliteOrderStoreTest {
 
   @Test
   @DisplayName(
-      "every store on one file shares one fair write lock, whatever path spelling it was given")
+      "every store on one file shares one write lock, whatever path spelling it was given; it lets"
+          + " a running writer barge (a fair one cost 25-40% at 4 and 16 threads)")
   void sharedLock() throws Exception {
     Files.createDirectories(dir.resolve("sub"));
     Path link = Files.createSymbolicLink(dir.resolve("link.db"), file());
@@ -200,7 +201,7 @@ class SqliteOrderStoreTest {
         open(SqliteOrderStore.builder(dir.resolve("sub/../orders.db")).clock(clock));
     SqliteOrderStore linked = open(SqliteOrderStore.builder(link).clock(clock));
     SqliteOrderStore other = open(SqliteOrderStore.builder(dir.resolve("other.db")).clock(clock));
-    assertTrue(plain.storage().writeLock().isFair());
+    assertFalse(plain.storage().writeLock().isFair());
     assertSame(plain.storage().writeLock(), dotted.storage().writeLock());
     assertSame(plain.storage().writeLock(), linked.storage().writeLock());
     assertNotSame(plain.storage().writeLock(), other.storage().writeLock());
