@@ -98,8 +98,8 @@ public enum RawBaseline implements Labelled {
               + " a connection per thread, driver defaults";
       case MYSQL_SINGLE_JDBC ->
           "the store's fast-path statements in autocommit: insert-order.sql (a plain INSERT) to claim,"
-              + " complete-fast.sql (UPDATE ... WHERE fence and nonce match) and select-order.sql (the"
-              + " read-back, MySQL having no RETURNING) to complete, a connection per thread at READ COMMITTED";
+              + " complete-fast.sql (UPDATE ... WHERE fence and nonce match, its update count) to"
+              + " complete, a connection per thread at READ COMMITTED";
       case REDIS_EVALSHA, REDIS_CLUSTER_EVALSHA ->
           "EVALSHA of the store's claim.lua and complete.lua with the same keys and arguments, a pool of"
               + " 32 connections";

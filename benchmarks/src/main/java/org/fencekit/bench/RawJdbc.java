@@ -31,7 +31,7 @@ import org.sqlite.SQLiteConfig;
  *       comparison and update-order.sql;
  *   <li>single statement (PostgreSQL's and MySQL's fast path): insert-order.sql to claim and
  *       complete-fast.sql to complete, each in auto-commit; on MySQL, which has no {@code
- *       RETURNING}, the complete is followed by the store's read-back, select-order.sql.
+ *       RETURNING}, the complete answers an update count, as the store's complete of its own claim.
  * </ul>
  *
  * SQLite's writers in this process queue on one plain lock, the cheapest way not to poll in its
@@ -42,7 +42,7 @@ record RawJdbc(
     String engine,
     Connector connector,
     boolean singleStatement,
-    boolean readBack,
+    boolean updateCount,
     ReentrantLock writes,
     String read,
     String insert,
@@ -164,8 +164,8 @@ record RawJdbc(
   /**
    * MySQL's fast-path statements at {@code url}, in {@code namespace}'s database, each in
    * auto-commit at READ COMMITTED as the store's pool runs: insert-order.sql to claim; to complete,
-   * complete-fast.sql, an update count (MySQL has no {@code RETURNING}), then the read-back the
-   * store makes, select-order.sql.
+   * complete-fast.sql and its update count (MySQL has no {@code RETURNING}; the store reads the row
+   * back only to complete another store's claim).
    */
   static RawJdbc mysql(String url, Namespace namespace) {
     String database = namespace.mysqlDatabase(url);
@@ -284,13 +284,11 @@ record RawJdbc(
           if (insert.bind(sessionId, nonce, now, 1).executeUpdate() != 1) {
             throw new IllegalStateException("fresh order " + sessionId + " was not claimed");
           }
-          // without RETURNING (MySQL): an update count, then the store's read-back
+          // without RETURNING (MySQL): an update count, and no read, as the store's complete of
+          // its own claim
           PreparedStatement complete = update.bind(sessionId, nonce, now, 1);
-          if (readBack ? complete.executeUpdate() != 1 : !returnsRow(complete)) {
+          if (updateCount ? complete.executeUpdate() != 1 : !returnsRow(complete)) {
             throw refused(sessionId);
-          }
-          if (readBack && !returnsRow(read.bind(sessionId, nonce, now, 0))) {
-            throw new IllegalStateException("completed order " + sessionId + " is gone");
           }
           return;
         }

@@ -14,6 +14,7 @@ import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.PooledStoreBuilder;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.FencedAdminOrderStore;
+import org.fencekit.store.spi.HeldClaims;
 import org.fencekit.store.spi.OrderStateMachine;
 import org.fencekit.store.spi.WriteRequest;
 
@@ -33,11 +34,12 @@ import org.fencekit.store.spi.WriteRequest;
  * Builder#singleStatementFastPath} is off, try a claim as one auto-commit {@code INSERT} of the
  * record the state machine builds for a fresh order (a duplicate key means the order exists, and
  * nothing happened), and the current owner's complete as one auto-commit conditional {@code UPDATE}
- * and a read of what it wrote ({@link #write}); otherwise, and then, one READ COMMITTED transaction
- * that reads the order's row {@code FOR UPDATE}, decides with {@link OrderStateMachine}, writes the
- * row (or a superseded complete's orphan) and commits ({@link MysqlStorage}). A first claim that
- * lost the insert race is decided again against the winner's row. With {@link Builder#serverTime}
- * the transaction alone decides, on the server's clock read in its locking {@code SELECT}.
+ * (and a read of what it wrote, if another store granted the claim: {@link #write}); otherwise, and
+ * then, one READ COMMITTED transaction that reads the order's row {@code FOR UPDATE}, decides with
+ * {@link OrderStateMachine}, writes the row (or a superseded complete's orphan) and commits ({@link
+ * MysqlStorage}). A first claim that lost the insert race is decided again against the winner's
+ * row. With {@link Builder#serverTime} the transaction alone decides, on the server's clock read in
+ * its locking {@code SELECT}.
  *
  * <p>Failures: {@link StoreUnavailableException}, whose {@code outcomeUnknown()} is true only when
  * the failure hit the COMMIT of a transaction that wrote, or the fast path's insert after it was
@@ -53,6 +55,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
   private final Clock clock;
   private final boolean fastPath;
   private final String description;
+  private final HeldClaims held = new HeldClaims();
 
   private MysqlOrderStore(MysqlStorage storage, Clock clock, boolean fastPath, String description) {
     super(storage, clock);
@@ -71,35 +74,51 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
    * With the fast path, a claim is first the auto-commit insert of the record the state machine
    * builds when there is no order: where it lands, that is the machine's answer and write, made
    * atomically by the primary key; where the order exists (a duplicate key) nothing happened, and
-   * the locking transaction decides.
+   * the locking transaction decides. With the fast path, the store remembers what each claim it
+   * grants wrote ({@link HeldClaims}), for that claim's complete.
    */
   @Override
   protected ClaimResult claim(ClaimRequest request) {
-    if (fastPath) {
-      OrderStateMachine.ClaimDecision first =
-          OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
-      if (storage.insertFast(first.next())) {
-        return first.result();
-      }
+    if (!fastPath) {
+      return super.claim(request);
     }
-    return super.claim(request);
+    OrderStateMachine.ClaimDecision first =
+        OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), ClaimId.newNonce());
+    ClaimResult result = storage.insertFast(first.next()) ? first.result() : super.claim(request);
+    if (result instanceof ClaimResult.Claimed claimed) {
+      held.put(claimed.record());
+    }
+    return result;
   }
 
   /**
    * With the fast path, the current owner's complete is first one auto-commit conditional {@code
-   * UPDATE} and a read of the row it wrote; the state machine decides again on that row's pre-image
-   * ({@link FastSettle}), and its answer is the call's. Where the statement writes nothing
-   * (superseded, replay, unknown order), nothing happened, and the locking transaction decides (and
-   * records a superseded complete's orphan). A fail or an extend always takes the transaction:
-   * without {@code RETURNING}, a read after them could already show a later write.
+   * UPDATE}, which writes only if the token is the order's current claim and did not settle it
+   * already. Where it wrote for a claim this store granted, the answer is the state machine's write
+   * on the record that claim wrote ({@link HeldClaims}): no read. Where it wrote for another
+   * store's claim, the row is read back and the machine decides again on its pre-image ({@link
+   * FastSettle}). Where it wrote nothing (superseded, replay, unknown order), nothing happened, and
+   * the locking transaction decides (and records a superseded complete's orphan). A fail or an
+   * extend always takes the transaction: without {@code RETURNING}, a read after them could already
+   * show a later write.
    */
   @Override
   protected WriteResult write(WriteRequest request) {
-    if (fastPath && request instanceof WriteRequest.Complete complete) {
+    if (!fastPath || request instanceof WriteRequest.Extend) {
+      return super.write(request);
+    }
+    OrderRecord claimed = held.take(request.sessionId(), request.claimId());
+    if (request instanceof WriteRequest.Complete complete) {
       Instant now = OrderStateMachine.now(clock);
-      Optional<OrderRecord> written = storage.completeFast(complete, now);
-      if (written.isPresent()) {
-        return FastSettle.decided(MysqlStorage.BACKEND, written.get(), request, now);
+      if (claimed != null) {
+        if (storage.updateFast(complete, now)) {
+          return OrderStateMachine.write(claimed, request, now).result();
+        }
+      } else {
+        Optional<OrderRecord> written = storage.completeFast(complete, now);
+        if (written.isPresent()) {
+          return FastSettle.decided(MysqlStorage.BACKEND, written.get(), request, now);
+        }
       }
     }
     return super.write(request);

@@ -152,6 +152,23 @@ final class MysqlStorage extends JdbcStorage {
   }
 
   /**
+   * The complete's conditional {@code UPDATE} alone, in auto-commit: whether it wrote (the token
+   * was the order's current claim and not the one that settled it), else nothing happened.
+   */
+  boolean updateFast(WriteRequest.Complete complete, Instant now) {
+    return single(
+        "complete",
+        complete.sessionId(),
+        sql.completeFast(),
+        statement -> {
+          FastSettle.bindComplete(statement, complete, now);
+          return statement.executeUpdate() == 1;
+        },
+        false,
+        true);
+  }
+
+  /**
    * The fast path's complete: complete-fast.sql alone in auto-commit, then, where it wrote, the row
    * read back alone in auto-commit (exact: a PROVISIONED order never changes again).
    *
@@ -164,18 +181,7 @@ final class MysqlStorage extends JdbcStorage {
    *     or if it wrote and the row could not be read back (a retry is a replay, answered Written)
    */
   Optional<OrderRecord> completeFast(WriteRequest.Complete complete, Instant now) {
-    boolean wrote =
-        single(
-            "complete",
-            complete.sessionId(),
-            sql.completeFast(),
-            statement -> {
-              FastSettle.bindComplete(statement, complete, now);
-              return statement.executeUpdate() == 1;
-            },
-            false,
-            true);
-    if (!wrote) {
+    if (!updateFast(complete, now)) {
       return Optional.empty();
     }
     try {

@@ -9,24 +9,28 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
 import javax.sql.DataSource;
+import org.fencekit.store.ClaimId;
 import org.fencekit.store.WriteResult;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fast path's claim + complete of a fresh order sends the server its three statements and
- * nothing else: the {@code INSERT}, the {@code UPDATE} and the {@code SELECT} that reads the
- * completed row back, each in auto-commit; no {@code SET autocommit}, isolation or {@code COMMIT}
- * around them. Counted as the server counts them ({@code Questions} of the pool's only connection's
- * session), over a DataSource at the driver's defaults and from a URL.
+ * The fast path's claim + complete of a fresh order sends the server two statements and nothing
+ * else: the {@code INSERT} and the {@code UPDATE}, each in auto-commit; no {@code SET autocommit},
+ * isolation or {@code COMMIT} around them, and no read after the complete of a claim the same store
+ * granted. A complete of another store's claim reads the row back (a third statement), and answers
+ * what is stored. Counted as the server counts them ({@code Questions} of the pool's only
+ * connection's session), over a DataSource at the driver's defaults and from a URL.
  */
 class MysqlRoundTripTest extends MysqlStoreTestSupport {
 
   private static final int ORDERS = 5;
 
   @Test
-  @DisplayName("over a DataSource at the driver's defaults: 3 statements per claim + complete")
+  @DisplayName("over a DataSource at the driver's defaults: 2 statements per claim + complete")
   void overADataSource() {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(database.jdbcUrl());
@@ -34,14 +38,55 @@ class MysqlRoundTripTest extends MysqlStoreTestSupport {
     HikariDataSource pool = track(new HikariDataSource(config));
     MysqlOrderStore store =
         store(MysqlOrderStore.builder().dataSource(pool).createSchema(true).clock(clock));
-    assertEquals(3.0, statementsPerOp(store, pool));
+    assertEquals(2.0, statementsPerOp(store, pool));
   }
 
   @Test
-  @DisplayName("from a URL: 3 statements per claim + complete")
+  @DisplayName("from a URL: 2 statements per claim + complete")
   void fromAUrl() {
     MysqlOrderStore store = store(pooled().maximumPoolSize(1));
-    assertEquals(3.0, statementsPerOp(store, store.storage().dataSource()));
+    assertEquals(2.0, statementsPerOp(store, store.storage().dataSource()));
+  }
+
+  @Test
+  @DisplayName(
+      "a complete of another store's claim reads the row back: 2 statements, and the answer is what"
+          + " is stored")
+  void anotherStoresClaim() {
+    MysqlOrderStore claimer = store(pooled());
+    MysqlOrderStore completer = store(pooled().maximumPoolSize(1));
+    DataSource only = completer.storage().dataSource();
+    String sid = sid("other");
+    ClaimId claimId = claimed(claimer, sid);
+    completer.get(sid); // warms the connection up
+    long before = questions(only);
+    long reading = questions(only) - before;
+    long start = questions(only);
+    WriteResult.Written written =
+        assertInstanceOf(WriteResult.Written.class, completer.complete(sid, claimId, ITEM));
+    assertEquals(2, questions(only) - start - reading, "the UPDATE and the read back");
+    assertEquals(Optional.of(written.record()), claimer.get(sid));
+  }
+
+  @Test
+  @DisplayName(
+      "a complete answered without a read answers what is stored, though another store extended"
+          + " the claim with its token and time passed")
+  void extendedElsewhere() {
+    MysqlOrderStore owner = store(pooled());
+    MysqlOrderStore other = store(pooled());
+    String sid = sid("extended");
+    ClaimId claimId = claimed(owner, sid);
+    clock.advance(Duration.ofSeconds(5));
+    assertInstanceOf(WriteResult.Written.class, other.extend(sid, claimId, Duration.ofMinutes(10)));
+    clock.advance(Duration.ofSeconds(5));
+    WriteResult.Written written =
+        assertInstanceOf(WriteResult.Written.class, owner.complete(sid, claimId, ITEM));
+    assertEquals(Optional.of(written.record()), other.get(sid));
+    assertEquals(
+        WriteResult.Written.class,
+        owner.complete(sid, claimId, ITEM).getClass(),
+        "a retry is a replay");
   }
 
   /** Statements the server ran per claim + complete, after two to warm the connection up. */

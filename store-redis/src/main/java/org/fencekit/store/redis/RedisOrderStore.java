@@ -30,6 +30,7 @@ import org.fencekit.store.redis.LuaScript.Arg;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.FencedAdmin;
+import org.fencekit.store.spi.HeldClaims;
 import org.fencekit.store.spi.OrderStateMachine;
 import org.fencekit.store.spi.StoreBuilder;
 import org.fencekit.store.spi.Validate;
