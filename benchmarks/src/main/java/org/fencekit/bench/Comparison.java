@@ -51,6 +51,7 @@ final class Comparison {
   enum Kind {
     RAW("beside", PairedBenchmark.class, "overRaw"),
     PEER("beside", PairedBenchmark.class, "overPeer"),
+    TAIL("latency beside", PairedBenchmark.class, "overPeer"),
     HOT_LOCK("one hot order beside one hot lock", PairedBenchmark.class, "hotOverLock"),
     LATENCY("claim+complete latency", ClaimCompleteBenchmark.class, null),
     HOT("hot orders", HotOrderBenchmark.class, null),

@@ -176,6 +176,10 @@ final class Report {
     return table;
   }
 
+  static Table tails(List<Tail> tails) {
+    return new Table("stub");
+  }
+
   /** Hot orders: calls per second and how they ended. */
   static Table hot(List<Job> jobs) {
     Table table =
