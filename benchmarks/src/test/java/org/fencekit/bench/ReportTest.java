@@ -89,8 +89,10 @@ class ReportTest {
     // 8 pairs in two rounds: the store's p99 of 300 to 380 us over the peer's 200 gives ratios
     // 1.50, 1.55, 1.60, 1.65, 1.75, 1.80, 1.85, 1.90; merged, its slowest 1% are all 380 us
     Statistics peer = trial(80, 200);
-    List<Statistics> first = List.of(trial(100, 350), trial(100, 300), trial(100, 380), trial(100, 330));
-    List<Statistics> second = List.of(trial(100, 320), trial(100, 360), trial(100, 310), trial(100, 370));
+    List<Statistics> first =
+        List.of(trial(100, 350), trial(100, 300), trial(100, 380), trial(100, 330));
+    List<Statistics> second =
+        List.of(trial(100, 320), trial(100, 360), trial(100, 310), trial(100, 370));
     // 2 pairs in one round: no interval
     List<Statistics> etcd = round(List.of(trial(500, 900), trial(500, 900)), trial(400, 1200));
     List<Tail> tails =
