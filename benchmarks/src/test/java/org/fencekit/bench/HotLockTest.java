@@ -136,7 +136,7 @@ class HotLockTest {
                             + " undecided: too few pairs \\|.*")),
         ratios);
     assertTrue(!ratios.contains("one hot order"), ratios);
-    assertTrue(!ratios.contains("latency beside"), ratios);
+    assertTrue(!ratios.contains("latency beside shedlock-jdbc"), ratios);
     String md = Files.readString(dir.resolve("results.md"));
     assertTrue(md.contains("| postgres-datasource "), md);
   }
