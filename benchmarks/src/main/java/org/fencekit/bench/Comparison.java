@@ -12,16 +12,19 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.ObjIntConsumer;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
@@ -40,6 +43,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * ({@link PairedBenchmark}): the store and its raw baseline or peer alternate short trials in one
  * fork per round, rounds repeat until the ratio's interval is within ±10% or the profile's time is
  * spent ({@link #settle}), and the ratio is the median of the pairs' ratios ({@link Ratio}). The
+ * latency beside each peer (one round of paired trials in JMH's sample mode, {@link Tail}), the
  * latency, hot-order and stale-write benchmarks run once each. Prints progress and each store's
  * tables, and writes {@code results.json} (JMH's JSON, every trial's score in it), {@code
  * results.md} and the two charts ({@link Charts}), with JMH's own log in {@code jmh.log}. Every
@@ -51,6 +55,7 @@ final class Comparison {
   enum Kind {
     RAW("beside", PairedBenchmark.class, "overRaw"),
     PEER("beside", PairedBenchmark.class, "overPeer"),
+    TAIL("latency beside", PairedBenchmark.class, "overPeer"),
     HOT_LOCK("one hot order beside one hot lock", PairedBenchmark.class, "hotOverLock"),
     LATENCY("claim+complete latency", ClaimCompleteBenchmark.class, null),
     HOT("hot orders", HotOrderBenchmark.class, null),
@@ -69,6 +74,14 @@ final class Comparison {
     boolean paired() {
       return benchmark == PairedBenchmark.class;
     }
+
+    /**
+     * Whether JMH samples each operation's time (its latency) rather than counting operations per
+     * second: such a paired job gives percentiles ({@link Tail}), no throughput ratio.
+     */
+    boolean sampled() {
+      return this == LATENCY || this == TAIL;
+    }
   }
 
   /** One job: a paired comparison's rounds, or one JMH run; and what it gave. */
@@ -82,7 +95,8 @@ final class Comparison {
     long overhead; // of a paired job's last round: its fork, setup and warmup, in nanoseconds
 
     /**
-     * @param peer the peer of a {@link Kind#PEER} or {@link Kind#HOT_LOCK} job, else null
+     * @param peer the peer of a {@link Kind#PEER}, {@link Kind#TAIL} or {@link Kind#HOT_LOCK} job,
+     *     else null
      */
     Job(StoreType store, Kind kind, Peer peer, int threads) {
       this.store = store;
@@ -104,12 +118,13 @@ final class Comparison {
       return kind == Kind.RAW ? RawBaseline.of(store).label() : peer.label();
     }
 
-    /** The speed target of a paired job's ratio. */
+    /** The speed target of a paired job's ratio; none for a latency comparison. */
     Target target() {
       return switch (kind) {
         case RAW -> Target.raw(store);
         case PEER -> Target.peer(store, peer);
-        default -> Target.hot(store, peer);
+        case HOT_LOCK -> Target.hot(store, peer);
+        default -> Target.NONE;
       };
     }
 
@@ -118,12 +133,14 @@ final class Comparison {
     }
 
     /**
-     * Whether a paired job that ran is not yet settled: its interval wider than ±10% and not clear
-     * of its target (a target the whole interval is above or below is decided).
+     * Whether a paired throughput job that ran is not yet settled: its interval wider than ±10% and
+     * not clear of its target (a target the whole interval is above or below is decided). A latency
+     * comparison runs one round only.
      */
     boolean unsettled() {
       Ratio ratio = ratio();
       return kind.paired()
+          && !kind.sampled()
           && error == null
           && ratio.measured()
           && !ratio.precise()
@@ -154,7 +171,23 @@ final class Comparison {
     /** A paired job's ratio, from every round's pairs. */
     Ratio ratio() {
       return Ratio.of(
-          rounds(null).flatMapToDouble(t -> Arrays.stream(Ratio.pairRatios(t))).toArray());
+          rounds(it -> score(it, null))
+              .flatMapToDouble(t -> Arrays.stream(Ratio.pairRatios(t)))
+              .toArray());
+    }
+
+    /** A latency comparison's percentiles and ratios, from every round's trials. */
+    Tail tail() {
+      return Tail.of(
+          threads,
+          beside(),
+          forks()
+              .map(
+                  fork ->
+                      fork.getIterationResults().stream()
+                          .map(it -> it.getPrimaryResult().getStatistics())
+                          .toList())
+              .toList());
     }
 
     /**
@@ -163,21 +196,20 @@ final class Comparison {
      */
     double median(boolean a, String secondary) {
       return Ratio.median(
-          rounds(secondary)
+          rounds(it -> score(it, secondary))
               .flatMapToDouble(t -> Arrays.stream(Ratio.side(t, a)))
               .sorted()
               .toArray());
     }
 
-    /** Each fork's trials, in run order: their scores, or a secondary result's. */
-    private Stream<double[]> rounds(String secondary) {
-      return results.stream()
-          .flatMap(r -> r.getBenchmarkResults().stream())
-          .map(
-              fork ->
-                  fork.getIterationResults().stream()
-                      .mapToDouble(it -> score(it, secondary))
-                      .toArray());
+    /** Each fork's trials, in run order: a figure of each ({@code of}). */
+    private Stream<double[]> rounds(ToDoubleFunction<IterationResult> of) {
+      return forks().map(fork -> fork.getIterationResults().stream().mapToDouble(of).toArray());
+    }
+
+    /** Every round's fork. */
+    private Stream<BenchmarkResult> forks() {
+      return results.stream().flatMap(r -> r.getBenchmarkResults().stream());
     }
 
     private static double score(IterationResult it, String secondary) {
@@ -230,6 +262,9 @@ final class Comparison {
         for (int t : profile.threads()) {
           jobs.add(new Job(store, Kind.HOT_LOCK, peer, t));
         }
+      }
+      for (Peer peer : Peer.of(store)) { // the tail under the most load only
+        jobs.add(new Job(store, Kind.TAIL, peer, Collections.max(profile.threads())));
       }
       for (Kind kind : List.of(Kind.LATENCY, Kind.HOT)) {
         for (int t : profile.threads()) {
@@ -371,7 +406,9 @@ final class Comparison {
         job.results.addAll(
             new Runner(options(job).measurementIterations(trials).build(), format).run());
         long took = System.nanoTime() - start;
-        pairedNanos += took;
+        if (!job.kind.sampled()) { // the budget is the throughput comparisons'
+          pairedNanos += took;
+        }
         job.overhead = took - trials * TimeUnit.MILLISECONDS.toNanos(profile.trialMillis());
       } else {
         job.results.addAll(new Runner(options(job).build(), format).run());
@@ -423,7 +460,7 @@ final class Comparison {
       options.param("peer", job.peer.name());
     }
     // One mode per run: OptionsBuilder.mode adds to the list rather than replacing it.
-    if (kind == Kind.LATENCY) {
+    if (kind.sampled()) {
       options.mode(Mode.SampleTime).timeUnit(TimeUnit.MICROSECONDS);
     } else {
       options.mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS);

@@ -13,9 +13,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>A paired comparison ({@link Comparison}) runs in rounds, each a JMH fork of {@code
  * warmupTrials} and then {@code trials} (or, after the first, as many as its interval needs)
  * alternating trials of {@code trial} each, until its interval is within ±10% or {@code
- * budgetSeconds} is spent ({@link Comparison#settle}). The latency, hot-order and stale-write
- * benchmarks of a run without {@code --ratios-only} run once each, with {@code forks}, {@code
- * warmupIterations} and {@code measurementIterations} of {@code iterationTime}.
+ * budgetSeconds} is spent ({@link Comparison#settle}). A run without {@code --ratios-only} also
+ * runs one such round of the latency beside each peer, at the largest of {@code threads} ({@link
+ * Tail}), and the latency, hot-order and stale-write benchmarks once each, with {@code forks},
+ * {@code warmupIterations} and {@code measurementIterations} of {@code iterationTime}.
  *
  * @param name the profile's name in the report
  * @param threads the thread counts each benchmark runs at

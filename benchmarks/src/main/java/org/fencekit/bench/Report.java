@@ -35,6 +35,9 @@ final class Report {
           + " median of those ratios with its 95% interval (the order statistics of a sign test,"
           + " valid for any distribution of independent pairs) and the interval's half-width over"
           + " the median. The ops/s and B/op beside it are the medians of each side's trials. The"
+          + " latency beside a peer pairs trials the same way in JMH's sample mode: each side's"
+          + " percentiles are of its samples over all its trials, each ratio store / peer the"
+          + " median of the pairs' ratios of their trials' own percentile (lower is better). The"
           + " latency, hot-order and stale-write figures are JMH's mean ± the half-width of its"
           + " 99.9% confidence interval (±? when too few iterations give none).";
 
@@ -56,8 +59,21 @@ final class Report {
                       "K=" + it.getParams().getParam("orders") + ": " + rate(it.getPrimaryResult()))
               .collect(Collectors.joining(" calls/s; ", "", " calls/s"));
       case STALE -> counter(r, "rejected") + " rejected/s, " + counter(r, "landed") + " landed/s";
+      case TAIL -> tail(job.tail());
       default -> job.ratio().text() + ", " + job.target().verdict(job.ratio());
     };
+  }
+
+  /** A latency comparison in one line: each percentile store / peer, and its paired ratio. */
+  private static String tail(Tail tail) {
+    return "p50 %s / %s us: %s; p99 %s / %s us: %s"
+        .formatted(
+            micros(Tail.percentile(tail.store(), 50)),
+            micros(Tail.percentile(tail.peer(), 50)),
+            tail.p50().text(),
+            micros(Tail.percentile(tail.store(), 99)),
+            micros(Tail.percentile(tail.peer(), 99)),
+            tail.p99().text());
   }
 
   /**
@@ -84,11 +100,11 @@ final class Report {
       double bytes,
       double besideBytes) {}
 
-  /** The paired jobs' rows, in run order. */
+  /** The paired throughput jobs' rows, in run order (no latency comparison: no ratio of ops/s). */
   static List<Row> rows(List<Job> jobs) {
     List<Row> rows = new ArrayList<>();
     for (Job job : jobs) {
-      if (job.kind.paired() && job.first() != null) {
+      if (job.kind.paired() && !job.kind.sampled() && job.first() != null) {
         boolean hot = job.kind == Kind.HOT_LOCK;
         rows.add(
             new Row(
@@ -148,6 +164,14 @@ final class Report {
             Map.entry("paired ratios", ratios ? ratios(rows(own)) : new Table("none")),
             Map.entry("claim + complete latency (percentiles of JMH's samples)", latency(own)),
             Map.entry(
+                "claim + complete latency beside a peer's lock + unlock (paired trials; lower is"
+                    + " better)",
+                tails(
+                    own.stream()
+                        .filter(job -> job.kind == Kind.TAIL && job.first() != null)
+                        .map(Job::tail)
+                        .toList())),
+            Map.entry(
                 "hot orders (lease 20 ms, every "
                     + HotOrderBenchmark.COMPLETE_EVERY
                     + "th win completes, the rest fail)",
@@ -172,6 +196,41 @@ final class Report {
             micros(percentile(job.first(), 99)),
             micros(percentile(job.first(), 99.9)));
       }
+    }
+    return table;
+  }
+
+  /**
+   * Claim + complete latency beside each peer's lock + unlock: each side's percentiles over its
+   * trials, and the paired ratios store / peer of the trials' p50 and p99 (lower is better).
+   */
+  static Table tails(List<Tail> tails) {
+    Table table =
+        new Table(
+            "threads",
+            "beside",
+            "store p50 us",
+            "peer p50 us",
+            "p50 store / peer [95%]",
+            "store p99 us",
+            "peer p99 us",
+            "p99 store / peer [95%]",
+            "store p99.9 us",
+            "peer p99.9 us",
+            "pairs");
+    for (Tail tail : tails) {
+      table.row(
+          Integer.toString(tail.threads()),
+          tail.beside(),
+          micros(Tail.percentile(tail.store(), 50)),
+          micros(Tail.percentile(tail.peer(), 50)),
+          tail.p50().text(),
+          micros(Tail.percentile(tail.store(), 99)),
+          micros(Tail.percentile(tail.peer(), 99)),
+          tail.p99().text(),
+          micros(Tail.percentile(tail.store(), 99.9)),
+          micros(Tail.percentile(tail.peer(), 99.9)),
+          Integer.toString(tail.p99().pairs()));
     }
     return table;
   }

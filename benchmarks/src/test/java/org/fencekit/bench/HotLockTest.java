@@ -89,13 +89,30 @@ class HotLockTest {
 
   @Test
   @DisplayName(
-      "the compare command pairs the hot order with ShedLock's hot lock, and with --ratios-only"
-          + " the store with ShedLock's lock + unlock, each with its target")
+      "the compare command pairs the hot order with ShedLock's hot lock and the latency with"
+          + " ShedLock's, and with --ratios-only only the store with ShedLock's lock + unlock, each"
+          + " with its target")
   void compareCommand() throws Exception {
     String out = compare("--smoke", "--only", "postgres-datasource", "--out", dir.toString());
     assertTrue(
         out.contains(
             "postgres-datasource  one hot order beside one hot lock shedlock-jdbc  4 thread(s)"),
+        out);
+    assertTrue(
+        out.lines()
+            .anyMatch(
+                line ->
+                    line.matches(
+                        ".* postgres-datasource  latency beside shedlock-jdbc  4 thread\\(s\\) +p50"
+                            + " .* us: .*; p99 .* us: .*")),
+        out);
+    assertTrue(
+        out.lines()
+            .anyMatch(
+                line ->
+                    line.matches(
+                        "\\| 4 +\\| shedlock-jdbc \\|.*\\| \\d.* \\(2 pairs: too few for an"
+                            + " interval\\) \\|.*\\| +2 \\|")),
         out);
     // the smoke profile's two pairs give no interval, so no verdict
     assertTrue(
@@ -119,6 +136,7 @@ class HotLockTest {
                             + " undecided: too few pairs \\|.*")),
         ratios);
     assertTrue(!ratios.contains("one hot order"), ratios);
+    assertTrue(!ratios.contains("latency beside shedlock-jdbc"), ratios);
     String md = Files.readString(dir.resolve("results.md"));
     assertTrue(md.contains("| postgres-datasource "), md);
   }
