@@ -54,8 +54,7 @@ class CostProbeTest {
   }
 
   @Test
-  @DisplayName(
-      "MariaDB: 2 statements for the store, the raw baseline, the floor and ShedLock")
+  @DisplayName("MariaDB: 2 statements for the store, the raw baseline, the floor and ShedLock")
   void mysql() {
     try (OwnMariadb server = OwnMariadb.start()) {
       CostProbe.Result result = MysqlCost.measure(server.jdbcUrl(), 60, 1);
