@@ -95,9 +95,24 @@ final class CostProbe {
 
   /** The raw baseline's claim + complete, on one session of {@code driver}. */
   static Subject raw(String table, RawDriver driver) {
+    return raw(RAW, table, driver);
+  }
+
+  /**
+   * {@link #raw(String, RawDriver)} as the subject {@code name}, where a probe has several raw
+   * baselines; closing it closes the session and the driver.
+   */
+  static Subject raw(String name, String table, RawDriver driver) {
     RawDriver.Session session = driver.session();
     return new Subject(
-        RAW, table, id -> session.claimComplete(id, System.currentTimeMillis()), session);
+        name,
+        table,
+        id -> session.claimComplete(id, System.currentTimeMillis()),
+        () -> {
+          try (driver) {
+            session.close();
+          }
+        });
   }
 
   /** The floor's claim + complete. */
