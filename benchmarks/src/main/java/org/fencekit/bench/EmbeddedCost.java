@@ -14,12 +14,13 @@ import java.util.Map;
 
 /**
  * What a claim + complete costs the embedded stores, each beside its raw baseline ({@link
- * CostProbe}): the memory store and {@link RawMemory} (a {@code ConcurrentHashMap} compute), the
+ * CostProbe}): the memory store, {@link RawMemory} (a {@code ConcurrentHashMap} compute) and its
+ * floor {@link MemoryFloor} (a fenced compare-and-set with an exact index of held claims), the
  * SQLite store at synchronous FULL and NORMAL and their raw baselines ({@link RawJdbc#sqlite}: the
  * store's SQL through the bare driver), each SQLite subject on a fresh file of its own (deleted at
- * the end), one thread, all six interleaved run by run. The work runs on the calling thread (SQLite
- * through JNI), so the client's figures are the whole cost; per operation, beside them, from the
- * calling thread's {@code /proc/thread-self/io} before and after each turn:
+ * the end), one thread, all seven interleaved run by run. The work runs on the calling thread
+ * (SQLite through JNI), so the client's figures are the whole cost; per operation, beside them,
+ * from the calling thread's {@code /proc/thread-self/io} before and after each turn:
  *
  * <ul>
  *   <li>written (B): {@code wchar}, the bytes the thread handed to {@code write}/{@code pwrite}:
@@ -47,6 +48,9 @@ public final class EmbeddedCost {
   static final String WRITE_CALLS = "write calls";
   static final String COMMITS = "commits";
 
+  /** The memory store's floor ({@link MemoryFloor}), after its raw baseline. */
+  static final String MEMORY_FLOOR = "memory-floor";
+
   /** The stores, in table order, each followed by its raw baseline. */
   static final List<StoreType> STORES =
       List.of(StoreType.MEMORY, StoreType.SQLITE, StoreType.SQLITE_NORMAL);
@@ -69,7 +73,8 @@ public final class EmbeddedCost {
 
   /**
    * Measures {@code runs} runs of {@code orders} fresh orders per subject: each store of {@link
-   * #STORES} (named by its label) and its raw baseline (named by the baseline's label).
+   * #STORES} (named by its label) and its raw baseline (named by the baseline's label), the memory
+   * store's floor after its baseline.
    */
   static CostProbe.Result measure(int orders, int runs) {
     Clock clock = Clock.systemUTC();
@@ -80,6 +85,10 @@ public final class EmbeddedCost {
         opened.add(CostProbe.store(store.label(), null, store.open(clock, namespace, env, 1)));
         RawBaseline raw = RawBaseline.of(store);
         opened.add(CostProbe.raw(raw.label(), null, raw.open(namespace, env)));
+        if (store == StoreType.MEMORY) {
+          MemoryFloor floor = new MemoryFloor();
+          opened.add(new CostProbe.Subject(MEMORY_FLOOR, null, floor::claimComplete, () -> {}));
+        }
       }
       return CostProbe.measure(
           "Embedded stores, one thread, claim + complete, each beside its raw baseline",

@@ -114,9 +114,15 @@ class CostProbeTest {
     System.out.print(result.format());
     assertEquals(
         List.of(
-            "memory", "memory-map", "sqlite", "sqlite-jdbc", "sqlite-normal", "sqlite-normal-jdbc"),
+            "memory",
+            "memory-map",
+            EmbeddedCost.MEMORY_FLOOR,
+            "sqlite",
+            "sqlite-jdbc",
+            "sqlite-normal",
+            "sqlite-normal-jdbc"),
         result.subjects());
-    for (String subject : List.of("memory", "memory-map")) {
+    for (String subject : List.of("memory", "memory-map", EmbeddedCost.MEMORY_FLOOR)) {
       assertEquals(0, result.median(EmbeddedCost.COMMITS, subject), subject);
       assertEquals(0, result.median(EmbeddedCost.WRITTEN, subject), subject);
       assertEquals(0, result.median(EmbeddedCost.WRITE_CALLS, subject), subject);
