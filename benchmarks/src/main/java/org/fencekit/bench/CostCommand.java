@@ -64,11 +64,7 @@ final class CostCommand implements Callable<Integer> {
 
   /** {@link #run} for a probe of embedded stores: the same command without {@code --url}. */
   static int runEmbedded(
-      String name,
-      String description,
-      CostCommand.EmbeddedProbe probe,
-      String[] args,
-      PrintStream out) {
+      String name, String description, EmbeddedProbe probe, String[] args, PrintStream out) {
     return run(
         name, description, (url, orders, runs) -> probe.measure(orders, runs), false, args, out);
   }

@@ -65,7 +65,8 @@ public final class EmbeddedCost {
         CostCommand.runEmbedded(
             "java -cp benchmarks/target/fencekit-benchmarks.jar org.fencekit.bench.EmbeddedCost",
             "What a claim + complete costs the memory and SQLite stores beside their raw"
-                + " baselines, per operation: the client's CPU and allocations, the bytes written.",
+                + " baselines (and the memory store's floor), per operation: the client's CPU and"
+                + " allocations, the bytes written, the commits.",
             EmbeddedCost::measure,
             args,
             System.out));
