@@ -8,9 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line of a cost probe ({@link PostgresCost}, {@link MysqlCost}, {@link RedisCost}):
- * the server's URL, the orders per turn and the runs; prints the probe's table. Exit codes: 0
- * measured, 2 the server could not be used or a turn failed, 64 a wrong command line.
+ * The command line of a cost probe ({@link PostgresCost}, {@link MysqlCost}, {@link RedisCost},
+ * {@link EtcdCost}; {@link EmbeddedCost}, which has no server and so no {@code --url}): the
+ * server's URL, the orders per turn and the runs; prints the probe's table. Exit codes: 0 measured,
+ * 2 the server could not be used or a turn failed, 64 a wrong command line.
  */
 @Command(
     sortOptions = false,
@@ -27,9 +28,10 @@ final class CostCommand implements Callable<Integer> {
   @Option(
       names = "--url",
       required = true,
-      paramLabel = "JDBC_URL",
+      paramLabel = "URL",
       description =
-          "the server, as a JDBC URL (a server no one else uses, for the CPU and log figures)")
+          "the server: a JDBC URL, redis://host:port, or etcd's http://host:port (a server no one"
+              + " else uses, for the CPU and log figures)")
   String url;
 
   @Option(
@@ -57,7 +59,32 @@ final class CostCommand implements Callable<Integer> {
    * {@code out}; returns the exit code.
    */
   static int run(String name, String description, Probe probe, String[] args, PrintStream out) {
+    return run(name, description, probe, true, args, out);
+  }
+
+  /** {@link #run} for a probe of embedded stores: the same command without {@code --url}. */
+  static int runEmbedded(
+      String name, String description, EmbeddedProbe probe, String[] args, PrintStream out) {
+    return run(
+        name, description, (url, orders, runs) -> probe.measure(orders, runs), false, args, out);
+  }
+
+  /** What a probe of embedded stores measures, given the options. */
+  interface EmbeddedProbe {
+    CostProbe.Result measure(int orders, int runs);
+  }
+
+  private static int run(
+      String name,
+      String description,
+      Probe probe,
+      boolean server,
+      String[] args,
+      PrintStream out) {
     CommandLine line = new CommandLine(new CostCommand(probe, out)).setCommandName(name);
+    if (!server) {
+      line.getCommandSpec().remove(line.getCommandSpec().findOption("--url"));
+    }
     line.getCommandSpec().usageMessage().description(description);
     line.setErr(new PrintWriter(out, true));
     line.setExecutionExceptionHandler(

@@ -22,10 +22,10 @@ import org.fencekit.store.OrderStore;
  * the machine weighs on each alike), and a {@link Meter} reads the server's counters before and
  * after each turn (and, for the counters a server publishes late, after the warm-up and at the end:
  * {@link Meter#settled}). The probe itself reads the calling thread's CPU time and allocated bytes
- * around the operations. Each figure is divided by the operations of the turn; the report gives,
- * per figure and subject, the median over the runs and their range. The counts (statements, WAL
- * bytes, HOT updates) are exact and the same in every run; the times vary with the machine, so they
- * are to be read beside the floor's and the peer's of the same run.
+ * around the operations, and the wall time they took. Each figure is divided by the operations of
+ * the turn; the report gives, per figure and subject, the median over the runs and their range. The
+ * counts (statements, WAL bytes, HOT updates) are exact and the same in every run; the times vary
+ * with the machine, so they are to be read beside the floor's and the peer's of the same run.
  */
 final class CostProbe {
 
@@ -55,6 +55,12 @@ final class CostProbe {
 
   /** A meter's server CPU figure, which the report adds to the client's. */
   static final String SERVER_CPU = "server CPU (µs)";
+
+  /**
+   * The wall time per operation on the calling thread, µs: its CPU, its waits for the server, the
+   * disk and the machine's other work. At one thread, its inverse is the throughput.
+   */
+  static final String ELAPSED = "elapsed (µs)";
 
   /** Server CPU plus client CPU per operation. */
   static final String SUM_CPU = "server + client CPU (µs)";
@@ -95,9 +101,24 @@ final class CostProbe {
 
   /** The raw baseline's claim + complete, on one session of {@code driver}. */
   static Subject raw(String table, RawDriver driver) {
+    return raw(RAW, table, driver);
+  }
+
+  /**
+   * {@link #raw(String, RawDriver)} as the subject {@code name}, where a probe has several raw
+   * baselines; closing it closes the session and the driver.
+   */
+  static Subject raw(String name, String table, RawDriver driver) {
     RawDriver.Session session = driver.session();
     return new Subject(
-        RAW, table, id -> session.claimComplete(id, System.currentTimeMillis()), session);
+        name,
+        table,
+        id -> session.claimComplete(id, System.currentTimeMillis()),
+        () -> {
+          try (driver) {
+            session.close();
+          }
+        });
   }
 
   /** The floor's claim + complete. */
@@ -288,9 +309,11 @@ final class CostProbe {
     long cpu = THREADS.getCurrentThreadCpuTime();
     long allocated = THREADS.getThreadAllocatedBytes(thread);
     long process = PROCESS.getProcessCpuTime();
+    long start = System.nanoTime();
     for (int i = 0; i < operations; i++) {
       subject.operation().accept(ids + i);
     }
+    long elapsed = System.nanoTime() - start;
     long cpuUsed = THREADS.getCurrentThreadCpuTime() - cpu;
     long allocatedNow = THREADS.getThreadAllocatedBytes(thread) - allocated;
     long processUsed = PROCESS.getProcessCpuTime() - process;
@@ -299,6 +322,7 @@ final class CostProbe {
     totals.put(CLIENT_CPU, cpuUsed / 1_000.0);
     totals.put(CLIENT_ALLOC, (double) allocatedNow);
     totals.put(PROCESS_CPU, processUsed / 1_000.0);
+    totals.put(ELAPSED, elapsed / 1_000.0);
     Double server = totals.get(SERVER_CPU);
     if (server != null) {
       totals.put(SUM_CPU, server + cpuUsed / 1_000.0);

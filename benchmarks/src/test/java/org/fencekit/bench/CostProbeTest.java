@@ -107,6 +107,61 @@ class CostProbeTest {
   }
 
   @Test
+  @DisplayName("embedded: memory writes nothing, SQLite commits twice per claim + complete")
+  void embedded() {
+    CostProbe.Result result = EmbeddedCost.measure(60, 2);
+    System.out.print(result.format());
+    assertEquals(
+        List.of(
+            "memory",
+            "memory-map",
+            EmbeddedCost.MEMORY_FLOOR,
+            "sqlite",
+            "sqlite-jdbc",
+            "sqlite-normal",
+            "sqlite-normal-jdbc"),
+        result.subjects());
+    for (String subject : List.of("memory", "memory-map", EmbeddedCost.MEMORY_FLOOR)) {
+      assertEquals(0, result.median(EmbeddedCost.COMMITS, subject), subject);
+      assertEquals(0, result.median(EmbeddedCost.WRITTEN, subject), subject);
+      assertEquals(0, result.median(EmbeddedCost.WRITE_CALLS, subject), subject);
+      assertTrue(result.median(CostProbe.CLIENT_ALLOC, subject) > 0, subject);
+    }
+    for (String subject : List.of("sqlite", "sqlite-jdbc", "sqlite-normal", "sqlite-normal-jdbc")) {
+      // the claim's and the complete's BEGIN IMMEDIATE ... COMMIT, each writing WAL frames
+      assertEquals(2, result.median(EmbeddedCost.COMMITS, subject), subject);
+      // two write calls per frame, at least one frame per commit
+      assertTrue(result.median(EmbeddedCost.WRITE_CALLS, subject) >= 4, subject);
+      assertTrue(result.median(EmbeddedCost.WRITTEN, subject) >= 2 * 4096, subject);
+    }
+  }
+
+  @Test
+  @DisplayName("etcd: the store's gRPC requests are its raw baseline's, two transactions")
+  void etcd() {
+    try (PrivateEtcd server = PrivateEtcd.start()) {
+      CostProbe.Result result = EtcdCost.measure(server.endpoint(), 40, 2);
+      System.out.print(result.format());
+      assertEquals(
+          List.of(EtcdCost.FENCEKIT, CostProbe.RAW, EtcdCost.ETCD_LOCK), result.subjects());
+      for (String subject : List.of(EtcdCost.FENCEKIT, CostProbe.RAW)) {
+        assertEquals(2, result.median(EtcdCost.TXNS, subject), subject);
+        assertEquals(2, result.median(EtcdCost.REQUESTS, subject), subject);
+        // the claim puts the order and its index key; the complete puts it, deletes the key
+        assertEquals(4, result.median(EtcdCost.KEYS, subject), subject);
+        assertEquals(2, result.median(EtcdCost.FSYNCS, subject), subject);
+        assertTrue(result.median(EtcdCost.WAL, subject) > 0, subject);
+      }
+      // the same keys; the raw baseline's values are fixed bytes of about a record's size
+      double raw = result.median(EtcdCost.WAL, CostProbe.RAW);
+      assertEquals(raw, result.median(EtcdCost.WAL, EtcdCost.FENCEKIT), raw * 0.1, result.format());
+      assertEquals(0, result.median(EtcdCost.TXNS, EtcdCost.ETCD_LOCK), "Lock, Unlock");
+      assertEquals(2, result.median(EtcdCost.REQUESTS, EtcdCost.ETCD_LOCK), "Lock, Unlock");
+      assertTrue(result.median(CostProbe.PROCESS_CPU, EtcdCost.FENCEKIT) > 0);
+    }
+  }
+
+  @Test
   @DisplayName("the command: 64 for a wrong command line, 2 naming the server it cannot reach")
   void command() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -119,6 +174,12 @@ class CostProbeTest {
     assertEquals(
         Main.USAGE,
         CostCommand.run("probe", "", never, new String[] {"--url", "x", "--orders", "0"}, out));
+    CostCommand.EmbeddedProbe none =
+        (orders, runs) -> {
+          throw new AssertionError("not to be run");
+        };
+    assertEquals(
+        Main.USAGE, CostCommand.runEmbedded("probe", "", none, new String[] {"--url", "x"}, out));
     String closed = "jdbc:postgresql://127.0.0.1:" + LoopbackPorts.closed() + "/test?user=postgres";
     assertEquals(
         Main.UNAVAILABLE,
