@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A three-member etcd cluster of a fault test's own, on free loopback ports ({@link
- * LoopbackPorts#closedWith}: each member's client port and the peer port after it), for tests that
- * kill, pause or restart members. Skips the test if etcd is not installed (fails with {@code
- * FENCEKIT_REQUIRE_BACKENDS=true}).
+ * An etcd cluster of a test's own, on free loopback ports ({@link LoopbackPorts#closedWith}: each
+ * member's client port and the peer port after it): three members for tests that kill, pause or
+ * restart members, one for a test that reads counters no other client adds to. Skips the test if
+ * etcd is not installed (fails with {@code FENCEKIT_REQUIRE_BACKENDS=true}).
  */
 public final class OwnEtcdCluster implements AutoCloseable {
 
@@ -20,10 +20,19 @@ public final class OwnEtcdCluster implements AutoCloseable {
 
   /** Starts three members and returns once one of them leads the cluster. */
   public static OwnEtcdCluster start() {
+    return start(3);
+  }
+
+  /** Starts {@code size} members (at least 1) and returns once one of them leads the cluster. */
+  public static OwnEtcdCluster start(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("an etcd cluster has at least 1 member, got " + size);
+    }
     OwnServer.requireBinary(OwnEtcd.SERVER, "an etcd cluster of the test's own");
-    int[] ports = {
-      LoopbackPorts.closedWith(1), LoopbackPorts.closedWith(1), LoopbackPorts.closedWith(1)
-    };
+    int[] ports = new int[size];
+    for (int i = 0; i < size; i++) {
+      ports[i] = LoopbackPorts.closedWith(1);
+    }
     StringBuilder initial = new StringBuilder();
     for (int i = 0; i < ports.length; i++) {
       initial.append(i == 0 ? "" : ",").append("m" + i + "=http://127.0.0.1:" + (ports[i] + 1));
@@ -48,7 +57,7 @@ public final class OwnEtcdCluster implements AutoCloseable {
     return members.stream().map(OwnEtcd::endpoint).collect(Collectors.joining(","));
   }
 
-  /** The three members. */
+  /** The members. */
   public List<OwnEtcd> members() {
     return members;
   }
