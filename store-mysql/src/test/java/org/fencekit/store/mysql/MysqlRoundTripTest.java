@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.fencekit.store.ClaimId;
+import org.fencekit.store.OrderRecord;
 import org.fencekit.store.WriteResult;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -87,6 +88,24 @@ class MysqlRoundTripTest extends MysqlStoreTestSupport {
         WriteResult.Written.class,
         owner.complete(sid, claimId, ITEM).getClass(),
         "a retry is a replay");
+  }
+
+  @Test
+  @DisplayName(
+      "a complete of a remembered claim whose order another store claimed since is superseded,"
+          + " writes nothing over the new claim and keeps the item as an orphan")
+  void rememberedClaimSuperseded() {
+    MysqlOrderStore owner = store(pooled());
+    MysqlOrderStore other = store(pooled());
+    String sid = sid("moved");
+    ClaimId stale = claimed(owner, sid);
+    clock.advance(LEASE.plusSeconds(1));
+    ClaimId current = claimed(other, sid);
+    OrderRecord before = other.get(sid).orElseThrow();
+    assertInstanceOf(WriteResult.Superseded.class, owner.complete(sid, stale, ITEM));
+    assertEquals(Optional.of(before), other.get(sid));
+    assertEquals(current, before.claimId());
+    assertEquals(1, other.orphans(sid).size(), "the stale owner's item, kept as an orphan");
   }
 
   /** Statements the server ran per claim + complete, after two to warm the connection up. */
