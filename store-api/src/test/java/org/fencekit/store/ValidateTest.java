@@ -35,7 +35,12 @@ class ValidateTest {
         "tab\there",
         "\u007f",
         "lone\ud800surrogate",
-        "x\udc00"
+        "x\udc00",
+        // just outside printable ASCII, where the one-pass check hands over to the full one
+        "x\u001fy",
+        "a\u0080b",
+        "\u2003",
+        " \u3000 "
       })
   @DisplayName("a blank, control-character or malformed session id is refused")
   void badSessionIds(String sessionId) {
@@ -116,6 +121,15 @@ class ValidateTest {
         "sessionId",
         () -> new WriteRequest.Extend("", id, Duration.ofSeconds(1)));
     refused(IllegalArgumentException.class, "payload", () -> new Item("p", "x\u0000"));
+    refused(IllegalArgumentException.class, "payload", () -> new Item("p", "{\ud800}"));
+    refused(IllegalArgumentException.class, "payload", () -> new Item("p", "\udc00\ud800"));
+    refused(
+        IllegalArgumentException.class,
+        "payload",
+        () -> new Item("p", "x".repeat(Validate.MAX_PAYLOAD_LENGTH + 1)));
+    assertDoesNotThrow(() -> new Item("p", "{\"a\":\t\"\ud83d\ude00\"}\n"));
+    refused(
+        IllegalArgumentException.class, "error", () -> new WriteRequest.Fail("s", id, "\u0000"));
   }
 
   @ParameterizedTest
