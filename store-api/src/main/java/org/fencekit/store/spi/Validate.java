@@ -53,9 +53,6 @@ public final class Validate {
    * @return {@code value}
    */
   public static String text(String name, String value, int max) {
-    if (value != null && value.length() <= max && printableAscii(value)) {
-      return value; // every id a shop or Stripe makes: one pass, none of the checks below can fail
-    }
     content(name, value, max);
     if (value.isBlank()) {
       throw new IllegalArgumentException(name + " must not be blank");
@@ -79,9 +76,6 @@ public final class Validate {
    */
   public static String content(String name, String value, int max) {
     Objects.requireNonNull(value, name);
-    if (value.length() <= max && noNulOrSurrogate(value)) {
-      return value;
-    }
     if (value.length() > max) {
       throw new IllegalArgumentException(
           "%s must be at most %s characters, got %s: %s"
@@ -102,30 +96,6 @@ public final class Validate {
       }
     }
     return value;
-  }
-
-  /** Whether every char is printable ASCII (U+0020 to U+007E) and one is not a space. */
-  private static boolean printableAscii(String value) {
-    boolean blank = true;
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < ' ' || c > '~') {
-        return false;
-      }
-      blank &= c == ' ';
-    }
-    return !blank;
-  }
-
-  /** Whether no char is U+0000 or a surrogate (so none is an unpaired one). */
-  private static boolean noNulOrSurrogate(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '\0' || Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**
