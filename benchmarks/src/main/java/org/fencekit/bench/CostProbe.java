@@ -41,6 +41,12 @@ final class CostProbe {
   /** The minimal fenced compare-and-set on the same data ({@link SqlFloor}). */
   static final String FLOOR = "floor";
 
+  /**
+   * The floor that also keeps the held claims by lease end where an exact stuck-order listing finds
+   * them, as the store must: a partial index on PostgreSQL, a sorted set on Redis.
+   */
+  static final String INDEXED_FLOOR = "floor + index";
+
   /** ShedLock's JDBC provider: lock + unlock. */
   static final String SHEDLOCK = "ShedLock JDBC";
 
@@ -121,9 +127,9 @@ final class CostProbe {
         });
   }
 
-  /** The floor's claim + complete. */
-  static Subject floor(String table, SqlFloor floor) {
-    return new Subject(FLOOR, table, floor::claimComplete, floor);
+  /** The floor's claim + complete, as the subject {@code name}. */
+  static Subject floor(String name, String table, SqlFloor floor) {
+    return new Subject(name, table, floor::claimComplete, floor);
   }
 
   /** A lock library's lock + unlock, on the lock of thread 0, as the subject {@code name}. */

@@ -12,6 +12,11 @@ import redis.clients.jedis.UnifiedJedis;
  * token is the current one, else adds the purchase to the order's orphan set. No snapshot, no
  * listings, no record in the reply: what any fenced store must at least do, and what {@link
  * ScriptTime} compares the store's scripts with.
+ *
+ * <p>The <em>indexed</em> floor ({@link #indexed}) also keeps what an exact stuck-order listing
+ * needs, and the store keeps: a sorted set of the held claims by lease end, which a claim adds its
+ * order to ({@code ZADD}) and a complete that settles it takes it out of ({@code ZREM}); {@link
+ * #heldUntil} walks it. One set for the keyspace: a node's floor, not a Cluster's.
  */
 final class FencedCasFloor {
 
@@ -19,15 +24,26 @@ final class FencedCasFloor {
 
   private final UnifiedJedis client;
   private final String keyPrefix;
+  private final String held;
   private final String claimSha;
   private final String completeSha;
 
   /** The floor on {@code client}, its keys under {@code keyPrefix}; loads both scripts there. */
   FencedCasFloor(UnifiedJedis client, String keyPrefix) {
+    this(client, keyPrefix, null);
+  }
+
+  private FencedCasFloor(UnifiedJedis client, String keyPrefix, String held) {
     this.client = client;
     this.keyPrefix = keyPrefix;
+    this.held = held;
     this.claimSha = client.scriptLoad(RawRedis.resource(LUA + "floor-claim.lua"));
     this.completeSha = client.scriptLoad(RawRedis.resource(LUA + "floor-complete.lua"));
+  }
+
+  /** The indexed floor on {@code client}: the floor and its held claims by lease end. */
+  static FencedCasFloor indexed(UnifiedJedis client, String keyPrefix) {
+    return new FencedCasFloor(client, keyPrefix, keyPrefix + "held");
   }
 
   /** A claim: the outcome, and the new token if {@code claimed}. */
@@ -40,7 +56,7 @@ final class FencedCasFloor {
         (List<?>)
             client.evalsha(
                 claimSha,
-                List.of(order(sessionId)),
+                held == null ? List.of(order(sessionId)) : List.of(order(sessionId), held),
                 List.of(Long.toString(now), Long.toString(now + leaseMillis), nonce));
     String outcome = RawRedis.text(reply.get(0));
     return new Claim(
@@ -59,7 +75,9 @@ final class FencedCasFloor {
         (List<?>)
             client.evalsha(
                 completeSha,
-                List.of(order, order + ":orphans"),
+                held == null
+                    ? List.of(order, order + ":orphans")
+                    : List.of(order, order + ":orphans", held),
                 List.of(
                     Long.toString(token.fence()),
                     token.nonce(),
@@ -87,6 +105,19 @@ final class FencedCasFloor {
     if (!"written".equals(written)) {
       throw new IllegalStateException("the owner's complete of " + sessionId + ": " + written);
     }
+  }
+
+  /**
+   * The orders of the held claims whose lease ended at or before {@code now}, by lease end: the
+   * stuck-order listing the indexed floor's set is for (the plain floor has none: empty).
+   */
+  List<String> heldUntil(long now) {
+    if (held == null) {
+      return List.of();
+    }
+    return client.zrangeByScore(held, Double.NEGATIVE_INFINITY, now).stream()
+        .map(key -> key.substring(keyPrefix.length() + 1, key.length() - 1))
+        .toList();
   }
 
   /** The members of the order's orphan set. */

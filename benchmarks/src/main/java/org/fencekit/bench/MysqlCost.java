@@ -96,7 +96,7 @@ public final class MysqlCost {
       Connection floorConnection =
           DriverManager.getConnection(namespaces.get(3).mysqlDatabase(driverUrl));
       floorConnection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-      opened.add(CostProbe.floor(null, SqlFloor.mysql(floorConnection)));
+      opened.add(CostProbe.floor(CostProbe.FLOOR, null, SqlFloor.mysql(floorConnection)));
       opened.add(
           CostProbe.peer(
               CostProbe.SHEDLOCK, null, Peer.SHEDLOCK_JDBC_MYSQL.open(namespaces.get(4), env, 1)));

@@ -101,8 +101,16 @@ public final class PostgresCost {
       admin(url, "CREATE SCHEMA " + floor.schema());
       opened.add(
           CostProbe.floor(
+              CostProbe.FLOOR,
               floor.schema() + ".floor_orders",
               SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floor)))));
+      Namespace indexed = Namespace.fresh();
+      admin(url, "CREATE SCHEMA " + indexed.schema());
+      opened.add(
+          CostProbe.floor(
+              CostProbe.INDEXED_FLOOR,
+              indexed.schema() + ".floor_orders",
+              SqlFloor.postgresIndexed(DriverManager.getConnection(inSchema(url, indexed)))));
       Namespace shed = Namespace.fresh();
       opened.add(
           CostProbe.peer(

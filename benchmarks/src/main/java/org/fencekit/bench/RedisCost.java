@@ -8,8 +8,8 @@ import java.util.Map;
 import redis.clients.jedis.Jedis;
 
 /**
- * What a claim + complete costs a Redis node, beside its raw baseline, its floor ({@link
- * FencedCasFloor}), ShedLock's lock + unlock and Redisson's {@code RFencedLock} ({@link
+ * What a claim + complete costs a Redis node, beside its raw baseline, its floor and indexed floor
+ * ({@link FencedCasFloor}), ShedLock's lock + unlock and Redisson's {@code RFencedLock} ({@link
  * CostProbe}): each subject under a key prefix of its own (removed at the end) on the node at
  * {@code --url}, one thread. Per operation, from {@code INFO} before and after each turn (the
  * node's counters, so the figures are the subjects' only on a node nothing else uses):
@@ -68,6 +68,7 @@ public final class RedisCost {
             Namespace.fresh(),
             Namespace.fresh(),
             Namespace.fresh(),
+            Namespace.fresh(),
             Namespace.fresh());
     try (CostProbe.Opened opened = new CostProbe.Opened();
         Jedis probe = new Jedis(URI.create(url))) {
@@ -77,6 +78,11 @@ public final class RedisCost {
       var client = RawRedis.nodeClient(url);
       FencedCasFloor floor = new FencedCasFloor(client, namespaces.get(2).keyPrefix());
       opened.add(new CostProbe.Subject(CostProbe.FLOOR, null, floor::claimComplete, client::close));
+      var indexedClient = RawRedis.nodeClient(url);
+      FencedCasFloor indexed = FencedCasFloor.indexed(indexedClient, namespaces.get(5).keyPrefix());
+      opened.add(
+          new CostProbe.Subject(
+              CostProbe.INDEXED_FLOOR, null, indexed::claimComplete, indexedClient::close));
       opened.add(
           CostProbe.peer(SHEDLOCK, null, Peer.SHEDLOCK_REDIS.open(namespaces.get(3), env, 1)));
       opened.add(

@@ -28,6 +28,12 @@ import org.fencekit.store.OrderSnapshot;
  *
  * A fresh order's claim + complete is two statements on either. The SQL is in this module's
  * resources ({@code pg-floor-*.sql}, {@code mysql-floor-*.sql}, {@code floor-*.sql}).
+ *
+ * <p>The <em>indexed</em> floor on PostgreSQL ({@link #postgresIndexed}) adds the one index an
+ * exact stuck-order listing needs, and the store keeps: the held claims by lease end, a partial
+ * index on {@code lease_expires_at} of the rows that hold a claim ({@code
+ * pg-floor-held-index.sql}). Its complete clears the claim, so the row leaves the index's
+ * predicate: never a HOT update.
  */
 final class SqlFloor implements AutoCloseable {
 
@@ -52,13 +58,16 @@ final class SqlFloor implements AutoCloseable {
   private final PreparedStatement orphan;
   private final PreparedStatement settled;
 
-  private SqlFloor(Connection connection, boolean postgres) throws SQLException {
+  private SqlFloor(Connection connection, boolean postgres, boolean indexed) throws SQLException {
     this.connection = connection;
     this.postgres = postgres;
     String dialect = postgres ? "pg-" : "mysql-";
     connection.setAutoCommit(true);
+    String ddl =
+        RawRedis.resource(SQL + dialect + "floor-tables.sql")
+            + (indexed ? RawRedis.resource(SQL + "pg-floor-held-index.sql") : "");
     try (Statement create = connection.createStatement()) {
-      for (String table : RawRedis.resource(SQL + dialect + "floor-tables.sql").split(";\\s*\\n")) {
+      for (String table : ddl.split(";\\s*\\n")) {
         if (!table.isBlank()) {
           create.execute(table);
         }
@@ -74,12 +83,20 @@ final class SqlFloor implements AutoCloseable {
 
   /** The floor on PostgreSQL, its tables created in {@code connection}'s current schema. */
   static SqlFloor postgres(Connection connection) throws SQLException {
-    return new SqlFloor(connection, true);
+    return new SqlFloor(connection, true, false);
+  }
+
+  /**
+   * The indexed floor on PostgreSQL: the floor and its held claims' partial index, created in
+   * {@code connection}'s current schema.
+   */
+  static SqlFloor postgresIndexed(Connection connection) throws SQLException {
+    return new SqlFloor(connection, true, true);
   }
 
   /** The floor on MySQL or MariaDB, its tables created in {@code connection}'s database. */
   static SqlFloor mysql(Connection connection) throws SQLException {
-    return new SqlFloor(connection, false);
+    return new SqlFloor(connection, false, false);
   }
 
   /**

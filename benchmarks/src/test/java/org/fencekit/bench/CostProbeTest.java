@@ -34,12 +34,16 @@ class CostProbeTest {
           CostProbe.SHEDLOCK);
 
   @Test
-  @DisplayName("PostgreSQL: one insert and one update per claim + complete, the floor's HOT")
+  @DisplayName(
+      "PostgreSQL: one insert and one update per claim + complete, the floor's HOT, the indexed"
+          + " floor's not")
   void postgres() {
     CostProbe.Result result = PostgresCost.measure(TestPostgres.jdbcUrl(), 60, 1);
     System.out.print(result.format());
-    assertEquals(SUBJECTS, result.subjects());
-    for (String subject : SUBJECTS) {
+    List<String> subjects = new java.util.ArrayList<>(SUBJECTS);
+    subjects.add(subjects.indexOf(CostProbe.FLOOR) + 1, CostProbe.INDEXED_FLOOR);
+    assertEquals(subjects, result.subjects());
+    for (String subject : subjects) {
       boolean shedlock = subject.equals(CostProbe.SHEDLOCK);
       assertEquals(shedlock ? 0 : 1, result.median(PostgresCost.INSERTS, subject), subject);
       assertEquals(shedlock ? 2 : 1, result.median(PostgresCost.UPDATES, subject), subject);
@@ -52,6 +56,13 @@ class CostProbeTest {
     }
     // the floor's complete changes no indexed column: a HOT update wherever the page has room
     assertTrue(result.median(PostgresCost.HOT, CostProbe.FLOOR) >= 0.9, result.format());
+    // the indexed floor's complete takes the order out of its held-claims index: never HOT, and
+    // the index entry its claim adds is WAL the floor does not write
+    assertEquals(0, result.median(PostgresCost.HOT, CostProbe.INDEXED_FLOOR), result.format());
+    assertTrue(
+        result.median(PostgresCost.WAL, CostProbe.INDEXED_FLOOR)
+            > result.median(PostgresCost.WAL, CostProbe.FLOOR),
+        result.format());
   }
 
   @Test
@@ -93,10 +104,16 @@ class CostProbeTest {
     try (OwnRedis server = OwnRedis.start()) {
       CostProbe.Result result = RedisCost.measure(server.url(), 60, 1);
       System.out.print(result.format());
-      for (String subject : List.of(RedisCost.FENCEKIT, CostProbe.RAW, CostProbe.FLOOR)) {
+      for (String subject :
+          List.of(RedisCost.FENCEKIT, CostProbe.RAW, CostProbe.FLOOR, CostProbe.INDEXED_FLOOR)) {
         assertEquals(2, result.median(RedisCost.SCRIPTS, subject), subject);
         assertTrue(result.median(RedisCost.COMMANDS, subject) > 2, subject);
       }
+      assertEquals(
+          result.median(RedisCost.COMMANDS, CostProbe.FLOOR) + 2,
+          result.median(RedisCost.COMMANDS, CostProbe.INDEXED_FLOOR),
+          "the indexed floor adds its held-claims index's ZADD and ZREM to the floor");
+
       assertEquals(
           result.median(RedisCost.COMMANDS, RedisCost.FENCEKIT),
           result.median(RedisCost.COMMANDS, CostProbe.RAW),

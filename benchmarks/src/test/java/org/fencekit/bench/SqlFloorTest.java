@@ -1,6 +1,7 @@
 package org.fencekit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,6 +34,44 @@ class SqlFloorTest {
                 DriverManager.getConnection(
                     schema.jdbcUrl() + "&currentSchema=" + schema.name()))) {
       fences(floor, schema.jdbcUrl() + "&currentSchema=" + schema.name());
+    }
+  }
+
+  @Test
+  @DisplayName(
+      "PostgreSQL: the indexed floor fences as the floor does; its index holds exactly the held"
+          + " claims and the stuck listing reads it")
+  void postgresIndexed() throws SQLException {
+    try (TestPostgres.Schema schema = TestPostgres.newSchema();
+        SqlFloor floor =
+            SqlFloor.postgresIndexed(
+                DriverManager.getConnection(
+                    schema.jdbcUrl() + "&currentSchema=" + schema.name()))) {
+      String url = schema.jdbcUrl() + "&currentSchema=" + schema.name();
+      String stuck =
+          "SELECT session_id FROM floor_orders WHERE claim_nonce IS NOT NULL"
+              + " AND lease_expires_at <= %d ORDER BY lease_expires_at LIMIT 10";
+      assertEquals(1, floor.claim(Orders.snapshot("held"), ClaimId.newNonce(), T, LEASE));
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
+        s.execute("SET enable_seqscan = off");
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet row = s.executeQuery("EXPLAIN " + stuck.formatted(T + LEASE))) {
+          while (row.next()) {
+            plan.append(row.getString(1)).append('\n');
+          }
+        }
+        assertTrue(plan.toString().contains("floor_orders_held"), plan.toString());
+        assertEquals(
+            1,
+            count(url, "SELECT count(*) FROM (" + stuck.formatted(T + LEASE) + ") held"),
+            "the held claim, its lease over");
+      }
+      fences(floor, url);
+      assertEquals(
+          1,
+          count(url, "SELECT count(*) FROM (" + stuck.formatted(T + 10 * LEASE) + ") held"),
+          "the held claim alone: the settled order left the index");
     }
   }
 
