@@ -20,7 +20,9 @@ import java.util.function.UnaryOperator;
  * and records versions 1 and 2 in it; V3 adds the table of mismatched claims ({@code <orders
  * table>_mismatches}, whose primary key is the listing's order) and records version 3. Orders
  * stored before V3 need nothing computed: the fields a claim compares are the snapshot's own
- * columns, which every version stores.
+ * columns, which every version stores. V4 drops PostgreSQL's CHECK constraints on the orders table
+ * (PostgreSQL plans each again for every write; the store checks every record it writes) and
+ * changes nothing on the other stores but the version it records: the versions are one sequence.
  *
  * <p>A store reads the version when it starts: the same as {@link #LATEST} starts; older (or no
  * tables) refuses with a message naming the scripts to run, unless the store may create its schema,
@@ -47,7 +49,8 @@ public final class Migrations {
       List.of(
           new Script(1, "V1__fencekit_tables.sql"),
           new Script(2, "V2__fencekit_operations.sql"),
-          new Script(3, "V3__fencekit_mismatches.sql"));
+          new Script(3, "V3__fencekit_mismatches.sql"),
+          new Script(4, "V4__fencekit_checks_in_the_store.sql"));
 
   /** The version the stores of this build need. */
   public static final int LATEST = SCRIPTS.get(SCRIPTS.size() - 1).version();

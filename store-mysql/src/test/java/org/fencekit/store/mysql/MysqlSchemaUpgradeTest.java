@@ -74,7 +74,7 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
     String url = firstRelease("v1");
     MysqlOrderStore store = store(at(url));
     V1.assertUpgraded(store);
-    assertEquals(List.of(1, 2, 3), versions(url));
+    assertEquals(List.of(1, 2, 3, 4), versions(url));
 
     MysqlOrderStore again = store(at(url).createSchema(false));
     assertEquals(2, again.orphans("cs_done").size(), "an upgraded schema opens as it is");
@@ -96,7 +96,7 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
     MysqlOrderStore store = store(at(url));
     V1.assertUpgraded(store);
     assertEquals(1, record(store, "cs_failed").failures(), "the backfill ran once");
-    assertEquals(List.of(1, 2, 3), versions(url));
+    assertEquals(List.of(1, 2, 3, 4), versions(url));
   }
 
   private static List<Integer> versions(String url) throws SQLException {
@@ -160,11 +160,11 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
     String url = ownDatabase("newer");
     store(at(url)).close();
     TestMysql.execute(
-        url, "INSERT INTO fencekit_orders_version VALUES (4, 'V4__from_the_future.sql')");
+        url, "INSERT INTO fencekit_orders_version VALUES (5, 'V5__from_the_future.sql')");
     for (boolean create : new boolean[] {true, false}) {
       IllegalStateException e =
           assertThrows(IllegalStateException.class, () -> at(url).createSchema(create).build());
-      assertTrue(e.getMessage().contains("schema version 4, newer than"), e.getMessage());
+      assertTrue(e.getMessage().contains("schema version 5, newer than"), e.getMessage());
     }
   }
 
@@ -175,7 +175,7 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
     String name = database.name() + "_refused";
     store(at(url)).close();
     TestMysql.execute(
-        url, "INSERT INTO fencekit_orders_version VALUES (4, 'V4__from_the_future.sql')");
+        url, "INSERT INTO fencekit_orders_version VALUES (5, 'V5__from_the_future.sql')");
     for (boolean create : new boolean[] {true, false}) {
       assertThrows(IllegalStateException.class, at(url).createSchema(create)::build);
     }
@@ -195,7 +195,7 @@ class MysqlSchemaUpgradeTest extends MysqlStoreTestSupport {
   void concurrentStartsUpgradeOnce() throws Exception {
     String url = firstRelease("concurrent");
     List<MysqlOrderStore> built = startAtOnce(4, () -> at(url).build());
-    assertEquals(List.of(1, 2, 3), versions(url));
+    assertEquals(List.of(1, 2, 3, 4), versions(url));
     for (MysqlOrderStore each : built) {
       assertEquals(2, each.orphans("cs_done").size());
       assertEquals(1, record(each, "cs_failed").failures(), "the backfill ran once");
