@@ -36,7 +36,7 @@ class ValidateTest {
         "\u007f",
         "lone\ud800surrogate",
         "x\udc00",
-        // just outside printable ASCII, where the one-pass check hands over to the full one
+        // controls just outside printable ASCII, and blanks that are not ASCII spaces
         "x\u001fy",
         "a\u0080b",
         "\u2003",

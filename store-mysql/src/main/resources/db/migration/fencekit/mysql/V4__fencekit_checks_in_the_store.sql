@@ -1,8 +1,8 @@
 -- fencekit schema version 4 for MySQL / MariaDB: nothing changes here, on top of
 -- V3__fencekit_mismatches.sql. Version 4 drops PostgreSQL's CHECK constraints, which PostgreSQL
--- plans again for every write, the versions are one sequence for every SQL store, so this script
--- records the version. MysqlOrderStore runs it at start when built with createSchema(true),
--- otherwise run it from your own migrations, with your orders table's name in place of
+-- plans again for every write. The versions are one sequence for every SQL store, so this script
+-- records the version. MysqlOrderStore runs it at start when built with createSchema(true).
+-- Otherwise run it from your own migrations, with your orders table's name in place of
 -- fencekit_orders (the version table is named after it).
 
 INSERT IGNORE INTO fencekit_orders_version (version, script)

@@ -1,7 +1,7 @@
 -- fencekit schema version 4 for PostgreSQL: the orders table's CHECK constraints are dropped, on top
 -- of V3__fencekit_mismatches.sql. PostgresOrderStore runs it at start when built with
--- createSchema(true), otherwise run it from your own migrations, with your orders table's name (and
--- schema) in place of fencekit_orders. It can run again after a partial run, the store runs it in
+-- createSchema(true). Otherwise run it from your own migrations, with your orders table's name (and
+-- schema) in place of fencekit_orders. It can run again after a partial run. The store runs it in
 -- one transaction.
 --
 -- Why: PostgreSQL parses and plans each CHECK expression again for every statement that writes the

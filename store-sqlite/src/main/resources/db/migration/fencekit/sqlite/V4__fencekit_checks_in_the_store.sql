@@ -1,8 +1,8 @@
 -- fencekit schema version 4 for SQLite: nothing changes here, on top of V3__fencekit_mismatches.sql.
--- Version 4 drops PostgreSQL's CHECK constraints, which PostgreSQL plans again for every write, the
+-- Version 4 drops PostgreSQL's CHECK constraints, which PostgreSQL plans again for every write. The
 -- versions are one sequence for every SQL store, so this script records the version.
 -- SqliteOrderStore runs it at start when it finds an older version (unless built with
--- createSchema(false)), run it from your own migrations otherwise, with your orders table's name in
+-- createSchema(false)). Run it from your own migrations otherwise, with your orders table's name in
 -- place of fencekit_orders (the version table is named after it). Statements end with a semicolon
 -- at the end of a line, and no comment contains one.
 
