@@ -46,6 +46,10 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
   private final String target;
   private final Credentials credentials;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** The single statements' deadlines, or null where the driver's query timeout keeps them. */
+  private final StatementDeadlines deadlines;
+
   private final AtomicLong retries = new AtomicLong();
 
   /** Whether the schema version was found right; false until a build or first call checked it. */
@@ -77,9 +81,17 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
    * @param selectOrder select-order.sql for the store's tables
    * @param selectOrphans select-orphans.sql for the store's tables
    * @param admin the admin statements for the store's tables
+   * @param ownDeadlines whether the single statements' query timeout is kept by a thread of the
+   *     storage's own ({@link StatementDeadlines}) rather than the driver's timer task per
+   *     statement; only for a driver whose cancel interrupts a statement only while it executes,
+   *     and makes its executing thread wait for a cancel in flight (pgjdbc)
    */
   protected JdbcStorage(
-      Connections connections, String selectOrder, String selectOrphans, AdminStatements admin) {
+      Connections connections,
+      String selectOrder,
+      String selectOrphans,
+      AdminStatements admin,
+      boolean ownDeadlines) {
     super(selectOrder, selectOrphans, admin);
     this.backend = connections.backend();
     this.dataSource = connections.dataSource();
@@ -87,6 +99,10 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
     this.queryTimeoutSeconds = connections.queryTimeoutSeconds();
     this.target = connections.target();
     this.credentials = connections.credentials();
+    this.deadlines =
+        ownDeadlines
+            ? new StatementDeadlines(connections.backend(), connections.queryTimeoutSeconds())
+            : null;
   }
 
   /**
@@ -344,9 +360,19 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
         connection.setAutoCommit(true); // nothing is open on a connection just lent
         restoreAutoCommit = true;
       }
-      try (PreparedStatement statement = prepare(connection, statementSql)) {
-        executing = true; // binding sends nothing, but tell no lie if a driver does
-        return work.run(statement);
+      try (PreparedStatement statement =
+          deadlines == null
+              ? prepare(connection, statementSql)
+              : connection.prepareStatement(statementSql)) {
+        StatementDeadlines.Watch watch = deadlines == null ? null : deadlines.watch(statement);
+        try {
+          executing = true; // binding sends nothing, but tell no lie if a driver does
+          return work.run(statement);
+        } finally {
+          if (watch != null) {
+            watch.close();
+          }
+        }
       }
     } catch (SQLException e) {
       if (retryable(e)) {
@@ -378,7 +404,13 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
 
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownedPool != null) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (deadlines != null) {
+      deadlines.close();
+    }
+    if (ownedPool != null) {
       try {
         ownedPool.close();
       } catch (Exception e) {

@@ -61,7 +61,9 @@ final class MysqlStorage extends JdbcStorage {
    *     lock-order-server-time.sql)
    */
   MysqlStorage(Connections connections, Sql sql, boolean serverTime) {
-    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin());
+    // Connector/J's cancel (KILL QUERY on a new connection) does not wait for the statement it
+    // aims at, so the driver's own timer keeps the query timeout here
+    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin(), false);
     this.sql = sql;
     this.serverTime = serverTime;
   }

@@ -56,7 +56,7 @@ final class PostgresStorage extends JdbcStorage {
    *     clock_timestamp()}, in its locking read)
    */
   PostgresStorage(Connections connections, Sql sql, boolean serverTime) {
-    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin());
+    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin(), true);
     this.sql = sql;
     this.serverTime = serverTime;
   }

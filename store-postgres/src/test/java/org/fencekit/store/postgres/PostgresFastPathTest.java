@@ -80,6 +80,9 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   private static final class ConnectionLog {
     final List<String> events = Collections.synchronizedList(new ArrayList<>());
 
+    /** Each driver query timeout the store set: the statement's name and the seconds. */
+    final List<String> timeouts = Collections.synchronizedList(new ArrayList<>());
+
     DataSource wrap(DataSource real) {
       return (DataSource)
           Proxy.newProxyInstance(
@@ -106,12 +109,28 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
               new Class<?>[] {Connection.class},
               (proxy, method, args) -> {
                 switch (method.getName()) {
-                  case "prepareStatement" ->
-                      events.add(
-                          statement((String) args[0])
-                              + (real.getAutoCommit() ? " autocommit" : " in transaction"));
+                  case "prepareStatement" -> {
+                    events.add(
+                        statement((String) args[0])
+                            + (real.getAutoCommit() ? " autocommit" : " in transaction"));
+                    return statement(
+                        statement((String) args[0]), (PreparedStatement) call(real, method, args));
+                  }
                   case "commit", "rollback" -> events.add(method.getName());
                   default -> {}
+                }
+                return call(real, method, args);
+              });
+    }
+
+    private PreparedStatement statement(String name, PreparedStatement real) {
+      return (PreparedStatement)
+          Proxy.newProxyInstance(
+              getClass().getClassLoader(),
+              new Class<?>[] {PreparedStatement.class},
+              (proxy, method, args) -> {
+                if (method.getName().equals("setQueryTimeout")) {
+                  timeouts.add(name + " " + args[0] + " s");
                 }
                 return call(real, method, args);
               });
@@ -148,6 +167,30 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         throw e.getCause();
       }
     }
+  }
+
+  @Test
+  @DisplayName(
+      "the single statements set no driver query timeout (a timer task each): the store's own deadline thread cancels them")
+  void singleStatementsLeaveTheTimeoutToTheStore() {
+    ConnectionLog log = new ConnectionLog();
+    PostgresOrderStore store =
+        store(
+            PostgresOrderStore.builder()
+                .dataSource(log.wrap(simpleDataSource()))
+                .schema(schema.name())
+                .createSchema(true)
+                .clock(clock));
+    String sid = sid("deadlines");
+    log.take();
+    log.timeouts.clear();
+    ClaimId claimId = claimed(store, sid);
+    assertInstanceOf(WriteResult.Written.class, store.extend(sid, claimId, LEASE));
+    assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
+    assertEquals(
+        List.of("insert-order autocommit", "extend-fast autocommit", "complete-fast autocommit"),
+        log.take());
+    assertEquals(List.of(), log.timeouts);
   }
 
   @Test
