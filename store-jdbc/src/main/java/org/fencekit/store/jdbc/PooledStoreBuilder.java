@@ -130,8 +130,10 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   /**
    * How long one statement may run, waiting for an order's row lock included, before the server
    * cancels it and the call fails with {@link org.fencekit.store.StoreUnavailableException}; whole
-   * seconds (rounded up), at least 1 s, default 30 s. A pool built from {@link #jdbcUrl} also gets
-   * a socket timeout 15 s longer, for a server that stops answering altogether.
+   * seconds (rounded up), at least 1 s, default 30 s. The driver's timer cancels a statement; the
+   * PostgreSQL store's single statements are cancelled by a thread of the store's own instead, up
+   * to 0.1 s later. A pool built from {@link #jdbcUrl} also gets a socket timeout 15 s longer, for
+   * a server that stops answering altogether.
    *
    * @return this builder
    */
