@@ -174,13 +174,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       "the single statements set no driver query timeout (a timer task each): the store's own deadline thread cancels them")
   void singleStatementsLeaveTheTimeoutToTheStore() {
     ConnectionLog log = new ConnectionLog();
-    PostgresOrderStore store =
-        store(
-            PostgresOrderStore.builder()
-                .dataSource(log.wrap(simpleDataSource()))
-                .schema(schema.name())
-                .createSchema(true)
-                .clock(clock));
+    PostgresOrderStore store = logged(log, true);
     String sid = sid("deadlines");
     log.take();
     log.timeouts.clear();
@@ -198,13 +192,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       "a first claim, a re-claim and the owner's complete, fail and extend are each one auto-commit statement, no BEGIN or COMMIT; a refused claim is the re-claim that wrote nothing and a read")
   void commonCasesAreSingleStatements() {
     ConnectionLog log = new ConnectionLog();
-    PostgresOrderStore store =
-        store(
-            PostgresOrderStore.builder()
-                .dataSource(log.wrap(simpleDataSource()))
-                .schema(schema.name())
-                .createSchema(true)
-                .clock(clock));
+    PostgresOrderStore store = logged(log, true);
     String sid = sid("common");
     log.take();
 
@@ -250,23 +238,32 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   @DisplayName("with the fast path off, every claim and settle is one locking transaction")
   void lockingOnly() {
     ConnectionLog log = new ConnectionLog();
-    PostgresOrderStore store =
-        store(
-            PostgresOrderStore.builder()
-                .dataSource(log.wrap(simpleDataSource()))
-                .schema(schema.name())
-                .createSchema(true)
-                .singleStatementFastPath(false)
-                .clock(clock));
+    PostgresOrderStore store = logged(log, false);
     assertNull(store.fastPath());
     String sid = sid("locking");
     log.take();
+    log.timeouts.clear();
     ClaimId claimId = claimed(store, sid);
     assertEquals(
         List.of("lock-order in transaction", "insert-order in transaction", "commit"), log.take());
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
     assertEquals(
         List.of("lock-order in transaction", "update-order in transaction", "commit"), log.take());
+    assertEquals(
+        List.of("lock-order 30 s", "insert-order 30 s", "lock-order 30 s", "update-order 30 s"),
+        log.timeouts,
+        "a locking transaction's statements keep the driver's query timeout");
+  }
+
+  /** A store on {@code log}'s view of a DataSource without a pool, its schema created. */
+  private PostgresOrderStore logged(ConnectionLog log, boolean fastPath) {
+    return store(
+        PostgresOrderStore.builder()
+            .dataSource(log.wrap(simpleDataSource()))
+            .schema(schema.name())
+            .createSchema(true)
+            .singleStatementFastPath(fastPath)
+            .clock(clock));
   }
 
   // ------------------------------------------------------------------ every miss falls back

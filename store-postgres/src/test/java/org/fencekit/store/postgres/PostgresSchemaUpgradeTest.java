@@ -82,19 +82,11 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
    * every record it writes before it writes it ({@code OrderRecord}), and the TCK holds the rules.
    */
   private static List<String> checks(String own) throws SQLException {
-    List<String> checks = new ArrayList<>();
-    try (Connection connection = TestPostgres.connect();
-        Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT conname FROM pg_constraint WHERE contype = 'c' AND conrelid = '"
-                    + own
-                    + ".fencekit_orders'::regclass ORDER BY 1")) {
-      while (rows.next()) {
-        checks.add(rows.getString(1));
-      }
-    }
-    return checks;
+    return column(
+        "SELECT conname FROM pg_constraint WHERE contype = 'c' AND conrelid = '"
+            + own
+            + ".fencekit_orders'::regclass ORDER BY 1",
+        String.class);
   }
 
   @Test
@@ -107,17 +99,21 @@ class PostgresSchemaUpgradeTest extends PostgresStoreTestSupport {
   }
 
   private static List<Integer> versions(String own) throws SQLException {
-    List<Integer> versions = new ArrayList<>();
+    return column(
+        "SELECT version FROM " + own + ".fencekit_orders_version ORDER BY 1", Integer.class);
+  }
+
+  /** The first column of {@code query}'s rows, in order. */
+  private static <T> List<T> column(String query, Class<T> type) throws SQLException {
+    List<T> values = new ArrayList<>();
     try (Connection connection = TestPostgres.connect();
         Statement statement = connection.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "SELECT version FROM " + own + ".fencekit_orders_version ORDER BY 1")) {
+        ResultSet rows = statement.executeQuery(query)) {
       while (rows.next()) {
-        versions.add(rows.getInt(1));
+        values.add(rows.getObject(1, type));
       }
     }
-    return versions;
+    return values;
   }
 
   @Test
