@@ -97,20 +97,8 @@ public final class PostgresCost {
               StoreType.POSTGRES.open(clock, built, env, 1)));
       Namespace raw = Namespace.fresh();
       opened.add(CostProbe.raw(orders(raw), RawJdbc.postgres(url, raw, true)));
-      Namespace floor = Namespace.fresh();
-      admin(url, "CREATE SCHEMA " + floor.schema());
-      opened.add(
-          CostProbe.floor(
-              CostProbe.FLOOR,
-              floor.schema() + ".floor_orders",
-              SqlFloor.postgres(DriverManager.getConnection(inSchema(url, floor)))));
-      Namespace indexed = Namespace.fresh();
-      admin(url, "CREATE SCHEMA " + indexed.schema());
-      opened.add(
-          CostProbe.floor(
-              CostProbe.INDEXED_FLOOR,
-              indexed.schema() + ".floor_orders",
-              SqlFloor.postgresIndexed(DriverManager.getConnection(inSchema(url, indexed)))));
+      opened.add(floor(url, false));
+      opened.add(floor(url, true));
       Namespace shed = Namespace.fresh();
       opened.add(
           CostProbe.peer(
@@ -128,6 +116,17 @@ public final class PostgresCost {
     } catch (SQLException e) {
       throw new IllegalStateException("the PostgreSQL cost probe failed: " + e.getMessage(), e);
     }
+  }
+
+  /** The floor, or the indexed floor, in a schema of its own. */
+  private static CostProbe.Subject floor(String url, boolean indexed) throws SQLException {
+    Namespace namespace = Namespace.fresh();
+    admin(url, "CREATE SCHEMA " + namespace.schema());
+    Connection connection = DriverManager.getConnection(inSchema(url, namespace));
+    return CostProbe.floor(
+        indexed ? CostProbe.INDEXED_FLOOR : CostProbe.FLOOR,
+        namespace.schema() + ".floor_orders",
+        indexed ? SqlFloor.postgresIndexed(connection) : SqlFloor.postgres(connection));
   }
 
   private static String orders(Namespace namespace) {

@@ -98,43 +98,26 @@ class HotLockTest {
         out.contains(
             "postgres-datasource  one hot order beside one hot lock shedlock-jdbc  4 thread(s)"),
         out);
-    assertTrue(
-        out.lines()
-            .anyMatch(
-                line ->
-                    line.matches(
-                        ".* postgres-datasource  latency beside shedlock-jdbc  4 thread\\(s\\) +p50"
-                            + " .* us: .*; p99 .* us: .*")),
-        out);
-    assertTrue(
-        out.lines()
-            .anyMatch(
-                line ->
-                    line.matches(
-                        "\\| 4 +\\| shedlock-jdbc \\|.*\\| \\d.* \\(2 pairs: too few for an"
-                            + " interval\\) \\|.*\\| +2 \\|")),
-        out);
+    assertHasLine(
+        out,
+        ".* postgres-datasource  latency beside shedlock-jdbc  4 thread\\(s\\) +p50"
+            + " .* us: .*; p99 .* us: .*");
+    assertHasLine(
+        out,
+        "\\| 4 +\\| shedlock-jdbc \\|.*\\| \\d.* \\(2 pairs: too few for an"
+            + " interval\\) \\|.*\\| +2 \\|");
     // the smoke profile's two pairs give no interval, so no verdict
-    assertTrue(
-        out.lines()
-            .anyMatch(
-                line ->
-                    line.matches(
-                        " *\\| postgres-datasource, one hot order +\\| +4 \\| shedlock-jdbc, one"
-                            + " hot lock \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*")),
-        out);
+    assertHasLine(
+        out,
+        " *\\| postgres-datasource, one hot order +\\| +4 \\| shedlock-jdbc, one"
+            + " hot lock \\|.*\\| ≥0\\.95 undecided: too few pairs \\|.*");
     String ratios =
         compare(
             "--smoke", "--ratios-only", "--only", "postgres-datasource", "--out", dir.toString());
-    assertTrue(
-        ratios
-            .lines()
-            .anyMatch(
-                line ->
-                    line.matches(
-                        " *\\| postgres-datasource +\\| +4 \\| shedlock-jdbc \\|.*\\| ≥0\\.95"
-                            + " undecided: too few pairs \\|.*")),
-        ratios);
+    assertHasLine(
+        ratios,
+        " *\\| postgres-datasource +\\| +4 \\| shedlock-jdbc \\|.*\\| ≥0\\.95"
+            + " undecided: too few pairs \\|.*");
     assertTrue(!ratios.contains("one hot order"), ratios);
     assertTrue(!ratios.contains("latency beside shedlock-jdbc"), ratios);
     String md = Files.readString(dir.resolve("results.md"));
@@ -151,5 +134,10 @@ class HotLockTest {
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(0, status, out);
     return out;
+  }
+
+  /** Fails, showing {@code out}, unless one of its lines matches {@code regex} whole. */
+  private static void assertHasLine(String out, String regex) {
+    assertTrue(out.lines().anyMatch(line -> line.matches(regex)), out);
   }
 }
