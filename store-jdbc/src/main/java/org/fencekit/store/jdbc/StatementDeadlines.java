@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The query timeout of a store's single statements, kept by one daemon thread of the store's
@@ -28,6 +29,7 @@ final class StatementDeadlines implements AutoCloseable {
   static final long TICK_MILLIS = 100;
 
   private final long timeoutNanos;
+  private final LongSupplier nanoTime;
   private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService thread;
 
@@ -36,27 +38,41 @@ final class StatementDeadlines implements AutoCloseable {
    * @param timeoutSeconds how long a statement may run, at least 1
    */
   StatementDeadlines(String backend, int timeoutSeconds) {
-    this.timeoutNanos = TimeUnit.SECONDS.toNanos(timeoutSeconds);
-    this.thread =
+    this(
+        timeoutSeconds,
+        System::nanoTime,
         Executors.newSingleThreadScheduledExecutor(
             task -> {
               Thread t = new Thread(task, "fencekit-" + backend + "-statement-deadlines");
               t.setDaemon(true);
               return t;
-            });
+            }));
     thread.scheduleWithFixedDelay(
         this::cancelOverdue, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
   }
 
+  /** Deadlines on {@code nanoTime} with no thread: the caller ticks ({@link #cancelOverdue}). */
+  StatementDeadlines(int timeoutSeconds, LongSupplier nanoTime) {
+    this(timeoutSeconds, nanoTime, null);
+  }
+
+  private StatementDeadlines(
+      int timeoutSeconds, LongSupplier nanoTime, ScheduledExecutorService thread) {
+    this.timeoutNanos = TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    this.nanoTime = nanoTime;
+    this.thread = thread;
+  }
+
   /** Watches {@code statement} from now: its deadline is now + the timeout. */
   Watch watch(Statement statement) {
-    Watch watch = new Watch(statement, System.nanoTime() + timeoutNanos);
+    Watch watch = new Watch(statement, nanoTime.getAsLong() + timeoutNanos);
     watched.add(watch);
     return watch;
   }
 
-  private void cancelOverdue() {
-    long now = System.nanoTime();
+  /** Cancels each statement watched past its deadline, once; one tick of the thread. */
+  void cancelOverdue() {
+    long now = nanoTime.getAsLong();
     for (Watch watch : watched) {
       if (now - watch.deadline >= 0 && watched.remove(watch)) {
         try {
@@ -71,7 +87,9 @@ final class StatementDeadlines implements AutoCloseable {
   /** Stops the thread; statements still running keep their socket timeout. */
   @Override
   public void close() {
-    thread.shutdownNow();
+    if (thread != null) {
+      thread.shutdownNow();
+    }
   }
 
   /** One statement watched, until closed. */
