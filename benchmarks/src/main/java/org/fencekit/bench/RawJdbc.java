@@ -118,6 +118,9 @@ record RawJdbc(
     Connection open() throws SQLException;
   }
 
+  /** What every raw SQLite session closes under (see {@link JdbcSession#close}). */
+  private static final Object SQLITE_CLOSE = new Object();
+
   /** SQLite's statements on a fresh file in {@code namespace}, at {@code synchronous}. */
   static RawJdbc sqlite(SqliteOrderStore.Synchronous synchronous, Namespace namespace) {
     Path file = namespace.sqliteFile("raw-" + synchronous.name().toLowerCase(Locale.ROOT));
@@ -359,7 +362,16 @@ record RawJdbc(
     @Override
     public void close() {
       try {
-        connection.close();
+        if (writes == null) {
+          connection.close();
+        } else {
+          // two sessions' sqlite-jdbc 3.51.1.0 connections closed at once from JMH's threads
+          // deadlocked in the native close (each thread waiting on a mutex the other held, a CI
+          // rehearsal hung 10 min in BenchmarksRunBrieflyTest): one SQLite close at a time
+          synchronized (SQLITE_CLOSE) {
+            connection.close();
+          }
+        }
       } catch (SQLException e) {
         throw new IllegalStateException("raw " + engine + ": could not close a connection", e);
       }
