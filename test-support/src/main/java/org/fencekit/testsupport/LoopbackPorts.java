@@ -93,7 +93,9 @@ public final class LoopbackPorts {
   /** The first and last port the system hands out for port 0 (Linux's setting, else IANA's). */
   static int[] ephemeralRange() {
     try {
-      String[] parts = Files.readString(RANGE).trim().split("\\s+");
+      // by line: procfs reports a size of 0, and Files.readString then read one byte of it ("3"),
+      // which fell back to the IANA range and handed out ports inside Linux's
+      String[] parts = Files.readAllLines(RANGE).get(0).trim().split("\\s+");
       return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
     } catch (IOException | RuntimeException e) {
       return IANA_RANGE.clone();

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,18 @@ class LoopbackPortsTest {
         assertTrue(bound.getLocalPort() != port, "port 0 was given " + port);
       }
     }
+  }
+
+  @Test
+  void theRangeIsTheOneLinuxHandsOutFrom() throws IOException {
+    java.nio.file.Path range = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.isReadable(range), "not Linux: no " + range);
+    // read line by line: procfs reports a size of 0, and Files.readString read one byte of it
+    String[] linux = java.nio.file.Files.readAllLines(range).get(0).trim().split("\\s+");
+    assertEquals(
+        List.of(Integer.parseInt(linux[0]), Integer.parseInt(linux[1])),
+        List.of(LoopbackPorts.ephemeralRange()[0], LoopbackPorts.ephemeralRange()[1]));
   }
 
   @Test
