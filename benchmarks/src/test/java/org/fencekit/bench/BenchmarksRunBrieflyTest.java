@@ -114,16 +114,18 @@ class BenchmarksRunBrieflyTest {
 
   @Test
   @DisplayName(
-      "hot orders at 4 threads on one order show real contention: every outcome counted, in-flight > 0")
+      "hot orders run at 4 threads on one order: every outcome is counted, claims are won and"
+          + " settles land (which call meets which outcome: HotOrderOutcomesTest)")
   void hotOrders() throws RunnerException {
     for (RunResult result :
         run(
             HotOrderBenchmark.class,
             Mode.Throughput,
             4,
-            // a lease longer than the run: a claim while another thread holds the order is
-            // InFlight however slow a loaded machine makes the holder (at 20 ms, the default, a
-            // holder slowed past it is taken over instead, and a run can then see no InFlight)
+            // a lease longer than the run: a holder a loaded machine slows is never taken over, so
+            // a win's settle lands (whether another thread ever meets a held order is up to the
+            // scheduler: on few busy cores, one thread can claim and settle between the others'
+            // calls for a whole run, as in a CI run of 2026-12-07 that saw no in-flight claim)
             new String[] {"orders", "1", "leaseMillis", "60000"},
             "backend",
             "MEMORY",
@@ -131,8 +133,6 @@ class BenchmarksRunBrieflyTest {
       for (String name : Report.HOT_COUNTERS) {
         assertTrue(counter(result, name) >= 0, where(result) + " " + name);
       }
-      assertTrue(
-          counter(result, "inFlight") > 0, where(result) + ": no claim was ever told to retry");
       assertTrue(counter(result, "claimed") > 0, where(result) + ": nothing claimed");
       assertTrue(counter(result, "written") > 0, where(result) + ": no settle landed");
     }
