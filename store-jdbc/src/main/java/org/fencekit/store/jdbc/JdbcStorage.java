@@ -83,8 +83,8 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
    * @param admin the admin statements for the store's tables
    * @param ownDeadlines whether the single statements' query timeout is kept by a thread of the
    *     storage's own ({@link StatementDeadlines}) rather than the driver's timer task per
-   *     statement; only for a driver whose cancel interrupts a statement only while it executes,
-   *     and makes its executing thread wait for a cancel in flight (pgjdbc)
+   *     statement; only for a driver whose cancel interrupts a statement only while it executes
+   *     (pgjdbc, and Connector/J on a server that forgets a KILL QUERY reaching an idle session)
    */
   protected JdbcStorage(
       Connections connections,
@@ -368,6 +368,8 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
         try {
           executing = true; // binding sends nothing, but tell no lie if a driver does
           return work.run(statement);
+        } catch (SQLException e) {
+          throw watch == null ? e : watch.timedOut(e);
         } finally {
           if (watch != null) {
             watch.close();

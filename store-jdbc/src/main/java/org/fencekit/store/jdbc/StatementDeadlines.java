@@ -1,6 +1,7 @@
 package org.fencekit.store.jdbc;
 
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,10 +19,12 @@ import java.util.function.LongSupplier;
  *
  * <p>A statement is watched from before it runs until it is closed ({@link Watch#close}); every
  * {@value #TICK_MILLIS} ms the thread cancels ({@link Statement#cancel}) each statement watched
- * past its deadline, as the driver's own timer would. It relies on the driver's cancel interrupting
- * a statement only while it executes, and on the executing thread waiting for a cancel in flight
- * before it returns (pgjdbc's statement cancel states), so that a statement that has finished is
- * never cancelled once its connection runs another.
+ * past its deadline, as the driver's own timer would. A statement is never cancelled once its
+ * connection runs another: closing it waits for its cancel in flight to return, and the driver's
+ * cancel must interrupt a statement only while it executes. pgjdbc's does, and waits itself; a
+ * Connector/J cancel is a {@code KILL QUERY} on another connection, which returns once the server
+ * has marked the statement's session, and which the server forgets if the session is idle by then
+ * (its next statement runs; store-mysql's {@code MysqlDeadlinesTest} checks it on its server).
  */
 final class StatementDeadlines implements AutoCloseable {
 
@@ -74,12 +77,8 @@ final class StatementDeadlines implements AutoCloseable {
   void cancelOverdue() {
     long now = nanoTime.getAsLong();
     for (Watch watch : watched) {
-      if (now - watch.deadline >= 0 && watched.remove(watch)) {
-        try {
-          watch.statement.cancel();
-        } catch (SQLException | RuntimeException e) {
-          // closed or finished meanwhile: nothing left to cancel
-        }
+      if (now - watch.deadline >= 0) {
+        watch.cancel();
       }
     }
   }
@@ -96,15 +95,51 @@ final class StatementDeadlines implements AutoCloseable {
   final class Watch implements AutoCloseable {
     private final Statement statement;
     private final long deadline;
+    private boolean cancelled;
 
     private Watch(Statement statement, long deadline) {
       this.statement = statement;
       this.deadline = deadline;
     }
 
-    /** Stops watching: the statement ran, or failed. */
+    /** Cancels the statement unless it was closed, holding the watch until the cancel returns. */
+    private synchronized void cancel() {
+      if (watched.remove(this)) {
+        cancelled = true;
+        try {
+          statement.cancel();
+        } catch (SQLException | RuntimeException e) {
+          // closed or finished meanwhile: nothing left to cancel
+        }
+      }
+    }
+
+    /**
+     * What the statement's failure {@code e} means: a {@link SQLTimeoutException} with its state,
+     * code and cause if this thread cancelled the statement past its deadline (a driver may answer
+     * its own cancel as any exception, Connector/J's with no SQLState), else {@code e}. Waits for a
+     * cancel in flight.
+     */
+    synchronized SQLException timedOut(SQLException e) {
+      if (!cancelled || e instanceof SQLTimeoutException) {
+        return e;
+      }
+      return new SQLTimeoutException(
+          "cancelled past the query timeout of "
+              + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos)
+              + " s by the store's deadline thread: "
+              + e.getMessage(),
+          e.getSQLState(),
+          e.getErrorCode(),
+          e);
+    }
+
+    /**
+     * Stops watching: the statement ran, or failed. Waits for a cancel in flight to return, so the
+     * connection runs nothing else before it has landed.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
       watched.remove(this);
     }
   }

@@ -61,9 +61,9 @@ final class MysqlStorage extends JdbcStorage {
    *     lock-order-server-time.sql)
    */
   MysqlStorage(Connections connections, Sql sql, boolean serverTime) {
-    // Connector/J's cancel (KILL QUERY on a new connection) does not wait for the statement it
-    // aims at, so the driver's own timer keeps the query timeout here
-    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin(), false);
+    // the store's deadline thread keeps the single statements' query timeout: Connector/J's timer
+    // task per statement cost 15-20% of a claim + complete (docs/where-the-time-goes.md)
+    super(connections, sql.selectOrder(), sql.selectOrphans(), sql.admin(), true);
     this.sql = sql;
     this.serverTime = serverTime;
   }
@@ -241,7 +241,12 @@ final class MysqlStorage extends JdbcStorage {
           + target()
           + ", and that the pool has connections to spare for the callers waiting";
     }
-    if (e instanceof SQLTimeoutException || code == 1317 || code == 3024 || code == 1969) {
+    // 70100: Connector/J's answer to a cancel, which the store's deadline thread sends
+    if (e instanceof SQLTimeoutException
+        || code == 1317
+        || code == 3024
+        || code == 1969
+        || state(e).equals("70100")) {
       return "a statement waited longer than the query timeout ("
           + queryTimeoutSeconds()
           + " s) or was interrupted: look in SHOW PROCESSLIST and information_schema.innodb_trx"
