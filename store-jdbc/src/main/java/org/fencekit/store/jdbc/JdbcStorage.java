@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -17,6 +18,7 @@ import org.fencekit.store.OrderRecord;
 import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.spi.Credentials;
 import org.fencekit.store.spi.Validate;
+import org.fencekit.store.spi.WriteRequest;
 
 /**
  * The {@link org.fencekit.store.spi.Storage} of a SQL store whose server locks rows (PostgreSQL,
@@ -137,6 +139,31 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
    */
   protected boolean duplicateKey(SQLException e) {
     return false;
+  }
+
+  /**
+   * A fast path's complete with nothing sent back: {@code completeSql}, the dialect's conditional
+   * complete, alone in auto-commit. For a claim the store granted itself ({@link
+   * org.fencekit.store.spi.HeldClaims}) the answer is then the state machine's write on the record
+   * the claim left, with no row sent back or read.
+   *
+   * @param completeSql the dialect's complete-fast.sql without a {@code RETURNING} clause, bound by
+   *     {@link FastSettle#bindComplete}
+   * @return whether it wrote (the token was the order's current claim and not the one that settled
+   *     it); {@code false} if it wrote nothing (superseded, replay, or rolled back: {@link
+   *     #retryable}), and the caller then decides in a transaction
+   */
+  protected boolean completeAlone(String completeSql, WriteRequest.Complete complete, Instant now) {
+    return single(
+        "complete",
+        complete.sessionId(),
+        completeSql,
+        statement -> {
+          FastSettle.bindComplete(statement, complete, now);
+          return statement.executeUpdate() == 1;
+        },
+        false,
+        true);
   }
 
   /**

@@ -111,7 +111,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
     if (request instanceof WriteRequest.Complete complete) {
       Instant now = OrderStateMachine.now(clock);
       if (claimed != null) {
-        if (storage.updateFast(complete, now)) {
+        if (storage.completeAlone(complete, now)) {
           return OrderStateMachine.write(claimed, request, now).result();
         }
       } else {

@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.StoreUnavailableException;
-import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.jdbc.JdbcLockedOrder;
 import org.fencekit.store.jdbc.JdbcStorage;
 import org.fencekit.store.jdbc.Migrations;
@@ -153,21 +152,9 @@ final class MysqlStorage extends JdbcStorage {
     return insertFast(sql.insertOrder(), created);
   }
 
-  /**
-   * The complete's conditional {@code UPDATE} alone, in auto-commit: whether it wrote (the token
-   * was the order's current claim and not the one that settled it), else nothing happened.
-   */
-  boolean updateFast(WriteRequest.Complete complete, Instant now) {
-    return single(
-        "complete",
-        complete.sessionId(),
-        sql.completeFast(),
-        statement -> {
-          FastSettle.bindComplete(statement, complete, now);
-          return statement.executeUpdate() == 1;
-        },
-        false,
-        true);
+  /** The complete's conditional {@code UPDATE} alone ({@link JdbcStorage#completeAlone}). */
+  boolean completeAlone(WriteRequest.Complete complete, Instant now) {
+    return completeAlone(sql.completeFast(), complete, now);
   }
 
   /**
@@ -183,7 +170,7 @@ final class MysqlStorage extends JdbcStorage {
    *     or if it wrote and the row could not be read back (a retry is a replay, answered Written)
    */
   Optional<OrderRecord> completeFast(WriteRequest.Complete complete, Instant now) {
-    if (!updateFast(complete, now)) {
+    if (!completeAlone(complete, now)) {
       return Optional.empty();
     }
     try {

@@ -12,6 +12,7 @@ import org.fencekit.store.OrderStatus;
 import org.fencekit.store.WriteResult;
 import org.fencekit.store.jdbc.FastSettle;
 import org.fencekit.store.spi.ClaimRequest;
+import org.fencekit.store.spi.HeldClaims;
 import org.fencekit.store.spi.OrderStateMachine;
 import org.fencekit.store.spi.WriteRequest;
 
@@ -41,7 +42,10 @@ import org.fencekit.store.spi.WriteRequest;
  *       its branch reads it, rebuilt from the row returned (the columns the statement kept and the
  *       token that matched, or the fence before), and the result is the machine's; if the machine's
  *       record is not exactly the row written, the call throws {@link IllegalStateException}: the
- *       SQL and the machine have drifted apart, which is a bug;
+ *       SQL and the machine have drifted apart, which is a bug; except for the complete of a claim
+ *       this store granted, whose statement returns nothing and whose answer is the machine's write
+ *       on the record the claim left ({@link HeldClaims}: while the token is current, that record
+ *       is what each write by it starts from, and the WHERE clause checks it is current);
  *   <li>the re-claim's WHERE compares the offered snapshot with the stored one as the machine does
  *       (OrderField), so it never writes over another order; a claim of another order misses;
  *   <li>a claim the re-claim did not write is answered from the order's committed row only where
@@ -71,6 +75,9 @@ final class FastPath {
   private final Counter completes = new Counter();
   private final Counter fails = new Counter();
   private final Counter extensions = new Counter();
+
+  /** The orders as this store's claims left them, for their completes. */
+  private final HeldClaims held = new HeldClaims();
 
   /** Session ids whose first-claim insert found the order there, one per slot by hash. */
   private final AtomicReferenceArray<String> existing = new AtomicReferenceArray<>(EXISTING_SLOTS);
@@ -109,6 +116,7 @@ final class FastPath {
           OrderStateMachine.claim(null, request, OrderStateMachine.now(clock), nonce);
       if (storage.insertFast(first.next())) {
         claims.hits.increment();
+        held.put(first.next());
         return first.result();
       }
       existing.set(slot, sessionId);
@@ -125,6 +133,7 @@ final class FastPath {
         throw FastSettle.drifted("postgres", "claim", written, decision.next());
       }
       claims.hits.increment();
+      held.put(written);
       return decision.result();
     }
     Optional<OrderRecord> current = storage.readFast("claim", sessionId);
@@ -167,11 +176,26 @@ final class FastPath {
 
   /**
    * The write decided by complete-fast.sql, fail-fast.sql or extend-fast.sql, or {@code null} on a
-   * miss (superseded, replay, unknown order).
+   * miss (superseded, replay, unknown order). The complete of a claim this store granted sends its
+   * {@code UPDATE} without {@code RETURNING}, and where it wrote, the answer is the machine's write
+   * on the record the claim left ({@link HeldClaims}, which says why that is exact); a fail takes
+   * that record too, so no later complete by the token is answered from it.
    */
   WriteResult write(WriteRequest request) {
     Counter counter = counter(request.operation());
     Instant now = OrderStateMachine.now(clock);
+    OrderRecord claimed =
+        request instanceof WriteRequest.Extend
+            ? null
+            : held.take(request.sessionId(), request.claimId());
+    if (claimed != null && request instanceof WriteRequest.Complete complete) {
+      if (!storage.completeAlone(complete, now)) {
+        counter.misses.increment();
+        return null;
+      }
+      counter.hits.increment();
+      return OrderStateMachine.write(claimed, request, now).result();
+    }
     Optional<OrderRecord> row = storage.settleFast(request, now);
     if (row.isEmpty()) {
       counter.misses.increment();

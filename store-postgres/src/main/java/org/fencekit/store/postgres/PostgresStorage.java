@@ -107,6 +107,11 @@ final class PostgresStorage extends JdbcStorage {
     return insertFast(sql.insertOrder(), created);
   }
 
+  /** The complete's conditional {@code UPDATE} alone ({@link JdbcStorage#completeAlone}). */
+  boolean completeAlone(WriteRequest.Complete complete, Instant now) {
+    return completeAlone(sql.completeAlone(), complete, now);
+  }
+
   /**
    * The single-statement complete, fail or extend (complete-fast.sql, fail-fast.sql,
    * extend-fast.sql): writes the request's new state if its token is the order's current claim

@@ -27,6 +27,7 @@ record Sql(
     String selectOrphans,
     String reclaimFast,
     String completeFast,
+    String completeAlone,
     String failFast,
     String extendFast,
     JdbcAdminStorage.AdminStatements admin) {
@@ -67,6 +68,7 @@ record Sql(
         sql.statement(SqlTemplates.SHARED + "select-orphans.sql"),
         sql.statement("reclaim-fast.sql"),
         sql.statement("complete-fast.sql"),
+        withoutReturning(sql.statement("complete-fast.sql")),
         sql.statement("fail-fast.sql"),
         sql.statement("extend-fast.sql"),
         JdbcAdminStorage.AdminStatements.from(sql));
@@ -85,6 +87,18 @@ record Sql(
     return new JdbcLockedOrder.Statements(
             lockOrder, insertOrder, updateOrder, insertOrphan, insertMismatch)
         .withServerTime(serverTime, lockOrderServerTime);
+  }
+
+  /**
+   * {@code statement} up to its final {@code RETURNING} clause: complete-fast.sql with nothing sent
+   * back, for the complete of a claim the store granted ({@link FastPath#write}).
+   */
+  private static String withoutReturning(String statement) {
+    int returning = statement.lastIndexOf("RETURNING ");
+    if (returning < 0) {
+      throw new IllegalStateException("no RETURNING clause in " + statement);
+    }
+    return statement.substring(0, returning).strip();
   }
 
   private static String quote(String identifier) {

@@ -143,7 +143,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
       } else if (sql.contains("INSERT INTO") && sql.contains("_orders")) {
         return "insert-order";
       } else if (sql.contains("SET status = 'PROVISIONED'")) {
-        return "complete-fast";
+        return sql.contains("RETURNING") ? "complete-fast" : "complete-alone";
       } else if (sql.contains("SET status = 'FAILED'")) {
         return "fail-fast";
       } else if (sql.contains("SET status = 'PENDING'")) {
@@ -182,9 +182,46 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     assertInstanceOf(WriteResult.Written.class, store.extend(sid, claimId, LEASE));
     assertInstanceOf(WriteResult.Written.class, store.complete(sid, claimId, ITEM));
     assertEquals(
-        List.of("insert-order autocommit", "extend-fast autocommit", "complete-fast autocommit"),
+        List.of("insert-order autocommit", "extend-fast autocommit", "complete-alone autocommit"),
         log.take());
     assertEquals(List.of(), log.timeouts);
+  }
+
+  @Test
+  @DisplayName(
+      "a complete of a claim this store granted sends its update alone, nothing returned, and"
+          + " answers the order exactly as written; one of another store's claim has the row"
+          + " returned and decided again; a complete after its claim's fail is not answered from"
+          + " the claim")
+  void ownClaimsCompleteWithNothingReturned() {
+    ConnectionLog log = new ConnectionLog();
+    PostgresOrderStore store = logged(log, true);
+    PostgresOrderStore other = logged(new ConnectionLog(), true);
+
+    String own = sid("own");
+    ClaimId ownClaim = claimed(store, own);
+    log.take();
+    WriteResult completed = store.complete(own, ownClaim, ITEM);
+    assertInstanceOf(WriteResult.Written.class, completed);
+    assertEquals(List.of("complete-alone autocommit"), log.take());
+    assertEquals(completed.record(), record(store, own), "the answer is the order as written");
+
+    String foreign = sid("foreign");
+    ClaimId foreignClaim = claimed(other, foreign);
+    log.take();
+    WriteResult done = store.complete(foreign, foreignClaim, ITEM);
+    assertInstanceOf(WriteResult.Written.class, done);
+    assertEquals(List.of("complete-fast autocommit"), log.take());
+    assertEquals(done.record(), record(store, foreign));
+
+    String failed = sid("failed");
+    ClaimId failedClaim = claimed(store, failed);
+    assertInstanceOf(WriteResult.Written.class, store.fail(failed, failedClaim, "provider down"));
+    log.take();
+    WriteResult late = store.complete(failed, failedClaim, ITEM);
+    assertInstanceOf(WriteResult.Superseded.class, late, "the claim ended with its fail");
+    assertEquals(OrderStatus.FAILED, record(store, failed).status());
+    assertEquals("complete-fast autocommit", log.take().get(0), "not answered from the claim");
   }
 
   @Test
@@ -220,7 +257,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
     ClaimId second = ((ClaimResult.Claimed) again).claimId();
     WriteResult completed = store.complete(sid, second, ITEM);
     assertInstanceOf(WriteResult.Written.class, completed);
-    assertEquals(List.of("complete-fast autocommit"), log.take());
+    assertEquals(List.of("complete-alone autocommit"), log.take());
     assertEquals(completed.record(), record(store, sid));
     assertEquals(second, completed.record().settledBy());
     log.take();
@@ -469,6 +506,7 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
         real.selectOrphans(),
         reclaim,
         real.completeFast(),
+        real.completeAlone(),
         fail,
         real.extendFast(),
         real.admin());
