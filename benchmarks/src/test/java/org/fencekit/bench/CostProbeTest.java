@@ -11,17 +11,18 @@ import java.util.Map;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.fencekit.testsupport.OwnEtcdCluster;
 import org.fencekit.testsupport.OwnMariadb;
+import org.fencekit.testsupport.OwnPostgres;
 import org.fencekit.testsupport.OwnRedis;
-import org.fencekit.testsupport.TestPostgres;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
  * The cost probes count what they should: a short run of each checks the exact counts of the floor,
  * the raw baseline and ShedLock (statements, rows, HOT updates) and that every figure is there. No
- * time is asserted: times vary with the machine. PostgreSQL runs on the shared test server (its
- * statement counts only where it loads pg_stat_statements), MariaDB on a server of the test's own
- * (its counters are the server's).
+ * time is asserted: times vary with the machine. Each server is one of the test's own: the WAL and
+ * redo positions, the CPU and the command counters are the whole server's, so another test writing
+ * to a shared server meanwhile would count as the subject's (PostgreSQL's statement counts only
+ * where it loads pg_stat_statements, which the test's own does not).
  */
 class CostProbeTest {
 
@@ -38,7 +39,15 @@ class CostProbeTest {
       "PostgreSQL: one insert and one update per claim + complete, the floor's HOT, the indexed"
           + " floor's not")
   void postgres() {
-    CostProbe.Result result = PostgresCost.measure(TestPostgres.jdbcUrl(), 60, 1);
+    // WAL is the whole server's: on the shared one another fork's writes during the floor's turn
+    // outweighed the indexed floor's index entries. No autovacuum or timed checkpoint either (a
+    // page's first change after a checkpoint writes a full page image), as README's private run.
+    try (OwnPostgres server = OwnPostgres.start("autovacuum=off", "checkpoint_timeout=1h")) {
+      postgres(PostgresCost.measure(server.jdbcUrl(), 60, 1));
+    }
+  }
+
+  private static void postgres(CostProbe.Result result) {
     System.out.print(result.format());
     List<String> subjects = new java.util.ArrayList<>(SUBJECTS);
     subjects.add(subjects.indexOf(CostProbe.FLOOR) + 1, CostProbe.INDEXED_FLOOR);
@@ -57,11 +66,13 @@ class CostProbeTest {
     // the floor's complete changes no indexed column: a HOT update wherever the page has room
     assertTrue(result.median(PostgresCost.HOT, CostProbe.FLOOR) >= 0.9, result.format());
     // the indexed floor's complete takes the order out of its held-claims index: never HOT, and
-    // the index entry its claim adds is WAL the floor does not write
+    // the index entry its claim adds is WAL the floor does not write: a B-tree insert record is
+    // more than 32 bytes (its header alone is 24), where the private server's own background
+    // records add a byte or so per operation (with no index at all the two differed by under 1)
     assertEquals(0, result.median(PostgresCost.HOT, CostProbe.INDEXED_FLOOR), result.format());
     assertTrue(
         result.median(PostgresCost.WAL, CostProbe.INDEXED_FLOOR)
-            > result.median(PostgresCost.WAL, CostProbe.FLOOR),
+            >= result.median(PostgresCost.WAL, CostProbe.FLOOR) + 32,
         result.format());
   }
 

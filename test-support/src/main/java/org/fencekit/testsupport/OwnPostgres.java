@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.stream.Collectors;
 
 /**
  * A PostgreSQL server of a fault test's own, on a free loopback port with its data in {@code /tmp}:
@@ -28,22 +29,27 @@ import java.util.Properties;
 public final class OwnPostgres extends OwnServer {
 
   private final Path bin;
+  private final List<String> settings;
 
-  private OwnPostgres(Path bin) {
+  private OwnPostgres(Path bin, List<String> settings) {
     super(
         bin.resolve("initdb"),
         "a PostgreSQL server of the test's own",
         "fencekit-own-pg-",
         LoopbackPorts.closed());
     this.bin = bin;
+    this.settings = settings;
   }
 
   /**
    * Initialises and starts a server; skips the test if PostgreSQL is not installed (fails with
    * {@code FENCEKIT_REQUIRE_BACKENDS=true}).
+   *
+   * @param settings more server settings, each {@code name=value} ({@code "autovacuum=off"}),
+   *     passed as {@code -c}
    */
-  public static OwnPostgres start() {
-    return started(new OwnPostgres(binaries()), OwnPostgres::initialise);
+  public static OwnPostgres start(String... settings) {
+    return started(new OwnPostgres(binaries(), List.of(settings)), OwnPostgres::initialise);
   }
 
   private void initialise() {
@@ -188,7 +194,8 @@ public final class OwnPostgres extends OwnServer {
             + port
             + " -c listen_addresses=127.0.0.1 -c unix_socket_directories="
             + dir
-            + " -c fsync=off -c max_connections=60");
+            + " -c fsync=off -c max_connections=60"
+            + settings.stream().map(setting -> " -c " + setting).collect(Collectors.joining()));
   }
 
   private void pgCtl(String... args) {
