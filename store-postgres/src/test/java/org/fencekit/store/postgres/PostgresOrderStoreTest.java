@@ -310,14 +310,23 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
   /**
    * Another transaction inserts the orphan a stale complete is about to record and, without
    * committing, asks for the order's row lock, which the complete holds while it waits for that
-   * orphan: a deadlock. The other transaction waits 30 s before checking for deadlocks, so the
-   * store's transaction, checking after the server's default of 1 s, is the one PostgreSQL aborts
-   * (40P01); the store must run it again and answer Superseded.
+   * orphan: a deadlock. PostgreSQL looks for a deadlock once per lock wait, deadlock_timeout after
+   * the wait began, and the backend that finds it is the one aborted (40P01). The store's
+   * transaction checks after 5 s, so the other transaction's row lock request (sent as soon as the
+   * test sees the complete wait, on a connection opened before) is in place by then even on a
+   * loaded machine; with the server's default of 1 s a slow watcher let the store's check find no
+   * cycle, and the other transaction, checking after its 30 s, was aborted instead. The store must
+   * run its transaction again and answer Superseded.
    */
   @Test
   @DisplayName("a deadlock (40P01) with another transaction is retried, not surfaced")
   void deadlockIsRetried() throws Exception {
-    PostgresOrderStore store = store(pooled());
+    String url = TestPostgres.jdbcUrl();
+    PostgresOrderStore store =
+        store(
+            pooled()
+                .jdbcUrl(
+                    url + (url.contains("?") ? "&" : "?") + "options=-c%20deadlock_timeout%3D5s"));
     String sid = sid("deadlock");
     ClaimId stale = claimed(store, sid);
     clock.advance(LEASE);
@@ -325,7 +334,8 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
     String orders = schema.name() + ".fencekit_orders";
     String orphans = schema.name() + ".fencekit_orphans";
     ExecutorService executor = Executors.newSingleThreadExecutor();
-    try (Connection other = TestPostgres.connect()) {
+    try (Connection other = TestPostgres.connect();
+        Connection watcher = TestPostgres.connect()) {
       other.setAutoCommit(false);
       try (Statement statement = other.createStatement()) {
         statement.execute("SET LOCAL deadlock_timeout = '30s'");
@@ -342,7 +352,7 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
         insert.executeUpdate();
       }
       Future<WriteResult> complete = executor.submit(() -> store.complete(sid, stale, ITEM));
-      awaitLockWait("%INSERT INTO \"" + schema.name() + "\".\"fencekit_orphans\"%");
+      awaitLockWait(watcher, "%INSERT INTO \"" + schema.name() + "\".\"fencekit_orphans\"%");
       try (PreparedStatement lock =
           other.prepareStatement("SELECT 1 FROM " + orders + " WHERE session_id = ? FOR UPDATE")) {
         lock.setString(1, sid);
@@ -364,12 +374,18 @@ class PostgresOrderStoreTest extends PostgresStoreTestSupport {
 
   /** Waits until a statement matching {@code pattern} (SQL LIKE) waits for a lock. */
   static void awaitLockWait(String pattern) throws Exception {
+    try (Connection watcher = TestPostgres.connect()) {
+      awaitLockWait(watcher, pattern);
+    }
+  }
+
+  /** {@link #awaitLockWait(String)} on {@code watcher}, a connection the caller opened before. */
+  static void awaitLockWait(Connection watcher, String pattern) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    try (Connection watcher = TestPostgres.connect();
-        PreparedStatement waiting =
-            watcher.prepareStatement(
-                "SELECT count(*) FROM pg_stat_activity"
-                    + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
+    try (PreparedStatement waiting =
+        watcher.prepareStatement(
+            "SELECT count(*) FROM pg_stat_activity"
+                + " WHERE wait_event_type = 'Lock' AND query LIKE ?")) {
       waiting.setString(1, pattern);
       while (true) {
         try (ResultSet rows = waiting.executeQuery()) {
