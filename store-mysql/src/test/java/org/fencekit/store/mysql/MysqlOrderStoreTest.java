@@ -11,7 +11,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -156,33 +158,32 @@ class MysqlOrderStoreTest extends MysqlStoreTestSupport {
                   .clock(clock));
       String id = sid("wait");
       ClaimId claimId = claimed(store, id);
-      CountDownLatch locked = new CountDownLatch(1);
-      Thread holder =
-          new Thread(
-              () -> {
-                try (Connection connection = TestMysql.connect(database.jdbcUrl())) {
-                  connection.setAutoCommit(false);
-                  try (PreparedStatement lock =
-                      connection.prepareStatement(
-                          "SELECT fence FROM fencekit_orders WHERE session_id = ? FOR UPDATE")) {
-                    lock.setString(1, id);
-                    try (ResultSet rows = lock.executeQuery()) {
-                      rows.next();
-                    }
-                  }
-                  locked.countDown();
-                  Thread.sleep(1600); // past one lock wait timeout of the store's, not two
-                  connection.rollback();
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      holder.start();
-      assertTrue(locked.await(30, TimeUnit.SECONDS));
-      WriteResult result = store.complete(id, claimId, ITEM);
-      holder.join(30_000);
-      assertInstanceOf(WriteResult.Written.class, result);
-      assertTrue(store.storage().retries() >= 1, "retries " + store.storage().retries());
+      ExecutorService executor = Executors.newSingleThreadExecutor();
+      try (Connection holder = TestMysql.connect(database.jdbcUrl())) {
+        holder.setAutoCommit(false);
+        try (PreparedStatement lock =
+            holder.prepareStatement(
+                "SELECT fence FROM fencekit_orders WHERE session_id = ? FOR UPDATE")) {
+          lock.setString(1, id);
+          try (ResultSet rows = lock.executeQuery()) {
+            rows.next();
+          }
+        }
+        Future<WriteResult> complete = executor.submit(() -> store.complete(id, claimId, ITEM));
+        // the row lock is held until the store has met a lock wait timeout and run again, however
+        // long the complete takes to reach it (a fixed hold let a slow start miss the timeout)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (store.storage().retries() < 1 && !complete.isDone()) {
+          assertTrue(System.nanoTime() < deadline, "the complete never ran again");
+          Thread.sleep(10); // polling the store's counter, not waiting for the timeout
+        }
+        holder.rollback();
+        WriteResult result = complete.get(60, TimeUnit.SECONDS);
+        assertInstanceOf(WriteResult.Written.class, result);
+        assertTrue(store.storage().retries() >= 1, "retries " + store.storage().retries());
+      } finally {
+        executor.shutdownNow();
+      }
       assertEquals(ITEM, record(store, id).item());
     }
   }
