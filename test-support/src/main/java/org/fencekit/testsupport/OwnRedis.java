@@ -15,8 +15,8 @@ import redis.clients.jedis.util.SafeEncoder;
 /**
  * A Redis node of a fault test's own: {@code redis-server} on a free loopback port, no persistence
  * (no RDB, no AOF) unless the test asks, {@code DEBUG} enabled, its directory in {@code /tmp}. The
- * test may kill its clients, restart it (losing everything), pause it with {@code DEBUG SLEEP};
- * never the shared server.
+ * test may kill its clients, restart it (losing everything), pause it with {@code DEBUG SLEEP} or
+ * SIGSTOP; never the shared server.
  */
 public final class OwnRedis extends OwnServer {
 
@@ -73,6 +73,19 @@ public final class OwnRedis extends OwnServer {
   /** {@code DEBUG SLEEP}: the server answers nobody for {@code millis}. */
   public void sleep(long millis) {
     command("DEBUG", "SLEEP", String.format(Locale.ROOT, "%.3f", millis / 1000.0));
+  }
+
+  /**
+   * Stops the server (SIGSTOP) and returns once the signal is sent: from then on it answers nobody,
+   * while the kernel still accepts connections and queues what clients send.
+   */
+  public void pause() {
+    signal(pid(), "STOP");
+  }
+
+  /** Resumes a server {@link #pause()} stopped (SIGCONT): it reads what was queued meanwhile. */
+  public void resume() {
+    signal(pid(), "CONT");
   }
 
   /** Kills the server with SIGKILL (everything it held is lost without persistence). */

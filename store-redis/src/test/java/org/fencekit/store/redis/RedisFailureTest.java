@@ -9,10 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
@@ -23,14 +22,11 @@ import org.fencekit.store.StoreUnavailableException;
 import org.fencekit.store.WriteResult;
 import org.fencekit.tck.TestClock;
 import org.fencekit.testsupport.LoopbackPorts;
+import org.fencekit.testsupport.OwnRedis;
 import org.fencekit.testsupport.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.RedisClient;
 
 /** The builder's checks, and what the store says when Redis is down, slow or unreachable. */
 @DisplayName("RedisOrderStore, configured wrongly or cut off")
@@ -231,81 +227,91 @@ class RedisFailureTest {
     assertFalse(e.outcomeUnknown());
   }
 
+  /**
+   * On a server of the test's own, stopped (SIGSTOP) while the settle is sent: it times out on the
+   * client, and runs once the server is resumed. The claim, the checks and the retry go through a
+   * store with a generous timeout, so only the settle meets the short one. Stopping the server is
+   * in effect when the signal is sent; the shared server kept busy by a spinning script blocked
+   * every other test's client meanwhile, and the one PING over 50 ms that decided it was busy could
+   * fail before the script ran on a loaded machine.
+   */
   @Test
   @DisplayName(
       "a settle that times out says its outcome is unknown; it did land, and the retry answers Written")
   void timeoutLeavesOutcomeUnknown() throws Exception {
-    String url = TestRedis.nodeUrl();
     TestClock clock = new TestClock();
     String id = "cs_timeout_" + ClaimId.newNonce().substring(0, 8);
-    try (RedisOrderStore store =
-        RedisOrderStore.builder()
-            .url(url)
-            .keyPrefix(PREFIX)
-            .clock(clock)
-            .timeout(Duration.ofMillis(300))
-            .build()) {
-      ClaimId claimId = ((ClaimResult.Claimed) store.claim(snapshot(id), LEASE)).claimId();
-      Item item = new Item("prov-timeout", "code");
+    Item item = new Item("prov-timeout", "code");
+    try (OwnRedis node = OwnRedis.start();
+        RedisOrderStore steady =
+            RedisOrderStore.builder()
+                .url(node.url())
+                .keyPrefix(PREFIX)
+                .clock(clock)
+                .timeout(Duration.ofSeconds(30))
+                .build();
+        RedisOrderStore impatient =
+            RedisOrderStore.builder()
+                .url(node.url())
+                .keyPrefix(PREFIX)
+                .clock(clock)
+                .timeout(Duration.ofMillis(300))
+                .build()) {
+      // complete.lua cached on the fresh server first: the held EVALSHA of a script it had not
+      // seen would meet NOSCRIPT once resumed, and the store, gone by then, would never send EVAL
+      String warm = id + "_warm";
+      ClaimId warmId = ((ClaimResult.Claimed) steady.claim(snapshot(warm), LEASE)).claimId();
+      assertInstanceOf(WriteResult.Written.class, steady.complete(warm, warmId, item));
+      ClaimId claimId = ((ClaimResult.Claimed) steady.claim(snapshot(id), LEASE)).claimId();
+      // the impatient store's layout checked and a connection in its pool, so that the settle is
+      // the first thing it sends to the stopped server (its build gives up on the check at 300 ms)
+      awaitAnswer(() -> impatient.get(id));
 
-      CompletableFuture<Object> busy = blockServerFor(url, 3000);
-      StoreUnavailableException e =
-          assertThrows(StoreUnavailableException.class, () -> store.complete(id, claimId, item));
-      assertTrue(e.outcomeUnknown());
+      StoreUnavailableException e;
+      node.pause();
+      try {
+        e =
+            assertThrows(
+                StoreUnavailableException.class, () -> impatient.complete(id, claimId, item));
+      } finally {
+        node.resume();
+      }
+      assertTrue(e.outcomeUnknown(), e::getMessage);
       assertEquals("complete", e.operation());
       assertTrue(e.getMessage().contains("outcome is unknown"), e.getMessage());
-      busy.get(30, TimeUnit.SECONDS);
 
-      assertEquals(
-          OrderStatus.PROVISIONED,
-          store.get(id).orElseThrow().status(),
-          "the complete reached Redis before the client gave up, and ran once the server was free");
+      // the resumed server reads the settle the kernel queued; the steady store's reads may come
+      // first, so wait for it (a settle that never reached Redis leaves the order PENDING)
+      awaitAnswer(
+          () -> {
+            assertEquals(
+                OrderStatus.PROVISIONED,
+                steady.get(id).orElseThrow().status(),
+                "the complete reached Redis before the client gave up, and ran once the server was"
+                    + " free");
+            return null;
+          });
       assertInstanceOf(
           WriteResult.Written.class,
-          store.complete(id, claimId, item),
+          steady.complete(id, claimId, item),
           "retrying the settle is safe");
-      assertNull(store.get(id).orElseThrow().claimId());
+      assertNull(steady.get(id).orElseThrow().claimId());
     }
   }
 
-  /**
-   * Keeps the real server busy for {@code millis} with a script that spins on TIME (under the
-   * default 5 s busy-script limit; other clients' commands wait meanwhile), and returns once a PING
-   * with a short timeout goes unanswered.
-   */
-  private static CompletableFuture<Object> blockServerFor(String url, int millis)
-      throws InterruptedException {
-    String spin =
-        "local t0 = redis.call('TIME') "
-            + "repeat local t = redis.call('TIME') "
-            + "until (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) > tonumber(ARGV[1]) * 1000 return 1";
-    RedisClient blocker =
-        RedisClient.builder()
-            .hostAndPort(HostAndPort.from(URI.create(url).getAuthority()))
-            .clientConfig(DefaultJedisClientConfig.builder().timeoutMillis(30_000).build())
-            .build();
-    CompletableFuture<Object> done =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                return blocker.eval(spin, List.of(), List.of(Integer.toString(millis)));
-              } finally {
-                blocker.close();
-              }
-            });
-    URI uri = URI.create(url);
-    for (int i = 0; i < 200; i++) {
-      try (Jedis probe =
-          new Jedis(
-              new HostAndPort(uri.getHost(), uri.getPort()),
-              DefaultJedisClientConfig.builder().timeoutMillis(50).build())) {
-        probe.ping();
-        TimeUnit.MILLISECONDS.sleep(
-            10); // not about leases: waiting for the spinning script to start
-      } catch (RuntimeException blocked) {
-        return done;
+  /** Runs {@code call} until it returns (a failed assertion or store call is tried again), 30 s. */
+  private static void awaitAnswer(Callable<?> call) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        call.call();
+        return;
+      } catch (StoreUnavailableException | AssertionError e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        TimeUnit.MILLISECONDS.sleep(20); // polling the server's state, not waiting for a lease
       }
     }
-    throw new AssertionError("the server never became busy");
   }
 }
