@@ -43,7 +43,8 @@ class HotLockTest {
   @Test
   @DisplayName(
       "4 threads on one PostgreSQL order, then on one ShedLock JDBC lock, in turn: claims and locks"
-          + " are won (the winner settles or unlocks at once), the others lose and try again")
+          + " are won (the winner settles or unlocks at once; how a lost attempt is counted:"
+          + " HotLockOutcomesTest)")
   void hotOrderBesideHotLock() throws RunnerException {
     Server.useEnvironment(TestServers.env(Server.POSTGRES));
     List<IterationResult> trials;
@@ -80,8 +81,12 @@ class HotLockTest {
       String side = Ratio.first(t) ? "claims won" : "locks acquired";
       IterationResult trial = trials.get(t);
       assertTrue(trial.getPrimaryResult().getScore() > 0, "no " + side + " in trial " + t);
+      // counted, but not asked to be above 0: whether a thread ever meets the order or lock
+      // another holds is up to the scheduler (on few busy cores one thread can win and settle
+      // between the others' calls for a whole 300 ms trial, as BenchmarksRunBrieflyTest.hotOrders
+      // once saw no in-flight claim); HotLockOutcomesTest sets a loss up, one call at a time
       Result<?> lost = trial.getSecondaryResults().get(Report.LOST);
-      assertTrue(lost != null && lost.getScore() > 0, side + ": no attempt lost, no contention");
+      assertTrue(lost != null && lost.getScore() >= 0, side + ": lost attempts not reported");
       assertTrue(
           trial.getSecondaryResults().get(Report.GC_NORM).getScore() > 0, "no allocation measured");
     }
