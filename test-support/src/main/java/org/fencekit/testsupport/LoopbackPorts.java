@@ -3,8 +3,14 @@ package org.fencekit.testsupport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -15,8 +21,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>A port found by binding port 0 and releasing it is in the range the system hands out for port
  * 0 and for outgoing connections, so between its release and the test's server binding it, anything
  * else binding port 0 (a fake provider, a runner) may be given it. The ports here come from below
- * that range instead, are checked free, and are never handed out twice in one JVM, so only a
- * process that asks for that very port can take one first.
+ * that range instead, are checked free, and are never handed out twice in one JVM nor by two JVMs
+ * at once: each JVM locks the port's byte of one file in {@code java.io.tmpdir} ({@value
+ * #RESERVATIONS_FILE}) until it exits, so parallel forks and modules, which pick from the same
+ * range, skip a port another one holds (a server of a test's own may take seconds to bind it,
+ * initdb first). Only a process that asks for that very port without this class can take one first.
  */
 public final class LoopbackPorts {
 
@@ -30,6 +39,18 @@ public final class LoopbackPorts {
   private static final int[] IANA_RANGE = {49_152, 65_535};
 
   private static final Set<Integer> HANDED_OUT = new HashSet<>();
+
+  /** The file whose byte at offset {@code port} the JVM that handed the port out keeps locked. */
+  static final String RESERVATIONS_FILE = "fencekit-loopback-ports.lock";
+
+  /**
+   * The file's one channel in this JVM, opened at the first reservation and never closed: closing a
+   * channel may release every lock the JVM holds on the file. Null if it cannot be opened (then the
+   * ports are kept apart within this JVM only).
+   */
+  private static FileChannel reservations;
+
+  private static boolean reservationsOpened;
 
   private LoopbackPorts() {}
 
@@ -71,7 +92,8 @@ public final class LoopbackPorts {
       if (!HANDED_OUT.contains(port)
           && !HANDED_OUT.contains(partner)
           && closed(port)
-          && (offset == 0 || closed(partner))) {
+          && (offset == 0 || closed(partner))
+          && reserve(port, offset == 0 ? -1 : partner)) {
         HANDED_OUT.add(port);
         HANDED_OUT.add(partner);
         return port;
@@ -79,6 +101,55 @@ public final class LoopbackPorts {
     }
     throw new IllegalStateException(
         "no free loopback port found from " + LOWEST + " to " + end + " in 1000 tries");
+  }
+
+  /**
+   * Locks {@code port}'s byte, and {@code partner}'s unless it is -1, for this JVM's life; false,
+   * holding neither, if another JVM holds either. True if the file cannot be opened or locked.
+   */
+  static synchronized boolean reserve(int port, int partner) {
+    FileChannel channel = reservations();
+    if (channel == null) {
+      return true;
+    }
+    try {
+      FileLock first = channel.tryLock(port, 1, false);
+      if (first == null) {
+        return false;
+      }
+      if (partner >= 0 && channel.tryLock(partner, 1, false) == null) {
+        first.release();
+        return false;
+      }
+      return true;
+    } catch (OverlappingFileLockException e) {
+      return false; // held by this JVM: not when HANDED_OUT is checked first
+    } catch (IOException e) {
+      return true; // a file system without locks: kept apart within this JVM only
+    }
+  }
+
+  private static FileChannel reservations() {
+    if (!reservationsOpened) {
+      reservationsOpened = true;
+      Path file = Path.of(System.getProperty("java.io.tmpdir"), RESERVATIONS_FILE);
+      try {
+        // without CREATE first: a file another user created in a sticky /tmp cannot be opened
+        // with O_CREAT where fs.protected_regular is set, though its mode lets everyone write
+        reservations = FileChannel.open(file, StandardOpenOption.WRITE);
+      } catch (NoSuchFileException e) {
+        try {
+          reservations =
+              FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+          Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+        } catch (IOException | UnsupportedOperationException again) {
+          // kept apart within this JVM only (or, if created, locked but not shared with others)
+        }
+      } catch (IOException e) {
+        // kept apart within this JVM only
+      }
+    }
+    return reservations;
   }
 
   /** Whether nothing listens on loopback {@code port} at the moment of the call. */

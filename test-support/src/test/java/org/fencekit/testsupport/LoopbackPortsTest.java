@@ -1,20 +1,25 @@
 package org.fencekit.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * A port a test hands to a server it starts itself must stay free until that server binds it:
  * nothing that binds port 0 (a fake provider, another server) or connects out may be given it in
- * between, and no other caller in the JVM may be handed it too.
+ * between, and no other caller in the JVM, nor another JVM (a parallel fork), may be handed it too.
  */
 class LoopbackPortsTest {
 
@@ -75,5 +80,43 @@ class LoopbackPortsTest {
     }
     assertTrue(!later.contains(port + 10_000), "the partner port was handed out later");
     assertEquals(2, LoopbackPorts.ephemeralRange().length);
+  }
+
+  @Test
+  void aPortAnotherJvmHoldsIsNotHandedOutUntilItExits() throws Exception {
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(System.getProperty("java.home") + "/bin/java");
+    String classpath =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    Process other =
+        new ProcessBuilder(java, "-cp", classpath, OtherJvm.class.getName())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    try {
+      String line =
+          new BufferedReader(new InputStreamReader(other.getInputStream(), "UTF-8")).readLine();
+      assertNotNull(line, "the other JVM handed out no port");
+      int port = Integer.parseInt(line.trim());
+      assertFalse(LoopbackPorts.reserve(port, -1), "port " + port + " is the other JVM's");
+      other.getOutputStream().close(); // it exits at the end of its input
+      assertTrue(other.waitFor(60, TimeUnit.SECONDS), "the other JVM did not exit");
+      assertTrue(LoopbackPorts.reserve(port, -1), "port " + port + " is free once it exited");
+    } finally {
+      other.destroyForcibly();
+    }
+  }
+
+  /** Another JVM: hands out one port, prints it, and exits at the end of its input. */
+  static final class OtherJvm {
+    public static void main(String[] args) throws IOException {
+      System.out.println(LoopbackPorts.closed());
+      System.out.flush();
+      while (System.in.read() >= 0) {
+        // held until the test closes our input
+      }
+    }
   }
 }
