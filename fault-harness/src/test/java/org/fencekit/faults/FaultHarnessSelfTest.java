@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.fencekit.history.Answer;
 import org.fencekit.history.ManualClock;
@@ -78,14 +80,20 @@ class FaultHarnessSelfTest {
   void honestOutageIsClean() {
     ManualClock clock = new ManualClock(START);
     AtomicBoolean down = new AtomicBoolean();
-    OrderStore store = new Outage(new MemoryOrderStore(clock), down);
+    // 40 refused calls: fewer than the 300 ms outage this was met on idle cores (4 threads, each
+    // calling again 20 ms after a failure)
+    CountDownLatch refused = new CountDownLatch(40);
+    OrderStore store = new Outage(new MemoryOrderStore(clock), down, refused);
     FaultReport report =
         FaultRun.builder("self-test/honest-outage", store, clock)
             .fault(
                 () -> {
                   down.set(true);
-                  Thread.sleep(300);
+                  // over once calls have met it: a fixed 300 ms could pass with no load thread
+                  // scheduled on a busy machine, and then no call saw the outage
+                  boolean met = refused.await(60, TimeUnit.SECONDS);
                   down.set(false);
+                  assertTrue(met, "the outage met " + (40 - refused.getCount()) + " calls of 40");
                   return 1;
                 })
             .run()
@@ -164,17 +172,23 @@ class FaultHarnessSelfTest {
     assertTrue(report.violations('b') > 0, report.summary());
   }
 
-  /** A store that is down, saying "outcome unknown" and writing nothing, while {@code down}. */
+  /**
+   * A store that is down, saying "outcome unknown" and writing nothing, while {@code down}; counts
+   * {@code refused} down at each refusal.
+   */
   private static final class Outage extends ForwardingOrderStore {
     private final AtomicBoolean down;
+    private final CountDownLatch refused;
 
-    Outage(OrderStore delegate, AtomicBoolean down) {
+    Outage(OrderStore delegate, AtomicBoolean down, CountDownLatch refused) {
       super(delegate);
       this.down = down;
+      this.refused = refused;
     }
 
     private void check(String operation) {
       if (down.get()) {
+        refused.countDown();
         throw new StoreUnavailableException("outage", operation, null, true, "down", null);
       }
     }
