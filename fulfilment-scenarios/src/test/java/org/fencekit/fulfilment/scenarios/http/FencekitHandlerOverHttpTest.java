@@ -30,10 +30,22 @@ import org.junit.jupiter.api.io.TempDir;
  * and 503 for a retry, behind a small HTTP endpoint that checks the signature as Stripe's libraries
  * do, holds every scenario the runner plays without a crash.
  */
-@Timeout(120)
+@Timeout(300)
 class FencekitHandlerOverHttpTest {
 
   private static final String SECRET = "whsec_test_fencekit_handler";
+
+  /**
+   * 5 s, as in BlackBoxRunContract: the handler heartbeats every quarter lease and cuts a call off
+   * one heartbeat before the lease last renewed runs out, so with 2 s a heartbeat thread stalled
+   * for about a second on a loaded machine cut s01's or s02's hanging call off (500 where 200 or
+   * 409 was due). The runner's waits scale with it; s02's d2 still comes 1.5 leases after d1's call
+   * began, long after a lease that no heartbeat renewed would have run out.
+   */
+  private static final Duration LEASE = Duration.ofSeconds(5);
+
+  /** Well past s02's hanging call, which the runner holds for 1.5 leases and d2's answer. */
+  private static final Duration PROVIDER_TIMEOUT = Duration.ofSeconds(30);
 
   @TempDir Path dir;
 
@@ -42,7 +54,7 @@ class FencekitHandlerOverHttpTest {
     return purchase -> {
       HttpRequest request =
           HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + providerPort + "/purchases"))
-              .timeout(Duration.ofSeconds(20))
+              .timeout(PROVIDER_TIMEOUT)
               .header("Content-Type", "application/json")
               .header("Idempotency-Key", purchase.idempotencyKey())
               .POST(
@@ -97,8 +109,8 @@ class FencekitHandlerOverHttpTest {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     try (FulfilmentHandler handler =
             FulfilmentHandler.builder(new MemoryOrderStore(), overHttp(client, providerPort))
-                .lease(Duration.ofSeconds(2))
-                .providerTimeout(Duration.ofSeconds(20))
+                .lease(LEASE)
+                .providerTimeout(PROVIDER_TIMEOUT)
                 .build();
         JavaEndpoint endpoint =
             new JavaEndpoint(
@@ -117,7 +129,7 @@ class FencekitHandlerOverHttpTest {
               "--endpoint", endpoint.url(),
               "--secret", SECRET,
               "--provider-port", String.valueOf(providerPort),
-              "--lease", "2s",
+              "--lease", LEASE.toSeconds() + "s",
               "--replay-dir", dir.toString());
       assertEquals(BlackBoxRunner.HELD, run.exit(), run.toString());
       assertTrue(
