@@ -12,6 +12,16 @@ final class PythonEndpoint {
 
   static final Path SHOP = Path.of("src/test/python/shop.py").toAbsolutePath();
 
+  /**
+   * The shop's lease, and the runner's {@code --lease}: 5 s, the shop's own default. The shop
+   * heartbeats nothing, so a claim holds for one lease from when it was made: in s01 the second
+   * delivery (and Stripe's retries of it) must meet the first's live claim, and the first must
+   * settle before it lapses. With 2 s a loaded machine was slower than that; the second delivery
+   * took over and bought again. The runner's waits are multiples of the lease, so what each
+   * scenario proves is unchanged.
+   */
+  static final int LEASE_SECONDS = 5;
+
   private static Boolean present;
 
   private PythonEndpoint() {}
@@ -52,7 +62,9 @@ final class PythonEndpoint {
         + mode
         + " --port "
         + port
-        + " --lease-seconds 2 --provider-url \"$FENCEKIT_PROVIDER_URL\" --db '"
+        + " --lease-seconds "
+        + LEASE_SECONDS
+        + " --provider-url \"$FENCEKIT_PROVIDER_URL\" --db '"
         + db
         + "'";
   }

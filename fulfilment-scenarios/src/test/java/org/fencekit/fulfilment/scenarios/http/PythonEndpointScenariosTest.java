@@ -96,7 +96,7 @@ class PythonEndpointScenariosTest {
     Path file = Path.of(replay.group(1));
     JsonObject saved = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
     assertEquals(HttpScenario.S02.id(), saved.get("scenario").getAsString());
-    assertEquals(2000, saved.get("lease_ms").getAsLong());
+    assertEquals(PythonEndpoint.LEASE_SECONDS * 1000L, saved.get("lease_ms").getAsLong());
     assertTrue(saved.getAsJsonObject("steering").has("order"), saved.toString());
 
     int port = LoopbackPorts.closed();
@@ -241,7 +241,7 @@ class PythonEndpointScenariosTest {
                 "--provider-port",
                 String.valueOf(providerPort),
                 "--lease",
-                "2s",
+                PythonEndpoint.LEASE_SECONDS + "s",
                 "--replay-dir",
                 dir.toString()));
     args.addAll(List.of(extra));
