@@ -48,6 +48,14 @@ final class ProviderServer implements AutoCloseable {
   private static final int MAX_KEY = 255;
   private static final Duration HANG_LIMIT = Duration.ofMinutes(10);
 
+  /**
+   * How long {@link #close()} waits for the refusals of the calls it let go to be sent, returning
+   * as soon as they are: a refusal is written in a moment, but its thread may not run for a second
+   * or more on a loaded machine (with 1 s, a stall that long stopped the server under the refusal:
+   * the caller saw its connection drop, not 402).
+   */
+  private static final Duration CLOSE_LIMIT = Duration.ofSeconds(20);
+
   /** One purchase call as the provider saw it. */
   static final class Call {
     final int number;
@@ -441,7 +449,10 @@ final class ProviderServer implements AutoCloseable {
     }
   }
 
-  /** Refuses every call still hanging, gives the refusals a second to be sent, and stops. */
+  /**
+   * Refuses every call still hanging, waits until the refusals are sent (at most {@link
+   * #CLOSE_LIMIT}), and stops.
+   */
   @Override
   public void close() {
     List<Call> refused;
@@ -450,7 +461,7 @@ final class ProviderServer implements AutoCloseable {
       refused = List.copyOf(hanging);
     }
     refused.forEach(call -> call.release.complete(Steer.REFUSE));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    long deadline = System.nanoTime() + CLOSE_LIMIT.toNanos();
     for (Call call : refused) {
       try {
         call.done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
