@@ -42,10 +42,14 @@ class TomcatAnswersTest {
     StarterContract.stripe(properties);
   }
 
-  /** "status html", "status json error", or what came. */
+  /**
+   * "status html", "status json error", or what came. Each answer closes its connection, so the
+   * read ends as soon as it has come; the limit is for a loaded machine, where an answer (above all
+   * the first from the application, initialised lazily) can take more than the 5 s this was.
+   */
   private String exchange(String raw) throws IOException {
     try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(5_000);
+      socket.setSoTimeout(30_000);
       socket.getOutputStream().write(raw.getBytes(StandardCharsets.ISO_8859_1));
       socket.getOutputStream().flush();
       ByteArrayOutputStream seen = new ByteArrayOutputStream();
