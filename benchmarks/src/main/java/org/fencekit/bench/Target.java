@@ -22,40 +22,42 @@ record Target(double minimum) {
           + " decided by the median and marked close; a wider one leaves it undecided (run longer).";
 
   /**
-   * fencekit / peer: PostgreSQL over the peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL
-   * within 0.9x of that; Redis ≥ 0.8x ShedLock's Redis provider and ≥ 3x Redisson's RFencedLock;
-   * etcd ≥ 0.9x etcd's own lock service; MySQL (MariaDB) ≥ 0.8x ShedLock JDBC, over the peer's
-   * DataSource and built from a URL alike (issue 36): lower than PostgreSQL's, because MySQL's
-   * store needs a third round trip, the read after its UPDATE, for want of RETURNING.
+   * fencekit / peer, as issue 36 sets them: PostgreSQL over the peers' DataSource ≥ 1.0x ShedLock
+   * JDBC (ahead of the unfenced peer: its floor predicts about 1.1x), built from a URL ≥ 0.95x;
+   * Redis ≥ 0.8x ShedLock's Redis provider on a node and ≥ 0.7x on the Cluster, and ≥ 3x Redisson's
+   * RFencedLock on both; MySQL (MariaDB) ≥ 0.8x ShedLock JDBC, over the peer's DataSource and built
+   * from a URL alike; etcd ≥ 0.9x etcd's own lock service.
    */
   static Target peer(StoreType store, Peer peer) {
     return switch (peer) {
       case SHEDLOCK_JDBC ->
           store == StoreType.POSTGRES_DATASOURCE
-              ? new Target(0.95)
-              : store == StoreType.POSTGRES ? new Target(0.95 * 0.9) : NONE;
+              ? new Target(1.0)
+              : store == StoreType.POSTGRES ? new Target(0.95) : NONE;
       case SHEDLOCK_JDBC_MYSQL -> new Target(0.8);
-      case SHEDLOCK_REDIS, SHEDLOCK_REDIS_CLUSTER -> new Target(0.8);
+      case SHEDLOCK_REDIS -> new Target(0.8);
+      case SHEDLOCK_REDIS_CLUSTER -> new Target(0.7);
       case REDISSON_FENCED, REDISSON_FENCED_CLUSTER -> new Target(3);
       case ETCD_LOCK -> new Target(0.9);
     };
   }
 
   /**
-   * Claims won on one hot order over the peer's acquisitions of one hot lock: PostgreSQL over the
-   * peers' DataSource ≥ 0.95x ShedLock JDBC, built from a URL within 0.9x of that; no target for
-   * the others (none is measured).
+   * Claims won on one hot order over the peer's acquisitions of one hot lock: PostgreSQL's targets
+   * beside ShedLock JDBC ({@link #peer}); no target for the others (none is measured).
    */
   static Target hot(StoreType store, Peer peer) {
     return peer == Peer.SHEDLOCK_JDBC ? peer(store, peer) : NONE;
   }
 
   /**
-   * fencekit / raw: memory, SQLite and etcd ≥ 0.9x their raw baselines; no target for the others.
+   * fencekit / raw: memory ≥ 0.8x its map (issue 36), SQLite and etcd ≥ 0.9x their raw baselines;
+   * no target for the others.
    */
   static Target raw(StoreType store) {
     return switch (store) {
-      case MEMORY, SQLITE, SQLITE_NORMAL, ETCD -> new Target(0.9);
+      case MEMORY -> new Target(0.8);
+      case SQLITE, SQLITE_NORMAL, ETCD -> new Target(0.9);
       default -> NONE;
     };
   }

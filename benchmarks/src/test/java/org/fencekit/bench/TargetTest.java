@@ -54,16 +54,21 @@ class TargetTest {
 
   @Test
   @DisplayName(
-      "the targets: PostgreSQL, Redis against both peers, memory and SQLite; MySQL reported only")
+      "issue 36's targets: PostgreSQL ≥1.0x ShedLock over its DataSource and ≥0.95x from a URL,"
+          + " Redis ≥0.8x ShedLock on a node and ≥0.7x on the Cluster and ≥3x Redisson, MySQL"
+          + " ≥0.8x, memory ≥0.8x its map, SQLite ≥0.9x raw")
   void targets() {
-    assertEquals(0.95, Target.peer(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
-    assertEquals(0.855, Target.peer(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
-    assertEquals(0.8, Target.peer(StoreType.REDIS_CLUSTER, Peer.SHEDLOCK_REDIS_CLUSTER).minimum());
+    assertEquals(1.0, Target.peer(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
+    assertEquals(0.95, Target.peer(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum());
+    assertEquals(0.8, Target.peer(StoreType.REDIS, Peer.SHEDLOCK_REDIS).minimum());
+    assertEquals(0.7, Target.peer(StoreType.REDIS_CLUSTER, Peer.SHEDLOCK_REDIS_CLUSTER).minimum());
     assertEquals(3.0, Target.peer(StoreType.REDIS, Peer.REDISSON_FENCED).minimum());
+    assertEquals(3.0, Target.peer(StoreType.REDIS_CLUSTER, Peer.REDISSON_FENCED_CLUSTER).minimum());
     assertEquals(0.9, Target.raw(StoreType.SQLITE).minimum());
-    assertEquals(0.9, Target.raw(StoreType.MEMORY).minimum());
-    assertEquals(0.95, Target.hot(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
-    assertEquals(0.855, Target.hot(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum(), 1e-9);
+    assertEquals(0.9, Target.raw(StoreType.SQLITE_NORMAL).minimum());
+    assertEquals(0.8, Target.raw(StoreType.MEMORY).minimum());
+    assertEquals(1.0, Target.hot(StoreType.POSTGRES_DATASOURCE, Peer.SHEDLOCK_JDBC).minimum());
+    assertEquals(0.95, Target.hot(StoreType.POSTGRES, Peer.SHEDLOCK_JDBC).minimum());
     assertEquals(List.of(), Peer.hotOf(StoreType.POSTGRES_PGBOUNCER));
     assertEquals(List.of(Peer.SHEDLOCK_JDBC), Peer.hotOf(StoreType.POSTGRES_DATASOURCE));
     assertEquals(Double.NaN, Target.raw(StoreType.REDIS).minimum());
