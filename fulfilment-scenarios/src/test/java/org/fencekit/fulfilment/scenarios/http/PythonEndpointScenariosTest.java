@@ -18,6 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,8 +29,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * incident in s02; the one without idempotency keys fails the crash after purchase, killed and as a
  * dropped connection; the one that keeps no cart with its claim buys another cart under a failed
  * order's session id (s24).
+ *
+ * <p>The cases run side by side: each launches its shop on a port and a database of its own, and
+ * mostly waits out the scenarios' 5 s leases (one after another they took about 170 s).
  */
 @Timeout(180)
+@Execution(ExecutionMode.CONCURRENT)
 class PythonEndpointScenariosTest {
 
   private static final String SECRET = "whsec_test_python_shop_7";
