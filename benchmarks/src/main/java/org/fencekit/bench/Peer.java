@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
@@ -234,8 +235,9 @@ public enum Peer implements Labelled {
     Client client = RawEtcd.client(endpoints);
     long lease;
     try {
-      lease = client.getLeaseClient().grant(3600).get().getID();
-    } catch (InterruptedException | ExecutionException e) {
+      // bounded: an etcd that does not answer fails the trial instead of hanging the run
+      lease = client.getLeaseClient().grant(3600).get(30, TimeUnit.SECONDS).getID();
+    } catch (InterruptedException | ExecutionException | TimeoutException e) {
       client.close();
       throw new IllegalStateException("etcd granted no lease: " + e, e);
     }

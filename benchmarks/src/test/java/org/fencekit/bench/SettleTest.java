@@ -20,7 +20,7 @@ class SettleTest {
   private static final long TRIAL = 200_000_000L; // 200 ms
 
   /**
-   * A comparison of memory with its raw baseline (target 0.9) whose ratio is 1.0 with an interval
+   * A comparison of SQLite with its raw baseline (target 0.9) whose ratio is 1.0 with an interval
    * of ±{@code width} at 16 pairs, narrowing as (16 / pairs) to the power {@code shrink}.
    */
   static final class Modelled extends Job {
@@ -30,7 +30,7 @@ class SettleTest {
     final List<Integer> rounds = new ArrayList<>();
 
     Modelled(double width, double shrink) {
-      super(StoreType.MEMORY, Kind.RAW, null, 1);
+      super(StoreType.SQLITE, Kind.RAW, null, 1);
       this.width = width;
       this.shrink = shrink;
     }
