@@ -10,16 +10,12 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.ClaimResult;
-import org.fencekit.store.Item;
-import org.fencekit.store.OrderRecord;
+import org.fencekit.store.ForwardingOrderStore;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.OrderStore;
-import org.fencekit.store.Orphan;
 import org.fencekit.store.WriteResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,54 +133,23 @@ class HotLockOutcomesTest {
    * The memory store, with what the other attempt does once the benchmark's claim is refused, done
    * right after that refusal; a benchmark that claimed on and on would fail here, not hang.
    */
-  private static final class OtherAttempt implements OrderStore {
-    private final OrderStore store;
+  private static final class OtherAttempt extends ForwardingOrderStore {
     Runnable onRefusal;
     int claims;
 
     OtherAttempt(OrderStore store) {
-      this.store = store;
+      super(store);
     }
 
     @Override
     public ClaimResult claim(OrderSnapshot snapshot, Duration lease) {
       assertTrue(++claims <= 2, "claims go on once the order is free: " + claims);
-      ClaimResult result = store.claim(snapshot, lease);
+      ClaimResult result = delegate().claim(snapshot, lease);
       if (!(result instanceof ClaimResult.Claimed) && onRefusal != null) {
         onRefusal.run();
         onRefusal = null;
       }
       return result;
-    }
-
-    @Override
-    public WriteResult complete(String sessionId, ClaimId claimId, Item item) {
-      return store.complete(sessionId, claimId, item);
-    }
-
-    @Override
-    public WriteResult fail(String sessionId, ClaimId claimId, String error) {
-      return store.fail(sessionId, claimId, error);
-    }
-
-    @Override
-    public WriteResult extend(String sessionId, ClaimId claimId, Duration lease) {
-      return store.extend(sessionId, claimId, lease);
-    }
-
-    @Override
-    public Optional<OrderRecord> get(String sessionId) {
-      return store.get(sessionId);
-    }
-
-    @Override
-    public List<Orphan> orphans(String sessionId) {
-      return store.orphans(sessionId);
-    }
-
-    @Override
-    public void close() {
-      store.close();
     }
   }
 }
