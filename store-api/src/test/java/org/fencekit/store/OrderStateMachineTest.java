@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import org.fencekit.store.spi.ClaimRequest;
 import org.fencekit.store.spi.OrderStateMachine;
 import org.fencekit.store.spi.WriteRequest;
@@ -27,6 +29,18 @@ class OrderStateMachineTest {
 
   private static OrderRecord claimedFresh() {
     return OrderStateMachine.claim(null, new ClaimRequest(SNAPSHOT, LEASE), T0, N1).next();
+  }
+
+  @Test
+  @DisplayName("now is each clock's own millisecond, whichever clock was read before it")
+  void nowIsTheClocksMillisecond() {
+    Clock at5 = Clock.fixed(Instant.ofEpochSecond(0, 5_999_999), ZoneOffset.UTC);
+    Clock at7 = Clock.fixed(Instant.ofEpochMilli(7), ZoneOffset.UTC);
+    assertEquals(Instant.ofEpochMilli(5), OrderStateMachine.now(at5));
+    assertEquals(Instant.ofEpochMilli(7), OrderStateMachine.now(at7));
+    assertEquals(Instant.ofEpochMilli(5), OrderStateMachine.now(at5));
+    assertSame(
+        OrderStateMachine.now(at7), OrderStateMachine.now(at7)); // one object per millisecond
   }
 
   @Test

@@ -28,11 +28,24 @@ public final class OrderStateMachine {
 
   private OrderStateMachine() {}
 
-  /** The clock's reading at the millisecond precision all lease arithmetic uses. */
+  /**
+   * The clock's reading at the millisecond precision all lease arithmetic uses. Calls in the same
+   * millisecond share one {@link Instant} (a value, so sharing is unobservable): a store decides
+   * about a thousand times per millisecond, and each order keeps its decision's time.
+   */
   public static Instant now(Clock clock) {
-    // the same instant as instant().truncatedTo(MILLIS), in one object instead of two
-    return Instant.ofEpochMilli(clock.millis());
+    long millis = clock.millis();
+    Instant last = lastNow;
+    if (last.toEpochMilli() == millis) {
+      return last;
+    }
+    Instant now = Instant.ofEpochMilli(millis);
+    lastNow = now;
+    return now;
   }
+
+  /** The last {@link #now}, from any clock and thread: read and replaced, never locked. */
+  private static volatile Instant lastNow = Instant.EPOCH;
 
   /**
    * When a lease granted or extended at {@code now} runs out: {@code now} plus the lease's whole

@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import org.fencekit.store.Mismatch;
 import org.fencekit.store.OrderRecord;
 import org.fencekit.store.OrderStatus;
@@ -36,8 +35,9 @@ import org.fencekit.store.spi.Storage;
  *   <li>enter {@link ConcurrentHashMap#compute} on the order's key, which excludes every other
  *       writer of that key (and of keys sharing its bin) while it runs; there is no global lock;
  *   <li>read the order and the clock, decide with {@link org.fencekit.store.spi.OrderStateMachine};
- *   <li>publish the new immutable order (record and orphans) as the key's value, or keep the old
- *       one: a reader sees either the whole change or none of it;
+ *   <li>publish the new immutable record as the key's value, or keep the old one, and the order's
+ *       new immutable list of orphans, if it has one, in a second map written only inside that
+ *       {@code compute}: a reader sees either the whole record or list or none of it;
  *   <li>in the same {@code compute}, move the order's keys in the three sorted indexes the admin
  *       listings walk (unreconciled orphans, held claims by lease end, FAILED orders by first
  *       failure); a listing reads each order it finds through {@code computeIfPresent}, which waits
@@ -61,26 +61,20 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     this(Clock.systemUTC());
   }
 
-  /**
-   * One order as published: an immutable record, its orphans, and its keys in the claims and
-   * failures indexes (null when it is in neither), kept so that moving it out of an index takes the
-   * key it went in with.
-   */
-  private record Entry(
-      OrderRecord record, List<OrphanRecord> orphans, OrderKey claimKey, OrderKey failureKey) {
+  /** Where {@code record} sits in the index of held claims by lease end; null if not there. */
+  private static OrderKey claimKey(OrderRecord record) {
+    return record == null || record.claimId() == null
+        ? null
+        : new OrderKey(record.leaseExpiresAt(), record.sessionId());
+  }
 
-    /** An entry whose index keys are taken from the record: where it goes in. */
-    Entry(OrderRecord record, List<OrphanRecord> orphans) {
-      this(
-          record,
-          orphans,
-          record.claimId() == null
-              ? null
-              : new OrderKey(record.leaseExpiresAt(), record.sessionId()),
-          record.status() == OrderStatus.FAILED
-              ? new OrderKey(record.failedSince(), record.sessionId())
-              : null);
-    }
+  /**
+   * Where {@code record} sits in the index of FAILED orders by first failure; null if not there.
+   */
+  private static OrderKey failureKey(OrderRecord record) {
+    return record == null || record.status() != OrderStatus.FAILED
+        ? null
+        : new OrderKey(record.failedSince(), record.sessionId());
   }
 
   /** An unreconciled orphan's place in its index: its sort key. */
@@ -109,12 +103,17 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       Comparator.comparing(OrderKey::at).thenComparing(OrderKey::sessionId);
 
   /**
-   * The storage: a map whose {@code compute} is the atomic step, three sorted indexes, and the
-   * mismatches by their sort key.
+   * The storage: a map of records whose {@code compute} is the atomic step, the orders' orphans,
+   * three sorted indexes, and the mismatches by their sort key.
    */
   private static final class MapStorage implements AdminStorage {
 
-    private final ConcurrentHashMap<String, Entry> orders = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, OrderRecord> orders = new ConcurrentHashMap<>();
+
+    /** Each order's orphans, if it has any; written only inside that order's {@code compute}. */
+    private final ConcurrentHashMap<String, List<OrphanRecord>> orphanLists =
+        new ConcurrentHashMap<>();
+
     private final ConcurrentSkipListSet<OrphanKey> unreconciled =
         new ConcurrentSkipListSet<>(ORPHAN_ORDER);
     private final ConcurrentSkipListSet<OrderKey> claims = new ConcurrentSkipListSet<>(ORDER_ORDER);
@@ -130,37 +129,46 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public <T> T atomically(String operation, String sessionId, Work<T> work) {
-      Step<T> step = new Step<>(this, work);
-      orders.compute(sessionId, step);
-      return step.result;
+      Step step = STEPS.get();
+      if (step.work != null) { // a work that opened another step: that one gets a step of its own
+        step = new Step();
+      }
+      try {
+        step.storage = this;
+        step.work = work;
+        orders.compute(sessionId, step);
+        @SuppressWarnings("unchecked") // the result of this call's work, which returned a T
+        T result = (T) step.result;
+        return result;
+      } finally {
+        step.clear();
+      }
     }
 
     /**
      * Moves the order's keys in the indexes and adds the step's mismatch, inside its {@code
      * compute}.
      */
-    private void reindex(Entry before, Entry after, List<Orphan> added, Mismatch mismatch) {
+    private void reindex(
+        OrderRecord before, OrderRecord after, List<Orphan> added, Mismatch mismatch) {
       if (mismatch != null) {
         mismatches.putIfAbsent(
             new MismatchPosition(mismatch.recordedAt(), mismatch.id()), mismatch);
       }
       if (before != after) {
-        move(claims, before, after, Entry::claimKey);
-        move(failures, before, after, Entry::failureKey);
+        move(claims, claimKey(before), claimKey(after));
+        move(failures, failureKey(before), failureKey(after));
       }
       for (int i = 0; i < added.size(); i++) {
         unreconciled.add(OrphanKey.of(added.get(i)));
       }
     }
 
-    private static void move(
-        Set<OrderKey> index, Entry before, Entry after, Function<Entry, OrderKey> key) {
-      OrderKey from = before == null ? null : key.apply(before);
-      OrderKey to = after == null ? null : key.apply(after);
+    private static void move(Set<OrderKey> index, OrderKey from, OrderKey to) {
       if (from != null && !from.equals(to)) {
         index.remove(from);
       }
-      if (to != null) {
+      if (to != null && !to.equals(from)) {
         index.add(to);
       }
     }
@@ -174,21 +182,19 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public Optional<OrderRecord> read(String sessionId) {
-      Entry entry = orders.get(sessionId);
-      return entry == null ? Optional.empty() : Optional.of(entry.record());
+      return Optional.ofNullable(orders.get(sessionId));
     }
 
     @Override
     public List<Orphan> orphans(String sessionId) {
-      Entry entry = orders.get(sessionId);
-      return entry == null
-          ? List.of()
-          : entry.orphans().stream().map(OrphanRecord::orphan).toList();
+      return orphanLists.getOrDefault(sessionId, List.of()).stream()
+          .map(OrphanRecord::orphan)
+          .toList();
     }
 
     /** The order as published after any write to it in progress. */
-    private Entry settled(String sessionId) {
-      return orders.computeIfPresent(sessionId, (key, entry) -> entry);
+    private OrderRecord settled(String sessionId) {
+      return orders.computeIfPresent(sessionId, (key, record) -> record);
     }
 
     @Override
@@ -202,9 +208,8 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
         if (found.size() == limit) {
           break;
         }
-        find(settled(key.id().sessionId()), key.id())
-            .filter(orphan -> !orphan.reconciled())
-            .ifPresent(found::add);
+        settled(key.id().sessionId());
+        orphan(key.id()).filter(orphan -> !orphan.reconciled()).ifPresent(found::add);
       }
       return found;
     }
@@ -224,13 +229,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
 
     @Override
     public Optional<OrphanRecord> orphan(OrphanId id) {
-      return find(orders.get(id.sessionId()), id);
-    }
-
-    private static Optional<OrphanRecord> find(Entry entry, OrphanId id) {
-      return entry == null
-          ? Optional.empty()
-          : entry.orphans().stream().filter(o -> o.id().equals(id)).findFirst();
+      return orphanLists.getOrDefault(id.sessionId(), List.of()).stream()
+          .filter(o -> o.id().equals(id))
+          .findFirst();
     }
 
     @Override
@@ -238,8 +239,8 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
       List<OrphanRecord> result = new ArrayList<>(1);
       orders.computeIfPresent(
           id.sessionId(),
-          (key, entry) -> {
-            List<OrphanRecord> orphans = new ArrayList<>(entry.orphans());
+          (key, record) -> {
+            List<OrphanRecord> orphans = new ArrayList<>(orphanLists.getOrDefault(key, List.of()));
             for (int i = 0; i < orphans.size(); i++) {
               OrphanRecord orphan = orphans.get(i);
               if (!orphan.id().equals(id)) {
@@ -247,16 +248,16 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
               }
               if (orphan.reconciled()) {
                 result.add(orphan);
-                return entry;
+                return record;
               }
               OrphanRecord marked = new OrphanRecord(orphan.orphan(), note, reconciledAt);
               orphans.set(i, marked);
               unreconciled.remove(OrphanKey.of(orphan.orphan()));
               result.add(marked);
-              return new Entry(
-                  entry.record(), List.copyOf(orphans), entry.claimKey(), entry.failureKey());
+              orphanLists.put(key, List.copyOf(orphans));
+              return record;
             }
-            return entry;
+            return record;
           });
       return result.stream().findFirst();
     }
@@ -268,9 +269,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
         if (found.size() == limit || key.at().isAfter(expiredBy)) {
           break;
         }
-        Entry entry = settled(key.sessionId());
-        if (entry != null && key.equals(entry.claimKey())) {
-          found.add(entry.record());
+        OrderRecord record = settled(key.sessionId());
+        if (key.equals(claimKey(record))) {
+          found.add(record);
         }
       }
       return found;
@@ -284,11 +285,10 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
         if (found.size() == limit) {
           break;
         }
-        Entry entry = settled(key.sessionId());
-        if (entry == null || !key.equals(entry.failureKey())) {
+        OrderRecord record = settled(key.sessionId());
+        if (!key.equals(failureKey(record))) {
           continue;
         }
-        OrderRecord record = entry.record();
         if (record.failures() >= minFailures || !record.failedSince().isAfter(failedBy)) {
           found.add(record);
         }
@@ -301,36 +301,53 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
   }
 
   /**
-   * One atomic step: {@link ConcurrentHashMap#compute}'s function and the order inside it, which
-   * collects the writes (published only if the work returns) and keeps the work's result, one
-   * object per call.
+   * Each thread's step, reused by its next call to any memory store (a step lives only inside one
+   * {@code compute}), and cleared after each call, so that it keeps no store or order alive.
    */
-  private static final class Step<T>
-      implements BiFunction<String, Entry, Entry>, Storage.LockedOrder {
+  private static final ThreadLocal<Step> STEPS = ThreadLocal.withInitial(Step::new);
 
-    private final MapStorage storage;
-    private final Storage.Work<T> work;
-    private T result;
-    private Entry before;
+  /**
+   * One atomic step: {@link ConcurrentHashMap#compute}'s function and the order inside it, which
+   * collects the writes (published only if the work returns) and keeps the work's result; one
+   * object per thread ({@link #STEPS}).
+   */
+  private static final class Step
+      implements BiFunction<String, OrderRecord, OrderRecord>, Storage.LockedOrder {
+
+    private MapStorage storage;
+    private Storage.Work<?> work;
+    private String sessionId;
+    private Object result;
+    private OrderRecord before;
     private OrderRecord record;
-    private List<OrphanRecord> orphans;
+    private List<OrphanRecord> orphans; // read when an orphan is added
     private List<Orphan> added = List.of();
     private Mismatch mismatch;
 
-    Step(MapStorage storage, Storage.Work<T> work) {
-      this.storage = storage;
-      this.work = work;
+    /** Forgets the call: nothing of one store or order is kept for the thread's next step. */
+    void clear() {
+      storage = null;
+      work = null;
+      sessionId = null;
+      result = null;
+      before = null;
+      record = null;
+      orphans = null;
+      added = List.of();
+      mismatch = null;
     }
 
     @Override
-    public Entry apply(String sessionId, Entry entry) {
-      before = entry;
-      record = entry == null ? null : entry.record();
-      orphans = entry == null ? List.of() : entry.orphans();
+    public OrderRecord apply(String sessionId, OrderRecord current) {
+      this.sessionId = sessionId;
+      before = current;
+      record = current;
       result = work.run(this);
-      Entry published = published();
-      storage.reindex(entry, published, added, mismatch);
-      return published;
+      if (!added.isEmpty()) {
+        storage.orphanLists.put(sessionId, orphans);
+      }
+      storage.reindex(before, record, added, mismatch);
+      return record;
     }
 
     @Override
@@ -359,6 +376,9 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
     @Override
     public void addOrphan(Orphan orphan) {
       OrphanId id = OrphanId.of(orphan);
+      if (orphans == null) {
+        orphans = storage.orphanLists.getOrDefault(sessionId, List.of());
+      }
       for (OrphanRecord known : orphans) {
         if (known.id().equals(id)) {
           return;
@@ -381,18 +401,6 @@ public final class MemoryOrderStore extends FencedAdminOrderStore {
             "a claim records one mismatch; order '" + refused.sessionId() + "' got a second");
       }
       mismatch = refused;
-    }
-
-    Entry published() {
-      if (record == null) {
-        return null;
-      }
-      if (before == null || before.record() != record) {
-        return new Entry(record, orphans);
-      }
-      return before.orphans() == orphans
-          ? before
-          : new Entry(record, orphans, before.claimKey(), before.failureKey());
     }
   }
 }
