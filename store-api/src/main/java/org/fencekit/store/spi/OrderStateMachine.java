@@ -34,7 +34,7 @@ public final class OrderStateMachine {
    * about a thousand times per millisecond, and each order keeps its decision's time.
    */
   public static Instant now(Clock clock) {
-    long millis = clock.millis();
+    long millis = nowMillis(clock);
     Instant last = lastNow;
     if (last.toEpochMilli() == millis) {
       return last;
@@ -42,6 +42,11 @@ public final class OrderStateMachine {
     Instant now = Instant.ofEpochMilli(millis);
     lastNow = now;
     return now;
+  }
+
+  /** {@link #now} in epoch milliseconds, for a store that keeps instants as numbers. */
+  public static long nowMillis(Clock clock) {
+    return clock.millis();
   }
 
   /** The last {@link #now}, from any clock and thread: read and replaced, never locked. */

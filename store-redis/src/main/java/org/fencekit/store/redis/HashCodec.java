@@ -50,6 +50,63 @@ final class HashCodec {
   }
 
   /**
+   * {@link #snapshot}'s UTF-8 bytes as a script argument, written straight into one array when its
+   * texts are ASCII (its numbers are never negative: {@link OrderSnapshot}).
+   */
+  static LuaScript.Arg snapshotArg(OrderSnapshot s) {
+    String email = s.customerEmail() == null ? "" : s.customerEmail();
+    if (!ascii(s.sessionId())
+        || !ascii(s.productId())
+        || !ascii(s.currency())
+        || !ascii(email)
+        || s.quantity() < 0
+        || s.amountTotal() < 0) {
+      return LuaScript.Arg.of(snapshot(s));
+    }
+    byte[] out =
+        new byte
+            [s.sessionId().length()
+                + s.productId().length()
+                + LuaScript.Arg.digits(s.quantity())
+                + LuaScript.Arg.digits(s.amountTotal())
+                + s.currency().length()
+                + email.length()
+                + 5];
+    int at = put(out, 0, s.sessionId());
+    out[at++] = SEPARATOR_BYTE;
+    at = put(out, at, s.productId());
+    out[at++] = SEPARATOR_BYTE;
+    at = LuaScript.Arg.put(out, at, s.quantity());
+    out[at++] = SEPARATOR_BYTE;
+    at = LuaScript.Arg.put(out, at, s.amountTotal());
+    out[at++] = SEPARATOR_BYTE;
+    at = put(out, at, s.currency());
+    out[at++] = SEPARATOR_BYTE;
+    put(out, at, email);
+    return new LuaScript.Arg(out);
+  }
+
+  private static final byte SEPARATOR_BYTE = 0x1f;
+
+  /** Whether {@code text} is ASCII, so that its UTF-8 bytes are its chars. */
+  private static boolean ascii(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes ASCII {@code text} into {@code out} from {@code at}; returns the index after it. */
+  private static int put(byte[] out, int at, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      out[at + i] = (byte) text.charAt(i);
+    }
+    return at + text.length();
+  }
+
+  /**
    * The order in a flat HGETALL reply ({@code field, value, field, value, ...}).
    *
    * @param key the hash's key, for messages
@@ -174,8 +231,9 @@ final class HashCodec {
   }
 
   /** What the writing scripts answer first, as the constants the store compares them with. */
-  private static final List<String> OUTCOMES =
-      List.of("claimed", "written", "superseded", "provisioned", "inflight", "mismatch", "unknown");
+  private static final String[] OUTCOMES = {
+    "claimed", "written", "superseded", "provisioned", "inflight", "mismatch", "unknown"
+  };
 
   /**
    * A script's outcome as text: one of {@link #OUTCOMES} without decoding a new String, else {@link
@@ -219,6 +277,27 @@ final class HashCodec {
       throw new IllegalArgumentException("field '" + name + "' is missing");
     }
     return value;
+  }
+
+  /**
+   * A reply element holding epoch milliseconds (a script's time), as {@code Long.parseLong} reads
+   * its text, but from a bulk string's bytes without decoding a String.
+   *
+   * @throws NumberFormatException if it is not a decimal number
+   */
+  static long epochMillis(Object value) {
+    if (value instanceof byte[] bytes) {
+      int first = bytes.length > 0 && bytes[0] == '-' ? 1 : 0;
+      long millis = 0;
+      int i = first;
+      for (; i < bytes.length && i - first < 18 && bytes[i] >= '0' && bytes[i] <= '9'; i++) {
+        millis = millis * 10 + (bytes[i] - '0');
+      }
+      if (i == bytes.length && i > first) {
+        return first == 1 ? -millis : millis;
+      }
+    }
+    return Long.parseLong(text(value)); // anything else, as it always was read
   }
 
   private static Instant instant(String epochMillis) {

@@ -58,9 +58,37 @@ record LuaScript(String name, String source, String sha1, Arg sha1Arg, Arg sourc
       return new Arg(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code value}'s decimal text. */
+    /** {@code value}'s decimal text, written as bytes (no String between). */
     static Arg of(long value) {
-      return new Arg(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+      if (value < 0) {
+        return new Arg(Long.toString(value).getBytes(StandardCharsets.US_ASCII));
+      }
+      byte[] raw = new byte[digits(value)];
+      put(raw, 0, value);
+      return new Arg(raw);
+    }
+
+    /** How many decimal digits {@code value}, at least 0, has. */
+    static int digits(long value) {
+      int digits = 1;
+      for (long rest = value / 10; rest > 0; rest /= 10) {
+        digits++;
+      }
+      return digits;
+    }
+
+    /**
+     * Writes {@code value}, at least 0, in decimal into {@code out} from {@code at}; returns the
+     * index after it.
+     */
+    static int put(byte[] out, int at, long value) {
+      int end = at + digits(value);
+      long rest = value;
+      for (int i = end - 1; i >= at; i--) {
+        out[i] = (byte) ('0' + rest % 10);
+        rest /= 10;
+      }
+      return end;
     }
 
     @Override
@@ -146,8 +174,16 @@ record LuaScript(String name, String source, String sha1, Arg sha1Arg, Arg sourc
     CommandArguments arguments =
         cluster ? new ClusterCommandArguments(command) : new CommandArguments(command);
     arguments.add(script).add(KEY_COUNTS[keys.length]);
-    for (Arg key : keys) {
-      arguments.key(key);
+    // A Cluster client routes by the slot of the keys it is given: the order's first key names the
+    // slot all of them share (OrderKeys), so only it is hashed; a node client needs none of them
+    // as keys (Jedis reads a command's keys only to route it, or for a client-side cache, which
+    // scripts never use), so they go as plain arguments, without the list that would hold them.
+    for (int i = 0; i < keys.length; i++) {
+      if (cluster && i == 0) {
+        arguments.key(keys[i]);
+      } else {
+        arguments.add(keys[i]);
+      }
     }
     for (Arg arg : args) {
       arguments.add(arg);

@@ -143,18 +143,25 @@ final class OrderKeys {
    * arguments each store call sends ({@link LuaScript.Arg}).
    */
   Keys of(String sessionId) {
-    byte[] utf8 = sessionId.getBytes(StandardCharsets.UTF_8);
+    // an ASCII id's UTF-8 bytes are its chars: read them from the String, without encoding it
+    byte[] utf8 = null;
+    for (int i = 0; i < sessionId.length() && utf8 == null; i++) {
+      if (sessionId.charAt(i) >= 0x80) {
+        utf8 = sessionId.getBytes(StandardCharsets.UTF_8);
+      }
+    }
+    int count = utf8 == null ? sessionId.length() : utf8.length;
     int length = prefixBytes.length + 2;
-    for (byte b : utf8) {
-      length += isPlain(b & 0xff) ? 1 : 3;
+    for (int i = 0; i < count; i++) {
+      length += isPlain(utf8 == null ? sessionId.charAt(i) : utf8[i] & 0xff) ? 1 : 3;
     }
     byte[] hash = Arrays.copyOf(prefixBytes, length);
     int at = prefixBytes.length;
     hash[at++] = '{';
-    for (byte b : utf8) {
-      int c = b & 0xff;
+    for (int i = 0; i < count; i++) {
+      int c = utf8 == null ? sessionId.charAt(i) : utf8[i] & 0xff;
       if (isPlain(c)) {
-        hash[at++] = b;
+        hash[at++] = (byte) c;
       } else {
         hash[at++] = '%';
         hash[at++] = (byte) HEX.charAt(c >> 4);

@@ -139,7 +139,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     layout.check("claim", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
     String nonce = ClaimId.newNonce();
-    String now = now();
+    long now = now();
     List<?> reply =
         redis.script(
             CLAIM,
@@ -154,10 +154,10 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
               order.index(OrderKeys.MISMATCHES)
             },
             new Arg[] {
-              Arg.of(now),
-              Arg.of(expiresAfter(now, request.lease())),
+              time(now),
+              expiresAfter(now, request.lease()),
               Arg.of(nonce),
-              Arg.of(HashCodec.snapshot(request.snapshot())),
+              HashCodec.snapshotArg(request.snapshot()),
               order.tag()
             });
     String outcome = HashCodec.outcome(reply.get(0));
@@ -238,7 +238,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         new Arg[] {
           Arg.of(claimId.fence()),
           Arg.of(claimId.nonce()),
-          Arg.of(now()),
+          time(now()),
           Arg.of(request.item().providerOrderId()),
           payload == null ? NO : YES,
           payload == null ? EMPTY : Arg.of(payload),
@@ -267,7 +267,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         new Arg[] {
           Arg.of(claimId.fence()),
           Arg.of(claimId.nonce()),
-          Arg.of(now()),
+          time(now()),
           Arg.of(request.error()),
           order.tag(),
           claimed == null ? NO : YES
@@ -284,7 +284,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
     WriteRequest.Extend request = new WriteRequest.Extend(sessionId, claimId, lease);
     layout.check("extend", sessionId);
     OrderKeys.Keys order = keys.of(sessionId);
-    String now = now();
+    long now = now();
     // the claim's record stays as it is: an extend changes only what the next write overwrites
     OrderRecord claimed = held.get(sessionId, claimId);
     return write(
@@ -296,8 +296,8 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         new Arg[] {
           Arg.of(claimId.fence()),
           Arg.of(claimId.nonce()),
-          Arg.of(now),
-          Arg.of(expiresAfter(now, request.lease())),
+          time(now),
+          expiresAfter(now, request.lease()),
           order.tag(),
           claimed == null ? NO : YES
         });
@@ -422,42 +422,46 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
         redis.target(), keys.prefix(), serverTime ? ", server time" : "");
   }
 
-  /** The time argument of a script: the clock's epoch ms, or '' for the script to read TIME. */
-  private String now() {
+  /** The clock's epoch ms for a script's time argument ({@link #time}); 0 with server time. */
+  private long now() {
     if (serverTime) {
-      return "";
+      return 0;
     }
-    Instant now = OrderStateMachine.now(clock);
     long millis;
     try {
-      millis = now.toEpochMilli();
+      millis = OrderStateMachine.nowMillis(clock);
     } catch (ArithmeticException e) {
       millis = Long.MAX_VALUE;
     }
     if (Math.abs(millis) > MAX_EXACT - OrderStore.MAX_LEASE.toMillis()) {
       throw new IllegalStateException(
           "redis store: the clock reads "
-              + now
+              + clock.instant()
               + ", too far from 1970 for the scripts to compare epoch milliseconds exactly (they"
               + " must stay within 2^53); check the Clock given to"
               + " RedisOrderStore.builder().clock(...)");
     }
-    return Long.toString(millis);
+    return millis;
+  }
+
+  /** The time argument of a script: {@link #now}, or '' for the script to read TIME. */
+  private Arg time(long now) {
+    return serverTime ? EMPTY : Arg.of(now);
   }
 
   /** A lease's end: {@code now} + lease, or '+lease' for the script to add to TIME. */
-  private String expiresAfter(String now, Duration lease) {
+  private Arg expiresAfter(long now, Duration lease) {
     return serverTime
-        ? "+" + lease.toMillis()
-        : Long.toString(OrderStateMachine.leaseEndMillis(Long.parseLong(now), lease));
+        ? Arg.of("+" + lease.toMillis())
+        : Arg.of(OrderStateMachine.leaseEndMillis(now, lease));
   }
 
   /** A script's answer of an instant, epoch ms. */
   private static Instant instant(LuaScript script, Object epochMillis) {
     try {
-      return Instant.ofEpochMilli(Long.parseLong(HashCodec.text(epochMillis)));
+      return Instant.ofEpochMilli(HashCodec.epochMillis(epochMillis));
     } catch (NumberFormatException e) {
-      throw ScriptRunner.unexpected(script, "a time of " + HashCodec.text(epochMillis));
+      throw ScriptRunner.unexpected(script, "a time of " + HashCodec.show(epochMillis));
     }
   }
 

@@ -114,6 +114,35 @@ class OrderKeysTest {
   }
 
   @Test
+  @DisplayName("the keys the scripts are sent, built as bytes, are the UTF-8 of the keys as text")
+  void bytesAreTheTextKeys() {
+    SplittableRandom random = new SplittableRandom(7);
+    char[] alphabet = "aZ09-._~_{}%: é\u00ff\u0100\uD83D\uDE00".toCharArray();
+    List<String> ids = new java.util.ArrayList<>(TRICKY);
+    for (int n = 0; n < 2_000; n++) {
+      StringBuilder id = new StringBuilder();
+      for (int length = 1 + random.nextInt(8); id.length() < length; ) {
+        char c = alphabet[random.nextInt(alphabet.length)];
+        if (Character.isHighSurrogate(c)) {
+          id.append(c).append('\uDE00');
+        } else if (!Character.isLowSurrogate(c)) {
+          id.append(c);
+        }
+      }
+      ids.add(id.toString());
+    }
+    for (String id : ids) {
+      OrderKeys.Keys of = keys.of(id);
+      assertEquals(keys.order(id), of.hash().toString(), id);
+      assertEquals(keys.order(id), of.hashKey(), id);
+      assertEquals(keys.orphans(id), of.orphans().toString(), id);
+      assertEquals(keys.orphanIds(id), of.orphanIds().toString(), id);
+      assertEquals(keys.mismatches(id), of.mismatches().toString(), id);
+      assertEquals(OrderKeys.tag(id), of.tag().toString(), id);
+    }
+  }
+
+  @Test
   @DisplayName("plain Stripe ids stay readable in the key")
   void readable() {
     assertEquals("fk:{cs_test_a1B2c3}", keys.order("cs_test_a1B2c3"));
