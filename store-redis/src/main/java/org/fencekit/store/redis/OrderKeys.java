@@ -299,10 +299,20 @@ final class OrderKeys {
     return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
   }
 
+  /** Whether each ASCII character stays as it is in a tag. */
+  private static final boolean[] PLAIN = new boolean[128];
+
+  static {
+    for (int c = 0; c < PLAIN.length; c++) {
+      PLAIN[c] =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || "-._~".indexOf(c) >= 0;
+    }
+  }
+
   private static boolean isPlain(int c) {
-    return (c >= 'A' && c <= 'Z')
-        || (c >= 'a' && c <= 'z')
-        || (c >= '0' && c <= '9')
-        || "-._~".indexOf(c) >= 0;
+    return c >= 0 && c < PLAIN.length && PLAIN[c];
   }
 }

@@ -612,7 +612,9 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
             client instanceof RedisClusterClient
                 || client instanceof redis.clients.jedis.JedisCluster;
         return open(
-            new ScriptRunner(client, false, false, Credentials.NONE, target), cluster, clock);
+            new ScriptRunner(client, false, false, false, Credentials.NONE, target),
+            cluster,
+            clock);
       }
       ConnectionPoolConfig pool = new ConnectionPoolConfig();
       pool.setMaxTotal(32);
@@ -637,7 +639,9 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 .poolConfig(pool)
                 .build();
         return open(
-            new ScriptRunner(built, true, true, credentials, credentials.mask(url)), false, clock);
+            new ScriptRunner(built, true, true, false, credentials, credentials.mask(url)),
+            false,
+            clock);
       }
       Set<HostAndPort> nodes =
           clusterNodes != null
@@ -674,7 +678,7 @@ public final class RedisOrderStore implements OrderStore, OrderStoreAdmin {
                 ScriptRunner.describe(e), target),
             e);
       }
-      return open(new ScriptRunner(built, true, true, Credentials.NONE, target), true, clock);
+      return open(new ScriptRunner(built, true, true, true, Credentials.NONE, target), true, clock);
     }
 
     /**

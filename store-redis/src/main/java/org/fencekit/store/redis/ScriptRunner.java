@@ -25,6 +25,7 @@ final class ScriptRunner {
   private final UnifiedJedis client;
   private final boolean ownsClient;
   private final boolean exactRefusals;
+  private final boolean tracked;
   private final Credentials credentials;
   private final String target;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -35,6 +36,9 @@ final class ScriptRunner {
    * @param exactRefusals whether a failure that proves nothing ran may say so: a node client that
    *     never re-sends, or a Cluster client with a {@link SendTracker}; not a user's client, whose
    *     retries are unknown
+   * @param tracked whether the client runs commands through a {@link SendTracker} (a Cluster client
+   *     the store built), whose note is then reset before each call and read after a failure; no
+   *     other client ever re-sends on its own, or its failures are never exact
    * @param credentials the credentials of the URL the client was built from
    * @param target where the data lives, for messages, without the password
    */
@@ -42,11 +46,13 @@ final class ScriptRunner {
       UnifiedJedis client,
       boolean ownsClient,
       boolean exactRefusals,
+      boolean tracked,
       Credentials credentials,
       String target) {
     this.client = client;
     this.ownsClient = ownsClient;
     this.exactRefusals = exactRefusals;
+    this.tracked = tracked;
     this.credentials = credentials;
     this.target = target;
   }
@@ -107,11 +113,13 @@ final class ScriptRunner {
       throw Validate.storeClosed("redis store", operation, sessionId);
     }
     for (int attempt = 1; ; attempt++) {
-      SendTracker.reset();
+      if (tracked) {
+        SendTracker.reset();
+      }
       try {
         return command.apply(client);
       } catch (JedisException e) {
-        boolean nothingRan = !SendTracker.mayHaveRun() && Refusal.nothingRan(e);
+        boolean nothingRan = !(tracked && SendTracker.mayHaveRun()) && Refusal.nothingRan(e);
         if (nothingRan && Refusal.tryAgain(e) && attempt < TRYAGAIN_ATTEMPTS) {
           pause(operation, sessionId, attempt, e);
           continue;
