@@ -225,7 +225,8 @@ final class OrderKeys {
      * once per store (and slot).
      */
     LuaScript.Arg index(String listing) {
-      int i = LISTINGS.indexOf(listing) * (cluster ? SLOTS : 1) + (cluster ? slot : 0);
+      // a slot's listings side by side: one order's scripts read one stretch of the array
+      int i = (cluster ? slot * LISTINGS.size() : 0) + LISTINGS.indexOf(listing);
       LuaScript.Arg key = indexKeys.get(i);
       if (key == null) {
         key = LuaScript.Arg.of(cluster ? slotIndex(listing, slot) : nodeIndex(listing));

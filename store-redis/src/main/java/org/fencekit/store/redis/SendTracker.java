@@ -16,7 +16,9 @@ import redis.clients.jedis.providers.ClusterConnectionProvider;
  */
 final class SendTracker extends ClusterCommandExecutor {
 
-  private static final ThreadLocal<Boolean> MAY_HAVE_RUN = ThreadLocal.withInitial(() -> false);
+  /** Per thread, one flag: a holder set in place, which is cheaper than a ThreadLocal's set. */
+  private static final ThreadLocal<boolean[]> MAY_HAVE_RUN =
+      ThreadLocal.withInitial(() -> new boolean[1]);
 
   SendTracker(ClusterConnectionProvider provider, int maxAttempts, Duration maxTotalRetries) {
     super(provider, maxAttempts, maxTotalRetries, StaticCommandFlagsRegistry.registry());
@@ -24,12 +26,12 @@ final class SendTracker extends ClusterCommandExecutor {
 
   /** Forgets what the previous call on this thread did. */
   static void reset() {
-    MAY_HAVE_RUN.set(false);
+    MAY_HAVE_RUN.get()[0] = false;
   }
 
   /** Whether an attempt of the current call on this thread lost its connection mid-command. */
   static boolean mayHaveRun() {
-    return MAY_HAVE_RUN.get();
+    return MAY_HAVE_RUN.get()[0];
   }
 
   @Override
@@ -37,7 +39,7 @@ final class SendTracker extends ClusterCommandExecutor {
     try {
       return super.execute(connection, commandObject);
     } catch (JedisConnectionException e) {
-      MAY_HAVE_RUN.set(true);
+      MAY_HAVE_RUN.get()[0] = true;
       throw e;
     }
   }
