@@ -3,10 +3,15 @@ package org.fencekit.fulfilment.scenarios.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -223,6 +228,33 @@ class PythonEndpointScenariosTest {
         + "')";
   }
 
+  /**
+   * Starts the shop in the background as a user would, and waits until it accepts connections (as
+   * long as the runner waits for an endpoint it starts): the runner gives an endpoint it did not
+   * start 5 s, and Python beside a loaded build's other tests took longer.
+   */
+  private void startInBackground(int port, String db, int providerPort) throws Exception {
+    shell(background(port, db), providerPort);
+    long deadline = System.nanoTime() + EndpointControl.STARTUP.toNanos();
+    while (true) {
+      try (Socket probe = new Socket()) {
+        probe.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+        return;
+      } catch (IOException notYet) {
+        if (System.nanoTime() > deadline) {
+          fail(
+              "the shop started in the background did not listen on "
+                  + port
+                  + " within "
+                  + EndpointControl.STARTUP
+                  + "; its output is in "
+                  + dir.resolve("shop.log"));
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+
   private String killShop() {
     return "kill -9 $(cat '" + dir.resolve("shop.pid") + "')";
   }
@@ -258,7 +290,7 @@ class PythonEndpointScenariosTest {
   void withoutLaunchTheCrashScenariosAreSkippedNotFailed() throws Exception {
     int port = LoopbackPorts.closed();
     int providerPort = LoopbackPorts.closed();
-    shell(background(port, "own.db"), providerPort);
+    startInBackground(port, "own.db", providerPort);
     try {
       Captured run =
           runStarted(
@@ -277,7 +309,7 @@ class PythonEndpointScenariosTest {
   void aRestartCommandCrashesTheEndpointTheUserStarted() throws Exception {
     int port = LoopbackPorts.closed();
     int providerPort = LoopbackPorts.closed();
-    shell(background(port, "restart.db"), providerPort);
+    startInBackground(port, "restart.db", providerPort);
     try {
       Captured run =
           runStarted(
