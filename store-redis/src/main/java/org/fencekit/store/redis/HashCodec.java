@@ -89,7 +89,7 @@ final class HashCodec {
   private static final byte SEPARATOR_BYTE = 0x1f;
 
   /** Whether {@code text} is ASCII, so that its UTF-8 bytes are its chars. */
-  private static boolean ascii(String text) {
+  static boolean ascii(String text) {
     for (int i = 0; i < text.length(); i++) {
       if (text.charAt(i) >= 0x80) {
         return false;

@@ -144,12 +144,7 @@ final class OrderKeys {
    */
   Keys of(String sessionId) {
     // an ASCII id's UTF-8 bytes are its chars: read them from the String, without encoding it
-    byte[] utf8 = null;
-    for (int i = 0; i < sessionId.length() && utf8 == null; i++) {
-      if (sessionId.charAt(i) >= 0x80) {
-        utf8 = sessionId.getBytes(StandardCharsets.UTF_8);
-      }
-    }
+    byte[] utf8 = HashCodec.ascii(sessionId) ? null : sessionId.getBytes(StandardCharsets.UTF_8);
     int count = utf8 == null ? sessionId.length() : utf8.length;
     int length = prefixBytes.length + 2;
     for (int i = 0; i < count; i++) {
