@@ -519,8 +519,9 @@ public abstract class AdminOrderListingRules extends AdminRules {
   void admin_layoutCharactersListed() {
     ownEra();
     Instant t0 = now();
+    List<String> characters = InputRules.layoutCharacters(suite);
     List<String> ids = new ArrayList<>();
-    for (String c : InputRules.LAYOUT_CHARACTERS) {
+    for (String c : characters) {
       String base = sid("listed");
       ids.addAll(List.of(base, base + c + "x", c + base + c));
     }
@@ -533,7 +534,7 @@ public abstract class AdminOrderListingRules extends AdminRules {
     Set<OrphanId> orphans = new java.util.LinkedHashSet<>();
     ClaimId forged = new ClaimId(7, ClaimId.newNonce());
     for (int i = 0; i < ids.size(); i++) {
-      Item item = InputRules.layoutItem(i);
+      Item item = InputRules.layoutItem(characters, i);
       completeSuperseded(ids.get(i), forged, item, "a complete with a made-up token");
       orphans.add(OrphanId.of(new Orphan(ids.get(i), forged, item, now())));
     }

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -503,8 +505,9 @@ public abstract class InputRules extends TckFixture {
   @DisplayName(
       "ids with the characters key layouts use (colon, bar, braces, slash, %, *, space, quotes, non-ASCII) are ids like any other")
   void value_layoutCharactersInIds() {
+    List<String> characters = layoutCharacters(suite);
     List<String> ids = new ArrayList<>();
-    for (String c : LAYOUT_CHARACTERS) {
+    for (String c : characters) {
       String base = sid("layout");
       ids.addAll(List.of(base, base + c + "x", c + base + c));
     }
@@ -522,7 +525,7 @@ public abstract class InputRules extends TckFixture {
       assertEquals(2, claimId.fence(), says("the second claim of the order", id, claimId));
       fresh.add(claimId);
       extendWritten(id, claimId, LEASE, "the extend");
-      completeSuperseded(id, stale.get(i), layoutItem(i), "the stale complete");
+      completeSuperseded(id, stale.get(i), layoutItem(characters, i), "the stale complete");
       failWritten(id, claimId, "declined " + id, "the fail");
     }
     for (int i = 0; i < ids.size(); i++) {
@@ -532,7 +535,7 @@ public abstract class InputRules extends TckFixture {
       assertEquals(OrderStatus.FAILED, stored.status(), says("its own fail", id, fresh.get(i)));
       assertEquals("declined " + id, stored.lastError(), says("its own error", id, fresh.get(i)));
       orphansAre(
-          List.of(new Orphan(id, stale.get(i), layoutItem(i), now())),
+          List.of(new Orphan(id, stale.get(i), layoutItem(characters, i), now())),
           id,
           stale.get(i),
           "exactly its own orphan");
@@ -545,9 +548,33 @@ public abstract class InputRules extends TckFixture {
           ":", "|", "{", "}", "{t}", "/", "%", "%s", "*", "?", "[a]", " ", "'", "\"", "\\", "é",
           "日本");
 
-  /** An item whose provider order id holds the {@code i}-th id's layout character. */
-  static Item layoutItem(int i) {
-    String c = LAYOUT_CHARACTERS.get(i / 3);
+  /**
+   * The layout characters a run of the two layout rules puts in ids: all of them, or {@link
+   * OrderStoreTck#layoutCharacters()} of them drawn at random (in their order in the list). Where a
+   * configuration draws a few, another of the same store runs them all.
+   */
+  static List<String> layoutCharacters(OrderStoreTck suite) {
+    int count = suite.layoutCharacters();
+    if (count >= LAYOUT_CHARACTERS.size()) {
+      return LAYOUT_CHARACTERS;
+    }
+    List<Integer> drawn = new ArrayList<>();
+    for (int i = 0; i < LAYOUT_CHARACTERS.size(); i++) {
+      drawn.add(i);
+    }
+    Collections.shuffle(drawn, new Random(suite.seed()));
+    return drawn.subList(0, Math.max(count, 1)).stream()
+        .sorted()
+        .map(LAYOUT_CHARACTERS::get)
+        .toList();
+  }
+
+  /**
+   * An item whose provider order id holds the layout character of the {@code i}-th id (three ids
+   * per character, as the layout rules make them).
+   */
+  static Item layoutItem(List<String> characters, int i) {
+    String c = characters.get(i / 3);
     return new Item("prov" + c + i + c, "payload " + c);
   }
 

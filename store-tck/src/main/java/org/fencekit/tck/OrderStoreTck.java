@@ -131,6 +131,15 @@ public abstract class OrderStoreTck {
   }
 
   /**
+   * How many of the 17 layout characters (key separators, pattern and escape characters, quotes,
+   * non-ASCII letters) the two layout rules put in ids, three orders each, drawn at random with
+   * {@link #seed()} when fewer than all; fewer for a slow backend. Default all 17.
+   */
+  protected int layoutCharacters() {
+    return InputRules.LAYOUT_CHARACTERS.size();
+  }
+
+  /**
    * The seed of the randomized tests: the system property {@code fencekit.tck.seed} if set, else a
    * new random one. Printed on failure.
    */

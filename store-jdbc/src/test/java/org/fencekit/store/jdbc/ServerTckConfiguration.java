@@ -114,6 +114,12 @@ public abstract class ServerTckConfiguration<B extends PooledStoreBuilder<B>>
     return connections == Connections.UNPOOLED_DATA_SOURCE ? 2 : super.linearizabilityHistories();
   }
 
+  /** Six of the 17 layout characters without a pool, drawn with the run's seed. */
+  @Override
+  protected int layoutCharacters() {
+    return connections == Connections.UNPOOLED_DATA_SOURCE ? 6 : super.layoutCharacters();
+  }
+
   @AfterEach
   void closeUserPools() {
     userPools.forEach(HikariDataSource::close);
