@@ -34,8 +34,11 @@ public final class OwnRedisCluster implements AutoCloseable {
                 "yes",
                 "--cluster-config-file",
                 "nodes.conf",
+                // 5 s, not 1: a failure report lives twice this long, and on two cores loaded by
+                // a whole build reports of a dead master expired before most masters agreed on it
+                // (the replica was then never promoted), while healthy nodes were marked failing
                 "--cluster-node-timeout",
-                "1000"));
+                "5000"));
       }
       List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
       for (OwnRedis node : nodes) {
@@ -113,10 +116,13 @@ public final class OwnRedisCluster implements AutoCloseable {
         () ->
             replication(master, "master_repl_offset") == replication(replica, "slave_repl_offset"));
     master.kill();
-    if (!OwnServer.poll(30_000, 50, () -> role(replica).equals("master"))) {
-      throw new IllegalStateException(replica + " was not promoted after " + master + " died");
+    try {
+      if (!OwnServer.poll(30_000, 50, () -> role(replica).equals("master"))) {
+        throw new IllegalStateException(replica + " was not promoted after " + master + " died");
+      }
+    } finally {
+      master.launch(); // promoted or not, the cluster gets its node back for the next test
     }
-    master.launch();
     awaitHealthy(30_000);
   }
 
