@@ -58,7 +58,8 @@ abstract class BlackBoxRunContract {
     String launch =
         "exec env -u FENCEKIT_PROVIDER -u FENCEKIT_MAPPING -u FENCEKIT_PROVIDER_TIMEOUT "
             + quoted(java)
-            + " -jar "
+            // the client compiler and the serial collector, as the build's own test JVMs
+            + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "
             + quoted(jar.toString())
             + " --store "
             + quoted(storeSpec())
