@@ -517,9 +517,12 @@ public abstract class AdminOrderListingRules extends AdminRules {
   @DisplayName(
       "ids with the characters key layouts use are listed once and reconciled like any other")
   void admin_layoutCharactersListed() {
+    InputRules.withLayoutCharacters(suite, this::layoutCharactersListed);
+  }
+
+  private void layoutCharactersListed(List<String> characters) {
     ownEra();
     Instant t0 = now();
-    List<String> characters = InputRules.layoutCharacters(suite);
     List<String> ids = new ArrayList<>();
     for (String c : characters) {
       String base = sid("listed");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.fencekit.store.ClaimId;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderRecord;
@@ -505,7 +506,10 @@ public abstract class InputRules extends TckFixture {
   @DisplayName(
       "ids with the characters key layouts use (colon, bar, braces, slash, %, *, space, quotes, non-ASCII) are ids like any other")
   void value_layoutCharactersInIds() {
-    List<String> characters = layoutCharacters(suite);
+    withLayoutCharacters(suite, this::layoutCharactersInIds);
+  }
+
+  private void layoutCharactersInIds(List<String> characters) {
     List<String> ids = new ArrayList<>();
     for (String c : characters) {
       String base = sid("layout");
@@ -549,21 +553,47 @@ public abstract class InputRules extends TckFixture {
           "日本");
 
   /**
-   * The layout characters a run of the two layout rules puts in ids: all of them, or {@link
-   * OrderStoreTck#layoutCharacters()} of them drawn at random (in their order in the list). Where a
-   * configuration draws a few, another of the same store runs them all.
+   * Runs a layout rule on the layout characters this run puts in ids: all of them, or {@link
+   * OrderStoreTck#layoutCharacters()} of them drawn at random with {@link OrderStoreTck#seed()} (in
+   * their order in the list), a failure then naming them and the seed that draws them again. Where
+   * a configuration draws a few, another of the same store runs them all.
    */
-  static List<String> layoutCharacters(OrderStoreTck suite) {
+  static void withLayoutCharacters(OrderStoreTck suite, Consumer<List<String>> rule) {
     int count = suite.layoutCharacters();
     if (count >= LAYOUT_CHARACTERS.size()) {
-      return LAYOUT_CHARACTERS;
+      rule.accept(LAYOUT_CHARACTERS);
+      return;
     }
+    long seed = suite.seed();
+    List<String> characters = layoutCharacters(count, seed);
+    try {
+      rule.accept(characters);
+    } catch (AssertionError e) {
+      throw new AssertionError(
+          "with the layout characters "
+              + characters
+              + ", "
+              + count
+              + " of "
+              + LAYOUT_CHARACTERS.size()
+              + " drawn with seed "
+              + seed
+              + " (-Dfencekit.tck.seed="
+              + seed
+              + " draws them again): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** {@code count} of the layout characters (at least one) drawn with {@code seed}, in order. */
+  static List<String> layoutCharacters(int count, long seed) {
     List<Integer> drawn = new ArrayList<>();
     for (int i = 0; i < LAYOUT_CHARACTERS.size(); i++) {
       drawn.add(i);
     }
-    Collections.shuffle(drawn, new Random(suite.seed()));
-    return drawn.subList(0, Math.max(count, 1)).stream()
+    Collections.shuffle(drawn, new Random(seed));
+    return drawn.subList(0, Math.min(Math.max(count, 1), drawn.size())).stream()
         .sorted()
         .map(LAYOUT_CHARACTERS::get)
         .toList();

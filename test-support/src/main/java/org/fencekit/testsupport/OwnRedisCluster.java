@@ -116,12 +116,10 @@ public final class OwnRedisCluster implements AutoCloseable {
         () ->
             replication(master, "master_repl_offset") == replication(replica, "slave_repl_offset"));
     master.kill();
-    try {
-      if (!OwnServer.poll(30_000, 50, () -> role(replica).equals("master"))) {
-        throw new IllegalStateException(replica + " was not promoted after " + master + " died");
-      }
-    } finally {
-      master.launch(); // promoted or not, the cluster gets its node back for the next test
+    boolean promoted = OwnServer.poll(30_000, 50, () -> role(replica).equals("master"));
+    master.launch(); // promoted or not, the cluster gets its node back for the next test
+    if (!promoted) {
+      throw new IllegalStateException(replica + " was not promoted after " + master + " died");
     }
     awaitHealthy(30_000);
   }
