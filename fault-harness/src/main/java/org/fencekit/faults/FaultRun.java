@@ -241,11 +241,13 @@ public final class FaultRun {
     }
     if (faultFailure.get() != null) {
       throw new IllegalStateException(
-          "fault-run " + config.name + ": the fault could not be injected", faultFailure.get());
+          "fault-run " + config.name + ": the fault could not be injected: " + faultFailure.get(),
+          faultFailure.get());
     }
     if (!workerFailures.isEmpty()) {
       throw new IllegalStateException(
-          "fault-run " + config.name + ": a load thread failed", workerFailures.get(0));
+          "fault-run " + config.name + ": a load thread failed: " + workerFailures.get(0),
+          workerFailures.get(0));
     }
     long boundNanos = config.recoveryBound.toNanos();
     long recovered = recovery(faultStart.get(), faultEnd.get(), boundNanos);

@@ -1,6 +1,7 @@
 package org.fencekit.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -99,6 +100,26 @@ class FaultHarnessSelfTest {
             .run()
             .assertNoViolations();
     assertTrue(report.count(Answer.UNAVAILABLE_UNKNOWN) > 0, report.summary());
+  }
+
+  @Test
+  @DisplayName("a fault that cannot be injected fails the run, saying why in the first line")
+  void faultThatFailsIsReportedWithItsCause() {
+    ManualClock clock = new ManualClock(START);
+    try (MemoryOrderStore store = new MemoryOrderStore(clock)) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () ->
+                  FaultRun.builder("self-test/fault-fails", store, clock)
+                      .fault(
+                          () -> {
+                            throw new IllegalStateException("replica 7004 was not promoted");
+                          })
+                      .run());
+      // a build's summary prints only this line: the cause must be in it, not only in the trace
+      assertTrue(e.getMessage().contains("replica 7004 was not promoted"), e.getMessage());
+    }
   }
 
   @Test
