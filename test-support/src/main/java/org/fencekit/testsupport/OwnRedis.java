@@ -2,11 +2,13 @@ package org.fencekit.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -136,6 +138,22 @@ public final class OwnRedis extends OwnServer {
     if (!poll(20_000, 50, () -> answers() || !process.isAlive()) || !process.isAlive()) {
       throw new IllegalStateException(
           "redis-server on port " + port + " did not start; see " + dir.resolve("redis.log"));
+    }
+  }
+
+  /**
+   * The last {@code lines} lines of the server's log that {@code keep} accepts, for a failure
+   * message; empty without a log.
+   */
+  public String logTail(int lines, Predicate<String> keep) {
+    try {
+      List<String> all =
+          Files.readAllLines(dir.resolve("redis.log"), StandardCharsets.UTF_8).stream()
+              .filter(keep)
+              .toList();
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "";
     }
   }
 

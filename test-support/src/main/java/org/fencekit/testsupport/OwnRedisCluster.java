@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of a fault test's own: three masters with one replica each, on free loopback
- * ports (each with its bus port, +10000), node timeout 1 s so a killed master's replica takes over
+ * ports (each with its bus port, +10000), node timeout 5 s so a killed master's replica takes over
  * in seconds. The test may fail over, kill a master and migrate slots under load; never the shared
  * cluster.
  */
@@ -108,20 +108,36 @@ public final class OwnRedisCluster implements AutoCloseable {
    * and the cluster is healthy, then starts the killed node again, which rejoins as a replica.
    */
   public void killMaster(OwnRedis master) {
+    awaitHealthy(30_000); // every replica linked to its master, or there is no one to take over
     OwnRedis replica = replicaOf(master);
     master.command("CLIENT", "PAUSE", "5000", "WRITE");
-    OwnServer.poll(
-        5_000,
-        5,
-        () ->
-            replication(master, "master_repl_offset") == replication(replica, "slave_repl_offset"));
+    if (!OwnServer.poll(
+        5_000, 5, () -> offset(master) == replication(replica, "slave_repl_offset"))) {
+      master.command("CLIENT", "UNPAUSE");
+      throw new IllegalStateException(
+          replica
+              + " did not catch up with "
+              + master
+              + " in 5 s (replica at "
+              + replication(replica, "slave_repl_offset")
+              + ", master at "
+              + offset(master)
+              + "); the master was not killed, as acknowledged writes would have been lost");
+    }
     master.kill();
     boolean promoted = OwnServer.poll(30_000, 50, () -> role(replica).equals("master"));
+    // the replica's own account, without its once-a-second attempts to reach the dead master
+    String why = promoted ? "" : replica.logTail(25, line -> !line.contains("SYNC"));
     master.launch(); // promoted or not, the cluster gets its node back for the next test
     if (!promoted) {
-      throw new IllegalStateException(replica + " was not promoted after " + master + " died");
+      throw new IllegalStateException(
+          replica + " was not promoted after " + master + " died; its log ends:\n" + why);
     }
     awaitHealthy(30_000);
+  }
+
+  private static long offset(OwnRedis master) {
+    return replication(master, "master_repl_offset");
   }
 
   /**
@@ -228,7 +244,11 @@ public final class OwnRedisCluster implements AutoCloseable {
     return ((Long) nodes.get(0).command("CLUSTER", "KEYSLOT", key)).intValue();
   }
 
-  /** Waits until every live node says cluster_state:ok and all slots are served. */
+  /**
+   * Waits until every live node says cluster_state:ok, all slots are served and every replica's
+   * link to its master is up: a replica still in its first sync cannot take over from a master that
+   * dies (it refuses, as "disconnected from master for longer than allowed").
+   */
   public void awaitHealthy(long millis) {
     if (!OwnServer.poll(millis, 100, this::healthy)) {
       throw new IllegalStateException("the cluster " + seeds() + " did not become healthy");
@@ -240,6 +260,10 @@ public final class OwnRedisCluster implements AutoCloseable {
       if (node.answers()) {
         String info = OwnRedis.text(node.command("CLUSTER", "INFO"));
         if (!info.contains("cluster_state:ok") || !info.contains("cluster_slots_ok:16384")) {
+          return false;
+        }
+        String replication = OwnRedis.text(node.command("INFO", "replication"));
+        if (replication.contains("role:slave") && !replication.contains("master_link_status:up")) {
           return false;
         }
       }
