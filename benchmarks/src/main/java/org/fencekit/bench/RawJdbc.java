@@ -130,6 +130,7 @@ record RawJdbc(
     // the store's modes and the driver's have the same names
     config.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.name()));
     config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.setGetGeneratedKeys(false); // as the store's connections: "store - raw" is its Java
     String sql = "/org/fencekit/store/sqlite/";
     return new RawJdbc(
         "sqlite",

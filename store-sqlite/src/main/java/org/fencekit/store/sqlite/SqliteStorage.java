@@ -26,6 +26,7 @@ import org.fencekit.store.jdbc.Migrations;
 import org.fencekit.store.jdbc.OrderRows;
 import org.fencekit.store.spi.Validate;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -63,13 +64,16 @@ final class SqliteStorage extends JdbcAdminStorage {
       boolean createSchema) {}
 
   /**
-   * The settings one pooled connection runs with, as SQLite reports them.
+   * The settings one pooled connection runs with, as SQLite and its driver report them.
    *
    * @param journalMode {@code PRAGMA journal_mode}, "wal"
    * @param synchronous {@code PRAGMA synchronous}: 1 NORMAL, 2 FULL
    * @param busyTimeoutMillis {@code PRAGMA busy_timeout}
+   * @param generatedKeys whether the driver fetches generated keys after each INSERT (it runs
+   *     {@code SELECT last_insert_rowid()} on a statement of its own), which the store never reads
    */
-  record ConnectionSettings(String journalMode, int synchronous, long busyTimeoutMillis) {}
+  record ConnectionSettings(
+      String journalMode, int synchronous, long busyTimeoutMillis, boolean generatedKeys) {}
 
   private final Settings settings;
   private final Statements sql;
@@ -167,6 +171,9 @@ final class SqliteStorage extends JdbcAdminStorage {
         settings.synchronous() == SqliteOrderStore.Synchronous.FULL
             ? SQLiteConfig.SynchronousMode.FULL
             : SQLiteConfig.SynchronousMode.NORMAL);
+    // the store reads no generated key; with them on, the driver matches every statement's text
+    // against a pattern and runs SELECT last_insert_rowid() on a new statement after each INSERT
+    config.setGetGeneratedKeys(false);
     Connection connection = config.createConnection("jdbc:sqlite:" + settings.file());
     try (Statement statement = connection.createStatement()) {
       String mode = pragma(statement, "PRAGMA journal_mode = WAL");
@@ -447,7 +454,7 @@ final class SqliteStorage extends JdbcAdminStorage {
     }
   }
 
-  /** The settings of every pooled connection, as SQLite reports them (for tests). */
+  /** The settings of every pooled connection, as SQLite and its driver report them (for tests). */
   List<ConnectionSettings> connectionSettings() {
     try {
       return onEveryConnection(
@@ -457,7 +464,11 @@ final class SqliteStorage extends JdbcAdminStorage {
               return new ConnectionSettings(
                   pragma(statement, "PRAGMA journal_mode"),
                   Integer.parseInt(pragma(statement, "PRAGMA synchronous")),
-                  Long.parseLong(pragma(statement, "PRAGMA busy_timeout")));
+                  Long.parseLong(pragma(statement, "PRAGMA busy_timeout")),
+                  slot.connection()
+                      .unwrap(SQLiteConnection.class)
+                      .getConnectionConfig()
+                      .isGetGeneratedKeys());
             }
           });
     } catch (SQLException e) {

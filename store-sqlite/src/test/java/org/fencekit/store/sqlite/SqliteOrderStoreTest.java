@@ -133,12 +133,13 @@ class SqliteOrderStoreTest {
 
   @Test
   @DisplayName(
-      "by default every pooled connection runs WAL, synchronous FULL and a 5 s busy_timeout")
+      "by default every pooled connection runs WAL, synchronous FULL and a 5 s busy_timeout, and"
+          + " fetches no generated keys")
   void defaultPragmas() {
     List<SqliteStorage.ConnectionSettings> settings = open().storage().connectionSettings();
     assertEquals(SqliteOrderStore.Builder.DEFAULT_CONNECTIONS, settings.size());
     for (SqliteStorage.ConnectionSettings each : settings) {
-      assertEquals(new SqliteStorage.ConnectionSettings("wal", 2, 5000), each);
+      assertEquals(new SqliteStorage.ConnectionSettings("wal", 2, 5000, false), each);
     }
   }
 
@@ -155,7 +156,7 @@ class SqliteOrderStoreTest {
     List<SqliteStorage.ConnectionSettings> settings = store.storage().connectionSettings();
     assertEquals(6, settings.size());
     for (SqliteStorage.ConnectionSettings each : settings) {
-      assertEquals(new SqliteStorage.ConnectionSettings("wal", 1, 1234), each);
+      assertEquals(new SqliteStorage.ConnectionSettings("wal", 1, 1234, false), each);
     }
   }
 
