@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.fencekit.testsupport.ChildJvm;
 
 /**
  * {@code java -jar admin/target/fencekit-admin.jar ...} as an operator runs it: a process of its
@@ -38,12 +39,9 @@ final class AdminProcess {
 
   static Run run(Path directory, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // A short-lived command: the client compiler and the serial collector start it in about two
-    // thirds of the CPU time (these ITs run a few hundred of them); the command runs the same.
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-XX:+UseSerialGC");
+    // A short-lived command: the test JVMs' client compiler and serial collector start it in about
+    // two thirds of the CPU time (these ITs run a few hundred of them); the command runs the same.
+    List<String> command = new ArrayList<>(ChildJvm.command());
     command.add("-jar");
     command.add(jar().toAbsolutePath().toString());
     command.addAll(List.of(args));

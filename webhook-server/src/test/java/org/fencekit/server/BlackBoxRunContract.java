@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fencekit.fulfilment.scenarios.http.BlackBoxRunner;
+import org.fencekit.testsupport.ChildJvm;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,14 +53,15 @@ abstract class BlackBoxRunContract {
         "no server jar at " + jar + ": run `./mvnw verify` (the *IT tests run after package)");
     int port = LoopbackPorts.closed();
     int secondPort = LoopbackPorts.closed();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    // the java the test runs on, with its flags (the client compiler and the serial collector)
+    String java =
+        String.join(" ", ChildJvm.command().stream().map(BlackBoxRunContract::quoted).toList());
     // options, not variables, so a FENCEKIT_* of the environment cannot change what is tested;
     // the runner sets STRIPE_WEBHOOK_SECRET, FENCEKIT_PROVIDER_URL and FENCEKIT_LEASE
     String launch =
         "exec env -u FENCEKIT_PROVIDER -u FENCEKIT_MAPPING -u FENCEKIT_PROVIDER_TIMEOUT "
-            + quoted(java)
-            // the client compiler and the serial collector, as the build's own test JVMs
-            + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "
+            + java
+            + " -jar "
             + quoted(jar.toString())
             + " --store "
             + quoted(storeSpec())

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.fencekit.fulfilment.CheckoutEvent;
 import org.fencekit.fulfilment.PaymentStatus;
 import org.fencekit.store.OrderSnapshot;
+import org.fencekit.testsupport.ChildJvm;
 import org.fencekit.testsupport.LoopbackPorts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,16 +34,11 @@ class ServerProcessTest {
   @TempDir Path directory;
 
   private Process start(Map<String, String> environment) throws IOException {
+    List<String> command = new ArrayList<>(ChildJvm.command());
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), ServerMain.class.getName()));
     ProcessBuilder builder =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", // as the build's own test JVMs
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ServerMain.class.getName())
-            .directory(directory.toFile())
-            .redirectErrorStream(true);
+        new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
     builder
         .environment()
         .keySet()

@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.fencekit.testsupport.ChildJvm;
 
 /**
  * A {@link StoreProcess} running in a child JVM on the same file, for the cross-process tests.
@@ -62,24 +64,11 @@ final class ChildStore implements AutoCloseable {
   static ChildStore start(Path file, Path dir) throws IOException, InterruptedException {
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     Path stderr = Files.createTempFile(dir, "child-", ".stderr");
-    Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx128m",
-                    "-XX:TieredStopAtLevel=1",
-                    "-cp",
-                    classpath,
-                    StoreProcess.class.getName(),
-                    file.toString()))
-            .redirectError(stderr.toFile())
-            .start();
+    List<String> command = new ArrayList<>(ChildJvm.command());
+    command.addAll(
+        List.of("-Xmx128m", "-cp", classpath, StoreProcess.class.getName(), file.toString()));
+    Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
     ChildStore child = new ChildStore(process, stderr);
     try {
       assertEquals("ready", child.next(Duration.ofSeconds(60)), "the child store did not start");

@@ -3,12 +3,14 @@ package org.fencekit.store.sqlite;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fencekit.store.ClaimResult;
 import org.fencekit.store.Item;
 import org.fencekit.store.OrderSnapshot;
 import org.fencekit.store.StoreUnavailableException;
+import org.fencekit.testsupport.ChildJvm;
 
 /**
  * A JVM that writes to a SQLite file as fast as it can until it is killed: the writer a fault test
@@ -67,24 +69,11 @@ public final class WriterProcess {
   static Process start(Path file, String prefix) throws IOException, InterruptedException {
     String classpath =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    Process process =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xmx96m",
-                    "-XX:TieredStopAtLevel=1",
-                    "-cp",
-                    classpath,
-                    WriterProcess.class.getName(),
-                    file.toString(),
-                    prefix))
-            .redirectErrorStream(true)
-            .start();
+    List<String> command = new ArrayList<>(ChildJvm.command());
+    command.addAll(
+        List.of(
+            "-Xmx96m", "-cp", classpath, WriterProcess.class.getName(), file.toString(), prefix));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     byte[] expected = "writing".getBytes();
     int matched = 0;
     StringBuilder printed = new StringBuilder();
