@@ -1,6 +1,7 @@
 package org.fencekit.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -32,7 +33,7 @@ class ChildJvmTest {
     assertEquals(String.join(" ", ChildJvm.flags()), printed.strip());
     // the build's test JVMs run with flags (test.jvm.flags): from Maven there is something to pass
     if (System.getProperty("surefire.test.class.path") != null) {
-      assertTrue(!ChildJvm.flags().isEmpty(), "the test JVM has no -XX flag: " + command);
+      assertFalse(ChildJvm.flags().isEmpty(), "the test JVM has no -XX flag: " + command);
     }
   }
 }

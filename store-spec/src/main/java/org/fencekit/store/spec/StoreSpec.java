@@ -161,7 +161,10 @@ public record StoreSpec(Kind kind, String target) {
    * @param keyPrefix the prefix of a Redis store's keys, and an etcd store's unless its URL names
    *     one (ignored by the SQL stores)
    * @throws IllegalArgumentException if the target is malformed (a bad URL, a missing directory)
-   * @throws org.fencekit.store.StoreUnavailableException if the store does not answer
+   * @throws org.fencekit.store.StoreUnavailableException if the store does not answer; except a
+   *     PostgreSQL or MySQL store without {@code createSchema}, which is built all the same and
+   *     checks its schema at its first call instead (so a server that starts later is used): that
+   *     call throws it, after waiting its connection timeout once more
    * @throws IllegalStateException if the store refuses what it finds (tables of another shape)
    */
   public OrderStore open(Clock clock, boolean createSchema, String keyPrefix) {
