@@ -18,8 +18,8 @@ final class HeapPerOrder {
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     String prefix = Orders.newRunPrefix();
     // what the first orders of a JVM leave for good (classes' mirrors and constants, the nonce
-    // generator's state) falls outside the measured window: once counted in a 10,000-order run it
-    // was 76 B an order more than in a 40,000-order one
+    // generator's state) falls outside the measured window; what the JVM did before this call is
+    // not kept out (HeapPerOrderTest measures each size in a JVM of its own for that)
     MemoryOrderStore warmup = new MemoryOrderStore();
     for (int i = 0; i < 100; i++) {
       Orders.claimComplete(warmup, prefix + "warmup-" + i);

@@ -23,9 +23,8 @@ class HeapPerOrderTest {
   /**
    * Each size in a JVM of its own: in the test JVM, what earlier tests and the test runner leave on
    * the heap (the runner's output buffered while a busy build reads it slowly, say) fell into one
-   * window or the other, twice in CI's run without servers (302 B an order at 10,000 and 226 B at
-   * 40,000, both times), and a third measure in one JVM read less heap with 10,000 orders than
-   * before them.
+   * window or the other, twice in rehearsals of CI (302 B an order at 10,000 and 226 B at 40,000,
+   * both times), and a third measure in one JVM read less heap with 10,000 orders than before them.
    */
   private static long measureAlone(int orders) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(ChildJvm.command());
