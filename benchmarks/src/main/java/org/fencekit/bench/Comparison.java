@@ -335,7 +335,7 @@ final class Comparison {
         .writeOut(jobs.stream().flatMap(job -> job.results.stream()).toList());
     String heap =
         "Memory store heap per provisioned order (after a full GC): %s B with 20,000 orders, %s B"
-                .formatted(HeapPerOrder.measure(20_000), HeapPerOrder.measure(100_000))
+                .formatted(HeapPerOrder.inOwnJvm(20_000), HeapPerOrder.inOwnJvm(100_000))
             + " with 100,000.";
     List<Report.Row> rows = Report.rows(jobs);
     Files.writeString(outDir.resolve("results.md"), Report.markdown(run, stores, jobs, heap));

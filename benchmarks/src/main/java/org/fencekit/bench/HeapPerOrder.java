@@ -1,17 +1,73 @@
 package org.fencekit.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.fencekit.store.memory.MemoryOrderStore;
 
 /**
  * The memory store's heap per stored order: the heap in use after a full GC with {@code n}
  * provisioned orders held, minus the empty store's, divided by {@code n}. Measured at two sizes to
- * show it does not grow with the number of orders beyond what each order holds.
+ * show it does not grow with the number of orders beyond what each order holds, each in a JVM of
+ * its own ({@link #inOwnJvm}): in a JVM that did other work, what that work held at one reading and
+ * not the other fell into the window (302 B an order at 10,000 orders and 226 B at 40,000 in a test
+ * JVM, twice; a third measure in one JVM read less heap with 10,000 orders than before them).
  */
 final class HeapPerOrder {
 
   private HeapPerOrder() {}
+
+  /** The child {@link #inOwnJvm} starts: prints {@link #measure} for the orders it is given. */
+  public static void main(String[] args) {
+    System.out.println(measure(Integer.parseInt(args[0])));
+  }
+
+  /**
+   * {@link #measure} in a fresh JVM: {@code java} (the program and its options) with {@code
+   * classPath}, which must hold this class and the memory store.
+   *
+   * @throws IllegalStateException if the child fails, prints no number or runs past two minutes
+   */
+  static long inOwnJvm(int orders, List<String> java, String classPath) {
+    List<String> command = new ArrayList<>(java);
+    command.addAll(
+        List.of("-cp", classPath, HeapPerOrder.class.getName(), Integer.toString(orders)));
+    String printed = "";
+    try {
+      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+      printed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!child.waitFor(120, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+        throw new IllegalStateException("the heap measure's JVM ran past 2 minutes: " + command);
+      }
+      if (child.exitValue() != 0) {
+        throw new IllegalStateException(
+            "the heap measure's JVM exited with " + child.exitValue() + ": " + printed);
+      }
+      return Long.parseLong(printed);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot start the heap measure's JVM " + command + ": " + e, e);
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("the heap measure's JVM printed no number: " + printed, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while measuring the heap per order", e);
+    }
+  }
+
+  /** {@link #inOwnJvm} on this JVM's java and class path, as the comparison's report measures. */
+  static long inOwnJvm(int orders) {
+    return inOwnJvm(
+        orders,
+        List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+        System.getProperty("java.class.path"));
+  }
 
   /** Bytes of heap per provisioned order, with {@code orders} of them in one store. */
   static long measure(int orders) {
@@ -19,7 +75,7 @@ final class HeapPerOrder {
     String prefix = Orders.newRunPrefix();
     // what the first orders of a JVM leave for good (classes' mirrors and constants, the nonce
     // generator's state) falls outside the measured window; what the JVM did before this call is
-    // not kept out (HeapPerOrderTest measures each size in a JVM of its own for that)
+    // not kept out (inOwnJvm measures in a JVM of its own for that)
     MemoryOrderStore warmup = new MemoryOrderStore();
     for (int i = 0; i < 100; i++) {
       Orders.claimComplete(warmup, prefix + "warmup-" + i);
