@@ -78,7 +78,9 @@ final class StoreOptions {
       }
     }
     try {
-      return target.open(Clock.systemUTC(), migrate, keyPrefix);
+      // a command runs once: a SQL server that does not answer fails it now, not after a second
+      // connection timeout at its first call
+      return target.open(Clock.systemUTC(), migrate, true, keyPrefix);
     } catch (IllegalStateException e) {
       String hint = migrate ? "" : ". `fencekit-admin schema check` says what the schema lacks";
       throw new Problem(

@@ -289,14 +289,15 @@ public abstract class JdbcStorage extends JdbcAdminStorage {
 
   /**
    * Checks the schema at build. A store that may not create its schema and cannot reach the server
-   * yet is built all the same: its first call checks instead, so it starts working when the server
-   * comes back. A check that fails closes this storage (and the pool it built) before it throws.
+   * yet is built all the same, unless {@code requireServer}: its first call checks instead, so it
+   * starts working when the server comes back. A check that fails closes this storage (and the pool
+   * it built) before it throws.
    */
-  public void checkSchemaAtStart(boolean create, boolean namespace) {
+  public void checkSchemaAtStart(boolean create, boolean namespace, boolean requireServer) {
     try {
       prepareSchema(create, namespace);
     } catch (RuntimeException e) {
-      if (create || !(e instanceof StoreUnavailableException)) {
+      if (create || requireServer || !(e instanceof StoreUnavailableException)) {
         close();
         throw e;
       }

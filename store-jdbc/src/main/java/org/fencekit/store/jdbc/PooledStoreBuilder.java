@@ -40,6 +40,7 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   private String password;
   private Integer maximumPoolSize;
   private Duration connectionTimeout;
+  private boolean requireServerAtBuild;
   private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
   private boolean serverTime;
   private boolean singleStatementFastPath = true;
@@ -128,6 +129,21 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
   }
 
   /**
+   * Whether {@code build()} fails with {@link org.fencekit.store.StoreUnavailableException} when
+   * the server does not answer its schema check; default false: the store is built all the same and
+   * its first call checks the schema instead, so a service that starts before its database works
+   * once the database is up (with {@link #createSchema} true, {@code build()} always fails). A
+   * program that runs once and exits (a command line, a job) sets it, to fail after one {@link
+   * #connectionTimeout} rather than wait a second one at its first call.
+   *
+   * @return this builder
+   */
+  public final B requireServerAtBuild(boolean requireServerAtBuild) {
+    this.requireServerAtBuild = requireServerAtBuild;
+    return self();
+  }
+
+  /**
    * How long one statement may run, waiting for an order's row lock included, before the server
    * cancels it and the call fails with {@link org.fencekit.store.StoreUnavailableException}; whole
    * seconds (rounded up), at least 1 s, default 30 s. The driver's timer cancels a statement; the
@@ -166,6 +182,11 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
    * @return the store, which closes the pool it built
    */
   public abstract FencedAdminOrderStore build();
+
+  /** Whether {@link #requireServerAtBuild} is on, for {@code build()}. */
+  protected final boolean requiresServerAtBuild() {
+    return requireServerAtBuild;
+  }
 
   /** Whether {@link #serverTime} is on, for {@code build()}. */
   protected final boolean takesServerTime() {
@@ -322,7 +343,8 @@ public abstract class PooledStoreBuilder<B extends PooledStoreBuilder<B>>
     // validationTimeout (5 s by default, not capped by connectionTimeout): keep it well below
     config.setValidationTimeout(Math.max(250, Math.min(5000, timeout.toMillis() / 4)));
     // the pool starts without a connection; build() then borrows one to check the schema (a
-    // server that is down fails the first call instead, unless createSchema)
+    // server that is down fails the first call instead, unless createSchema or
+    // requireServerAtBuild)
     config.setInitializationFailTimeout(-1);
     config.setAutoCommit(false);
     tune(config, queryTimeoutSeconds);

@@ -186,7 +186,7 @@ public final class MysqlOrderStore extends FencedAdminOrderStore {
       Sql sql = Sql.forTables(tables.orders(), tables.orphans());
       MysqlStorage storage =
           new MysqlStorage(connections(MysqlStorage.BACKEND), sql, takesServerTime());
-      storage.checkSchemaAtStart(createsSchema(), false);
+      storage.checkSchemaAtStart(createsSchema(), false, requiresServerAtBuild());
       return new MysqlOrderStore(
           storage,
           clock,

@@ -215,6 +215,31 @@ class MysqlOrderStoreTest extends MysqlStoreTestSupport {
   }
 
   @Test
+  @DisplayName(
+      "requireServerAtBuild against a server that is down fails the build; without it, the first"
+          + " call")
+  void requireServerAtBuildOnDownServer() {
+    String url = "jdbc:mysql://127.0.0.1:" + LoopbackPorts.closed() + "/test?user=root";
+    StoreUnavailableException atBuild =
+        assertThrows(
+            StoreUnavailableException.class,
+            () ->
+                MysqlOrderStore.builder()
+                    .jdbcUrl(url)
+                    .connectionTimeout(java.time.Duration.ofMillis(500))
+                    .requireServerAtBuild(true)
+                    .build());
+    assertTrue(atBuild.getMessage().contains("check that MySQL is up"), atBuild.getMessage());
+    try (MysqlOrderStore store =
+        MysqlOrderStore.builder()
+            .jdbcUrl(url)
+            .connectionTimeout(java.time.Duration.ofMillis(500))
+            .build()) {
+      assertThrows(StoreUnavailableException.class, () -> store.get("cs_down"));
+    }
+  }
+
+  @Test
   @DisplayName("a jdbc:mariadb: URL reaches the same server through MySQL Connector/J")
   void mariadbUrl() {
     String url = "jdbc:mariadb:" + database.jdbcUrl().substring("jdbc:mysql:".length());

@@ -203,7 +203,7 @@ public final class PostgresOrderStore extends FencedAdminOrderStore {
       Sql sql = Sql.forTables(schema, tables.orders(), tables.orphans());
       PostgresStorage storage =
           new PostgresStorage(connections("postgres"), sql, takesServerTime());
-      storage.checkSchemaAtStart(createsSchema(), schema != null);
+      storage.checkSchemaAtStart(createsSchema(), schema != null, requiresServerAtBuild());
       String prefix = schema == null ? "" : schema + ".";
       String description =
           description(

@@ -193,6 +193,29 @@ class PostgresOrderStoreBuilderTest {
   }
 
   @Test
+  @DisplayName(
+      "requireServerAtBuild against a server that is down fails the build, not the first call")
+  void requireServerAtBuildOnDownServer() {
+    String url =
+        "jdbc:postgresql://127.0.0.1:"
+            + LoopbackPorts.closed()
+            + "/test?user=postgres&password="
+            + SECRET;
+    StoreUnavailableException e =
+        assertThrows(
+            StoreUnavailableException.class,
+            () ->
+                PostgresOrderStore.builder()
+                    .jdbcUrl(url)
+                    .connectionTimeout(Duration.ofMillis(500))
+                    .requireServerAtBuild(true)
+                    .build());
+    assertEquals("postgres", e.backend());
+    assertFalse(e.outcomeUnknown(), "no connection, so nothing can have been written");
+    assertNoSecret(e);
+  }
+
+  @Test
   @DisplayName("the SQL names the configured tables, quoted, and nothing else")
   void tableNamesInSql() {
     Sql sql = Sql.forTables("Shop", "Orders", "order");

@@ -164,10 +164,24 @@ public record StoreSpec(Kind kind, String target) {
    * @throws org.fencekit.store.StoreUnavailableException if the store does not answer; except a
    *     PostgreSQL or MySQL store without {@code createSchema}, which is built all the same and
    *     checks its schema at its first call instead (so a server that starts later is used): that
-   *     call throws it, after waiting its connection timeout once more
+   *     call throws it, after waiting its connection timeout once more (a program that runs once
+   *     opens with {@code requireServer} instead)
    * @throws IllegalStateException if the store refuses what it finds (tables of another shape)
    */
   public OrderStore open(Clock clock, boolean createSchema, String keyPrefix) {
+    return open(clock, createSchema, false, keyPrefix);
+  }
+
+  /**
+   * Opens the store as {@link #open(Clock, boolean, String)} does, but with {@code requireServer} a
+   * PostgreSQL or MySQL store without {@code createSchema} whose server does not answer is not
+   * built ({@code requireServerAtBuild} of their builders): it throws {@link
+   * org.fencekit.store.StoreUnavailableException} after one connection timeout, where the store
+   * built all the same would wait a second one at its first call. For a program that runs once and
+   * exits, such as the admin command; no other store is affected.
+   */
+  public OrderStore open(
+      Clock clock, boolean createSchema, boolean requireServer, String keyPrefix) {
     return switch (kind) {
       case SQLITE ->
           SqliteOrderStore.builder(Path.of(target)).createSchema(createSchema).clock(clock).build();
@@ -175,10 +189,16 @@ public record StoreSpec(Kind kind, String target) {
           PostgresOrderStore.builder()
               .jdbcUrl(target)
               .createSchema(createSchema)
+              .requireServerAtBuild(requireServer)
               .clock(clock)
               .build();
       case MYSQL ->
-          MysqlOrderStore.builder().jdbcUrl(target).createSchema(createSchema).clock(clock).build();
+          MysqlOrderStore.builder()
+              .jdbcUrl(target)
+              .createSchema(createSchema)
+              .requireServerAtBuild(requireServer)
+              .clock(clock)
+              .build();
       case REDIS, REDIS_CLUSTER ->
           (kind == Kind.REDIS
                   ? RedisOrderStore.builder().url(target)
