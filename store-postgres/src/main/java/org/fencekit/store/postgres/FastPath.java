@@ -88,20 +88,21 @@ final class FastPath {
   }
 
   /**
-   * The claim decided by insert-order.sql, reclaim-fast.sql or select-order.sql alone, or {@code
-   * null} on a miss.
+   * The claim decided by insert-order.sql or reclaim-fast.sql alone, or {@code null} on a miss.
    *
    * <p>A fresh order's first claim is the insert. A claim of an order that exists (the insert found
    * it, or it is known to exist) is the conditional re-claim, which writes where the machine grants
-   * the claim; where it wrote nothing (the order is provisioned, or in flight) the order is read as
-   * last committed, without its row lock, and where the machine answers that row with no write
-   * (Provisioned, or InFlight under a lease still live at a time read after the row was) that is
-   * the answer: the row was the order's committed state at an instant inside the call and the lease
-   * was live then, which is what a locking read at that instant would have seen. Only a row the
-   * machine would claim (released since the re-claim looked) goes to the locking transaction. So
-   * the callers of an order many fight over hold no row lock to be told to wait, and no one queues
-   * behind another's transaction. (A re-claim whose misses went to the locking transaction was
-   * tried before: the misses queued for the row there and halved such a workload's throughput.)
+   * the claim; where it wrote nothing (the order is provisioned, or in flight) the same statement
+   * returns the order as its snapshot read it, without its row lock, and where the machine answers
+   * that row with no write (Provisioned, or InFlight under a lease still live at a time read after
+   * the statement) that is the answer: the row was the order's committed state at an instant inside
+   * the call and the lease was live then, which is what a locking read at that instant would have
+   * seen. Any other row (another order's snapshot, or one the machine would claim: the update saw a
+   * newer version, taken since the snapshot) goes to the locking transaction. So the callers of an
+   * order many fight over hold no row lock to be told to wait, no one queues behind another's
+   * transaction, and each is told with one statement. (A re-claim whose misses went to the locking
+   * transaction was tried before: the misses queued for the row there and halved such a workload's
+   * throughput.)
    *
    * <p>An order whose insert missed is remembered (the last one per slot of {@value
    * #EXISTING_SLOTS}), and a claim for it skips the insert: orders are never deleted, and a wrong
@@ -122,11 +123,11 @@ final class FastPath {
       existing.set(slot, sessionId);
     }
     Instant now = OrderStateMachine.now(clock);
-    Optional<OrderRecord> row =
+    PostgresStorage.Reclaim reclaim =
         storage.reclaimFast(
             request.snapshot(), nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
-    if (row.isPresent()) {
-      OrderRecord written = row.get();
+    if (reclaim.written() != null) {
+      OrderRecord written = reclaim.written();
       OrderStateMachine.ClaimDecision decision =
           OrderStateMachine.claim(reclaimPreImage(written), request, now, nonce);
       if (!(decision.result() instanceof ClaimResult.Claimed) || !written.equals(decision.next())) {
@@ -136,11 +137,11 @@ final class FastPath {
       held.put(written);
       return decision.result();
     }
-    Optional<OrderRecord> current = storage.readFast("claim", sessionId);
-    if (current.isPresent()) {
-      // the time after the row was read: a lease live now was live when the row was the order's
+    if (reclaim.read() != null) {
+      // the time after the statement's snapshot: a lease live now was live when the row was the
+      // order's
       OrderStateMachine.ClaimDecision decision =
-          OrderStateMachine.claim(current.get(), request, OrderStateMachine.now(clock), nonce);
+          OrderStateMachine.claim(reclaim.read(), request, OrderStateMachine.now(clock), nonce);
       if (decision.next() == null && decision.mismatch() == null) {
         claims.hits.increment();
         return decision.result();

@@ -1,6 +1,7 @@
 package org.fencekit.store.postgres;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -167,19 +168,27 @@ final class PostgresStorage extends JdbcStorage {
   }
 
   /**
+   * What the single-statement re-claim found: the row it wrote, or else the order as the
+   * statement's snapshot read it (without its row lock); neither where there is no order or the
+   * server rolled the statement back (40001 or 40P01).
+   */
+  record Reclaim(OrderRecord written, OrderRecord read) {
+
+    /** No order, or the statement rolled back: the caller decides in a transaction. */
+    static final Reclaim NOTHING = new Reclaim(null, null);
+  }
+
+  /**
    * The single-statement re-claim (reclaim-fast.sql): claims an order that exists where it is not
    * provisioned and holds no live lease at {@code now}, and is the same order as {@code offered}
-   * (every {@link org.fencekit.store.OrderField}); one statement in auto-commit.
+   * (every {@link org.fencekit.store.OrderField}); one statement in auto-commit, which returns the
+   * order as it read it where it wrote nothing.
    *
    * @param nonce the new claim's nonce
    * @param now the call's time, at millisecond precision
    * @param expires the new lease's end
-   * @return the row as written, or empty if the statement wrote nothing (another order,
-   *     provisioned, in flight, unknown order, or the server rolled the statement back with 40001
-   *     or 40P01)
    */
-  Optional<OrderRecord> reclaimFast(
-      OrderSnapshot offered, String nonce, Instant now, Instant expires) {
+  Reclaim reclaimFast(OrderSnapshot offered, String nonce, Instant now, Instant expires) {
     String sessionId = offered.sessionId();
     return single(
         "claim",
@@ -196,30 +205,16 @@ final class PostgresStorage extends JdbcStorage {
           statement.setInt(8, offered.quantity());
           statement.setLong(9, offered.amountTotal());
           statement.setString(10, offered.currency());
-          return OrderRows.orderIfAny(statement);
+          statement.setString(11, sessionId);
+          try (ResultSet rows = statement.executeQuery()) {
+            if (!rows.next()) {
+              return Reclaim.NOTHING;
+            }
+            OrderRecord row = OrderRows.order(rows);
+            return rows.getBoolean("written") ? new Reclaim(row, null) : new Reclaim(null, row);
+          }
         },
-        Optional.empty());
-  }
-
-  /**
-   * The order as last committed, read in auto-commit without its row lock (select-order.sql): how
-   * the fast path answers a claim its re-claim did not write, where the state machine writes
-   * nothing for it.
-   *
-   * @return the order, or empty if there is none (or the server rolled the statement back with
-   *     40001 or 40P01): the caller then decides in a transaction
-   */
-  Optional<OrderRecord> readFast(String operation, String sessionId) {
-    return single(
-        operation,
-        sessionId,
-        sql.selectOrder(),
-        statement -> {
-          statement.setString(1, sessionId);
-          return OrderRows.orderIfAny(statement);
-        },
-        Optional.empty(),
-        false);
+        Reclaim.NOTHING);
   }
 
   /** Binds session_id, then the token's fence and nonce, from {@code index} on. */
