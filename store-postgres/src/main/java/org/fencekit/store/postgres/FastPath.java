@@ -79,6 +79,9 @@ final class FastPath {
   /** The orders as this store's claims left them, for their completes. */
   private final HeldClaims held = new HeldClaims();
 
+  /** How many re-claims a claim of an order that exists sends before the locking transaction. */
+  private static final int RECLAIMS = 2;
+
   /** Session ids whose first-claim insert found the order there, one per slot by hash. */
   private final AtomicReferenceArray<String> existing = new AtomicReferenceArray<>(EXISTING_SLOTS);
 
@@ -97,12 +100,12 @@ final class FastPath {
    * that row with no write (Provisioned, or InFlight under a lease still live at a time read after
    * the statement) that is the answer: the row was the order's committed state at an instant inside
    * the call and the lease was live then, which is what a locking read at that instant would have
-   * seen. Any other row (another order's snapshot, or one the machine would claim: the update saw a
-   * newer version, taken since the snapshot) goes to the locking transaction. So the callers of an
-   * order many fight over hold no row lock to be told to wait, no one queues behind another's
-   * transaction, and each is told with one statement. (A re-claim whose misses went to the locking
-   * transaction was tried before: the misses queued for the row there and halved such a workload's
-   * throughput.)
+   * seen. A row the machine would claim (the update saw a newer version, taken since the snapshot)
+   * is re-claimed once more, whose snapshot shows the taker's lease; another order's snapshot, or a
+   * second such row, goes to the locking transaction. So the callers of an order many fight over
+   * hold no row lock to be told to wait, no one queues behind another's transaction, and each is
+   * told with one statement. (A re-claim whose misses went to the locking transaction was tried
+   * before: the misses queued for the row there and halved such a workload's throughput.)
    *
    * <p>An order whose insert missed is remembered (the last one per slot of {@value
    * #EXISTING_SLOTS}), and a claim for it skips the insert: orders are never deleted, and a wrong
@@ -122,22 +125,29 @@ final class FastPath {
       }
       existing.set(slot, sessionId);
     }
-    Instant now = OrderStateMachine.now(clock);
-    PostgresStorage.Reclaim reclaim =
-        storage.reclaimFast(
-            request.snapshot(), nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
-    if (reclaim.written() != null) {
-      OrderRecord written = reclaim.written();
-      OrderStateMachine.ClaimDecision decision =
-          OrderStateMachine.claim(reclaimPreImage(written), request, now, nonce);
-      if (!(decision.result() instanceof ClaimResult.Claimed) || !written.equals(decision.next())) {
-        throw FastSettle.drifted("postgres", "claim", written, decision.next());
+    // a second re-claim where the first read the order claimable but found it taken (a rival's
+    // claim committed between the statement's snapshot and its update): its snapshot now shows
+    // the rival's lease, which the first one, in the locking transaction, would queue behind
+    for (int attempt = 0; attempt < RECLAIMS; attempt++) {
+      Instant now = OrderStateMachine.now(clock);
+      PostgresStorage.Reclaim reclaim =
+          storage.reclaimFast(
+              request.snapshot(), nonce, now, OrderStateMachine.leaseEnd(now, request.lease()));
+      if (reclaim.written() != null) {
+        OrderRecord written = reclaim.written();
+        OrderStateMachine.ClaimDecision decision =
+            OrderStateMachine.claim(reclaimPreImage(written), request, now, nonce);
+        if (!(decision.result() instanceof ClaimResult.Claimed)
+            || !written.equals(decision.next())) {
+          throw FastSettle.drifted("postgres", "claim", written, decision.next());
+        }
+        claims.hits.increment();
+        held.put(written);
+        return decision.result();
       }
-      claims.hits.increment();
-      held.put(written);
-      return decision.result();
-    }
-    if (reclaim.read() != null) {
+      if (reclaim.read() == null) {
+        break;
+      }
       // the time after the statement's snapshot: a lease live now was live when the row was the
       // order's
       OrderStateMachine.ClaimDecision decision =
@@ -145,6 +155,9 @@ final class FastPath {
       if (decision.next() == null && decision.mismatch() == null) {
         claims.hits.increment();
         return decision.result();
+      }
+      if (decision.mismatch() != null) {
+        break;
       }
     }
     claims.misses.increment();

@@ -211,7 +211,10 @@ final class PostgresStorage extends JdbcStorage {
               return Reclaim.NOTHING;
             }
             OrderRecord row = OrderRows.order(rows);
-            return rows.getBoolean("written") ? new Reclaim(row, null) : new Reclaim(null, row);
+            // written: the column after the order's (by position, as the order's are read)
+            return rows.getBoolean(OrderRows.ORDER_COLUMNS.size() + 1)
+                ? new Reclaim(row, null)
+                : new Reclaim(null, row);
           }
         },
         Reclaim.NOTHING);

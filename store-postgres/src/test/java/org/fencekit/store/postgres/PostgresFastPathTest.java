@@ -273,6 +273,57 @@ class PostgresFastPathTest extends PostgresStoreTestSupport {
   }
 
   @Test
+  @DisplayName(
+      "a re-claim that read the order claimable but found it taken by a rival's claim committed"
+          + " meanwhile re-claims once more, is answered InFlight from the rival's lease, and sends"
+          + " no locking transaction")
+  void reclaimBeatenByARivalTriesOnceMore() throws Exception {
+    ConnectionLog log = new ConnectionLog();
+    PostgresOrderStore store = logged(log, true);
+    String sid = sid("beaten");
+    ClaimId first = claimed(store, sid);
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, first, "provider down"));
+    ClaimId second = claimed(store, sid); // its insert misses: the order is known to exist now
+    assertInstanceOf(WriteResult.Written.class, store.fail(sid, second, "again"));
+    String orders = schema.name() + ".fencekit_orders";
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try (Connection rival = TestPostgres.connect()) {
+      rival.setAutoCommit(false);
+      long now = clock.millis();
+      try (PreparedStatement claim =
+          rival.prepareStatement(
+              "UPDATE "
+                  + orders
+                  + " SET status = 'PENDING', fence = fence + 1, claim_nonce = ?, claimed_at = ?,"
+                  + " lease_expires_at = ?, updated_at = ? WHERE session_id = ?")) {
+        claim.setString(1, ClaimId.newNonce());
+        claim.setLong(2, now);
+        claim.setLong(3, now + LEASE.toMillis());
+        claim.setLong(4, now);
+        claim.setString(5, sid);
+        assertEquals(1, claim.executeUpdate());
+      }
+      log.take();
+      Future<ClaimResult> claim = executor.submit(() -> store.claim(snapshot(sid), LEASE));
+      // the re-claim's snapshot shows the order failed; its update waits for the rival's row lock
+      PostgresOrderStoreTest.awaitLockWait(
+          "%\"" + schema.name() + "\".\"fencekit_orders\" AS o%SET status = 'PENDING'%");
+      rival.commit();
+      ClaimResult result = claim.get(60, TimeUnit.SECONDS);
+      assertInstanceOf(ClaimResult.InFlight.class, result, "the rival's lease is live");
+      assertEquals(3, result.record().fence(), "the rival's claim, the order's third");
+      assertEquals(
+          List.of("reclaim-fast autocommit", "reclaim-fast autocommit"),
+          log.take(),
+          "the first re-claim read the order failed and found it taken; the second read the"
+              + " rival's claim");
+      assertEquals(0, store.fastPath().misses("claim"), "no locking transaction");
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
   @DisplayName("with the fast path off, every claim and settle is one locking transaction")
   void lockingOnly() {
     ConnectionLog log = new ConnectionLog();
