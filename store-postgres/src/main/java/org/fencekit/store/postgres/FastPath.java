@@ -126,8 +126,8 @@ final class FastPath {
       existing.set(slot, sessionId);
     }
     // a second re-claim where the first read the order claimable but found it taken (a rival's
-    // claim committed between the statement's snapshot and its update): its snapshot now shows
-    // the rival's lease, which the first one, in the locking transaction, would queue behind
+    // claim committed between the statement's snapshot and its update): its snapshot shows the
+    // rival's lease, where the locking transaction would have queued for the row
     for (int attempt = 0; attempt < RECLAIMS; attempt++) {
       Instant now = OrderStateMachine.now(clock);
       PostgresStorage.Reclaim reclaim =
