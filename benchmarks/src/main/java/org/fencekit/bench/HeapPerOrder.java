@@ -3,7 +3,7 @@ package org.fencekit.bench;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,27 +37,39 @@ final class HeapPerOrder {
     List<String> command = new ArrayList<>(java);
     command.addAll(
         List.of("-cp", classPath, HeapPerOrder.class.getName(), Integer.toString(orders)));
-    String printed = "";
+    Path output = null;
     try {
-      Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-      printed = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      // to a file, not a pipe: a child that hangs with its output open cannot hold this call past
+      // its two minutes
+      output = Files.createTempFile("fencekit-heap-per-order", ".out");
+      Process child =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!child.waitFor(120, TimeUnit.SECONDS)) {
         child.destroyForcibly();
         throw new IllegalStateException("the heap measure's JVM ran past 2 minutes: " + command);
       }
+      String printed = Files.readString(output).strip();
       if (child.exitValue() != 0) {
         throw new IllegalStateException(
             "the heap measure's JVM exited with " + child.exitValue() + ": " + printed);
       }
-      return Long.parseLong(printed);
+      try {
+        return Long.parseLong(printed);
+      } catch (NumberFormatException e) {
+        throw new IllegalStateException("the heap measure's JVM printed no number: " + printed, e);
+      }
     } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot start the heap measure's JVM " + command + ": " + e, e);
-    } catch (NumberFormatException e) {
-      throw new IllegalStateException("the heap measure's JVM printed no number: " + printed, e);
+      throw new IllegalStateException("cannot run the heap measure's JVM " + command + ": " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while measuring the heap per order", e);
+    } finally {
+      if (output != null) {
+        output.toFile().delete();
+      }
     }
   }
 

@@ -36,6 +36,22 @@ class PostgresOrderStoreBuilderTest {
         IllegalArgumentException.class, () -> config.apply(withDataSource()).build());
   }
 
+  /**
+   * The build of a store at {@code url}, a server that does not answer, with half a second to wait.
+   */
+  private static StoreUnavailableException failsToBuild(
+      String url, UnaryOperator<PostgresOrderStore.Builder> config) {
+    return assertThrows(
+        StoreUnavailableException.class,
+        () ->
+            config
+                .apply(
+                    PostgresOrderStore.builder()
+                        .jdbcUrl(url)
+                        .connectionTimeout(Duration.ofMillis(500)))
+                .build());
+  }
+
   @Test
   @DisplayName(
       "a table or schema name that is not a plain identifier is rejected, naming the property")
@@ -178,16 +194,7 @@ class PostgresOrderStoreBuilderTest {
             + "/test?password="
             + SECRET
             + "&user=postgres";
-    StoreUnavailableException e =
-        assertThrows(
-            StoreUnavailableException.class,
-            () ->
-                PostgresOrderStore.builder()
-                    .jdbcUrl(url)
-                    .password(null)
-                    .connectionTimeout(Duration.ofMillis(500))
-                    .createSchema(true)
-                    .build());
+    StoreUnavailableException e = failsToBuild(url, b -> b.password(null).createSchema(true));
     assertEquals("createSchema", e.operation());
     assertNoSecret(e);
   }
@@ -201,15 +208,7 @@ class PostgresOrderStoreBuilderTest {
             + LoopbackPorts.closed()
             + "/test?user=postgres&password="
             + SECRET;
-    StoreUnavailableException e =
-        assertThrows(
-            StoreUnavailableException.class,
-            () ->
-                PostgresOrderStore.builder()
-                    .jdbcUrl(url)
-                    .connectionTimeout(Duration.ofMillis(500))
-                    .requireServerAtBuild(true)
-                    .build());
+    StoreUnavailableException e = failsToBuild(url, b -> b.requireServerAtBuild(true));
     assertEquals("postgres", e.backend());
     assertFalse(e.outcomeUnknown(), "no connection, so nothing can have been written");
     assertNoSecret(e);
