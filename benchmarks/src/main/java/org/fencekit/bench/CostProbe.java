@@ -71,8 +71,26 @@ final class CostProbe {
   /** Server CPU plus client CPU per operation. */
   static final String SUM_CPU = "server + client CPU (µs)";
 
+  /**
+   * The bytes the calling thread handed to {@code write} and its kin per operation ({@code wchar}
+   * of {@code /proc/thread-self/io}): what a JDBC driver or Jedis sent the server, or what SQLite
+   * wrote to its files. Exact. A client that sends from threads of its own (Redisson's and jetcd's
+   * Netty) shows little or none of its traffic here.
+   */
+  static final String WRITTEN = "written (B)";
+
+  /**
+   * The calling thread's write system calls per operation ({@code syscw}): for a JDBC driver or
+   * Jedis one per message flushed to the server, so its round trips where each waits for the
+   * answer; for SQLite, its WAL and checkpoint writes. Exact; see {@link #WRITTEN} for clients that
+   * send from threads of their own.
+   */
+  static final String WRITE_CALLS = "write calls";
+
   /** The first runs' turns, never reported: the JIT, the pools and the server's caches warm up. */
   static final int WARM_UP_RUNS = 1;
+
+  private static final Path THREAD_IO = Path.of("/proc/thread-self/io");
 
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -311,6 +329,7 @@ final class CostProbe {
   private static Map<String, Double> turn(
       Subject subject, Meter meter, String ids, int operations) {
     Meter.Turn reading = meter.begin(subject);
+    Map<String, Double> io = threadIo();
     long thread = Thread.currentThread().getId();
     long cpu = THREADS.getCurrentThreadCpuTime();
     long allocated = THREADS.getThreadAllocatedBytes(thread);
@@ -323,8 +342,10 @@ final class CostProbe {
     long cpuUsed = THREADS.getCurrentThreadCpuTime() - cpu;
     long allocatedNow = THREADS.getThreadAllocatedBytes(thread) - allocated;
     long processUsed = PROCESS.getProcessCpuTime() - process;
+    Map<String, Double> ioAfter = threadIo(); // before the meter's own reads on this thread
     reading.operationsDone();
     Map<String, Double> totals = new LinkedHashMap<>(reading.totals());
+    io.forEach((figure, before) -> totals.put(figure, ioAfter.get(figure) - before));
     totals.put(CLIENT_CPU, cpuUsed / 1_000.0);
     totals.put(CLIENT_ALLOC, (double) allocatedNow);
     totals.put(PROCESS_CPU, processUsed / 1_000.0);
@@ -334,6 +355,35 @@ final class CostProbe {
       totals.put(SUM_CPU, server + cpuUsed / 1_000.0);
     }
     return totals;
+  }
+
+  /**
+   * The calling thread's write counters, {@link #WRITTEN} ({@code wchar}) and {@link #WRITE_CALLS}
+   * ({@code syscw}) of {@code /proc/thread-self/io}.
+   *
+   * @throws IllegalStateException if the file is not there (Linux 3.17 and later has it)
+   */
+  static Map<String, Double> threadIo() {
+    Map<String, Double> values = new LinkedHashMap<>();
+    try {
+      for (String line : Files.readAllLines(THREAD_IO)) {
+        String[] pair = line.split(":\\s*");
+        if (pair[0].equals("wchar")) {
+          values.put(WRITTEN, Double.parseDouble(pair[1]));
+        } else if (pair[0].equals("syscw")) {
+          values.put(WRITE_CALLS, Double.parseDouble(pair[1]));
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "cannot read "
+              + THREAD_IO
+              + " for the bytes the thread writes ("
+              + e
+              + "); run the probe on Linux 3.17 or later with /proc mounted",
+          e);
+    }
+    return values;
   }
 
   /**

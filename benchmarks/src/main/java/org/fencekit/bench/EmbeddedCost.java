@@ -8,7 +8,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,23 +18,17 @@ import java.util.Map;
  * SQLite store at synchronous FULL and NORMAL and their raw baselines ({@link RawJdbc#sqlite}: the
  * store's SQL through the bare driver), each SQLite subject on a fresh file of its own (deleted at
  * the end), one thread, all seven interleaved run by run. The work runs on the calling thread
- * (SQLite through JNI), so the client's figures are the whole cost; per operation, beside them,
- * from the calling thread's {@code /proc/thread-self/io} before and after each turn:
- *
- * <ul>
- *   <li>written (B): {@code wchar}, the bytes the thread handed to {@code write}/{@code pwrite}:
- *       the WAL frames (a 24-byte header and a page each) and the checkpoints' copies of pages into
- *       the database file (SQLite checkpoints at the commit that takes the WAL past 1,000 pages, on
- *       the committing thread). Exact; it varies slightly from run to run only with where the turn
- *       falls between checkpoints and B-tree page splits;
- *   <li>write calls: {@code syscw}, two per WAL frame and one per page a checkpoint copies.
- * </ul>
- *
- * and, from the SQLite files, commits: the change counter of each file's WAL index ({@code iChange}
- * of the {@code -shm} file's header, which SQLite adds one to at each commit that writes frames,
- * and keeps across checkpoints), summed over the files (only the subject of the turn writes).
- * Exact. At synchronous FULL each commit syncs the WAL; at NORMAL none does (only checkpoints
- * sync). The memory subjects write nothing and commit nothing: their figures are 0.
+ * (SQLite through JNI), so the client's figures are the whole cost. The thread's writes ({@link
+ * CostProbe#WRITTEN}, {@link CostProbe#WRITE_CALLS}) are SQLite's: the WAL frames (a 24-byte header
+ * and a page each, two write calls per frame) and the checkpoints' copies of pages into the
+ * database file (one call per page; SQLite checkpoints at the commit that takes the WAL past 1,000
+ * pages, on the committing thread). Exact; they vary slightly from run to run only with where the
+ * turn falls between checkpoints and B-tree page splits. Per operation, beside them, from the
+ * SQLite files, commits: the change counter of each file's WAL index ({@code iChange} of the {@code
+ * -shm} file's header, which SQLite adds one to at each commit that writes frames, and keeps across
+ * checkpoints), summed over the files (only the subject of the turn writes). Exact. At synchronous
+ * FULL each commit syncs the WAL; at NORMAL none does (only checkpoints sync). The memory subjects
+ * write nothing and commit nothing: their figures are 0.
  *
  * <pre>
  * java -cp benchmarks/target/fencekit-benchmarks.jar org.fencekit.bench.EmbeddedCost \
@@ -44,8 +37,6 @@ import java.util.Map;
  */
 public final class EmbeddedCost {
 
-  static final String WRITTEN = "written (B)";
-  static final String WRITE_CALLS = "write calls";
   static final String COMMITS = "commits";
 
   /** The memory store's floor ({@link MemoryFloor}), after its raw baseline. */
@@ -54,8 +45,6 @@ public final class EmbeddedCost {
   /** The stores, in table order, each followed by its raw baseline. */
   static final List<StoreType> STORES =
       List.of(StoreType.MEMORY, StoreType.SQLITE, StoreType.SQLITE_NORMAL);
-
-  private static final Path THREAD_IO = Path.of("/proc/thread-self/io");
 
   private EmbeddedCost() {}
 
@@ -102,11 +91,9 @@ public final class EmbeddedCost {
     }
   }
 
-  /** The calling thread's write counters and the commits of the SQLite files in {@code folder}. */
+  /** The commits of the SQLite files in {@code folder}, as a meter's counters. */
   private static Map<String, Double> counters(Path folder) {
-    Map<String, Double> values = threadIo();
-    values.put(COMMITS, (double) commits(folder));
-    return values;
+    return Map.of(COMMITS, (double) commits(folder));
   }
 
   /**
@@ -132,34 +119,5 @@ public final class EmbeddedCost {
           "cannot read the WAL indexes (-shm) in " + folder + " to count commits: " + e, e);
     }
     return sum;
-  }
-
-  /**
-   * The calling thread's write counters, {@code wchar} and {@code syscw} of {@code
-   * /proc/thread-self/io}.
-   *
-   * @throws IllegalStateException if the file is not there (Linux 3.17 and later has it)
-   */
-  static Map<String, Double> threadIo() {
-    Map<String, Double> values = new LinkedHashMap<>();
-    try {
-      for (String line : Files.readAllLines(THREAD_IO)) {
-        String[] pair = line.split(":\\s*");
-        if (pair[0].equals("wchar")) {
-          values.put(WRITTEN, Double.parseDouble(pair[1]));
-        } else if (pair[0].equals("syscw")) {
-          values.put(WRITE_CALLS, Double.parseDouble(pair[1]));
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot read "
-              + THREAD_IO
-              + " for the bytes the thread writes ("
-              + e
-              + "); run the probe on Linux 3.17 or later with /proc mounted",
-          e);
-    }
-    return values;
   }
 }
