@@ -359,29 +359,31 @@ final class CostProbe {
 
   /**
    * The calling thread's write counters, {@link #WRITTEN} ({@code wchar}) and {@link #WRITE_CALLS}
-   * ({@code syscw}) of {@code /proc/thread-self/io}.
-   *
-   * @throws IllegalStateException if the file is not there (Linux 3.17 and later has it)
+   * ({@code syscw}) of {@code /proc/thread-self/io}; NaN (reported as n/a) where the system has no
+   * such file (not Linux, or before 3.17), as the other figures a machine cannot give.
    */
   static Map<String, Double> threadIo() {
+    return threadIo(THREAD_IO);
+  }
+
+  /** {@link #threadIo()} read from {@code file}. */
+  static Map<String, Double> threadIo(Path file) {
     Map<String, Double> values = new LinkedHashMap<>();
+    values.put(WRITTEN, Double.NaN);
+    values.put(WRITE_CALLS, Double.NaN);
+    List<String> lines;
     try {
-      for (String line : Files.readAllLines(THREAD_IO)) {
-        String[] pair = line.split(":\\s*");
-        if (pair[0].equals("wchar")) {
-          values.put(WRITTEN, Double.parseDouble(pair[1]));
-        } else if (pair[0].equals("syscw")) {
-          values.put(WRITE_CALLS, Double.parseDouble(pair[1]));
-        }
-      }
+      lines = Files.readAllLines(file);
     } catch (IOException e) {
-      throw new IllegalStateException(
-          "cannot read "
-              + THREAD_IO
-              + " for the bytes the thread writes ("
-              + e
-              + "); run the probe on Linux 3.17 or later with /proc mounted",
-          e);
+      return values;
+    }
+    for (String line : lines) {
+      String[] pair = line.split(":\\s*");
+      if (pair[0].equals("wchar")) {
+        values.put(WRITTEN, Double.parseDouble(pair[1]));
+      } else if (pair[0].equals("syscw")) {
+        values.put(WRITE_CALLS, Double.parseDouble(pair[1]));
+      }
     }
     return values;
   }

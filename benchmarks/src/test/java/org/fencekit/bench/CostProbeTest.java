@@ -150,6 +150,19 @@ class CostProbeTest {
   }
 
   @Test
+  @DisplayName(
+      "without /proc/thread-self/io (not Linux) the written bytes and write calls are unknown, and"
+          + " the probe runs on")
+  void threadIoWithoutProc() {
+    java.nio.file.Path none = java.nio.file.Path.of("/proc/no-such-entry/io");
+    Map<String, Double> io = CostProbe.threadIo(none);
+    assertEquals(List.of(CostProbe.WRITTEN, CostProbe.WRITE_CALLS), List.copyOf(io.keySet()));
+    io.values().forEach(value -> assertTrue(Double.isNaN(value), io.toString()));
+    Map<String, Double> here = CostProbe.threadIo();
+    assertTrue(here.get(CostProbe.WRITE_CALLS) >= 0, here.toString());
+  }
+
+  @Test
   @DisplayName("embedded: memory writes nothing, SQLite commits twice per claim + complete")
   void embedded() {
     CostProbe.Result result = EmbeddedCost.measure(60, 2);
